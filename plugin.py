@@ -1,0 +1,101 @@
+"""GeoBias plugin lifecycle: toolbar, menu, dock, options page and Processing provider."""
+
+import sys
+
+from qgis.core import QgsApplication
+from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtGui import QIcon
+from qgis.PyQt.QtWidgets import QAction
+
+from .i18n_util import install_translator, remove_translator, tr
+from .paths import ICON
+from .processing.provider import GeoBiasProvider
+
+MENU = "&GeoBias"
+
+
+class GeoBiasPlugin:
+    """Created by classFactory; QGIS calls initProcessing, initGui and unload."""
+
+    def __init__(self, iface):
+        self.iface = iface
+        self.provider = None
+        self.translator = install_translator()
+        self.actions = []
+        self.toolbar = None
+        self.dock = None
+        self.options_factory = None
+
+    def initProcessing(self):
+        """Register the provider; works without a GUI (qgis_process, tests)."""
+        if self.provider is None:
+            self.provider = GeoBiasProvider()
+            QgsApplication.processingRegistry().addProvider(self.provider)
+
+    def initGui(self):
+        self.initProcessing()
+        from .ui.dock import GeoBiasDock
+
+        self.dock = GeoBiasDock(self.iface)
+        self.dock.setObjectName("GeoBiasDock")
+        self.iface.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+        self.dock.hide()
+
+        self.toolbar = self.iface.addToolBar("GeoBias")
+        self.toolbar.setObjectName("GeoBiasToolbar")
+        show = QAction(QIcon(ICON), tr("GeoBias survey"), self.iface.mainWindow())
+        show.setObjectName("GeoBiasShowDock")
+        show.setCheckable(True)
+        show.setToolTip(tr("Show or hide the GeoBias dock"))
+        show.toggled.connect(self.dock.setVisible)
+        self.dock.visibilityChanged.connect(show.setChecked)
+        self._add_action(show, toolbar=True)
+
+        from .ui.options import register_options_page
+
+        self.options_factory = register_options_page(self.iface)
+
+    def _add_action(self, action, toolbar=False):
+        self.iface.addPluginToMenu(MENU, action)
+        if toolbar:
+            self.toolbar.addAction(action)
+        self.actions.append(action)
+
+    def unload(self):
+        """Remove everything initGui and initProcessing added, so a reload starts clean."""
+        for action in self.actions:
+            self.iface.removePluginMenu(MENU, action)
+            if self.toolbar is not None:
+                self.toolbar.removeAction(action)
+            action.deleteLater()
+        self.actions = []
+        if self.toolbar is not None:
+            self.toolbar.deleteLater()
+            self.toolbar = None
+        if self.dock is not None:
+            self.dock.close_survey()
+            self.iface.removeDockWidget(self.dock)
+            self.dock.deleteLater()
+            self.dock = None
+        if self.options_factory is not None:
+            from .ui.options import unregister_options_page
+
+            unregister_options_page(self.iface, self.options_factory)
+            self.options_factory = None
+        if self.provider is not None:
+            QgsApplication.processingRegistry().removeProvider(self.provider)
+            self.provider = None
+        remove_translator(self.translator)
+        self.translator = None
+        _forget_modules()
+
+
+def _forget_modules():
+    """Drop this plugin's modules so a reload imports fresh code.
+
+    QGIS's unloadPlugin only forgets modules its import hook saw by name; parent packages of
+    relative imports (`from .processing.provider import X` leaves `<plugin>.processing`) stay.
+    """
+    package = __name__.rpartition(".")[0]
+    for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+        del sys.modules[name]

@@ -1,0 +1,38 @@
+"""The GeoBias Processing provider: every GeoBias job is one of its algorithms."""
+
+from qgis.core import QgsProcessingProvider
+from qgis.PyQt.QtGui import QIcon
+
+from ..i18n_util import tr
+from ..paths import ICON
+
+
+def algorithm_classes():
+    """The provider's algorithms; ids are a public contract (models, scripts, qgis_process)."""
+    classes = []
+    # Imported here so a broken algorithm module shows up as a load error of that algorithm,
+    # not of the whole plugin.
+    return classes
+
+
+class GeoBiasProvider(QgsProcessingProvider):
+    """Provider `geobias` in the Processing toolbox."""
+
+    def id(self):
+        return "geobias"
+
+    def name(self):
+        return "GeoBias"
+
+    def longName(self):
+        return tr("GeoBias: geographic bias of large language models")
+
+    def icon(self):
+        return QIcon(ICON)
+
+    def svgIconPath(self):
+        return ICON
+
+    def loadAlgorithms(self):
+        for cls in algorithm_classes():
+            self.addAlgorithm(cls())

@@ -1,0 +1,45 @@
+"""core/ must stay usable from plain Python: no qgis, no Qt, directly or indirectly."""
+
+import ast
+import os
+import pkgutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORE = os.path.join(ROOT, "core")
+FORBIDDEN = ("qgis", "PyQt5", "PyQt6", "sip", "PySide2", "PySide6")
+
+
+def core_modules():
+    return sorted(m.name for m in pkgutil.iter_modules([CORE]))
+
+
+def test_core_sources_do_not_import_qgis_or_qt():
+    offenders = []
+    for name in os.listdir(CORE):
+        if not name.endswith(".py"):
+            continue
+        tree = ast.parse(open(os.path.join(CORE, name), encoding="utf-8").read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                mods = [node.module or ""]
+            else:
+                continue
+            offenders += [f"{name}: {m}" for m in mods if m.split(".")[0] in FORBIDDEN]
+    assert offenders == []
+
+
+def test_importing_every_core_module_loads_no_qgis_or_qt():
+    modules = core_modules()
+    assert modules, "core/ has no modules"
+    code = (
+        "import sys, importlib\n"
+        f"for m in {modules!r}: importlib.import_module('geobias.core.' + m)\n"
+        f"bad = sorted(k for k in sys.modules if k.split('.')[0] in {FORBIDDEN!r})\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -1,0 +1,26 @@
+"""QGIS tests run offscreen with pytest-qgis; native algorithms are registered by hand."""
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def processing_ready(qgis_app, qgis_processing):
+    """Processing with QGIS's native algorithms and the GeoBias provider registered.
+
+    Standalone QGIS 3.22 has no `native:` algorithms until QgsNativeAlgorithms is added.
+    """
+    from qgis.analysis import QgsNativeAlgorithms
+    from qgis.core import QgsApplication
+
+    registry = QgsApplication.processingRegistry()
+    if registry.providerById("native") is None:
+        registry.addProvider(QgsNativeAlgorithms())
+    from geobias.processing.provider import GeoBiasProvider
+
+    if registry.providerById("geobias") is None:
+        registry.addProvider(GeoBiasProvider())
+    return registry
