@@ -1,0 +1,247 @@
+"""Ratings from completions: the greedy rating, refusals, and the logprob expected value."""
+
+import csv
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+# "My answer is 7.5." with tolerance for case, extra spaces, markdown bold and quotes.
+_ANSWER = re.compile(r"my\s+answer\s+is\s*[:\s*_\"'`]*(?<![\d.-])(\d(?:\.\d+)?)(?!\d)", re.I)
+# A fallback rating is one digit with at most one decimal: "7", "7.5" (not "10.0", "-3", "4.123").
+_NUMBER = re.compile(r"(?<![\w.\-])(\d(?:\.\d)?)(?![\d]|\.\d)")
+# Spans that only echo the scale or a denominator: "0.0 to 9.9", "0 - 9.9", "/10", "out of 9.9".
+_SCALE_ECHO = re.compile(
+    r"(?:\b0(?:\.0)?\s*(?:to|-|–|and)\s*(?:9\.9|10(?:\.0)?)\b)"
+    r"|(?:(?:/|\bout\s+of)\s*\d+(?:\.\d+)?)",
+    re.I,
+)
+# A numbered list marker at the start of a line ("1. The area...") is not a rating.
+_LIST_MARKER = re.compile(r"^\s*\d[.)]\s+(?=[A-Za-z])", re.M)
+
+_PAIR = re.compile(r"\d\.\d")
+_REFUSAL = re.compile(
+    r"\b(?:i'?m sorry|i am sorry|i apologi[sz]e|sorry, but|as an ai|as a language model"
+    r"|i (?:cannot|can ?not|can't|can’t|am unable to|'m unable to|won't|will not|do not|don't)"
+    r" (?:provide|give|rate|assign|determine|make|answer|offer|predict|estimate|comply)"
+    r"|(?:cannot|can't|unable to) (?:be )?(?:provide|determine|rate|accurately)"
+    r"|not (?:appropriate|possible|ethical|able to)|inappropriate|unethical"
+    r"|i don'?t have (?:access|enough|sufficient|the)|insufficient (?:data|information)"
+    r"|not (?:enough|sufficient) (?:data|information))",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One answer: greedy rating, expected values from logprobs, answered and refusal flags."""
+
+    rating: float | None
+    expected: float | None = None
+    expected_fine: float | None = None
+    answered: bool = False
+    refusal: bool = False
+
+
+def _mask(text: str, pattern: re.Pattern) -> str:
+    """Blank out matches with spaces so character positions stay put."""
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def find_rating(text: str | None) -> tuple[float, int, int] | None:
+    """(rating, start, end) of the rating's characters in the text, or None."""
+    if not text:
+        return None
+    m = _ANSWER.search(text)
+    if m:
+        return float(m.group(1)), m.start(1), m.end(1)
+    clean = _mask(_mask(text, _SCALE_ECHO), _LIST_MARKER)
+    m = _NUMBER.search(clean)
+    if m:
+        return float(m.group(1)), m.start(1), m.end(1)
+    return None
+
+
+def parse_rating(text: str | None) -> float | None:
+    """The rating in `My answer is X.X`, else the first number 0.0-9.9; None if not answered."""
+    found = find_rating(text)
+    return None if found is None else found[0]
+
+
+def is_refusal(text: str | None) -> bool:
+    """True when the completion uses declining language ("I'm sorry", "as an AI", ...)."""
+    return bool(text) and _REFUSAL.search(text) is not None
+
+
+def _digit_of(token: str, allow_dot_before: bool) -> int | None:
+    """The digit a top-logprob token stands for: " 7", "7", "7." (and ".5" for second digits)."""
+    s = token.strip()
+    if allow_dot_before and s.startswith("."):
+        s = s[1:]
+    if s.endswith("."):
+        s = s[:-1]
+    if len(s) == 1 and s in "0123456789":
+        return int(s)
+    return None
+
+
+def _digit_expectation(entry: dict, allow_dot_before: bool = False) -> float | None:
+    """E[digit] over the single-digit top-logprob alternatives at one token, renormalised."""
+    probs = [0.0] * 10
+    alternatives = entry.get("top_logprobs") or []
+    if not alternatives:  # no alternatives given: the chosen token is certain
+        alternatives = [{"token": entry.get("token", ""), "logprob": 0.0}]
+    for alt in alternatives:
+        d = _digit_of(alt.get("token") or "", allow_dot_before)
+        lp = alt.get("logprob")
+        if d is not None and lp is not None and math.isfinite(lp):
+            probs[d] += math.exp(lp)
+    total = sum(probs)
+    if total <= 0:
+        return None
+    return sum(d * p for d, p in enumerate(probs)) / total
+
+
+def _pair_expectation(entry: dict) -> tuple[float | None, float | None]:
+    """(E[first digit], E[rating]) when one token holds "d.d", from whole-rating alternatives."""
+    values, weights = [], []
+    for alt in entry.get("top_logprobs") or []:
+        s = (alt.get("token") or "").strip()
+        lp = alt.get("logprob")
+        if _PAIR.fullmatch(s) and lp is not None and math.isfinite(lp):
+            values.append(float(s))
+            weights.append(math.exp(lp))
+    total = sum(weights)
+    if total <= 0:
+        return None, None
+    first = sum(math.floor(v) * w for v, w in zip(values, weights, strict=True)) / total
+    return first, sum(v * w for v, w in zip(values, weights, strict=True)) / total
+
+
+def _token_at(starts: list[int], ends: list[int], pos: int) -> int:
+    """Index of the token whose characters cover position `pos`."""
+    for i, (s, e) in enumerate(zip(starts, ends, strict=True)):
+        if s <= pos < e:
+            return i
+    return -1
+
+
+def expected_value(
+    logprobs_content: list[dict] | None, text: str | None = None
+) -> tuple[float | None, float | None]:
+    """(E[first digit], E[first digit] + E[second digit]/10) at the tokens holding the rating.
+
+    The rating is located in the text the tokens spell (not at a fixed token index, as the
+    paper's code assumed); `text` is only a fallback when there are no tokens.
+    """
+    if not logprobs_content:
+        return None, None
+    tokens = [entry.get("token") or "" for entry in logprobs_content]
+    spelled = "".join(tokens)
+    found = find_rating(spelled)
+    if found is None:
+        return None, None
+    _, start, end = found
+    starts, pos = [], 0
+    for t in tokens:
+        starts.append(pos)
+        pos += len(t)
+    ends = starts[1:] + [pos]
+    i = _token_at(starts, ends, start)
+    if i < 0:
+        return None, None
+    entry = logprobs_content[i]
+    first = _digit_expectation(entry)
+    if first is None:  # a token such as "7.5": use whole-rating alternatives
+        return _pair_expectation(entry)
+    fine = None
+    if end - start >= 3:  # "d.d...": the second digit is at start + 2
+        j = _token_at(starts, ends, start + 2)
+        if j > i:
+            second = _digit_expectation(logprobs_content[j], allow_dot_before=True)
+            if second is not None:
+                fine = first + second / 10.0
+    return first, fine
+
+
+def rate_completion(text: str | None, logprobs_content: list[dict] | None = None) -> Rating:
+    """Everything one completion says: rating, expected values, answered and refusal flags."""
+    rating = parse_rating(text)
+    expected, fine = expected_value(logprobs_content, text) if rating is not None else (None, None)
+    answered = rating is not None
+    # A refusal is a completion that declined to rate; hedged text that still rates is answered.
+    return Rating(rating, expected, fine, answered, (not answered) and is_refusal(text))
+
+
+class RatingsTableError(ValueError):
+    """A ratings table that cannot be read (missing columns, non-numeric values)."""
+
+
+_ALIASES = {
+    "lat": ("latitude", "lat", "y"),
+    "lon": ("longitude", "lon", "lng", "long", "x"),
+    "value": ("predictions", "prediction", "rating", "ratings", "value", "expected"),
+}
+
+
+def _find_column(header: list[str], wanted: str, role: str, defaulted: bool) -> int:
+    keys = [h.strip().casefold() for h in header]
+    names = [wanted] + (list(_ALIASES[role]) if defaulted else [])
+    for name in names:
+        if name.casefold() in keys:
+            return keys.index(name.casefold())
+    return -1
+
+
+def read_ratings_table(
+    path: str, lat: str = "Latitude", lon: str = "Longitude", value: str = "Predictions"
+) -> dict[str, np.ndarray]:
+    """A model's recorded ratings from a CSV ({"lat","lon","value"}); empty values are NaN."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        sample = f.read(4096)
+        f.seek(0)
+        try:
+            dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        rows = csv.reader(f, dialect)
+        header = next(rows, None)
+        if not header:
+            raise RatingsTableError(f"{path}: empty file, expected a header row")
+        wanted = {"lat": lat, "lon": lon, "value": value}
+        defaults = {"lat": "Latitude", "lon": "Longitude", "value": "Predictions"}
+        cols = {
+            role: _find_column(header, name, role, name == defaults[role])
+            for role, name in wanted.items()
+        }
+        missing = [wanted[r] for r, c in cols.items() if c < 0]
+        if missing:
+            raise RatingsTableError(
+                f"{path}: missing column(s) {missing}; the file has {[h.strip() for h in header]}"
+            )
+        out = {role: [] for role in cols}
+        lines = []
+        for line, row in enumerate(rows, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            lines.append(line)
+            for role, c in cols.items():
+                cell = row[c].strip() if c < len(row) else ""
+                if cell == "" and role == "value":
+                    out[role].append(math.nan)  # not answered
+                    continue
+                try:
+                    out[role].append(float(cell))
+                except ValueError:
+                    raise RatingsTableError(
+                        f"{path}: row {line}, column {header[c].strip()!r}: "
+                        f"{cell!r} is not a number"
+                    ) from None
+    result = {role: np.asarray(v, dtype=float) for role, v in out.items()}
+    bad = ~np.isfinite(result["lat"]) | (np.abs(result["lat"]) > 90)
+    bad |= ~np.isfinite(result["lon"]) | (np.abs(result["lon"]) > 180)
+    if bad.any():
+        line = lines[int(np.flatnonzero(bad)[0])]
+        raise RatingsTableError(f"{path}: row {line}: latitude/longitude missing or out of range")
+    return result

@@ -1,0 +1,164 @@
+"""Rating parser, refusal flag, logprob expected values at the found digit token, CSV import."""
+
+import math
+
+import numpy as np
+import pytest
+
+from geobias.core.ratings import (
+    RatingsTableError,
+    expected_value,
+    is_refusal,
+    parse_rating,
+    rate_completion,
+    read_ratings_table,
+)
+
+REFERENCE = "/work/shared/reference/geollm-gpt35/"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("My answer is 7.5.", 7.5),
+        ("My answer is 7.5", 7.5),
+        ("my answer is   6.0 .", 6.0),
+        ("My answer is **4.2**.", 4.2),
+        ('My answer is "3.3".', 3.3),
+        ("My answer is 7.", 7.0),
+        ("My answer is 0.0.", 0.0),
+        ("My answer is 9.25.", 9.25),
+        ("Sure! My answer is 8.1. It is dense.", 8.1),
+        ("On a scale from 0.0 to 9.9, I'd say 6.5", 6.5),
+        ("Between 0 and 9.9: 3", 3.0),
+        ("I would rate it 6.5/10", 6.5),
+        ("Rating: 8.5 out of 9.9", 8.5),
+        ("I'd give it a 7.", 7.0),
+        ("My answer is X.X. Actually 2.5", 2.5),
+        ("My answer is 10.0.", None),
+        ("A rating of 10.0", None),
+        ("Score: -3.0", None),
+        ("Precisely 4.123", None),
+        ("My answer is X.X.", None),
+        ("1. The area is rural", None),
+        ("On a Scale from 0.0 to 9.9", None),
+        ("I'm sorry, but I cannot provide a rating.", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_parse_rating(text, expected):
+    assert parse_rating(text) == expected
+
+
+def test_refusals_are_flagged_only_when_not_answered():
+    for text in [
+        "I'm sorry, but I can't provide",
+        "As an AI, I do not have",
+        "It is not appropriate to rate",
+        "I cannot provide a rating for",
+        "I apologize, but",
+    ]:
+        r = rate_completion(text)
+        assert is_refusal(text) and r.refusal and not r.answered and r.rating is None
+    hedged = rate_completion("I'm sorry, it's hard to say. My answer is 5.0.")
+    assert hedged.answered and hedged.rating == 5.0 and not hedged.refusal
+    silent = rate_completion("Nearby Places: Lagos")
+    assert not silent.answered and not silent.refusal
+    assert not is_refusal("My answer is 6.5.")
+
+
+def entry(token, alts=None):
+    """An OpenAI chat logprobs content entry; alts maps token -> probability."""
+    alts = alts or {token: 1.0}
+    return {
+        "token": token,
+        "logprob": math.log(alts.get(token, 1e-9)),
+        "top_logprobs": [{"token": t, "logprob": math.log(p)} for t, p in alts.items()],
+    }
+
+
+def test_expected_value_finds_the_first_digit_token_separate_digits():
+    # llama.cpp style: digits and the point are separate tokens; the digit is NOT at index 4.
+    content = [
+        entry("Sure"),
+        entry("."),
+        entry(" My"),
+        entry(" answer"),
+        entry(" is"),
+        entry(" "),
+        entry("7", {"7": 0.5, "6": 0.3, "8": 0.1, " The": 0.1}),
+        entry("."),
+        entry("5", {"5": 0.6, "0": 0.4}),
+        entry("."),
+    ]
+    text = "".join(e["token"] for e in content)
+    e, fine = expected_value(content, text)
+    assert e == pytest.approx((7 * 0.5 + 6 * 0.3 + 8 * 0.1) / 0.9)
+    assert fine == pytest.approx(e + (5 * 0.6 + 0 * 0.4) / 10)
+    r = rate_completion(text, content)
+    assert r.rating == 7.5 and r.expected == e and r.expected_fine == fine
+
+
+def test_expected_value_openai_style_tokens():
+    # " 7" and "7" are both the digit 7 and add up; ".5" carries the second digit.
+    content = [
+        entry("My"),
+        entry(" answer"),
+        entry(" is"),
+        entry(" 7", {" 7": 0.5, "7": 0.1, " 6": 0.3, " seven": 0.1}),
+        entry(".5", {".5": 0.5, ".0": 0.25, ".9": 0.25}),
+        entry("."),
+    ]
+    e, fine = expected_value(content, "My answer is 7.5.")
+    assert e == pytest.approx((7 * 0.6 + 6 * 0.3) / 0.9)
+    assert fine == pytest.approx(e + (5 * 0.5 + 0 * 0.25 + 9 * 0.25) / 10)
+    # "7." as one token, and alternatives like "6." count as their digit
+    content = [entry("My answer is"), entry(" 7.", {" 7.": 0.75, " 6.": 0.25}), entry("0")]
+    e, fine = expected_value(content)
+    assert e == pytest.approx(6.75) and fine == pytest.approx(6.75)
+
+
+def test_expected_value_whole_rating_token_and_missing_cases():
+    content = [entry("My answer is "), entry("7.5", {"7.5": 0.5, "6.0": 0.5}), entry(".")]
+    e, fine = expected_value(content)
+    assert e == pytest.approx(6.5) and fine == pytest.approx(6.75)
+    assert expected_value(None, "My answer is 7.5.") == (None, None)
+    assert expected_value([entry("I'm"), entry(" sorry")]) == (None, None)
+    # no top_logprobs at the digit: the chosen digit is certain
+    e, fine = expected_value([{"token": "4", "logprob": -0.1, "top_logprobs": []}])
+    assert e == 4.0 and fine is None
+    r = rate_completion("I'm sorry", [entry("I'm"), entry(" sorry")])
+    assert r.expected is None and r.rating is None
+
+
+def test_read_reference_ratings_table():
+    t = read_ratings_table(REFERENCE + "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")
+    assert set(t) == {"lat", "lon", "value"}
+    assert len(t["lat"]) == 1999
+    assert t["lat"][0] == pytest.approx(-5.87958) and t["lon"][0] == pytest.approx(14.98625)
+    assert t["value"][0] == 8.5 and np.all((t["value"] >= 0) & (t["value"] <= 9.9))
+
+
+def test_read_any_table_case_insensitive_and_errors(tmp_path):
+    p = tmp_path / "mine.csv"
+    p.write_text("id;LAT;lon;Rating\n1;10.5;20;3.5\n\n2;-10;30;\n", encoding="utf-8")
+    t = read_ratings_table(str(p), lat="lat", lon="Lon", value="rating")
+    assert t["lat"].tolist() == [10.5, -10.0] and t["lon"].tolist() == [20.0, 30.0]
+    assert t["value"][0] == 3.5 and np.isnan(t["value"][1])
+    # default names fall back to common aliases
+    assert read_ratings_table(str(p))["value"][0] == 3.5
+    with pytest.raises(RatingsTableError, match=r"missing column\(s\) \['score'\].*'Rating'"):
+        read_ratings_table(str(p), value="score")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("Latitude,Longitude,Predictions\n1,2,3\n4,5,high\n", encoding="utf-8")
+    with pytest.raises(RatingsTableError, match=r"row 3, column 'Predictions': 'high'"):
+        read_ratings_table(str(bad))
+    far = tmp_path / "far.csv"
+    far.write_text("Latitude,Longitude,Predictions\n1,2,3\n95,5,1\n", encoding="utf-8")
+    with pytest.raises(RatingsTableError, match="row 3"):
+        read_ratings_table(str(far))
+    empty = tmp_path / "empty.csv"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(RatingsTableError, match="empty"):
+        read_ratings_table(str(empty))
