@@ -1,0 +1,149 @@
+"""Map tools: draw a study-area polygon, and click a rated point to read its prompt and answer."""
+
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsCsException,
+    QgsGeometry,
+    QgsPointXY,
+    QgsProject,
+    QgsWkbTypes,
+)
+from qgis.gui import QgsMapTool, QgsMapToolIdentifyFeature, QgsRubberBand
+from qgis.PyQt.QtCore import Qt, pyqtSignal
+from qgis.PyQt.QtGui import QColor
+
+WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+# Edges drawn as straight lines on the map stay (almost) straight after reprojection.
+DENSIFY_PER_EDGE = 32
+
+
+def to_wgs84(geometry, crs, project=None):
+    """A copy of a geometry in `crs` transformed to EPSG:4326 (densified so edges keep shape)."""
+    geom = QgsGeometry(geometry)
+    if crs == WGS84 or not crs.isValid():
+        return geom
+    if geom.type() == QgsWkbTypes.PolygonGeometry:
+        geom = geom.densifyByCount(DENSIFY_PER_EDGE - 1)
+    transform = QgsCoordinateTransform(crs, WGS84, project or QgsProject.instance())
+    geom.transform(transform)
+    return geom
+
+
+def style_area_band(band):
+    """The study-area look: translucent orange fill with a dark outline."""
+    band.setColor(QColor(230, 120, 20, 200))
+    band.setFillColor(QColor(230, 120, 20, 50))
+    band.setStrokeColor(QColor(140, 60, 0, 230))
+    band.setWidth(2)
+
+
+class PolygonMapTool(QgsMapTool):
+    """Draw a polygon: left click adds a vertex, Backspace/Ctrl+Z undoes one, right click,
+    double click or Enter finishes, Esc cancels. Emits the polygon in EPSG:4326."""
+
+    polygonFinished = pyqtSignal(QgsGeometry)
+    drawingCancelled = pyqtSignal()
+
+    def __init__(self, canvas):
+        super().__init__(canvas)
+        self.points = []
+        self.hover = None
+        self.band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+        style_area_band(self.band)
+        self.setCursor(Qt.CrossCursor)
+
+    # --- state -----------------------------------------------------------------------------
+    def map_crs(self):
+        return self.canvas().mapSettings().destinationCrs()
+
+    def add_vertex(self, point):
+        self.points.append(QgsPointXY(point))
+        self._redraw()
+
+    def undo(self):
+        if self.points:
+            self.points.pop()
+        self._redraw()
+
+    def reset(self):
+        self.points = []
+        self.hover = None
+        self.band.reset(QgsWkbTypes.PolygonGeometry)
+
+    def polygon_map(self):
+        """The drawn polygon in the map CRS (None with fewer than 3 vertices)."""
+        if len(self.points) < 3:
+            return None
+        geom = QgsGeometry.fromPolygonXY([self.points + [self.points[0]]])
+        return geom.makeValid() if not geom.isGeosValid() else geom
+
+    def finish(self):
+        """Emit the polygon in EPSG:4326; too few vertices keeps drawing."""
+        geom = self.polygon_map()
+        if geom is None or geom.isEmpty():
+            return False
+        try:
+            wgs = to_wgs84(geom, self.map_crs())
+        except QgsCsException:
+            return False
+        self.reset()
+        self.polygonFinished.emit(wgs)
+        return True
+
+    def cancel(self):
+        self.reset()
+        self.drawingCancelled.emit()
+
+    def _redraw(self):
+        pts = list(self.points) + ([self.hover] if self.hover is not None else [])
+        self.band.reset(QgsWkbTypes.PolygonGeometry)
+        for i, p in enumerate(pts):
+            self.band.addPoint(p, i == len(pts) - 1)
+
+    # --- events ----------------------------------------------------------------------------
+    def canvasMoveEvent(self, event):
+        if self.points:
+            self.hover = QgsPointXY(event.mapPoint())
+            self._redraw()
+
+    def canvasReleaseEvent(self, event):
+        if event.button() == Qt.LeftButton:
+            self.add_vertex(event.mapPoint())
+        elif event.button() == Qt.RightButton:
+            self.finish()
+
+    def canvasDoubleClickEvent(self, event):
+        # The release before the double click already added this vertex.
+        self.finish()
+
+    def keyPressEvent(self, event):
+        key = event.key()
+        ctrl_z = key == Qt.Key_Z and event.modifiers() & Qt.ControlModifier
+        if key == Qt.Key_Escape:
+            self.cancel()
+        elif key == Qt.Key_Backspace or ctrl_z:
+            self.undo()
+        elif key in (Qt.Key_Return, Qt.Key_Enter):
+            self.finish()
+        else:
+            event.ignore()
+            return
+        event.accept()
+
+    def deactivate(self):
+        self.reset()
+        super().deactivate()
+
+    def clean(self):
+        """Remove the rubber band from the canvas for good (plugin unload)."""
+        self.reset()
+        self.canvas().scene().removeItem(self.band)
+
+
+class RatedPointTool(QgsMapToolIdentifyFeature):
+    """Click a rated point to read its prompt and the model's full answer."""
+
+    def __init__(self, canvas, layer=None):
+        super().__init__(canvas, layer)
+        self.setCursor(Qt.WhatsThisCursor)
