@@ -1,0 +1,53 @@
+# GeoBias: every target first runs the idempotent bootstrap (Debian QGIS, .venv, pins).
+PY := .venv/bin/python
+export QT_QPA_PLATFORM ?= offscreen
+# QGIS tests keep their settings and profile out of the user's home and the repository.
+export QGIS_CUSTOM_CONFIG_PATH ?= $(CURDIR)/build/qgis-profile
+
+.PHONY: all setup test test-core test-qgis test-integration lint demo bench package llm qgis \
+        screenshot translations clean
+
+all: test
+
+setup:
+	@bash scripts/bootstrap.sh
+
+lint: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+test-core: setup
+	$(PY) -m pytest -p no:pytest_qgis test/core -q
+
+test-qgis: setup translations
+	$(PY) -m pytest test/qgis -q
+
+test-integration: setup
+	$(PY) -m pytest -p no:pytest_qgis test/integration -q
+
+test: lint test-core test-qgis test-integration
+
+demo: setup translations
+	$(PY) scripts/demo.py $(DEMO_ARGS)
+
+bench: setup
+	$(PY) benchmarks/run.py
+
+package: setup translations
+	$(PY) scripts/package.py
+
+llm: setup
+	$(PY) scripts/llm.py
+
+qgis: setup package
+	bash scripts/run_qgis.sh
+
+screenshot: setup package
+	bash scripts/screenshot.sh
+
+# Compiled translations are build products: .ts from the code, .qm from the .ts.
+translations: setup
+	@$(PY) scripts/translations.py compile
+
+clean:
+	rm -rf build output geobias.zip i18n/*.qm .pytest_cache .ruff_cache

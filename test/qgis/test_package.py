@@ -1,0 +1,91 @@
+"""`make package` builds a zip that real QGIS desktop installs, loads, translates and unloads."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import package  # noqa: E402
+
+CHECK = """
+import json, os, qgis.utils
+from qgis.core import QgsApplication
+from qgis.PyQt.QtCore import QTimer
+
+def check():
+    plugin = qgis.utils.plugins.get("geobias")
+    out = {
+        "active": "geobias" in qgis.utils.active_plugins,
+        "file": os.path.realpath(__import__("geobias").__file__) if plugin else "",
+        "provider": QgsApplication.processingRegistry().providerById("geobias") is not None,
+        "actions": [a.text() for a in getattr(plugin, "actions", [])],
+    }
+    out["unloaded"] = qgis.utils.unloadPlugin("geobias")
+    out["provider_after"] = QgsApplication.processingRegistry().providerById("geobias") is not None
+    json.dump(out, open(os.environ["GEOBIAS_RESULT"], "w"))
+    QgsApplication.exit(0)
+
+QTimer.singleShot(2000, check)
+"""
+
+
+@pytest.fixture(scope="module")
+def zip_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pkg") / "geobias.zip"
+    package.build(str(path))
+    return path
+
+
+def test_zip_holds_the_plugin_only(zip_path):
+    names = zipfile.ZipFile(zip_path).namelist()
+    assert all(n.startswith("geobias/") for n in names)
+    for required in ("metadata.txt", "__init__.py", "plugin.py", "LICENSE", "i18n/geobias_fr.qm"):
+        assert f"geobias/{required}" in names
+    for dev in ("test/", "scripts/", "benchmarks/", ".venv/", "__pycache__", ".git/", "Makefile"):
+        assert not [n for n in names if dev in n], dev
+
+
+@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (Debian xvfb)")
+def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_path):
+    profile = tmp_path / "profiles" / "geobias-test"
+    plugins = profile / "python" / "plugins"
+    plugins.mkdir(parents=True)
+    zipfile.ZipFile(zip_path).extractall(plugins)
+    (profile / "QGIS").mkdir()
+    (profile / "QGIS" / "QGIS3.ini").write_text(
+        "[PythonPlugins]\ngeobias=true\n[locale]\noverrideFlag=true\nuserLocale=fr\n"
+        "[qgis]\nshowTips=false\ncheckVersion=false\n"
+    )
+    (tmp_path / "check.py").write_text(CHECK)
+    result = tmp_path / "result.json"
+    env = dict(os.environ, GEOBIAS_RESULT=str(result))
+    # Desktop QGIS runs on the system Python; the venv's packages (shapely 2) via PYTHONPATH.
+    env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]
+    env.pop("QT_QPA_PLATFORM", None)
+    cmd = [
+        "xvfb-run",
+        "-a",
+        "qgis",
+        "--profiles-path",
+        str(tmp_path),
+        "--profile",
+        "geobias-test",
+        "--nologo",
+        "--noversioncheck",
+        "--code",
+        str(tmp_path / "check.py"),
+    ]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
+    assert result.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
+    out = json.loads(result.read_text())
+    assert out["active"] and out["provider"]
+    assert out["file"].startswith(str(plugins)), "QGIS loaded another copy of the plugin"
+    assert "Enquête GeoBias" in out["actions"], out["actions"]  # the French .qm was installed
+    assert out["unloaded"] and not out["provider_after"]
