@@ -1,0 +1,242 @@
+"""Bias metrics of the paper: ranks, rank errors, Spearman's rho, MAD, Gini, answer rate, B.
+
+Every function takes numpy arrays where NaN means "no value" (an unanswered point, missing
+truth). Degenerate input gives NaN (with a `reason` where the result type has one), never an
+exception or a RuntimeWarning.
+"""
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+
+def _values(x) -> np.ndarray:
+    """Float array with non-finite values turned into NaN."""
+    x = np.asarray(x, dtype=float).ravel()
+    return np.where(np.isfinite(x), x, np.nan)
+
+
+def fractional_rank(x) -> np.ndarray:
+    """Average ranks for ties scaled to [0, 1] ((rank - 1) / (n - 1)); NaN stays NaN."""
+    x = _values(x)
+    out = np.full(x.shape, np.nan)
+    ok = ~np.isnan(x)
+    n = int(ok.sum())
+    if n == 1:
+        out[ok] = 0.5  # a lone value sits in the middle, as constant values do
+    elif n > 1:
+        out[ok] = (stats.rankdata(x[ok]) - 1.0) / (n - 1)
+    return out
+
+
+def rank_error(rating, truth) -> np.ndarray:
+    """rank(rating) - rank(truth) over points having both (> 0: overestimate); NaN elsewhere."""
+    x, y = _values(rating), _values(truth)
+    if x.shape != y.shape:
+        raise ValueError(f"rating and truth differ in length: {x.shape} vs {y.shape}")
+    both = ~np.isnan(x) & ~np.isnan(y)
+    out = np.full(x.shape, np.nan)
+    out[both] = fractional_rank(x[both]) - fractional_rank(y[both])
+    return out
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """Spearman's rho with its p-value, bootstrap interval [lo, hi] and the paired count n."""
+
+    rho: float
+    p: float
+    lo: float
+    hi: float
+    n: int
+    reason: str = ""
+
+
+def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson correlation of each row of a with the same row of b (NaN for constant rows)."""
+    a = a - a.mean(axis=1, keepdims=True)
+    b = b - b.mean(axis=1, keepdims=True)
+    den = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))
+    num = (a * b).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _resample_ranks(levels: np.ndarray, n_levels: int, idx: np.ndarray) -> np.ndarray:
+    """Average ranks of each bootstrap row, from how often each distinct value was drawn."""
+    rows, n = idx.shape
+    drawn = levels[idx]
+    flat = drawn + n_levels * np.arange(rows)[:, None]
+    counts = np.bincount(flat.ravel(), minlength=rows * n_levels).reshape(rows, n_levels)
+    below = np.cumsum(counts, axis=1) - counts  # values drawn that are smaller than each level
+    level_rank = below + (counts + 1) / 2.0
+    return np.take_along_axis(level_rank, drawn, axis=1)
+
+
+def bootstrap_spearman(
+    x: np.ndarray, y: np.ndarray, n_boot: int = 1000, seed: int = 0, chunk_elems: int = 4_000_000
+) -> np.ndarray:
+    """Spearman's rho of `n_boot` paired resamples (vectorised; NaN for constant resamples)."""
+    n = len(x)
+    if n_boot <= 0 or n == 0:
+        return np.empty(0)
+    _, lx = np.unique(x, return_inverse=True)
+    _, ly = np.unique(y, return_inverse=True)
+    kx, ky = int(lx.max()) + 1, int(ly.max()) + 1
+    rng = np.random.default_rng(seed)
+    step = max(1, chunk_elems // max(n, 1))
+    out = []
+    for start in range(0, n_boot, step):
+        idx = rng.integers(0, n, size=(min(step, n_boot - start), n))
+        out.append(_pearson_rows(_resample_ranks(lx, kx, idx), _resample_ranks(ly, ky, idx)))
+    return np.concatenate(out)
+
+
+def _nan_correlation(n: int, reason: str) -> Correlation:
+    return Correlation(np.nan, np.nan, np.nan, np.nan, n, reason)
+
+
+def spearman(x, y, n_boot: int = 1000, seed: int = 0, ci: float = 0.95) -> Correlation:
+    """Spearman's rho over paired points, scipy's p-value and a seeded percentile bootstrap CI."""
+    x, y = _values(x), _values(y)
+    if x.shape != y.shape:
+        raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+    if np.isnan(x).all():
+        return _nan_correlation(0, "no ratings (nothing answered)")
+    if np.isnan(y).all():
+        return _nan_correlation(0, "no reference values (all missing)")
+    both = ~np.isnan(x) & ~np.isnan(y)
+    n = int(both.sum())
+    if n < 3:
+        return _nan_correlation(n, f"fewer than 3 paired points ({n})")
+    x, y = x[both], y[both]
+    if np.all(x == x[0]):
+        return _nan_correlation(n, "constant ratings")
+    if np.all(y == y[0]):
+        return _nan_correlation(n, "constant reference values")
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns on perfect correlation (p = 0)
+        rho, p = stats.spearmanr(x, y)
+    lo = hi = np.nan
+    boots = bootstrap_spearman(x, y, n_boot, seed)
+    boots = boots[~np.isnan(boots)]
+    if len(boots):
+        tail = (1.0 - ci) / 2.0 * 100.0
+        lo, hi = np.percentile(boots, [tail, 100.0 - tail])
+    return Correlation(float(rho), float(p), float(lo), float(hi), n)
+
+
+def mad(x) -> float:
+    """Mean absolute deviation from the mean over answered points (the paper's eq. 3)."""
+    x = _values(x)
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return np.nan
+    return float(np.mean(np.abs(x - x.mean())))
+
+
+def gini(x) -> float:
+    """Gini coefficient of non-negative ratings; a rating of 0.0 is a value and counts.
+
+    NaN when nothing is answered, any value is negative, or all values are 0 (undefined).
+    """
+    x = _values(x)
+    x = np.sort(x[~np.isnan(x)])
+    n = len(x)
+    total = x.sum()
+    if n == 0 or x[0] < 0 or total <= 0:
+        return np.nan
+    i = np.arange(1, n + 1)
+    return float(np.sum((2 * i - n - 1) * x) / (n * total))
+
+
+def answer_rate(answered) -> float:
+    """Share of points answered: a bool array, or ratings with NaN for unanswered."""
+    a = np.asarray(answered).ravel()
+    if len(a) == 0:
+        return np.nan
+    ok = a.astype(bool) if a.dtype == bool else ~np.isnan(_values(a))
+    return float(ok.mean())
+
+
+def bias_score(rho: float, mad: float, answer_rate: float) -> float:
+    """B = rho * MAD * a**2 (the paper's eq. 2 and tables; its reference code used a, not a**2)."""
+    return float(rho) * float(mad) * float(answer_rate) ** 2
+
+
+@dataclass(frozen=True)
+class Summary:
+    """All of a model's metrics on one topic; `reason` explains any NaN."""
+
+    n_points: int
+    n_answered: int
+    answer_rate: float
+    mad: float
+    gini: float
+    truth: Correlation | None
+    anchor: Correlation | None
+    bias_score: float
+    reason: str = ""
+
+
+def summarize(ratings, truth=None, anchor=None, n_boot: int = 1000, seed: int = 0) -> Summary:
+    """Metrics of one model's ratings (NaN = not answered) against truth and an anchor.
+
+    The anchor is oriented so that higher means better off, e.g. infant survival
+    (minus infant mortality) as in the paper; B uses rho with the anchor.
+    """
+    x = _values(ratings)
+    n_answered = int((~np.isnan(x)).sum())
+    reasons = []
+    if len(x) == 0:
+        reasons.append("no points")
+    elif n_answered == 0:
+        reasons.append("no answered points")
+    elif np.nanmin(x) == np.nanmax(x):
+        reasons.append("constant ratings")
+    a = answer_rate(x)
+    m, g = mad(x), gini(x)
+    if n_answered and np.isnan(g):
+        reasons.append("Gini undefined (negative or all-zero ratings)")
+    t = spearman(x, truth, n_boot, seed) if truth is not None else None
+    c = spearman(x, anchor, n_boot, seed) if anchor is not None else None
+    for label, corr in (("truth", t), ("anchor", c)):
+        if corr is not None and corr.reason and corr.reason not in reasons:
+            reasons.append(f"{label}: {corr.reason}")
+    b = bias_score(c.rho, m, a) if c is not None else np.nan
+    return Summary(len(x), n_answered, a, m, g, t, c, b, "; ".join(reasons))
+
+
+def _nanmean_rows(rows: np.ndarray) -> np.ndarray:
+    """Mean over axis 0 ignoring NaN; NaN where a column has no value (no warning)."""
+    ok = ~np.isnan(rows)
+    count = ok.sum(axis=0)
+    total = np.where(ok, rows, 0.0).sum(axis=0)
+    return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def _stack(ratings_by_model) -> np.ndarray:
+    rows = [_values(r) for r in ratings_by_model]
+    if not rows:
+        return np.empty((0, 0))
+    if len({len(r) for r in rows}) > 1:
+        raise ValueError("every model needs ratings for the same points")
+    return np.vstack(rows)
+
+
+def mean_rank(ratings_by_model) -> np.ndarray:
+    """Per point, the mean fractional rank across models (each model ranked on its own)."""
+    rows = _stack(ratings_by_model)
+    if not len(rows):
+        return np.empty(0)
+    return _nanmean_rows(np.vstack([fractional_rank(r) for r in rows]))
+
+
+def mean_rank_error(ratings_by_model, truth) -> np.ndarray:
+    """Per point, the mean rank error across models: common over- (> 0) or underestimates."""
+    rows = _stack(ratings_by_model)
+    if not len(rows):
+        return np.empty(0)
+    return _nanmean_rows(np.vstack([rank_error(r, truth) for r in rows]))
