@@ -231,6 +231,10 @@ class Gazetteer:
         """Nearby places as prompt lines '{km:.1f} km {direction}: {name}' + newline each."""
         return self.describe([lon], [lat], k, radius_km)[1][0]
 
+    def nearby_texts(self, lon, lat, k: int = 10, radius_km: float = 100.0) -> list[str]:
+        """Nearby-place prompt texts for arrays of points (one KD-tree query)."""
+        return self.describe(lon, lat, k, radius_km)[1]
+
     def describe(
         self, lon, lat, k: int = 10, radius_km: float = 100.0
     ) -> tuple[list[str], list[str]]:

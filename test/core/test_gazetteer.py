@@ -68,6 +68,7 @@ def test_batched_equals_single_point(gaz):
     lon[3] = np.nan
     addresses, texts = gaz.describe(lon, lat)
     assert addresses == gaz.addresses(lon, lat)
+    assert texts == gaz.nearby_texts(lon, lat)
     assert addresses[3] == "" and texts[3] == ""
     for i in (0, 1, 50, 199):
         assert addresses[i] == gaz.address(lon[i], lat[i])
