@@ -1,21 +1,209 @@
-"""GeoBias page in QGIS Options (endpoints); filled in by the endpoints issue."""
+"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices)."""
 
-from qgis.gui import QgsOptionsPageWidget, QgsOptionsWidgetFactory
+import os
+from dataclasses import replace
+
+from qgis.core import QgsApplication, QgsTask
+from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
+from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QLabel, QVBoxLayout
 
+from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..i18n_util import tr
 from ..paths import ICON
+from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
+
+FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
 
 
-class GeoBiasOptionsPage(QgsOptionsPageWidget):
+def fetch_models(endpoint):
+    """Model ids from GET /v1/models (runs in a background task; raises EndpointError)."""
+    client = ChatClient(endpoint)
+    try:
+        return client.list_models()
+    finally:
+        client.close()
+
+
+class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
+    """Edit the endpoint list; keys go to the auth database on apply, never to QgsSettings."""
+
     def __init__(self, parent=None):
         super().__init__(parent)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(tr("LLM endpoints used by GeoBias surveys."), self))
+        self.setupUi(self)
+        self.authSelect = QgsAuthConfigSelect(self)
+        self.authLayout.addWidget(self.authSelect)
+        self.endpoints = load_endpoints()
+        self.pending_keys = {}  # endpoint name -> key typed on this page, until apply()
+        self.current = -1
+        self.task = None
+        for provider in PROVIDERS:
+            self.providerCombo.addItem(provider, provider)
+        self.providerCombo.addItem(tr("custom"), "custom")
+        self.endpointList.addItems([e.name for e in self.endpoints])
+        self.endpointList.currentRowChanged.connect(self.select)
+        self.providerCombo.activated.connect(self.provider_changed)
+        self.addButton.clicked.connect(self.add)
+        self.removeButton.clicked.connect(self.remove)
+        self.fetchButton.clicked.connect(lambda: self.check(fetch_only=True))
+        self.testButton.clicked.connect(lambda: self.check(fetch_only=False))
+        self.endpointList.setCurrentRow(0)
 
+    # --- form <-> endpoint -------------------------------------------------------------------
+    def form_endpoint(self):
+        """The endpoint as the form shows it."""
+        return EndpointConfig(
+            name=self.nameEdit.text().strip() or tr("Endpoint"),
+            provider=self.providerCombo.currentData() or "custom",
+            base_url=self.baseUrlEdit.text().strip(),
+            model=self.modelCombo.currentText().strip(),
+            authcfg=self.authSelect.configId(),
+            price_in=self.priceInSpin.value(),
+            price_out=self.priceOutSpin.value(),
+            concurrency=self.concurrencySpin.value(),
+            rpm=self.rpmSpin.value(),
+        )
+
+    def store_form(self):
+        """Copy the form into the endpoint being edited (the embedded one is read-only)."""
+        if not 0 <= self.current < len(self.endpoints):
+            return
+        old = self.endpoints[self.current]
+        if old.is_embedded:
+            return
+        new = self.form_endpoint()
+        names = {e.name for i, e in enumerate(self.endpoints) if i != self.current}
+        if new.name in names:
+            new = replace(new, name=old.name)
+        key = self.apiKeyEdit.text()
+        if key:
+            self.pending_keys[new.name] = key
+        if new.name != old.name and old.name in self.pending_keys:
+            self.pending_keys[new.name] = self.pending_keys.pop(old.name)
+        self.endpoints[self.current] = new
+        self.endpointList.item(self.current).setText(new.name)
+
+    def select(self, row):
+        self.store_form()
+        self.current = row
+        if not 0 <= row < len(self.endpoints):
+            return
+        e = self.endpoints[row]
+        self.nameEdit.setText(e.name)
+        i = self.providerCombo.findData(e.provider)
+        self.providerCombo.setCurrentIndex(i if i >= 0 else self.providerCombo.count() - 1)
+        self.baseUrlEdit.setText(e.base_url)
+        self.modelCombo.clear()
+        self.modelCombo.setEditText(e.model)
+        self.authSelect.setConfigId(e.authcfg)
+        self.apiKeyEdit.clear()
+        self.apiKeyEdit.setPlaceholderText(
+            tr("A key is stored for this endpoint; paste a new one to replace it")
+            if e.authcfg or e.name in self.pending_keys
+            else tr("Paste a key to store it in the QGIS authentication database")
+        )
+        self.priceInSpin.setValue(e.price_in)
+        self.priceOutSpin.setValue(e.price_out)
+        self.concurrencySpin.setValue(e.concurrency)
+        self.rpmSpin.setValue(e.rpm)
+        editable = not e.is_embedded
+        for w in (
+            self.nameEdit,
+            self.providerCombo,
+            self.baseUrlEdit,
+            self.modelCombo,
+            self.authSelect,
+            self.apiKeyEdit,
+            self.priceInSpin,
+            self.priceOutSpin,
+            self.fetchButton,
+            self.testButton,
+        ):
+            w.setEnabled(editable)
+        self.removeButton.setEnabled(editable)
+        self.statusLabel.setText(
+            tr("Built-in local model: runs on this computer, needs no key and costs nothing.")
+            if e.is_embedded
+            else ""
+        )
+
+    def provider_changed(self):
+        provider = self.providerCombo.currentData()
+        url = self.baseUrlEdit.text().strip()
+        preset_urls = {p["base_url"] for p in PROVIDERS.values()}
+        if provider in PROVIDERS and (not url or url in preset_urls):
+            self.baseUrlEdit.setText(PROVIDERS[provider]["base_url"])
+
+    def add(self):
+        self.store_form()
+        names = {e.name for e in self.endpoints}
+        n = 1
+        while f"{tr('Endpoint')} {n}" in names:
+            n += 1
+        e = EndpointConfig(f"{tr('Endpoint')} {n}", "openai", PROVIDERS["openai"]["base_url"])
+        self.endpoints.append(e)
+        self.endpointList.addItem(e.name)
+        self.endpointList.setCurrentRow(len(self.endpoints) - 1)
+
+    def remove(self):
+        row = self.endpointList.currentRow()
+        if row <= 0 or self.endpoints[row].is_embedded:
+            return
+        self.current = -1  # do not store the form of the removed endpoint
+        self.pending_keys.pop(self.endpoints[row].name, None)
+        del self.endpoints[row]
+        self.endpointList.takeItem(row)
+        self.endpointList.setCurrentRow(min(row, len(self.endpoints) - 1))
+
+    # --- connection check in the background --------------------------------------------------
+    def check(self, fetch_only):
+        """List models (and for a test, check the chosen one is there) without blocking QGIS."""
+        self.store_form()
+        e = self.endpoints[self.current]
+        endpoint = e.endpoint(with_key=True)
+        if e.name in self.pending_keys:
+            endpoint.api_key = self.pending_keys[e.name]
+        self.statusLabel.setText(tr("Connecting to {host}…").format(host=endpoint.host()))
+
+        def run(task):
+            return fetch_models(endpoint)
+
+        def done(exception, models=None):
+            self.task = None
+            if exception is not None:
+                msg = str(exception) if isinstance(exception, EndpointError) else repr(exception)
+                self.statusLabel.setText(tr("Failed: {msg}").format(msg=msg[:300]))
+                return
+            models = models or []
+            current = self.modelCombo.currentText()
+            self.modelCombo.clear()
+            self.modelCombo.addItems(models)
+            self.modelCombo.setEditText(current or (models[0] if models else ""))
+            if fetch_only or not current:
+                text = tr("{n} models offered.").format(n=len(models))
+            elif current in models:
+                text = tr("Connected: model {m} is available.").format(m=current)
+            else:
+                text = tr("Connected, but {m} is not among the {n} models offered.").format(
+                    m=current, n=len(models)
+                )
+            self.statusLabel.setText(text)
+
+        self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)
+        QgsApplication.taskManager().addTask(self.task)
+
+    # --- QgsOptionsPageWidget ---------------------------------------------------------------
     def apply(self):
-        pass
+        """Store typed keys in the auth database, then the endpoints (with config ids only)."""
+        self.store_form()
+        for i, e in enumerate(self.endpoints):
+            key = self.pending_keys.pop(e.name, None)
+            if key:
+                authcfg = store_api_key(e.name, key, e.authcfg)
+                if authcfg:
+                    self.endpoints[i] = replace(e, authcfg=authcfg)
+        self.apiKeyEdit.clear()
+        save_endpoints(self.endpoints)
 
 
 class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):

@@ -1,0 +1,77 @@
+"""Options page: endpoints persist in QgsSettings, their keys only in the auth database."""
+
+import pytest
+from qgis.core import QgsApplication, QgsSettings
+
+from geobias.ui import settings as gs
+from geobias.ui.options import GeoBiasOptionsPage
+
+SECRET = "sk-test-GEOBIAS-0123456789abcdef"
+
+
+@pytest.fixture()
+def clean_settings(qgis_app):
+    QgsSettings().remove(gs.SETTINGS_GROUP)
+    yield QgsSettings()
+    QgsSettings().remove(gs.SETTINGS_GROUP)
+
+
+@pytest.fixture()
+def auth_ready(qgis_app):
+    manager = QgsApplication.authManager()
+    if manager.isDisabled():
+        pytest.skip("QGIS authentication system disabled")
+    if not manager.masterPasswordIsSet() and not manager.setMasterPassword("geobias-test", True):
+        pytest.skip("the test profile's auth database has another master password")
+    return manager
+
+
+def all_settings_text(s):
+    return "\n".join(f"{k}={s.value(k)}" for k in s.allKeys())
+
+
+def test_embedded_endpoint_is_default_and_read_only(clean_settings):
+    page = GeoBiasOptionsPage()
+    assert page.endpoints[0].is_embedded and page.endpointList.count() == 1
+    assert not page.apiKeyEdit.isEnabled() and not page.removeButton.isEnabled()
+    page.apply()
+    assert [e.name for e in gs.load_endpoints()] == [gs.EMBEDDED_NAME]
+
+
+def test_key_goes_to_auth_database_never_to_settings(clean_settings, auth_ready):
+    page = GeoBiasOptionsPage()
+    page.add()
+    page.nameEdit.setText("OpenAI test")
+    page.modelCombo.setEditText("gpt-4o-mini")
+    page.priceInSpin.setValue(0.15)
+    page.apiKeyEdit.setText(SECRET)
+    page.apply()
+    assert SECRET not in all_settings_text(QgsSettings())
+    stored = gs.find_endpoint("OpenAI test")
+    assert stored is not None and stored.model == "gpt-4o-mini"
+    assert stored.price_in == pytest.approx(0.15)
+    assert stored.base_url == "https://api.openai.com/v1"
+    assert stored.authcfg and gs.api_key(stored.authcfg) == SECRET
+    assert stored.endpoint().api_key is None  # the key is resolved only when asked
+    assert stored.endpoint(with_key=True).api_key == SECRET
+    assert SECRET not in repr(stored.endpoint(with_key=True))
+    QgsSettings().sync()
+    with open(QgsSettings().fileName(), encoding="utf-8", errors="replace") as f:
+        assert SECRET not in f.read()
+    # A second page shows the endpoint with a stored key and keeps it on apply.
+    page2 = GeoBiasOptionsPage()
+    page2.endpointList.setCurrentRow(1)
+    assert page2.authSelect.configId() == stored.authcfg and page2.apiKeyEdit.text() == ""
+    page2.apply()
+    assert gs.find_endpoint("OpenAI test").authcfg == stored.authcfg
+    QgsApplication.authManager().removeAuthenticationConfig(stored.authcfg)
+
+
+def test_remove_endpoint(clean_settings):
+    page = GeoBiasOptionsPage()
+    page.add()
+    page.add()
+    assert page.endpointList.count() == 3
+    page.remove()
+    page.apply()
+    assert len(gs.load_endpoints()) == 2

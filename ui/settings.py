@@ -1,0 +1,192 @@
+"""Where GeoBias keeps its settings: endpoints in QgsSettings (keys in the QGIS authentication
+database, only their config id in settings), survey choices per project under "GeoBias"."""
+
+from dataclasses import dataclass, field, fields
+
+from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
+
+from ..core.llm import PROVIDERS, Endpoint
+
+SCOPE = "GeoBias"  # project entries scope
+SETTINGS_GROUP = "geobias/endpoints"
+EMBEDDED_NAME = "Embedded SmolLM2 (local)"
+EMBEDDED_MODEL = "SmolLM2-135M-Instruct"
+AUTH_METHOD = "Basic"  # the key is stored as the password of a Basic auth config
+
+
+@dataclass
+class EndpointConfig:
+    """One configured model endpoint; `authcfg` points at the key in the auth database."""
+
+    name: str
+    provider: str = "custom"
+    base_url: str = ""
+    model: str = ""
+    authcfg: str = ""
+    price_in: float = 0.0  # per 1M prompt tokens; 0 = unpriced
+    price_out: float = 0.0  # per 1M completion tokens
+    concurrency: int = 4
+    rpm: float = 0.0  # requests per minute; 0 = unlimited
+
+    @property
+    def is_embedded(self):
+        return self.provider == "embedded"
+
+    def endpoint(self, with_key=False):
+        """A core Endpoint (the key resolved from the auth database only when asked)."""
+        preset = PROVIDERS.get(self.provider, {})
+        return Endpoint(
+            base_url=self.base_url or preset.get("base_url", ""),
+            model=self.model,
+            provider=self.provider,
+            api_key=api_key(self.authcfg) if with_key else None,
+            logprobs=preset.get("logprobs"),
+            constraint=preset.get("constraint"),
+            concurrency=self.concurrency,
+            rpm=self.rpm or None,
+            price_in=self.price_in or None,
+            price_out=self.price_out or None,
+        )
+
+
+def embedded_endpoint():
+    """The default endpoint: the embedded llama.cpp server, no key, no cost."""
+    return EndpointConfig(
+        EMBEDDED_NAME, "embedded", PROVIDERS["embedded"]["base_url"], EMBEDDED_MODEL, concurrency=2
+    )
+
+
+def load_endpoints(settings=None):
+    """Configured endpoints, the embedded one first (always present)."""
+    s = settings or QgsSettings()
+    out = [embedded_endpoint()]
+    for name in s.value(f"{SETTINGS_GROUP}/names", [], type=list) or []:
+        if not name or name == EMBEDDED_NAME:
+            continue
+        p = f"{SETTINGS_GROUP}/items/{name}"
+        out.append(
+            EndpointConfig(
+                name=name,
+                provider=s.value(f"{p}/provider", "custom", type=str),
+                base_url=s.value(f"{p}/base_url", "", type=str),
+                model=s.value(f"{p}/model", "", type=str),
+                authcfg=s.value(f"{p}/authcfg", "", type=str),
+                price_in=s.value(f"{p}/price_in", 0.0, type=float),
+                price_out=s.value(f"{p}/price_out", 0.0, type=float),
+                concurrency=s.value(f"{p}/concurrency", 4, type=int),
+                rpm=s.value(f"{p}/rpm", 0.0, type=float),
+            )
+        )
+    return out
+
+
+def save_endpoints(endpoints, settings=None):
+    """Store endpoints (never a key: only the auth config id)."""
+    s = settings or QgsSettings()
+    s.remove(SETTINGS_GROUP)
+    names = []
+    for e in endpoints:
+        if e.is_embedded and e.name == EMBEDDED_NAME:
+            continue
+        names.append(e.name)
+        p = f"{SETTINGS_GROUP}/items/{e.name}"
+        for f in fields(e):
+            if f.name != "name":
+                s.setValue(f"{p}/{f.name}", getattr(e, f.name))
+    s.setValue(f"{SETTINGS_GROUP}/names", names)
+
+
+def find_endpoint(name, endpoints=None):
+    for e in endpoints if endpoints is not None else load_endpoints():
+        if e.name == name:
+            return e
+    return None
+
+
+def api_key(authcfg):
+    """The API key held in the QGIS authentication database under `authcfg` (None if absent)."""
+    if not authcfg:
+        return None
+    cfg = QgsAuthMethodConfig()
+    ok = QgsApplication.authManager().loadAuthenticationConfig(authcfg, cfg, True)
+    if isinstance(ok, tuple):
+        ok, cfg = ok
+    if not ok:
+        return None
+    return cfg.config("password") or cfg.config("token") or None
+
+
+def store_api_key(name, key, authcfg=""):
+    """Put a key in the auth database (new or existing config); returns the config id or ""."""
+    manager = QgsApplication.authManager()
+    cfg = QgsAuthMethodConfig(AUTH_METHOD)
+    if authcfg:
+        existing = QgsAuthMethodConfig()
+        ok = manager.loadAuthenticationConfig(authcfg, existing, True)
+        if isinstance(ok, tuple):
+            ok, existing = ok
+        if ok and existing.method() == AUTH_METHOD:
+            cfg = existing
+    cfg.setName(f"GeoBias: {name}")
+    cfg.setConfig("username", "")
+    cfg.setConfig("password", key)
+    if cfg.id():
+        ok = manager.updateAuthenticationConfig(cfg)
+    else:
+        ok = manager.storeAuthenticationConfig(cfg)
+        if isinstance(ok, tuple):
+            ok, cfg = ok
+    return cfg.id() if ok else ""
+
+
+@dataclass
+class SurveySettings:
+    """The dock's choices for one survey; saved with the project."""
+
+    name: str = "survey"
+    area_mode: str = "world"  # draw | layer | extent | world
+    area_wkt: str = ""  # drawn or extent polygon, EPSG:4326
+    area_layer: str = ""  # layer id
+    selected_only: bool = False
+    n_points: int = 100
+    method: str = "uniform"  # uniform | gazetteer | raster | grid
+    weight_layer: str = ""
+    seed: int = 0
+    topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
+    endpoints: list = field(default_factory=lambda: [EMBEDDED_NAME])
+    preset: str = "geollm"
+    score: str = "greedy"  # greedy | expected
+    truth_layer: str = ""
+    truth_field: str = ""
+    anchor_layer: str = ""
+    anchor_field: str = ""
+    output_dir: str = ""
+
+    def write(self, project=None):
+        """Write every field under the project's "GeoBias" scope."""
+        project = project or QgsProject.instance()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, list):
+                value = [str(v) for v in value]
+            project.writeEntry(SCOPE, f.name, value)
+
+    @classmethod
+    def read(cls, project=None):
+        """Settings stored in a project (defaults for anything missing)."""
+        project = project or QgsProject.instance()
+        out = cls()
+        for f in fields(cls):
+            default = getattr(out, f.name)
+            if isinstance(default, bool):
+                value, ok = project.readBoolEntry(SCOPE, f.name, default)
+            elif isinstance(default, int):
+                value, ok = project.readNumEntry(SCOPE, f.name, default)
+            elif isinstance(default, list):
+                value, ok = project.readListEntry(SCOPE, f.name, default)
+                value = list(value)
+            else:
+                value, ok = project.readEntry(SCOPE, f.name, default)
+            if ok:
+                setattr(out, f.name, value)
+        return out
