@@ -244,8 +244,8 @@ class Gazetteer:
         rows, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km)
         names = self.names
         lines = [
-            f"{d} km {c}: {names[p]}\n"
-            for d, c, p in zip(km_text(dist), directions.tolist(), places.tolist(), strict=True)
+            f"{d:.1f} km {c}: {names[p]}\n"
+            for d, c, p in zip(dist.tolist(), directions.tolist(), places.tolist(), strict=True)
         ]
         ends = np.cumsum(np.bincount(rows, minlength=len(addresses))).tolist()
         starts = [0] + ends[:-1]
@@ -262,15 +262,6 @@ class Gazetteer:
             sel = np.flatnonzero(inside)
             inside[sel] = shapely.contains_xy(region, self.lon[sel], self.lat[sel])
         return np.column_stack([self.lon[inside], self.lat[inside]]), self.population[inside]
-
-
-def km_text(km: np.ndarray) -> list[str]:
-    """Distances as '{:.1f}' texts, via a table of tenths (formatting floats one by one is slow)."""
-    tenths = np.rint(np.asarray(km, dtype=float) * 10).astype(np.int64)
-    if tenths.size == 0:
-        return []
-    table = [f"{i // 10}.{i % 10}" for i in range(int(tenths.max()) + 1)]
-    return [table[t] for t in tenths.tolist()]
 
 
 def format_nearby(rows) -> str:
