@@ -12,6 +12,11 @@ def algorithm_classes():
     classes = []
     # Imported here so a broken algorithm module shows up as a load error of that algorithm,
     # not of the whole plugin.
+    from .bias_metrics import BiasMetricsAlgorithm
+    from .import_ratings import ImportRatingsAlgorithm
+    from .sample_ground_truth import SampleGroundTruthAlgorithm
+
+    classes += [ImportRatingsAlgorithm, SampleGroundTruthAlgorithm, BiasMetricsAlgorithm]
     return classes
 
 

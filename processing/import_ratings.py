@@ -1,0 +1,144 @@
+"""geobias:importratings — a CSV of recorded ratings (lat, lon, value) as a rated points layer."""
+
+import os
+
+import numpy as np
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterString,
+    QgsWkbTypes,
+)
+
+from ..core.metrics import fractional_rank
+from ..core.ratings import RatingsTableError, read_ratings_table
+from ..i18n_util import tr
+from .base import GeoBiasAlgorithm
+from .layers import WGS84, add_point_features, qgs_fields
+from .styles import style_output
+
+SCORE_KINDS = ("greedy", "expected")
+
+
+def rated_columns(lon, lat, values, model, topic, score_kind="greedy"):
+    """Columns of a rated points layer from arrays of coordinates and ratings (NaN = no answer)."""
+    values = np.asarray(values, float)
+    answered = np.isfinite(values)
+    n = len(values)
+    nan = np.full(n, np.nan)
+    return {
+        "pid": np.arange(n, dtype=np.int64),
+        "lat": np.asarray(lat, float),
+        "lon": np.asarray(lon, float),
+        "model": [model] * n,
+        "topic": [topic] * n,
+        "rating": values if score_kind == "greedy" else nan,
+        "expected": values if score_kind == "expected" else nan,
+        "score_kind": [score_kind] * n,
+        "score": values,
+        "answered": answered.astype(np.int64),
+        "rank": fractional_rank(values),
+        "truth": nan,
+        "truth_rank": nan,
+        "rank_error": nan,
+    }
+
+
+def guess_topic(path):
+    """The topic from a file name like gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_..."""
+    from ..core.topics import TOPICS
+
+    stem = os.path.basename(path).replace("_", " ").lower()
+    for topic in TOPICS:
+        if topic.name.lower() in stem:
+            return topic.name
+    return ""
+
+
+class ImportRatingsAlgorithm(GeoBiasAlgorithm):
+    NAME = "importratings"
+    DISPLAY = "Import ratings table"
+    GROUP = "survey"
+    HELP = (
+        "Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an "
+        "empty value means not answered) and writes a rated points layer in EPSG:4326 with the "
+        "GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank "
+        "(fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for "
+        "'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. "
+        "the GPT-3.5 ratings published with the paper."
+    )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFile("INPUT", tr("Ratings table (CSV)"), extension="csv")
+        )
+        self.addParameter(
+            QgsProcessingParameterString("LAT_FIELD", tr("Latitude column"), "Latitude")
+        )
+        self.addParameter(
+            QgsProcessingParameterString("LON_FIELD", tr("Longitude column"), "Longitude")
+        )
+        self.addParameter(
+            QgsProcessingParameterString("VALUE_FIELD", tr("Rating column"), "Predictions")
+        )
+        self.addParameter(QgsProcessingParameterString("MODEL", tr("Model name"), "imported"))
+        self.addParameter(
+            QgsProcessingParameterString(
+                "TOPIC", tr("Topic (empty: guess from the file name)"), "", optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "SCORE",
+                tr("The values are"),
+                [tr("Greedy ratings"), tr("Expected values")],
+                defaultValue=0,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFeatureSink(
+                "OUTPUT", tr("Rated points"), QgsProcessing.TypeVectorPoint
+            )
+        )
+        self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
+        self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Number of answered points")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        path = self.parameterAsFile(parameters, "INPUT", context)
+        try:
+            table = read_ratings_table(
+                path,
+                lat=self.parameterAsString(parameters, "LAT_FIELD", context),
+                lon=self.parameterAsString(parameters, "LON_FIELD", context),
+                value=self.parameterAsString(parameters, "VALUE_FIELD", context),
+            )
+        except (RatingsTableError, OSError) as err:
+            raise QgsProcessingException(str(err)) from err
+        if len(table["value"]) == 0:
+            raise QgsProcessingException(tr("The ratings table has no rows."))
+        if not np.isfinite(table["value"]).any():
+            raise QgsProcessingException(tr("No answered points: every rating is empty."))
+        topic = self.parameterAsString(parameters, "TOPIC", context) or guess_topic(path)
+        model = self.parameterAsString(parameters, "MODEL", context)
+        kind = SCORE_KINDS[self.parameterAsEnum(parameters, "SCORE", context)]
+        columns = rated_columns(table["lon"], table["lat"], table["value"], model, topic, kind)
+        fields = qgs_fields()
+        sink, dest = self.parameterAsSink(
+            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
+        )
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
+        if not add_point_features(sink, fields, columns, feedback):
+            return {}
+        n_answered = int(columns["answered"].sum())
+        feedback.pushInfo(
+            tr("{n} points, {a} answered; model {m}, topic {t}.").format(
+                n=len(columns["pid"]), a=n_answered, m=model, t=topic or "?"
+            )
+        )
+        style_output(context, dest, "rank", f"{model} {topic}".strip())
+        return {"OUTPUT": dest, "N_POINTS": len(columns["pid"]), "N_ANSWERED": n_answered}

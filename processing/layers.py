@@ -1,0 +1,450 @@
+"""QGIS <-> numpy adapters: regions to shapely, points to arrays, raster windows, GeoPackage I/O."""
+
+import math
+import os
+
+import numpy as np
+import shapely
+from osgeo import gdal, ogr, osr
+from qgis.core import (
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFeatureRequest,
+    QgsGeometry,
+    QgsProcessingException,
+    QgsProject,
+)
+
+from ..i18n_util import tr
+
+WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+KM_PER_DEGREE = 111.32
+
+# Rated points schema: name -> OGR type; the order is the layer's field order.
+RATED_FIELDS = {
+    "pid": ogr.OFTInteger64,
+    "lat": ogr.OFTReal,
+    "lon": ogr.OFTReal,
+    "model": ogr.OFTString,
+    "topic": ogr.OFTString,
+    "rating": ogr.OFTReal,
+    "expected": ogr.OFTReal,
+    "score_kind": ogr.OFTString,
+    "score": ogr.OFTReal,
+    "answered": ogr.OFTInteger,
+    "completion": ogr.OFTString,
+    "prompt": ogr.OFTString,
+    "rank": ogr.OFTReal,
+    "truth": ogr.OFTReal,
+    "truth_rank": ogr.OFTReal,
+    "rank_error": ogr.OFTReal,
+}
+
+
+def to_wgs84(crs, context=None):
+    """A transform from `crs` to EPSG:4326 using the project's datum transformations."""
+    ctx = context.transformContext() if context is not None else QgsProject.instance()
+    if not hasattr(ctx, "calculateDatumTransforms"):
+        ctx = ctx.transformContext()
+    return QgsCoordinateTransform(crs, WGS84, ctx)
+
+
+def region_geometry(source, context, feedback, selected_only=False):
+    """Union of a polygon source's features as a shapely geometry in lon/lat, repaired if needed."""
+    transform = to_wgs84(source.sourceCrs(), context)
+    request = QgsFeatureRequest().setDestinationCrs(WGS84, transform.context())
+    request.setFlags(QgsFeatureRequest.NoFlags)
+    parts, repaired = [], 0
+    for feature in source.getFeatures(request):
+        geom = feature.geometry()
+        if geom is None or geom.isNull() or geom.isEmpty():
+            continue
+        if not geom.isGeosValid():
+            geom = geom.makeValid()
+            repaired += 1
+        parts.append(shapely.from_wkb(bytes(geom.asWkb())))
+    polygons = [p for g in parts for p in _polygons(g)]
+    if repaired:
+        feedback.pushWarning(
+            tr("{n} invalid region geometries were repaired with makeValid.").format(n=repaired)
+        )
+    region = shapely.union_all(polygons) if polygons else None
+    if region is None or region.is_empty or region.area == 0:
+        raise QgsProcessingException(tr("The region has no polygon with an area."))
+    return region
+
+
+def extent_region(rectangle, crs, context):
+    """A QgsRectangle in `crs` as a lon/lat shapely polygon (densified before reprojection)."""
+    geom = QgsGeometry.fromRect(rectangle)
+    geom = geom.densifyByCount(20)
+    geom.transform(to_wgs84(crs, context))
+    region = shapely.make_valid(shapely.from_wkb(bytes(geom.asWkb())))
+    if region.is_empty or region.area == 0:
+        raise QgsProcessingException(tr("The extent is empty."))
+    return region
+
+
+def _polygons(geom):
+    if geom.geom_type == "Polygon":
+        return [] if geom.is_empty else [geom]
+    return [p for part in getattr(geom, "geoms", []) for p in _polygons(part)]
+
+
+def point_arrays(source, context, fields=()):
+    """lon, lat (EPSG:4326) and attribute columns of a point source, in feature order."""
+    transform = to_wgs84(source.sourceCrs(), context)
+    request = QgsFeatureRequest().setDestinationCrs(WGS84, transform.context())
+    lon, lat, cols = [], [], {f: [] for f in fields}
+    for feature in source.getFeatures(request):
+        geom = feature.geometry()
+        if geom is None or geom.isNull():
+            lon.append(math.nan)
+            lat.append(math.nan)
+        else:
+            p = geom.centroid().asPoint()
+            lon.append(p.x())
+            lat.append(p.y())
+        for f in fields:
+            cols[f].append(feature[f])
+    return np.asarray(lon, float), np.asarray(lat, float), cols
+
+
+def numeric_field(source, name, role):
+    """Check that `name` is a numeric field of `source`, else a clear Processing error."""
+    index = source.fields().lookupField(name)
+    if index < 0:
+        raise QgsProcessingException(
+            tr("{role}: the layer has no field '{name}'.").format(role=role, name=name)
+        )
+    if not source.fields().at(index).isNumeric():
+        raise QgsProcessingException(
+            tr("{role}: field '{name}' is not numeric.").format(role=role, name=name)
+        )
+    return index
+
+
+def as_float(values):
+    """Attribute values (None/NULL QVariant allowed) as a float array with NaN for missing."""
+    out = np.full(len(values), np.nan)
+    for i, v in enumerate(values):
+        try:
+            out[i] = float(v)
+        except (TypeError, ValueError):
+            pass
+    return out
+
+
+# ---------------------------------------------------------------- ground truth from layers
+
+
+def raster_window_stat(path, band, lon, lat, size_km, stat="mean"):
+    """Statistic of a raster over a size_km x size_km square around each point; nodata excluded.
+
+    Returns (values, outside) where outside marks points off the raster (value NaN).
+    The raster is read once, over the points' bounding box; mean and sum come from a
+    summed-area table so every window costs O(1).
+    """
+    ds = gdal.Open(path)
+    if ds is None:
+        raise QgsProcessingException(tr("Cannot open raster {path}.").format(path=path))
+    wkt = ds.GetProjection()
+    if not wkt:
+        raise QgsProcessingException(
+            tr("The raster {path} has no coordinate reference system; assign one first.").format(
+                path=os.path.basename(path)
+            )
+        )
+    srs = osr.SpatialReference()
+    srs.ImportFromWkt(wkt)
+    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    x, y = np.asarray(lon, float), np.asarray(lat, float)
+    if not srs.IsGeographic():
+        x, y = _project(x, y, srs)
+    gt = ds.GetGeoTransform()
+    if gt[2] or gt[4]:
+        raise QgsProcessingException(tr("Rotated rasters are not supported."))
+    col = (x - gt[0]) / gt[1]
+    row = (y - gt[3]) / gt[5]
+    ok = np.isfinite(col) & np.isfinite(row)
+    inside = ok & (col >= 0) & (col < ds.RasterXSize) & (row >= 0) & (row < ds.RasterYSize)
+    values = np.full(len(x), np.nan)
+    if not inside.any():
+        return values, ~inside
+    # Half-window in pixels, per point (degrees shrink with latitude on geographic rasters).
+    if srs.IsGeographic():
+        half_x = (
+            size_km / 2 / (abs(gt[1]) * KM_PER_DEGREE * np.maximum(np.cos(np.radians(lat)), 1e-6))
+        )
+        half_y = size_km / 2 / (abs(gt[5]) * KM_PER_DEGREE) * np.ones(len(x))
+    else:
+        unit_km = srs.GetLinearUnits() / 1000.0
+        half_x = size_km / 2 / (abs(gt[1]) * unit_km) * np.ones(len(x))
+        half_y = size_km / 2 / (abs(gt[5]) * unit_km) * np.ones(len(x))
+    c0 = np.floor(col - half_x + 0.5).astype(np.int64)
+    c1 = np.floor(col + half_x + 0.5).astype(np.int64)
+    r0 = np.floor(row - half_y + 0.5).astype(np.int64)
+    r1 = np.floor(row + half_y + 0.5).astype(np.int64)
+    pix_c, pix_r = np.floor(col), np.floor(row)
+    # At least the pixel holding the point.
+    c0 = np.where(c1 <= c0, pix_c, c0).astype(np.int64)
+    c1 = np.maximum(c1, c0 + 1)
+    r0 = np.where(r1 <= r0, pix_r, r0).astype(np.int64)
+    r1 = np.maximum(r1, r0 + 1)
+    w, h = ds.RasterXSize, ds.RasterYSize
+    c0, c1 = np.clip(c0, 0, w), np.clip(c1, 0, w)
+    r0, r1 = np.clip(r0, 0, h), np.clip(r1, 0, h)
+    # Read the block covering every window once.
+    bx0, bx1 = int(c0[inside].min()), int(c1[inside].max())
+    by0, by1 = int(r0[inside].min()), int(r1[inside].max())
+    rb = ds.GetRasterBand(band)
+    block = rb.ReadAsArray(bx0, by0, bx1 - bx0, by1 - by0).astype(np.float64)
+    nodata = rb.GetNoDataValue()
+    valid = np.isfinite(block)
+    if nodata is not None:
+        valid &= block != nodata
+    idx = np.flatnonzero(inside)
+    a0, a1 = c0[idx] - bx0, c1[idx] - bx0
+    b0, b1 = r0[idx] - by0, r1[idx] - by0
+    if stat in ("mean", "sum"):
+        total = _window_sums(np.where(valid, block, 0.0), a0, a1, b0, b1)
+        count = _window_sums(valid.astype(np.float64), a0, a1, b0, b1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            res = total / count if stat == "mean" else np.where(count > 0, total, np.nan)
+        values[idx] = np.where(count > 0, res, np.nan)
+    else:
+        data = np.where(valid, block, np.nan)
+        fn = np.nanmedian if stat == "median" else np.nanmax
+        out = np.full(len(idx), np.nan)
+        for k in range(len(idx)):
+            win = data[b0[k] : b1[k], a0[k] : a1[k]]
+            if np.isfinite(win).any():
+                out[k] = fn(win)
+        values[idx] = out
+    return values, ~inside
+
+
+def _window_sums(data, a0, a1, b0, b1):
+    """Sums of data[b0:b1, a0:a1] for many windows from one summed-area table."""
+    sat = np.zeros((data.shape[0] + 1, data.shape[1] + 1))
+    np.cumsum(np.cumsum(data, axis=0), axis=1, out=sat[1:, 1:])
+    return sat[b1, a1] - sat[b0, a1] - sat[b1, a0] + sat[b0, a0]
+
+
+def _project(lon, lat, srs):
+    wgs = osr.SpatialReference()
+    wgs.ImportFromEPSG(4326)
+    wgs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    ct = osr.CoordinateTransformation(wgs, srs)
+    pts = np.column_stack([lon, lat, np.zeros(len(lon))])
+    out = np.asarray(ct.TransformPoints(pts), float)
+    return out[:, 0], out[:, 1]
+
+
+def polygon_field_values(source, field, lon, lat, context):
+    """The `field` value of the polygon containing each point (NaN where none)."""
+    numeric_field(source, field, tr("Ground truth"))
+    request = QgsFeatureRequest().setDestinationCrs(
+        WGS84, to_wgs84(source.sourceCrs(), context).context()
+    )
+    request.setSubsetOfAttributes([field], source.fields())
+    geoms, vals = [], []
+    for feature in source.getFeatures(request):
+        geom = feature.geometry()
+        if geom is None or geom.isNull() or geom.isEmpty():
+            continue
+        if not geom.isGeosValid():
+            geom = geom.makeValid()
+        geoms.append(shapely.from_wkb(bytes(geom.asWkb())))
+        vals.append(feature[field])
+    values = as_float(vals)
+    out = np.full(len(lon), np.nan)
+    if not geoms:
+        return out
+    tree = shapely.STRtree(geoms)
+    pts = shapely.points(lon, lat)
+    point_idx, poly_idx = tree.query(pts, predicate="intersects")
+    # A point on a shared border takes the first polygon that holds it.
+    first = np.unique(point_idx, return_index=True)[1]
+    out[point_idx[first]] = values[poly_idx[first]]
+    return out
+
+
+def point_field_values(source, field, lon, lat, max_km, context):
+    """The `field` value of the nearest point within max_km (great-circle), NaN where none."""
+    from scipy.spatial import cKDTree
+
+    from ..core.sampling import km_to_chord, lonlat_to_xyz
+
+    numeric_field(source, field, tr("Ground truth"))
+    plon, plat, cols = point_arrays(source, context, [field])
+    values = as_float(cols[field])
+    keep = np.isfinite(plon) & np.isfinite(plat)
+    out = np.full(len(lon), np.nan)
+    if not keep.any():
+        return out
+    tree = cKDTree(lonlat_to_xyz(plon[keep], plat[keep]))
+    dist, idx = tree.query(lonlat_to_xyz(lon, lat), distance_upper_bound=float(km_to_chord(max_km)))
+    hit = np.isfinite(dist)
+    out[hit] = values[keep][idx[hit]]
+    return out
+
+
+# ---------------------------------------------------------------- GeoPackage writing
+
+
+def write_points_layer(path, name, columns, fields=None, overwrite=True):
+    """Write one point layer (EPSG:4326) from numpy columns with OGR, in one transaction.
+
+    `columns` must hold `lon` and `lat`; other columns are written when listed in `fields`
+    (name -> OGR type), missing ones stay NULL. Returns the layer URI for QGIS.
+    """
+    fields = fields or RATED_FIELDS
+    ds = _open_gpkg(path)
+    if ds.GetLayerByName(name) is not None:
+        if not overwrite:
+            raise QgsProcessingException(tr("Layer {name} exists.").format(name=name))
+        ds.DeleteLayer(name)
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(4326)
+    layer = ds.CreateLayer(name, srs, ogr.wkbPoint, options=["SPATIAL_INDEX=YES", "FID=fid"])
+    for fname, ftype in fields.items():
+        layer.CreateField(ogr.FieldDefn(fname, ftype))
+    defn = layer.GetLayerDefn()
+    n = len(columns["lon"])
+    lon = np.asarray(columns["lon"], float)
+    lat = np.asarray(columns["lat"], float)
+    prepared = []
+    for fname in fields:
+        if fname not in columns:
+            continue
+        col = columns[fname]
+        if isinstance(col, np.ndarray) and col.dtype.kind == "f":
+            prepared.append(
+                (defn.GetFieldIndex(fname), [None if v != v else float(v) for v in col])
+            )
+        elif isinstance(col, np.ndarray) and col.dtype.kind in "iub":
+            prepared.append((defn.GetFieldIndex(fname), [int(v) for v in col]))
+        else:
+            prepared.append((defn.GetFieldIndex(fname), list(col)))
+    ds.StartTransaction()
+    for i in range(n):
+        feat = ogr.Feature(defn)
+        for idx, values in prepared:
+            v = values[i]
+            if v is not None:
+                feat.SetField(idx, v)
+        if lon[i] == lon[i] and lat[i] == lat[i]:
+            geom = ogr.Geometry(ogr.wkbPoint)
+            geom.AddPoint_2D(float(lon[i]), float(lat[i]))
+            feat.SetGeometryDirectly(geom)
+        layer.CreateFeature(feat)
+    ds.CommitTransaction()
+    ds = None
+    return f"{path}|layername={name}"
+
+
+def write_table(path, name, rows, fields):
+    """Write (replace) a geometry-less table from dict rows; fields: name -> OGR type."""
+    ds = _open_gpkg(path)
+    if ds.GetLayerByName(name) is not None:
+        ds.DeleteLayer(name)
+    layer = ds.CreateLayer(name, None, ogr.wkbNone)
+    for fname, ftype in fields.items():
+        layer.CreateField(ogr.FieldDefn(fname, ftype))
+    defn = layer.GetLayerDefn()
+    ds.StartTransaction()
+    for row in rows:
+        feat = ogr.Feature(defn)
+        for fname in fields:
+            v = row.get(fname)
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                continue
+            feat.SetField(fname, v.item() if hasattr(v, "item") else v)
+        layer.CreateFeature(feat)
+    ds.CommitTransaction()
+    ds = None
+    return f"{path}|layername={name}"
+
+
+def _open_gpkg(path):
+    if os.path.exists(path):
+        ds = ogr.Open(path, 1)
+        if ds is None:
+            raise QgsProcessingException(tr("Cannot open {path} for writing.").format(path=path))
+        return ds
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return ogr.GetDriverByName("GPKG").CreateDataSource(path)
+
+
+def layer_name(model, topic):
+    """A GeoPackage table name for one model x topic: lower case, [a-z0-9_] only."""
+    text = f"{model}_{topic}".lower()
+    clean = "".join(c if c.isalnum() else "_" for c in text)
+    while "__" in clean:
+        clean = clean.replace("__", "_")
+    return clean.strip("_")[:60] or "ratings"
+
+
+# ---------------------------------------------------------------- Processing sinks
+
+_QVARIANT = {
+    ogr.OFTInteger64: "LongLong",
+    ogr.OFTInteger: "Int",
+    ogr.OFTReal: "Double",
+    ogr.OFTString: "String",
+}
+
+
+def qgs_fields(fields=None):
+    """QgsFields for a name -> OGR type schema (RATED_FIELDS by default)."""
+    from qgis.core import QgsField, QgsFields
+    from qgis.PyQt.QtCore import QVariant
+
+    out = QgsFields()
+    for name, kind in (fields or RATED_FIELDS).items():
+        out.append(QgsField(name, getattr(QVariant, _QVARIANT[kind])))
+    return out
+
+
+def _py(v):
+    if v is None:
+        return None
+    if isinstance(v, float) and v != v:
+        return None
+    return v.item() if hasattr(v, "item") else v
+
+
+def add_point_features(sink, fields, columns, feedback=None, with_geometry=True):
+    """Add one feature per row of numpy/list columns to a Processing sink (lon/lat geometry)."""
+    from qgis.core import QgsFeature, QgsFeatureSink, QgsGeometry, QgsPointXY
+
+    names = [f.name() for f in fields]
+    n = len(next(iter(columns.values()))) if columns else 0
+    cols = [columns.get(name) for name in names]
+    batch = []
+    for i in range(n):
+        feat = QgsFeature(fields)
+        feat.setAttributes([None if c is None else _py(c[i]) for c in cols])
+        if with_geometry:
+            x, y = float(columns["lon"][i]), float(columns["lat"][i])
+            if x == x and y == y:
+                feat.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
+        batch.append(feat)
+        if len(batch) == 5000:
+            sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+            batch = []
+            if feedback is not None:
+                if feedback.isCanceled():
+                    return False
+                feedback.setProgress(100.0 * i / max(n, 1))
+    sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+    return True
+
+
+def read_columns(source, context, names):
+    """Attribute columns of a source (existing names only) plus lon/lat in EPSG:4326."""
+    present = [n for n in names if source.fields().lookupField(n) >= 0]
+    lon, lat, cols = point_arrays(source, context, present)
+    cols["lon"], cols["lat"] = lon, lat
+    return cols

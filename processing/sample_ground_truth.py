@@ -1,0 +1,224 @@
+"""geobias:samplegroundtruth — truth, truth_rank, rank_error from a raster, polygon or points."""
+
+import numpy as np
+from qgis.core import (
+    QgsFields,
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterBand,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSink,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterRasterLayer,
+    QgsProcessingParameterString,
+    QgsWkbTypes,
+)
+
+from ..core.metrics import fractional_rank, rank_error
+from ..i18n_util import tr
+from .base import GeoBiasAlgorithm
+from .layers import (
+    RATED_FIELDS,
+    WGS84,
+    add_point_features,
+    as_float,
+    numeric_field,
+    point_field_values,
+    polygon_field_values,
+    qgs_fields,
+    raster_window_stat,
+    read_columns,
+)
+from .styles import style_output
+
+STATISTICS = ("mean", "sum", "median", "max")
+
+
+def truth_columns(score, truth):
+    """rank, truth_rank and rank_error (> 0: the model overestimates) for score and truth arrays."""
+    score, truth = np.asarray(score, float), np.asarray(truth, float)
+    both = np.isfinite(score) & np.isfinite(truth)
+    truth_rank = np.full(len(truth), np.nan)
+    truth_rank[both] = fractional_rank(truth[both])
+    return {
+        "rank": fractional_rank(score),
+        "truth": truth,
+        "truth_rank": truth_rank,
+        "rank_error": rank_error(score, truth),
+    }
+
+
+def truth_from_raster(layer, band, lon, lat, window_km, stat, feedback):
+    """Window statistic of a raster layer at each point; points off the raster are counted."""
+    if not layer.crs().isValid():
+        raise QgsProcessingException(
+            tr("The raster {name} has no coordinate reference system; assign one first.").format(
+                name=layer.name()
+            )
+        )
+    path = layer.source().split("|")[0]
+    values, outside = raster_window_stat(path, band, lon, lat, window_km, stat)
+    if outside.any():
+        feedback.pushWarning(
+            tr("{n} points lie outside the raster; their truth is null.").format(
+                n=int(outside.sum())
+            )
+        )
+    return values, int(outside.sum())
+
+
+class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
+    NAME = "samplegroundtruth"
+    DISPLAY = "Sample ground truth"
+    GROUP = "truth"
+    HELP = (
+        "Adds the ground truth to rated points from one of your layers and computes rank "
+        "errors. Give exactly one source: a raster (the statistic of the cells in a square "
+        "window of the given size in km around each point, nodata excluded; the paper used "
+        "25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon "
+        "containing the point, e.g. a census unit), or a point layer and field (the nearest point "
+        "within the maximum distance). Layers in any CRS are reprojected. Writes truth, "
+        "truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank "
+        "(> 0: the model overestimates, red; < 0: underestimates, blue). Points without a truth "
+        "keep a null truth and are counted."
+    )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "INPUT", tr("Rated points"), [QgsProcessing.TypeVectorPoint]
+            )
+        )
+        self.addParameter(QgsProcessingParameterString("SCORE_FIELD", tr("Score field"), "score"))
+        self.addParameter(
+            QgsProcessingParameterRasterLayer("RASTER", tr("Ground truth raster"), optional=True)
+        )
+        self.addParameter(
+            QgsProcessingParameterBand("BAND", tr("Band"), 1, "RASTER", optional=True)
+        )
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "WINDOW_KM",
+                tr("Window size (km)"),
+                QgsProcessingParameterNumber.Double,
+                5.0,
+                minValue=0.0,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "STATISTIC", tr("Window statistic"), [tr(s) for s in STATISTICS], defaultValue=0
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "POLYGONS",
+                tr("Ground truth polygons"),
+                [QgsProcessing.TypeVectorPolygon],
+                optional=True,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterField(
+                "POLYGON_FIELD",
+                tr("Polygon truth field"),
+                parentLayerParameterName="POLYGONS",
+                type=QgsProcessingParameterField.Numeric,
+                optional=True,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "POINTS", tr("Ground truth points"), [QgsProcessing.TypeVectorPoint], optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterField(
+                "POINT_FIELD",
+                tr("Point truth field"),
+                parentLayerParameterName="POINTS",
+                type=QgsProcessingParameterField.Numeric,
+                optional=True,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "MAX_DISTANCE_KM",
+                tr("Maximum distance to a truth point (km)"),
+                QgsProcessingParameterNumber.Double,
+                25.0,
+                minValue=0.0,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFeatureSink("OUTPUT", tr("Rated points with ground truth"))
+        )
+        self.addOutput(QgsProcessingOutputNumber("N_TRUTH", tr("Points with a truth")))
+        self.addOutput(QgsProcessingOutputNumber("N_MISSING", tr("Points without a truth")))
+
+    def truth(self, parameters, context, feedback, lon, lat):
+        """The truth array from whichever source was given (exactly one)."""
+        raster = self.parameterAsRasterLayer(parameters, "RASTER", context)
+        polygons = self.parameterAsSource(parameters, "POLYGONS", context)
+        points = self.parameterAsSource(parameters, "POINTS", context)
+        given = [s for s in (raster, polygons, points) if s is not None]
+        if len(given) != 1:
+            raise QgsProcessingException(
+                tr("Give exactly one ground truth source: a raster, a polygon or a point layer.")
+            )
+        if raster is not None:
+            band = self.parameterAsInt(parameters, "BAND", context) or 1
+            window = self.parameterAsDouble(parameters, "WINDOW_KM", context)
+            stat = STATISTICS[self.parameterAsEnum(parameters, "STATISTIC", context)]
+            return truth_from_raster(raster, band, lon, lat, window, stat, feedback)[0]
+        if polygons is not None:
+            field = self.parameterAsString(parameters, "POLYGON_FIELD", context)
+            if not field:
+                raise QgsProcessingException(tr("Choose the polygon truth field."))
+            return polygon_field_values(polygons, field, lon, lat, context)
+        field = self.parameterAsString(parameters, "POINT_FIELD", context)
+        if not field:
+            raise QgsProcessingException(tr("Choose the point truth field."))
+        km = self.parameterAsDouble(parameters, "MAX_DISTANCE_KM", context)
+        return point_field_values(points, field, lon, lat, km, context)
+
+    def processAlgorithm(self, parameters, context, feedback):
+        source = self.parameterAsSource(parameters, "INPUT", context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
+        score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
+        numeric_field(source, score_field, tr("Rated points"))
+        names = [f.name() for f in source.fields()]
+        columns = read_columns(source, context, names)
+        feedback.setProgress(20)
+        truth = self.truth(parameters, context, feedback, columns["lon"], columns["lat"])
+        if feedback.isCanceled():
+            return {}
+        feedback.setProgress(60)
+        columns.update(truth_columns(as_float(columns[score_field]), truth))
+        fields = QgsFields(source.fields())
+        extra = qgs_fields(
+            {k: RATED_FIELDS[k] for k in ("rank", "truth", "truth_rank", "rank_error")}
+        )
+        for f in extra:
+            if fields.lookupField(f.name()) < 0:
+                fields.append(f)
+        sink, dest = self.parameterAsSink(
+            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
+        )
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
+        if not add_point_features(sink, fields, columns, feedback):
+            return {}
+        n_truth = int(np.isfinite(truth).sum())
+        n_missing = len(truth) - n_truth
+        feedback.pushInfo(
+            tr("{t} of {n} points have a ground truth.").format(t=n_truth, n=len(truth))
+        )
+        if n_missing:
+            feedback.pushWarning(tr("{m} points have no ground truth.").format(m=n_missing))
+        style_output(context, dest, "rank_error")
+        return {"OUTPUT": dest, "N_TRUTH": n_truth, "N_MISSING": n_missing}
