@@ -9,6 +9,7 @@ from scipy import stats
 from geobias.core.metrics import (
     Correlation,
     answer_rate,
+    average_ranks,
     bias_score,
     bootstrap_spearman,
     fractional_rank,
@@ -81,6 +82,30 @@ def test_fractional_rank_and_rank_error():
     np.testing.assert_allclose(e, [-1.0, 0.0, 1.0, np.nan, np.nan])
     with pytest.raises(ValueError, match="length"):
         rank_error([1.0], [1.0, 2.0])
+
+
+def test_average_ranks_match_scipy_on_every_path():
+    rng = np.random.default_rng(5)
+    discrete = rng.integers(0, 100, 20_000) / 10.0
+    discrete[-3:] = [-50.0, 123.4, 0.05]  # values the first 1,024 never show
+    many_levels = rng.integers(0, 3000, 20_000) / 10.0
+    for x in (discrete, many_levels, rng.normal(size=20_000), rng.normal(size=50), np.ones(5000)):
+        np.testing.assert_array_equal(average_ranks(x), stats.rankdata(x))
+
+
+def test_mean_rank_error_with_missing_values_matches_per_model_errors():
+    rng = np.random.default_rng(2)
+    truth = rng.normal(size=300)
+    truth[::7] = np.nan
+    models = [np.round(rng.uniform(0, 9.9, 300), 1) for _ in range(3)]
+    models[0][::5] = np.nan
+    models[2][:] = np.nan
+    per_model = np.vstack([rank_error(m, truth) for m in models])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nanmean warns on all-NaN columns; ours must not
+        expected = np.nanmean(per_model, axis=0)
+    np.testing.assert_allclose(mean_rank_error(models, truth), expected)
+    assert np.isnan(mean_rank_error(models, truth)[::7]).all()
 
 
 def test_mad_gini_answer_rate_known_values():
