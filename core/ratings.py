@@ -4,6 +4,7 @@ import csv
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -74,6 +75,7 @@ def is_refusal(text: str | None) -> bool:
     return bool(text) and _REFUSAL.search(text) is not None
 
 
+@lru_cache(maxsize=4096)
 def _digit_of(token: str, allow_dot_before: bool) -> int | None:
     """The digit a top-logprob token stands for: " 7", "7", "7." (and ".5" for second digits)."""
     s = token.strip()
@@ -88,7 +90,7 @@ def _digit_of(token: str, allow_dot_before: bool) -> int | None:
 
 def _digit_expectation(entry: dict, allow_dot_before: bool = False) -> float | None:
     """E[digit] over the single-digit top-logprob alternatives at one token, renormalised."""
-    probs = [0.0] * 10
+    total = weighted = 0.0
     alternatives = entry.get("top_logprobs") or []
     if not alternatives:  # no alternatives given: the chosen token is certain
         alternatives = [{"token": entry.get("token", ""), "logprob": 0.0}]
@@ -96,11 +98,10 @@ def _digit_expectation(entry: dict, allow_dot_before: bool = False) -> float | N
         d = _digit_of(alt.get("token") or "", allow_dot_before)
         lp = alt.get("logprob")
         if d is not None and lp is not None and math.isfinite(lp):
-            probs[d] += math.exp(lp)
-    total = sum(probs)
-    if total <= 0:
-        return None
-    return sum(d * p for d, p in enumerate(probs)) / total
+            p = math.exp(lp)
+            total += p
+            weighted += d * p
+    return weighted / total if total > 0 else None
 
 
 def _pair_expectation(entry: dict) -> tuple[float | None, float | None]:
@@ -168,7 +169,12 @@ def expected_value(
 def rate_completion(text: str | None, logprobs_content: list[dict] | None = None) -> Rating:
     """Everything one completion says: rating, expected values, answered and refusal flags."""
     rating = parse_rating(text)
-    expected, fine = expected_value(logprobs_content, text) if rating is not None else (None, None)
+    expected = fine = None
+    if rating is not None and logprobs_content:
+        try:
+            expected, fine = expected_value(logprobs_content, text)
+        except (AttributeError, TypeError, ValueError):  # a provider's malformed logprobs
+            pass
     answered = rating is not None
     # A refusal is a completion that declined to rate; hedged text that still rates is answered.
     return Rating(rating, expected, fine, answered, (not answered) and is_refusal(text))

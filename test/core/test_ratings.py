@@ -128,6 +128,8 @@ def test_expected_value_whole_rating_token_and_missing_cases():
     # no top_logprobs at the digit: the chosen digit is certain
     e, fine = expected_value([{"token": "4", "logprob": -0.1, "top_logprobs": []}])
     assert e == 4.0 and fine is None
+    odd = rate_completion("My answer is 5.0.", [None, {"token": 5}])  # malformed logprobs
+    assert odd.rating == 5.0 and odd.expected is None
     r = rate_completion("I'm sorry", [entry("I'm"), entry(" sorry")])
     assert r.expected is None and r.rating is None
 
