@@ -180,3 +180,26 @@ def test_template_roundtrip_and_bad_saved_presets():
         PromptTemplate.from_json("{not json")
     with pytest.raises(KeyError, match="available"):
         get_preset("nope")
+
+
+def test_build_prompts_with_a_real_gazetteer_from_points():
+    from geobias.core.gazetteer import Gazetteer
+
+    g = Gazetteer.from_points(
+        np.array([0.0, 0.1, 0.3]),
+        np.array([0.0, 0.05, 0.0]),
+        ["Alpha", "Beta", "Gamma"],
+        admin1=["Region", "Region", "Region"],
+        country=["Land", "Land", "Land"],
+    )
+    lon, lat = np.array([0.01, 0.29]), np.array([0.0, 0.0])
+    addresses, texts = g.describe(lon, lat)
+    out = build_prompts(lon, lat, "Population Density", g)
+    for prompt, lo, la, a, t in zip(out, lon, lat, addresses, texts, strict=True):
+        assert prompt == PRESETS["geollm"].render(
+            lat=la, lon=lo, topic="Population Density", address=a, nearby=t
+        )
+        assert f'Nearby Places:\n"\n{t}"\n\nPopulation Density (On' in prompt
+    assert "Alpha" in out[0].split("Address: ")[1].split("\n")[0]
+    short = build_prompts(lon, lat, "T", g, PRESETS["short_address"])
+    assert all(f'Address: "{short_address(a)}"' in p for p, a in zip(short, addresses, strict=True))
