@@ -1,0 +1,97 @@
+"""The dock: settings round-trip through the project, results shown from layers."""
+
+import pytest
+from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer
+from qgis.PyQt.QtCore import QVariant
+
+from geobias.ui.dock import GeoBiasDock
+from geobias.ui.settings import SurveySettings
+
+
+@pytest.fixture()
+def dock(qgis_iface, qgis_new_project):
+    d = GeoBiasDock(qgis_iface)
+    yield d
+    d.close_survey()
+    d.deleteLater()
+
+
+def test_settings_round_trip_through_project(dock, tmp_path):
+    ui = dock.ui
+    ui.nameEdit.setText("Round trip")
+    ui.nPointsSpin.setValue(42)
+    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("grid"))
+    ui.scoreCombo.setCurrentIndex(ui.scoreCombo.findData("expected"))
+    ui.presetCombo.setCurrentIndex(ui.presetCombo.findData("no_address"))
+    ui.customTopicEdit.setText("Average   Happiness")
+    dock.add_custom_topic()
+    dock.drawn = QgsGeometry.fromWkt("POLYGON((0 40,10 40,10 48,0 40))")
+    ui.drawRadio.setChecked(True)
+    before = dock.settings()
+    assert "Average Happiness" in before.topics and before.area_mode == "draw"
+    path = str(tmp_path / "dock.qgz")
+    assert QgsProject.instance().write(path)  # writeProject signal saves the dock settings
+    QgsProject.instance().clear()
+    assert dock.settings().n_points != 42
+    assert QgsProject.instance().read(path)
+    after = dock.settings()
+    assert after == before
+    assert SurveySettings.read() == before
+    tree = ui.topicsTree
+    kinds = {
+        tree.topLevelItem(i).text(0): tree.topLevelItem(i).text(1)
+        for i in range(tree.topLevelItemCount())
+    }
+    assert kinds["Average Happiness"] == "custom" and kinds["Infant Mortality Rate"] == "objective"
+
+
+def rated_layer():
+    layer = QgsVectorLayer("Point?crs=EPSG:4326", "rated", "memory")
+    names = ["model", "topic", "rating", "score", "truth", "rank_error", "completion", "prompt"]
+    types = [QVariant.String, QVariant.String] + [QVariant.Double] * 4 + [QVariant.String] * 2
+    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types, strict=True)])
+    layer.updateFields()
+    feats = []
+    for i in range(20):
+        f = QgsFeature(layer.fields())
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(i, i / 2)))
+        f.setAttributes(
+            [
+                "m",
+                "T",
+                i / 3,
+                i / 3,
+                float(i),
+                (i - 10) / 20,
+                f"My answer is {i / 3:.1f}.",
+                f"prompt {i}",
+            ]
+        )
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def metrics_layer():
+    layer = QgsVectorLayer("None", "metrics", "memory")
+    names = ["model", "topic", "n_points", "rho", "mad", "gini", "answer_rate", "bias_score"]
+    types = [QVariant.String, QVariant.String] + [QVariant.Double] * 6
+    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types, strict=True)])
+    layer.updateFields()
+    f = QgsFeature(layer.fields())
+    f.setAttributes(["m", "T", 20, 1.0, 1.7, 0.3, 1.0, 0.5])
+    layer.dataProvider().addFeatures([f])
+    return layer
+
+
+def test_show_results_groups_layers_and_fills_table(dock):
+    rated, metrics = rated_layer(), metrics_layer()
+    dock.show_results([rated, metrics], group_name="unit")
+    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — unit")
+    assert group is not None and {x.name() for x in group.findLayers()} >= {"rated", "metrics"}
+    assert dock.metrics.rowCount() == 1
+    assert dock.metrics.data(dock.metrics.index(0, 3)) == "1.00"
+    assert len(dock.plot.rating) == 20 and dock.plot.rank_error[0] == pytest.approx(-0.5)
+    dock.show_answer(next(rated.getFeatures()))
+    assert "My answer is 0.0." in dock.ui.answerText.toPlainText()
+    assert "prompt 0" in dock.ui.answerText.toPlainText()

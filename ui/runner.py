@@ -1,0 +1,1 @@
+"""Placeholder; filled in once the Processing algorithms land."""

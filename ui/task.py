@@ -1,0 +1,115 @@
+"""Run GeoBias Processing algorithms one after the other as a cancellable QGIS background task."""
+
+import time
+
+from qgis.core import (
+    Qgis,
+    QgsApplication,
+    QgsMessageLog,
+    QgsProcessingContext,
+    QgsProcessingFeedback,
+    QgsProject,
+    QgsTask,
+)
+from qgis.PyQt.QtCore import QThread, pyqtSignal
+
+from ..i18n_util import tr
+
+LOG_TAG = "GeoBias"
+
+
+def log(message, level=Qgis.Info):
+    QgsMessageLog.logMessage(message, LOG_TAG, level)
+
+
+class Feedback(QgsProcessingFeedback):
+    """Processing feedback that forwards progress text and messages as (queued) signals."""
+
+    text = pyqtSignal(str)
+    message = pyqtSignal(str, int)
+
+    def setProgressText(self, text):
+        super().setProgressText(text)
+        self.text.emit(text)
+
+    def pushInfo(self, info):
+        super().pushInfo(info)
+        self.message.emit(info, int(Qgis.Info))
+
+    def pushWarning(self, warning):
+        super().pushWarning(warning)
+        self.message.emit(warning, int(Qgis.Warning))
+
+    def reportError(self, error, fatalError=False):
+        super().reportError(error, fatalError)
+        self.message.emit(error, int(Qgis.Critical))
+
+
+class AlgorithmChainTask(QgsTask):
+    """Runs steps [(algorithm id, params or callable(previous results) -> params)] in a thread.
+
+    Outputs should be files (GeoPackages): layers are loaded by the caller in `finished`,
+    on the main thread. `results` holds each step's outputs; `error` the first failure.
+    """
+
+    stepStarted = pyqtSignal(int, str)
+
+    def __init__(self, description, steps, project=None):
+        super().__init__(description, QgsTask.CanCancel)
+        self.steps = list(steps)
+        self.results = []
+        self.error = ""
+        self.feedback = Feedback()
+        self.feedback.progressChanged.connect(self._step_progress)
+        self.context = QgsProcessingContext()
+        self.context.setProject(project or QgsProject.instance())
+        self.current = 0
+        self.started_at = None
+        self.elapsed = 0.0
+
+    def _step_progress(self, percent):
+        n = max(1, len(self.steps))
+        self.setProgress((self.current + percent / 100.0) / n * 100.0)
+
+    def cancel(self):
+        self.feedback.cancel()
+        super().cancel()
+
+    def run(self):
+        self.started_at = time.monotonic()
+        self.context.pushToThread(QThread.currentThread())
+        registry = QgsApplication.processingRegistry()
+        try:
+            for i, (alg_id, params) in enumerate(self.steps):
+                if self.isCanceled():
+                    return False
+                self.current = i
+                self.stepStarted.emit(i, alg_id)
+                alg = registry.createAlgorithmById(alg_id)
+                if alg is None:
+                    self.error = tr("Processing algorithm {id} is not available.").format(id=alg_id)
+                    return False
+                if callable(params):
+                    params = params(self.results)
+                ok_params, msg = alg.checkParameterValues(params, self.context)
+                if not ok_params:
+                    self.error = msg
+                    return False
+                results, ok = alg.run(params, self.context, self.feedback)
+                if not ok or self.feedback.isCanceled():
+                    if not self.feedback.isCanceled():
+                        self.error = tr("{alg} failed; see the GeoBias log.").format(
+                            alg=alg.displayName()
+                        )
+                    return False
+                self.results.append(results)
+            return True
+        except Exception as e:  # surfaced in the message bar, traceback only in the log
+            import traceback
+
+            self.error = str(e) or type(e).__name__
+            log(traceback.format_exc(), Qgis.Critical)
+            return False
+        finally:
+            self.elapsed = time.monotonic() - self.started_at
+            self.context.pushToThread(QgsApplication.instance().thread())
