@@ -20,6 +20,8 @@ from scipy.spatial import cKDTree
 from .sampling import bearing_deg, chord_to_km, compass8, lonlat_to_xyz
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "resources" / "gazetteer" / "geonames.npz"
+# Places closer than this are the point itself (they would print as "0.0 km").
+SAME_PLACE_KM = 0.05
 ATTRIBUTION = "Place names: GeoNames (https://www.geonames.org/), CC BY 4.0"
 
 
@@ -202,11 +204,15 @@ class Gazetteer:
         texts = [self._address_of(int(i)) for i in unique]
         return [texts[j] for j in inverse]
 
-    def _nearby_rows(self, lon, lat, km, index, radius_km):
+    def _nearby_rows(self, lon, lat, km, index, radius_km, k):
         """Flat (point row, km, direction, place) of a k-nearest query kept within radius_km."""
         lon = np.atleast_1d(np.asarray(lon, dtype=float)).ravel()
         lat = np.atleast_1d(np.asarray(lat, dtype=float)).ravel()
-        rows, cols = np.nonzero((index >= 0) & (km <= radius_km))  # row-major: nearest first
+        # A place at the point itself (gazetteer-weighted samples sit on places) would read
+        # "0.0 km North": its direction is meaningless and the address already names it.
+        keep = (index >= 0) & (km <= radius_km) & (km >= SAME_PLACE_KM)
+        keep &= np.cumsum(keep, axis=1) <= k
+        rows, cols = np.nonzero(keep)  # row-major: nearest first
         places = index[rows, cols]
         directions = compass8(bearing_deg(lon[rows], lat[rows], self.lon[places], self.lat[places]))
         return rows, km[rows, cols], directions, places
@@ -219,8 +225,8 @@ class Gazetteer:
         The place the address is taken from is listed too (at its distance from the point), as
         the paper's Overpass query listed every named place around the point.
         """
-        km, index = self.query(lon, lat, k=k)
-        _, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km)
+        km, index = self.query(lon, lat, k=k + 1)  # one spare for a place at the point
+        _, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km, k)
         names = self.names
         return [
             (d, c, names[p])
@@ -239,9 +245,9 @@ class Gazetteer:
         self, lon, lat, k: int = 10, radius_km: float = 100.0
     ) -> tuple[list[str], list[str]]:
         """Addresses and nearby-place texts for arrays of points, from one KD-tree query."""
-        km, index = self.query(lon, lat, k=k)
+        km, index = self.query(lon, lat, k=k + 1)  # one spare for a place at the point
         addresses = self._addresses(index[:, 0])
-        rows, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km)
+        rows, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km, k)
         names = self.names
         lines = [
             f"{d:.1f} km {c}: {names[p]}\n"

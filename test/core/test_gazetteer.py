@@ -138,3 +138,14 @@ def test_works_without_network(monkeypatch, tmp_path):
     gaz = Gazetteer.load(str(copy))
     assert "France" in gaz.address(2.35, 48.85)
     assert gaz.nearby_text(2.35, 48.85)
+
+
+def test_a_point_on_a_place_lists_ten_other_places(gaz):
+    # Gazetteer-weighted samples sit exactly on places: no "0.0 km North: <itself>" line.
+    i = int(np.flatnonzero(np.asarray(gaz.names) == "Nador")[0])
+    lon, lat = float(gaz.lon[i]), float(gaz.lat[i])
+    rows = gaz.nearby(lon, lat)
+    assert len(rows) == 10
+    assert all(km >= 0.05 for km, _, _ in rows)
+    assert "Nador" not in [name for _, _, name in rows]
+    assert gaz.address(lon, lat).startswith("Nador")
