@@ -23,8 +23,8 @@ COLUMNS = (
     ("bias_score", "Bias score", ("bias_score", "bias", "b")),
 )
 ALIASES = {
-    "rho_lo": ("rho_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
-    "rho_hi": ("rho_hi", "truth_rho_hi", "rho_high", "ci_hi", "hi"),
+    "rho_lo": ("rho_lo", "rho_truth_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
+    "rho_hi": ("rho_hi", "rho_truth_hi", "truth_rho_hi", "rho_high", "ci_hi", "hi"),
 }
 SortRole = Qt.UserRole + 1
 
