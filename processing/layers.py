@@ -448,3 +448,45 @@ def read_columns(source, context, names):
     lon, lat, cols = point_arrays(source, context, present)
     cols["lon"], cols["lat"] = lon, lat
     return cols
+
+
+def raster_candidates(path, band, region=None, max_cells=1_000_000):
+    """Cell centres (lon/lat) and values > 0 of a weight raster, read at most max_cells large."""
+    ds = gdal.Open(path)
+    if ds is None or not ds.GetProjection():
+        raise QgsProcessingException(
+            tr("The weight raster has no coordinate reference system; assign one first.")
+        )
+    w, h = ds.RasterXSize, ds.RasterYSize
+    step = max(1.0, math.sqrt(w * h / max_cells))
+    bw, bh = max(1, int(w / step)), max(1, int(h / step))
+    rb = ds.GetRasterBand(band)
+    data = rb.ReadAsArray(
+        0, 0, w, h, buf_xsize=bw, buf_ysize=bh, resample_alg=gdal.GRIORA_Average
+    ).astype(np.float64)
+    nodata = rb.GetNoDataValue()
+    if nodata is not None:
+        data[data == nodata] = np.nan
+    gt = ds.GetGeoTransform()
+    rows, cols = np.nonzero(np.isfinite(data) & (data > 0))
+    x = gt[0] + (cols + 0.5) * gt[1] * w / bw
+    y = gt[3] + (rows + 0.5) * gt[5] * h / bh
+    srs = osr.SpatialReference()
+    srs.ImportFromWkt(ds.GetProjection())
+    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    if not srs.IsGeographic():
+        x, y = _unproject(x, y, srs)
+    weights = data[rows, cols]
+    if region is not None and len(x):
+        inside = shapely.contains_xy(region, x, y)
+        x, y, weights = x[inside], y[inside], weights[inside]
+    return np.column_stack([x, y]), weights
+
+
+def _unproject(x, y, srs):
+    wgs = osr.SpatialReference()
+    wgs.ImportFromEPSG(4326)
+    wgs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    ct = osr.CoordinateTransformation(srs, wgs)
+    out = np.asarray(ct.TransformPoints(np.column_stack([x, y, np.zeros(len(x))])), float)
+    return out[:, 0], out[:, 1]

@@ -14,9 +14,17 @@ def algorithm_classes():
     # not of the whole plugin.
     from .bias_metrics import BiasMetricsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
+    from .rate_locations import RateLocationsAlgorithm
     from .sample_ground_truth import SampleGroundTruthAlgorithm
+    from .sample_points import SamplePointsAlgorithm
 
-    classes += [ImportRatingsAlgorithm, SampleGroundTruthAlgorithm, BiasMetricsAlgorithm]
+    classes += [
+        SamplePointsAlgorithm,
+        RateLocationsAlgorithm,
+        SampleGroundTruthAlgorithm,
+        BiasMetricsAlgorithm,
+        ImportRatingsAlgorithm,
+    ]
     return classes
 
 

@@ -1,0 +1,330 @@
+"""geobias:ratelocations — a model rates every point on each topic; a layer per model x topic."""
+
+import os
+from contextlib import contextmanager
+
+import numpy as np
+from qgis.core import (
+    QgsApplication,
+    QgsAuthMethodConfig,
+    QgsProcessing,
+    QgsProcessingContext,
+    QgsProcessingException,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterAuthConfig,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
+
+from ..core.metrics import fractional_rank
+from ..core.prompts import DEFAULT_PRESET, PRESETS
+from ..i18n_util import tr
+from .base import GeoBiasAlgorithm
+from .layers import layer_name, point_arrays, write_points_layer
+from .runs import append_runs, now, run_record
+from .styles import post_processor, style_file
+
+PROVIDER_NAMES = ("embedded", "openai", "ollama", "vllm", "llamacpp", "lmstudio", "together",
+                  "openrouter", "gemini", "custom")  # fmt: skip
+SCORE_KINDS = ("expected", "greedy")
+DEFAULT_TOPICS = "Infant Mortality Rate"
+
+
+def split_topics(text):
+    """Topics from 'A; B' or one per line, stripped, without duplicates."""
+    parts = [t.strip() for line in text.splitlines() for t in line.split(";")]
+    return list(dict.fromkeys(t for t in parts if t))
+
+
+def api_key_from_auth(authcfg):
+    """The API key stored in the QGIS authentication database (Basic password or token)."""
+    if not authcfg:
+        return None
+    cfg = QgsAuthMethodConfig()
+    if not QgsApplication.authManager().loadAuthenticationConfig(authcfg, cfg, True):
+        raise QgsProcessingException(
+            tr("Authentication configuration {id} cannot be loaded.").format(id=authcfg)
+        )
+    return cfg.config("password") or cfg.config("token") or cfg.config("apikey") or None
+
+
+def make_endpoint(provider, base_url, model, api_key=None, concurrency=4):
+    """A core Endpoint from the algorithm's endpoint parameters."""
+    from ..core.llm import PROVIDERS, Endpoint
+
+    overrides = {"concurrency": concurrency, "api_key": api_key}
+    if base_url:
+        overrides["base_url"] = base_url
+    if provider in PROVIDERS:
+        return Endpoint.from_provider(provider, model, **overrides)
+    if not base_url:
+        raise QgsProcessingException(tr("A custom provider needs a base URL."))
+    return Endpoint(model=model, provider="custom", **overrides)
+
+
+@contextmanager
+def running_endpoint(provider, base_url, model, api_key, concurrency, feedback):
+    """The endpoint to use; for the embedded provider without a URL, a local server for the run."""
+    if provider == "embedded" and not base_url:
+        from ..core.embedded import EmbeddedServer
+
+        feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
+        server = EmbeddedServer()
+        try:
+            server.start()
+        except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
+            server.stop()
+            raise QgsProcessingException(
+                tr("The embedded model could not start: {err}").format(err=err)
+            ) from err
+        try:
+            endpoint = server.endpoint()
+            endpoint.concurrency = concurrency
+            if model:
+                endpoint.model = model
+            yield endpoint
+        finally:
+            server.stop()
+            feedback.pushInfo(tr("Embedded model stopped."))
+        return
+    if not model:
+        raise QgsProcessingException(tr("Give the model name."))
+    yield make_endpoint(provider, base_url, model, api_key, concurrency)
+
+
+def default_cache_path():
+    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "geobias")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, "survey_cache.sqlite")
+
+
+def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
+    """Run the survey; returns ({topic: rated columns}, n_requests). Raises on fatal errors."""
+    from ..core.cache import SurveyCache
+    from ..core.gazetteer import Gazetteer
+    from ..core.llm import EndpointError
+    from ..core.survey import SurveySpec, run_survey
+
+    spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
+    cache = SurveyCache(cache_path or default_cache_path())
+
+    def progress(p):
+        feedback.setProgress(100.0 * p.done / max(p.total, 1))
+        feedback.setProgressText(
+            tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
+                d=p.done, t=p.total, r=p.rate, a=p.answer_rate
+            )
+        )
+
+    try:
+        answers = run_survey(
+            spec, Gazetteer.load(), cache, progress=progress, is_cancelled=feedback.isCanceled
+        )
+    except EndpointError as err:
+        msg = tr("The endpoint refused the survey: {err}").format(err=err)
+        raise QgsProcessingException(msg) from err
+    if feedback.isCanceled():
+        raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
+    by_topic = {}
+    n = len(lon)
+    for k, topic in enumerate(topics):
+        chunk = answers[k * n : (k + 1) * n]
+        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, score_kind)
+    if not any(cols["answered"].any() for cols in by_topic.values()):
+        errors = [a.error for a in answers if a.error]
+        detail = errors[0] if errors else tr("no completion held a rating")
+        raise QgsProcessingException(
+            tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
+                detail=detail, host=endpoint.host()
+            )
+        )
+    return by_topic, len(answers)
+
+
+def answer_columns(answers, lon, lat, pids, model, topic, score_kind):
+    """Rated points columns from core.survey Answers (one per point, in point order)."""
+    n = len(answers)
+    rating = np.array([_f(a.rating.rating) for a in answers])
+    expected = np.array([_f(a.rating.expected) for a in answers])
+    answered = np.array([bool(a.rating.answered) for a in answers])
+    if score_kind == "expected":
+        # Without logprobs (some providers) the greedy rating is the best estimate there is.
+        score = np.where(np.isfinite(expected), expected, rating)
+    else:
+        score = rating.copy()
+    score[~answered] = np.nan
+    nan = np.full(n, np.nan)
+    return {
+        "pid": np.asarray(pids, dtype=np.int64),
+        "lat": np.asarray(lat, float),
+        "lon": np.asarray(lon, float),
+        "model": [model] * n,
+        "topic": [topic] * n,
+        "rating": rating,
+        "expected": expected,
+        "score_kind": [score_kind] * n,
+        "score": score,
+        "answered": answered.astype(np.int64),
+        "completion": [a.completion or a.error or "" for a in answers],
+        "prompt": [a.prompt for a in answers],
+        "rank": fractional_rank(score),
+        "truth": nan,
+        "truth_rank": nan,
+        "rank_error": nan,
+    }
+
+
+def _f(v):
+    return np.nan if v is None else float(v)
+
+
+def write_rated(path, by_topic, model, default_style="rank"):
+    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}."""
+    out = {}
+    for topic, columns in by_topic.items():
+        name = layer_name(model, topic)
+        uri = write_points_layer(path, name, columns)
+        style_file(uri, default_style)
+        out[uri] = f"{model}: {topic}"
+    return out
+
+
+def load_outputs(context, uris, output_name="OUTPUT", default_style="rank"):
+    """Ask Processing to load written layers on completion, styled by post-processors."""
+    for uri, name in uris.items():
+        details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
+        details.setPostProcessor(post_processor(default_style, name))
+        context.addLayerToLoadOnCompletion(uri, details)
+
+
+def endpoint_parameters(alg):
+    """Adds PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, PRESET, SCORE to an algorithm."""
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "PROVIDER", tr("Provider preset"), list(PROVIDER_NAMES), defaultValue=0
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterString(
+            "BASE_URL", tr("Base URL (empty: the preset's; embedded: start a local model)"),
+            "", optional=True,
+        )
+    )  # fmt: skip
+    alg.addParameter(
+        QgsProcessingParameterString(
+            "MODEL", tr("Model (empty for the embedded model)"), "", optional=True
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterAuthConfig(
+            "AUTH_CONFIG", tr("API key (QGIS authentication configuration)"), optional=True
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterNumber(
+            "CONCURRENCY", tr("Concurrent requests"), defaultValue=4, minValue=1, maxValue=64
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "PRESET",
+            tr("Prompt preset"),
+            list(PRESETS),
+            defaultValue=list(PRESETS).index(DEFAULT_PRESET),
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "SCORE",
+            tr("Score"),
+            [tr("Expected value (from log-probabilities)"), tr("Greedy rating")],
+            defaultValue=0,
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterString("TOPICS", tr("Topics (separated by ;)"), DEFAULT_TOPICS)
+    )
+
+
+def read_endpoint_parameters(alg, parameters, context):
+    """(provider, base_url, model, api_key, concurrency, template, score_kind, topics)."""
+    provider = PROVIDER_NAMES[alg.parameterAsEnum(parameters, "PROVIDER", context)]
+    base_url = alg.parameterAsString(parameters, "BASE_URL", context).strip()
+    model = alg.parameterAsString(parameters, "MODEL", context).strip()
+    api_key = api_key_from_auth(alg.parameterAsString(parameters, "AUTH_CONFIG", context))
+    concurrency = alg.parameterAsInt(parameters, "CONCURRENCY", context)
+    template = PRESETS[list(PRESETS)[alg.parameterAsEnum(parameters, "PRESET", context)]]
+    score_kind = SCORE_KINDS[alg.parameterAsEnum(parameters, "SCORE", context)]
+    topics = split_topics(alg.parameterAsString(parameters, "TOPICS", context))
+    if not topics:
+        raise QgsProcessingException(tr("Give at least one topic."))
+    return provider, base_url, model, api_key, concurrency, template, score_kind, topics
+
+
+class RateLocationsAlgorithm(GeoBiasAlgorithm):
+    NAME = "ratelocations"
+    DISPLAY = "Rate locations"
+    GROUP = "survey"
+    HELP = (
+        "Asks a large language model to rate every point on each topic (0.0–9.9) with the "
+        "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
+        "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
+        "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
+        "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
+        "(embedded = a small local model started for the run on 127.0.0.1; or any "
+        "OpenAI-compatible service), a base URL, the model name and an authentication "
+        "configuration holding the API key. Score: the expected value of the first digit from "
+        "the log-probabilities (falls back to the greedy rating when the endpoint gives none) "
+        "or the greedy rating. Answers are cached, so a cancelled run resumes."
+    )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "INPUT", tr("Points to rate"), [QgsProcessing.TypeVectorPoint]
+            )
+        )
+        endpoint_parameters(self)
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("Rated points GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Answered points")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        source = self.parameterAsSource(parameters, "INPUT", context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        values = read_endpoint_parameters(self, parameters, context)
+        provider, base_url, model, api_key, concurrency, template, score_kind, topics = values
+        has_pid = source.fields().lookupField("pid") >= 0
+        lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
+        ok = np.isfinite(lon) & np.isfinite(lat)
+        if not ok.any():
+            raise QgsProcessingException(tr("The input layer has no points."))
+        pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
+        lon, lat, pids = lon[ok], lat[ok], pids[ok]
+        with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
+            feedback.pushInfo(
+                tr("Rating {n} points on {k} topic(s) with {m} at {h}.").format(
+                    n=len(lon), k=len(topics), m=ep.model, h=ep.host()
+                )
+            )
+            by_topic, n_requests = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            uris = write_rated(path, by_topic, ep.model)
+            record = run_record(
+                self.id(), parameters, started, ep, template, topics,
+                n_points=len(lon), n_requests=n_requests,
+            )  # fmt: skip
+        append_runs(path, [record])
+        load_outputs(context, uris)
+        n_answered = int(sum(c["answered"].sum() for c in by_topic.values()))
+        return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}
