@@ -17,6 +17,7 @@ def algorithm_classes():
     from .rate_locations import RateLocationsAlgorithm
     from .sample_ground_truth import SampleGroundTruthAlgorithm
     from .sample_points import SamplePointsAlgorithm
+    from .survey import SurveyAlgorithm
 
     classes += [
         SamplePointsAlgorithm,
@@ -24,6 +25,7 @@ def algorithm_classes():
         SampleGroundTruthAlgorithm,
         BiasMetricsAlgorithm,
         ImportRatingsAlgorithm,
+        SurveyAlgorithm,
     ]
     return classes
 

@@ -1,0 +1,178 @@
+"""geobias:survey — sample points, rate them, add ground truth, compute bias metrics, in one go."""
+
+import numpy as np
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputString,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
+
+from ..i18n_util import tr
+from .base import GeoBiasAlgorithm
+from .bias_metrics import METRIC_FIELDS, format_table, metrics_row
+from .layers import polygon_field_values, write_table
+from .rate_locations import (
+    endpoint_parameters,
+    load_outputs,
+    rate,
+    read_endpoint_parameters,
+    running_endpoint,
+    split_topics,
+    write_rated,
+)
+from .runs import append_runs, now, run_record
+from .sample_ground_truth import truth_columns
+from .sample_points import METHOD_LABELS, METHODS, SamplePointsAlgorithm, sample
+
+
+class SurveyAlgorithm(GeoBiasAlgorithm):
+    NAME = "survey"
+    DISPLAY = "Run a bias survey"
+    GROUP = "survey"
+    HELP = (
+        "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
+        "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
+        "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
+        "truth'), and computes the bias metrics with an anchoring field such as infant survival "
+        "(as 'Bias metrics'). Writes one styled layer per model and topic, a 'metrics' table and "
+        "a 'runs' table into one GeoPackage."
+    )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "REGION", tr("Region polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterExtent("EXTENT", tr("Region extent"), optional=True)
+        )
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "COUNT", tr("Number of points"), defaultValue=200, minValue=1
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "METHOD", tr("Sampling method"), [tr(m) for m in METHOD_LABELS], defaultValue=1
+            )
+        )
+        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        endpoint_parameters(self)
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "TRUTH",
+                tr("Ground truth polygons"),
+                [QgsProcessing.TypeVectorPolygon],
+                optional=True,
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterField(
+                "TRUTH_FIELD", tr("Ground truth field"), parentLayerParameterName="TRUTH",
+                type=QgsProcessingParameterField.Numeric, optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterString(
+                "TRUTH_TOPICS", tr("Topics the ground truth measures (empty: the first topic)"),
+                "", optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "ANCHOR", tr("Anchoring polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterField(
+                "ANCHOR_FIELD", tr("Anchoring field (higher = better off, e.g. infant survival)"),
+                parentLayerParameterName="ANCHOR", type=QgsProcessingParameterField.Numeric,
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterNumber("N_BOOT", tr("Bootstrap resamples"), defaultValue=1000)
+        )
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("Survey GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        region = SamplePointsAlgorithm.region(self, parameters, context, feedback)
+        n = self.parameterAsInt(parameters, "COUNT", context)
+        method = METHODS[self.parameterAsEnum(parameters, "METHOD", context)]
+        seed = self.parameterAsInt(parameters, "SEED", context)
+        values = read_endpoint_parameters(self, parameters, context)
+        provider, base_url, model, api_key, concurrency, template, score_kind, topics = values
+        truth_src = self.parameterAsSource(parameters, "TRUTH", context)
+        truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
+        anchor_src = self.parameterAsSource(parameters, "ANCHOR", context)
+        anchor_field = self.parameterAsString(parameters, "ANCHOR_FIELD", context)
+        if truth_src is not None and not truth_field:
+            raise QgsProcessingException(tr("Choose the ground truth field."))
+        if anchor_src is not None and not anchor_field:
+            raise QgsProcessingException(tr("Choose the anchoring field."))
+        truth_topics = split_topics(self.parameterAsString(parameters, "TRUTH_TOPICS", context))
+        truth_topics = truth_topics or topics[:1]
+        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
+
+        try:
+            pts, _ = sample(region, n, method, seed)
+        except ValueError as err:
+            raise QgsProcessingException(str(err)) from err
+        lon, lat = pts[:, 0], pts[:, 1]
+        pids = np.arange(len(lon), dtype=np.int64)
+        feedback.pushInfo(tr("Sampled {n} points ({m}).").format(n=len(lon), m=method))
+        truth = anchor = None
+        if truth_src is not None:
+            truth = polygon_field_values(truth_src, truth_field, lon, lat, context)
+        if anchor_src is not None:
+            anchor = polygon_field_values(anchor_src, anchor_field, lon, lat, context)
+
+        with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
+            by_topic, n_requests = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            rows = []
+            for topic, cols in by_topic.items():
+                t = truth if (truth is not None and topic in truth_topics) else None
+                if t is not None:
+                    cols.update(truth_columns(cols["score"], t))
+                rows.append(
+                    metrics_row(
+                        ep.model,
+                        topic,
+                        score_kind,
+                        cols["score"],
+                        t,
+                        anchor,
+                        anchor_field,
+                        n_boot,
+                        seed,
+                    )
+                )
+            record = run_record(
+                self.id(), parameters, started, ep, template, topics,
+                n_points=len(lon), n_requests=n_requests,
+            )  # fmt: skip
+            model_name = ep.model
+        # Everything is computed: only now write, so a failure above leaves no partial file.
+        uris = write_rated(path, by_topic, model_name)
+        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
+        append_runs(path, [record])
+        load_outputs(context, uris)
+        feedback.pushInfo(format_table(rows))
+        return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
