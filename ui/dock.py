@@ -556,9 +556,7 @@ class GeoBiasDock(QDockWidget):
             group.addLayer(layer)
             if isinstance(layer, QgsVectorLayer) and not layer.isSpatial():
                 metrics = layer
-            elif (
-                isinstance(layer, QgsVectorLayer) and layer.fields().lookupField("completion") >= 0
-            ):
+            elif isinstance(layer, QgsVectorLayer) and layer.fields().lookupField("score") >= 0:
                 self.rated_layers.append(layer)
         if metrics is not None:
             self.show_metrics(metrics)

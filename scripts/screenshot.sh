@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `make screenshot`: real QGIS under Xvfb shows the dock with the GPT-3.5 reference metrics;
+# the main window is saved to build/screenshots/dock.png.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$ROOT/build/screenshots"
+rm -f "$ROOT/build/screenshots/dock.png"
+export GEOBIAS_ROOT="$ROOT"
+export GEOBIAS_FROM_TREE="${GEOBIAS_FROM_TREE:-1}"
+# A symlink to the repository inside build/ would make copies of the tree recurse: drop it after.
+trap 'rm -f "$ROOT/build/qgis-profiles/profiles/geobias/python/plugins/geobias"' EXIT
+unset QT_QPA_PLATFORM  # a real window on the virtual X server
+timeout 300 xvfb-run -a -s "-screen 0 1400x900x24" \
+    bash "$ROOT/scripts/run_qgis.sh" --code "$ROOT/scripts/screenshot_dock.py" || true
+test -s "$ROOT/build/screenshots/dock.png" && echo "screenshot: build/screenshots/dock.png"
