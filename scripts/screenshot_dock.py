@@ -14,7 +14,9 @@ REF = os.environ.get(
 OUT = os.path.join(ROOT, "build", "screenshots", "dock.png")
 FILES = {
     "Infant Mortality Rate": "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv",
-    "Average Attractiveness of Residents": "gpt_3_5_turbo_0613_Average_Attractiveness_of_Residents_world_prompts.csv",
+    "Average Attractiveness of Residents": (
+        "gpt_3_5_turbo_0613_Average_Attractiveness_of_Residents_world_prompts.csv"
+    ),
 }
 
 
