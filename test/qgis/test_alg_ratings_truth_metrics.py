@@ -1,0 +1,171 @@
+"""importratings -> samplegroundtruth -> biasmetrics on the real GPT-3.5 ratings and sample data."""
+
+import os
+import sqlite3
+import sys
+
+import numpy as np
+import pytest
+from osgeo import gdal, osr
+from qgis.core import QgsProcessingException, QgsVectorLayer
+
+from geobias.paths import DATA
+
+# Run from the repository root, `processing` would be the plugin's own folder, not QGIS's.
+sys.path.insert(0, "/usr/share/qgis/python/plugins")
+
+COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
+RATED = {"pid", "lat", "lon", "model", "topic", "rating", "expected", "score", "answered",
+         "completion", "prompt", "rank", "truth", "truth_rank", "rank_error"}  # fmt: skip
+METRICS = {"model", "topic", "score_kind", "n_points", "n_answered", "answer_rate", "mad", "gini",
+           "rho_truth", "rho_truth_p", "rho_truth_lo", "rho_truth_hi", "anchor", "rho_anchor",
+           "bias_score", "reason"}  # fmt: skip
+
+
+def run(alg, params):
+    import processing
+
+    return processing.run(alg, params)
+
+
+def imr_csv(reference_dir):
+    return os.path.join(reference_dir, "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")
+
+
+def values(layer, field):
+    from geobias.processing.layers import as_float
+
+    return as_float([f[field] for f in layer.getFeatures()])
+
+
+@pytest.fixture()
+def imported(processing_ready, reference_dir, tmp_path):
+    out = str(tmp_path / "imr.gpkg")
+    res = run(
+        "geobias:importratings",
+        {"INPUT": imr_csv(reference_dir), "MODEL": "gpt-3.5", "OUTPUT": out},
+    )
+    return res, out
+
+
+def test_import_schema_ranks_and_saved_styles(imported):
+    res, out = imported
+    layer = QgsVectorLayer(res["OUTPUT"], "r", "ogr")
+    assert layer.isValid() and layer.crs().authid() == "EPSG:4326"
+    assert RATED <= set(layer.fields().names())
+    assert res["N_POINTS"] == layer.featureCount() == 1999
+    first = next(layer.getFeatures())
+    assert first["topic"] == "Infant Mortality Rate" and first["model"] == "gpt-3.5"
+    rank = values(layer, "rank")
+    assert rank.min() >= 0 and rank.max() == 1.0
+    # Styles go into the GeoPackage when Processing loads the output (post-processor);
+    # processing.run outside a project does not load layers, so style here like QGIS would.
+    from geobias.processing.styles import style_layer
+
+    saved = style_layer(layer)
+    assert "rank" in saved and "rating" in saved
+    with sqlite3.connect(out) as con:
+        rows = con.execute("select styleName, useAsDefault from layer_styles").fetchall()
+    assert ("rank", 1) in rows
+    renderer = layer.renderer()
+    assert renderer.classAttribute() == "rank"
+    assert (
+        renderer.ranges()[0].symbol().color().red() > renderer.ranges()[0].symbol().color().green()
+    )
+
+
+def test_truth_from_countries_and_metrics_match_paper(imported, tmp_path):
+    res, _ = imported
+    truth = run("geobias:samplegroundtruth", {
+        "INPUT": res["OUTPUT"], "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
+        "OUTPUT": str(tmp_path / "truth.gpkg"),
+    })  # fmt: skip
+    layer = QgsVectorLayer(truth["OUTPUT"], "t", "ogr")
+    t, err = values(layer, "truth"), values(layer, "rank_error")
+    assert truth["N_TRUTH"] == np.isfinite(t).sum() > 1500
+    assert truth["N_MISSING"] == np.isnan(t).sum() > 0  # ocean / unmatched points
+    assert np.nanmin(err) < 0 < np.nanmax(err) and np.all(np.abs(err[np.isfinite(err)]) <= 1)
+    metrics = run("geobias:biasmetrics", {
+        "INPUT": [truth["OUTPUT"]], "ANCHOR": COUNTRIES, "ANCHOR_FIELD": "infant_survival",
+        "N_BOOT": 200, "OUTPUT": "memory:",
+    })["OUTPUT"]  # fmt: skip
+    assert METRICS <= set(metrics.fields().names())
+    (row,) = list(metrics.getFeatures())
+    assert row["mad"] == pytest.approx(2.40, abs=0.01) and row["gini"] == pytest.approx(
+        0.30, abs=0.01
+    )
+    assert row["rho_truth"] > 0.6 and row["rho_truth_lo"] < row["rho_truth"] < row["rho_truth_hi"]
+    # Rating infant mortality high where survival is low: B is negative.
+    assert row["rho_anchor"] < -0.6 and row["bias_score"] < 0
+
+
+def make_raster(path, with_crs=True):
+    """A 1 km-ish grid over (0..10E, 40..50N) whose value is the column index; -1 is nodata."""
+    ds = gdal.GetDriverByName("GTiff").Create(path, 1000, 1000, 1, gdal.GDT_Float32)
+    ds.SetGeoTransform((0, 0.01, 0, 50, 0, -0.01))
+    if with_crs:
+        srs = osr.SpatialReference()
+        srs.ImportFromEPSG(4326)
+        ds.SetProjection(srs.ExportToWkt())
+    data = np.tile(np.arange(1000, dtype=np.float32), (1000, 1))
+    data[:, 500:502] = -1
+    band = ds.GetRasterBand(1)
+    band.SetNoDataValue(-1)
+    band.WriteArray(data)
+    ds = None
+    return path
+
+
+def test_truth_from_raster_window_and_outside_points(imported, tmp_path):
+    res, _ = imported
+    raster = make_raster(str(tmp_path / "r.tif"))
+    out = run("geobias:samplegroundtruth", {
+        "INPUT": res["OUTPUT"], "RASTER": raster, "WINDOW_KM": 5, "STATISTIC": 0,
+        "OUTPUT": "memory:",
+    })  # fmt: skip
+    layer = out["OUTPUT"]
+    lon, t = values(layer, "lon"), values(layer, "truth")
+    inside = np.isfinite(t)
+    assert out["N_TRUTH"] == inside.sum() > 0 and out["N_MISSING"] == (~inside).sum() > 1000
+    # Mean of the column index over a window centred on the point ≈ the point's column.
+    assert np.allclose(t[inside], lon[inside] / 0.01, atol=2.0)
+
+
+def test_raster_without_crs_is_a_clear_error(imported, tmp_path):
+    res, _ = imported
+    raster = make_raster(str(tmp_path / "nocrs.tif"), with_crs=False)
+    with pytest.raises(QgsProcessingException, match="coordinate reference system"):
+        run(
+            "geobias:samplegroundtruth",
+            {"INPUT": res["OUTPUT"], "RASTER": raster, "OUTPUT": "memory:"},
+        )
+
+
+def test_non_numeric_truth_field_is_refused(imported):
+    res, _ = imported
+    with pytest.raises(QgsProcessingException):
+        run("geobias:samplegroundtruth", {
+            "INPUT": res["OUTPUT"], "POLYGONS": COUNTRIES, "POLYGON_FIELD": "name",
+            "OUTPUT": "memory:",
+        })  # fmt: skip
+
+
+def test_truth_from_nearest_point_layer(imported):
+    res, _ = imported
+    src = QgsVectorLayer(res["OUTPUT"], "src", "ogr")
+    out = run("geobias:samplegroundtruth", {
+        "INPUT": res["OUTPUT"], "POINTS": src, "POINT_FIELD": "score", "MAX_DISTANCE_KM": 1,
+        "OUTPUT": "memory:",
+    })["OUTPUT"]  # fmt: skip
+    # Each point is its own nearest truth point: truth == score, no rank error.
+    assert np.allclose(values(out, "truth"), values(out, "score"))
+    assert np.nanmax(np.abs(values(out, "rank_error"))) < 1e-9
+
+
+def test_import_refuses_table_without_answers(processing_ready, tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text("Latitude,Longitude,Predictions\n1.0,2.0,\n3.0,4.0,\n")
+    out = tmp_path / "never.gpkg"
+    with pytest.raises(QgsProcessingException, match="answered"):
+        run("geobias:importratings", {"INPUT": str(path), "OUTPUT": str(out)})
+    assert not out.exists()
