@@ -16,7 +16,9 @@ NAME = "geobias_lifecycle_copy"
 
 
 def copy_plugin(dest):
-    ignore = shutil.ignore_patterns(".venv", ".git", "test", "output", "__pycache__", "*.gpkg-*")
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "test", "output", "build", "__pycache__", "*.gpkg-*"
+    )
     shutil.copytree(ROOT, os.path.join(dest, NAME), ignore=ignore)
 
 
