@@ -1,0 +1,144 @@
+"""Survey cache: every answer stored in SQLite (WAL) the moment it arrives, keyed by request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+
+from .llm import Endpoint, normalise_base_url
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY, response TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS failures (
+    key TEXT PRIMARY KEY, error TEXT NOT NULL, attempts INTEGER NOT NULL, updated REAL NOT NULL);
+"""
+_CHUNK = 900  # stay under SQLite's default limit of host parameters per statement
+
+
+def canonical_json(obj) -> str:
+    """Stable JSON (sorted keys, no spaces) so equal requests hash equally."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def request_key(base_url: str, model: str, body: dict) -> str:
+    """sha256 of the normalised base URL, the model and the full request body (never the key)."""
+    text = "\n".join((normalise_base_url(base_url), model, canonical_json(body)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class SurveyCache:
+    """Answers and failures by request key; thread-safe, several processes may share the file."""
+
+    def __init__(self, path: str, timeout_s: float = 60.0):
+        self.path = path
+        self.timeout_s = timeout_s
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        con = self._con()
+        con.execute("PRAGMA journal_mode=WAL")
+        with self._lock:
+            con.executescript(_SCHEMA)
+
+    def _con(self) -> sqlite3.Connection:
+        """One connection per thread (sqlite3 connections must not be shared across threads)."""
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
+            con.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
+            # WAL + NORMAL: a committed answer survives a crash of this process.
+            con.execute("PRAGMA synchronous=NORMAL")
+            self._local.con = con
+        return con
+
+    def key(self, endpoint: Endpoint, body: dict) -> str:
+        """The cache key of one request to one endpoint."""
+        return request_key(endpoint.base_url, endpoint.model, body)
+
+    def get(self, key: str) -> dict | None:
+        """The stored response JSON, or None."""
+        row = self._con().execute("SELECT response FROM responses WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def get_many(self, keys) -> dict[str, dict]:
+        """Stored responses for many keys at once (fast resume of large surveys)."""
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, dict] = {}
+        con = self._con()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key, response FROM responses WHERE key IN ({marks})"
+            for k, text in con.execute(sql, chunk):
+                out[k] = json.loads(text)
+        return out
+
+    def has_many(self, keys) -> set[str]:
+        """Which keys already have an answer (without parsing the answers)."""
+        keys = list(dict.fromkeys(keys))
+        found: set[str] = set()
+        con = self._con()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = con.execute(f"SELECT key FROM responses WHERE key IN ({marks})", chunk)
+            found.update(r[0] for r in rows)
+        return found
+
+    def put(self, key: str, response: dict) -> None:
+        """Store one answer now (committed before returning) and clear its failure record."""
+        self.put_many([(key, response)])
+
+    def put_many(self, items) -> None:
+        """Store several answers in one transaction."""
+        now = time.time()
+        rows = [(k, canonical_json(r), now) for k, r in items]
+        if not rows:
+            return
+        con = self._con()
+        with self._lock:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                con.executemany("INSERT OR REPLACE INTO responses VALUES (?,?,?)", rows)
+                con.executemany("DELETE FROM failures WHERE key=?", [(r[0],) for r in rows])
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def put_failure(self, key: str, error: str) -> None:
+        """Record a request that got no answer after its retries (retried on resume)."""
+        con = self._con()
+        with self._lock:
+            con.execute(
+                "INSERT INTO failures VALUES (?,?,1,?) ON CONFLICT(key) DO UPDATE SET "
+                "error=excluded.error, attempts=attempts+1, updated=excluded.updated",
+                (key, error[:1000], time.time()),
+            )
+
+    def failures(self, keys=None) -> dict[str, str]:
+        """Failure messages by key (for all keys, or only the given ones)."""
+        con = self._con()
+        if keys is None:
+            return dict(con.execute("SELECT key, error FROM failures"))
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, str] = {}
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key, error FROM failures WHERE key IN ({marks})"
+            out.update(con.execute(sql, chunk))
+        return out
+
+    def __len__(self) -> int:
+        return self._con().execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None

@@ -1,0 +1,284 @@
+"""A local OpenAI-compatible chat server that injects faults, for client and runner tests.
+
+Listens on 127.0.0.1 only. Faults are chosen per request by arrival index (`plan`) or at random
+with a seed (`probs`). It counts requests and successful answers per request body, so tests can
+show that nothing is lost and no answered request is sent twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import socket
+import struct
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+FAULTS = (
+    "timeout",  # answer only after `hang_s` (longer than the client's timeout)
+    "429",  # Too Many Requests with Retry-After
+    "500",
+    "503",
+    "reset",  # close the connection without an answer (TCP RST)
+    "malformed",  # 200 with a body that is not JSON
+    "truncated",  # 200 with JSON cut in half
+    "refusal",  # 200, the model declines to rate
+    "empty_choices",  # 200 with "choices": []
+    "no_logprobs",  # 200 without logprobs
+    "401",
+    "404_model",
+    "400_logprobs",  # 400 saying logprobs are unsupported
+)
+
+
+def body_id(body: bytes | dict) -> str:
+    """A short id of a request body (canonical JSON), as the server counts them."""
+    if isinstance(body, bytes | bytearray):
+        body = json.loads(body)
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def prompt_rating(prompt: str) -> float:
+    """The deterministic rating the fake model gives a prompt (0.0 to 9.9)."""
+    return int(hashlib.md5(prompt.encode()).hexdigest()[:4], 16) % 100 / 10
+
+
+def chat_response(prompt: str, logprobs: bool, text: str | None = None) -> dict:
+    """A chat.completion JSON; with logprobs, the digit tokens carry top_logprobs."""
+    r = prompt_rating(prompt)
+    text = text if text is not None else f"My answer is {r:.1f}."
+    out = {
+        "id": "chatcmpl-fault",
+        "object": "chat.completion",
+        "model": "fault",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 8},
+    }
+    if logprobs:
+        tokens = ["My", " answer", " is", " ", text[13:14], ".", text[15:16], "."]
+        content = []
+        for tok in tokens:
+            top = [{"token": tok, "logprob": -0.1}]
+            if tok.isdigit():
+                other = str((int(tok) + 1) % 10)
+                top = [{"token": tok, "logprob": -0.2231}, {"token": other, "logprob": -1.6094}]
+            content.append({"token": tok, "logprob": top[0]["logprob"], "top_logprobs": top})
+        out["choices"][0]["logprobs"] = {"content": content}
+    return out
+
+
+class FaultServer:
+    """Start with `with FaultServer(...) as fs:`; `fs.base_url` ends in /v1."""
+
+    def __init__(
+        self,
+        plan: dict[int, str] | None = None,
+        probs: dict[str, float] | None = None,
+        seed: int = 0,
+        retry_after: str = "0",
+        hang_s: float = 1.0,
+        delay_s: float = 0.0,
+        always: str | None = None,
+        logprobs: bool = True,
+    ):
+        self.plan = dict(plan or {})
+        self.probs = dict(probs or {})
+        self.seed = seed
+        self.retry_after = retry_after
+        self.hang_s = hang_s
+        self.delay_s = delay_s
+        self.always = always
+        self.logprobs = logprobs
+        self.lock = threading.Lock()
+        self.n_requests = 0
+        self.requests_by_body: Counter = Counter()
+        self.answers_by_body: Counter = Counter()
+        self.faults: Counter = Counter()
+        self.closing = threading.Event()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def fault_for(self, index: int) -> str | None:
+        """The fault injected into request number `index` (0-based arrival order)."""
+        if self.always:
+            return self.always
+        if index in self.plan:
+            return self.plan[index]
+        if self.probs:
+            rng = random.Random(f"{self.seed}:{index}")
+            u = rng.random()
+            acc = 0.0
+            for fault, p in sorted(self.probs.items()):
+                acc += p
+                if u < acc:
+                    return fault
+        return None
+
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output quiet
+                pass
+
+            def setup(self):
+                super().setup()
+                # Headers and body go out in two writes: without this, Nagle + delayed ACK
+                # cap each connection at about 25 requests/s.
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def _send(self, status: int, payload: bytes, headers: dict | None = None):
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    data = {"object": "list", "data": [{"id": "fault", "object": "model"}]}
+                    self._send(200, json.dumps(data).encode())
+                else:
+                    self._send(404, b'{"error":"not found"}')
+
+            def do_POST(self):
+                raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path != "/v1/chat/completions":
+                    return self._send(404, b'{"error":"not found"}')
+                body = json.loads(raw)
+                bid = body_id(body)
+                with server.lock:
+                    index = server.n_requests
+                    server.n_requests += 1
+                    server.requests_by_body[bid] += 1
+                fault = server.fault_for(index)
+                with server.lock:
+                    server.faults[fault] += 1
+                if server.delay_s:
+                    time.sleep(server.delay_s)
+                prompt = body["messages"][0]["content"]
+                want_lp = bool(body.get("logprobs")) and server.logprobs
+                late = fault == "timeout"
+                if late:
+                    server.closing.wait(server.hang_s)
+                    fault = None  # a late answer the client has given up on
+                if fault == "429":
+                    err = b'{"error":{"message":"rate limited"}}'
+                    return self._send(429, err, {"Retry-After": server.retry_after})
+                if fault in ("500", "503"):
+                    return self._send(int(fault), b'{"error":{"message":"server error"}}')
+                if fault == "401":
+                    return self._send(401, b'{"error":{"message":"Incorrect API key"}}')
+                if fault == "404_model":
+                    msg = b'{"error":{"message":"The model `x` does not exist"}}'
+                    return self._send(404, msg)
+                if fault == "400_logprobs" and "logprobs" in body:
+                    msg = b'{"error":{"message":"logprobs is not supported by this model"}}'
+                    return self._send(400, msg)
+                if fault == "reset":
+                    self.connection.setsockopt(
+                        socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                    )
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                if fault == "malformed":
+                    return self._send(200, b"<html>Bad Gateway</html>")
+                if fault == "empty_choices":
+                    return self._send(200, b'{"id":"x","object":"chat.completion","choices":[]}')
+                text = "I cannot provide ratings about places." if fault == "refusal" else None
+                resp = chat_response(prompt, want_lp and fault != "no_logprobs", text)
+                payload = json.dumps(resp).encode()
+                if fault == "truncated":
+                    return self._send(200, payload[: len(payload) // 2])
+                if not late:
+                    with server.lock:
+                        server.answers_by_body[bid] += 1
+                self._send(200, payload)
+
+        return Handler
+
+    def start(self) -> FaultServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.closing.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)
+
+    def __enter__(self) -> FaultServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def serve_forever(port: int = 0, **kwargs) -> None:
+    """Run a fault server in this process until killed (for subprocess tests and benchmarks)."""
+    fs = FaultServer(**kwargs)
+    if port:
+        fs.httpd.server_close()
+        fs.httpd = ThreadingHTTPServer(("127.0.0.1", port), fs._handler())
+    fs.start()
+    print(fs.base_url, flush=True)
+    while True:
+        time.sleep(3600)
+
+
+def serve_instant(port: int = 0) -> None:
+    """A minimal asyncio chat stub answering at once with a fixed answer (for throughput runs)."""
+    import asyncio
+
+    payload = json.dumps(chat_response("instant", True)).encode()
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        + str(len(payload)).encode()
+        + b"\r\n\r\n"
+    )
+    reply = head + payload
+
+    async def handle(reader, writer):
+        try:
+            while True:
+                headers = await reader.readuntil(b"\r\n\r\n")
+                length = 0
+                for line in headers.split(b"\r\n"):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":", 1)[1])
+                if length:
+                    await reader.readexactly(length)
+                writer.write(reply)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def main():
+        server = await asyncio.start_server(handle, "127.0.0.1", port)
+        print(f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1", flush=True)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
