@@ -29,8 +29,10 @@ class GeoBiasPlugin:
     def initProcessing(self):
         """Register the provider; works without a GUI (qgis_process, tests)."""
         if self.provider is None:
-            self.provider = GeoBiasProvider()
-            QgsApplication.processingRegistry().addProvider(self.provider)
+            provider = GeoBiasProvider()
+            # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
+            if QgsApplication.processingRegistry().addProvider(provider):
+                self.provider = provider
 
     def initGui(self):
         self.initProcessing()

@@ -6,10 +6,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
+_KEEP = []
 
-@pytest.fixture(scope="session")
+
+@pytest.fixture()
 def processing_ready(qgis_app, qgis_processing):
     """Processing with QGIS's native algorithms and the GeoBias provider registered.
+
+    Checked for every test: the plugin lifecycle tests remove the provider they find.
 
     Standalone QGIS 3.22 has no `native:` algorithms until QgsNativeAlgorithms is added.
     """
@@ -22,5 +26,8 @@ def processing_ready(qgis_app, qgis_processing):
     from geobias.processing.provider import GeoBiasProvider
 
     if registry.providerById("geobias") is None:
-        registry.addProvider(GeoBiasProvider())
+        # Keep the Python wrapper alive: if sip collects it, the registry keeps a provider
+        # whose Python-side algorithms are gone ("algorithm not found").
+        _KEEP.append(GeoBiasProvider())
+        registry.addProvider(_KEEP[-1])
     return registry

@@ -24,6 +24,10 @@ def copy_plugin(dest):
 
 @pytest.fixture()
 def plugin_path(tmp_path, qgis_iface):
+    # Other tests register a `geobias` provider straight from the tree: start without it.
+    registry = QgsApplication.processingRegistry()
+    if registry.providerById("geobias") is not None:
+        registry.removeProvider("geobias")
     copy_plugin(str(tmp_path))
     sys.path.insert(0, str(tmp_path))
     qgis.utils.plugin_paths.insert(0, str(tmp_path))
