@@ -94,10 +94,11 @@ class _Counter:
 
 
 class _Writer:
-    """One thread that commits answers in small batches (at most `delay_s` after arrival)."""
+    """One thread committing answers as they arrive; what queues up during a commit goes in the
+    next one, so a crash loses at most the requests in flight and one short batch."""
 
-    def __init__(self, cache: SurveyCache, batch: int = 256, delay_s: float = 0.05):
-        self.cache, self.batch, self.delay_s = cache, batch, delay_s
+    def __init__(self, cache: SurveyCache, batch: int = 512):
+        self.cache, self.batch = cache, batch
         self.q: queue.Queue = queue.Queue()
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="survey-cache-writer", daemon=True)
@@ -107,10 +108,9 @@ class _Writer:
         stop = False
         while not stop:
             items = [self.q.get()]
-            deadline = time.monotonic() + self.delay_s
             while len(items) < self.batch:
                 try:
-                    items.append(self.q.get(timeout=max(0.0, deadline - time.monotonic())))
+                    items.append(self.q.get_nowait())
                 except queue.Empty:
                     break
             if None in items:
@@ -166,6 +166,7 @@ def run_requests(
     progress_every_s: float = 0.2,
     offset: int = 0,
     total: int | None = None,
+    answered_before: int = 0,
 ) -> list[Result]:
     """Answer prompts from the cache, sending only the missing ones; one Result per prompt.
 
@@ -214,7 +215,8 @@ def run_requests(
         rate = (done - done_cached) / max(now - t0, 1e-9)
         left = total - offset - done
         eta = left / rate if rate > 0 else float("inf")
-        progress(Progress(offset + done, total, rate, eta, n_ans / done if done else 0.0))
+        n_done, n_ans = offset + done, answered_before + n_ans
+        progress(Progress(n_done, total, rate, eta, n_ans / n_done if n_done else 0.0))
 
     stop = threading.Event()
     fatal: list[EndpointError] = []
@@ -327,12 +329,6 @@ def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
     )
 
 
-def _rated(completion: Completion):
-    from .ratings import rate_completion
-
-    return rate_completion(completion.text, completion.logprobs_content)
-
-
 def run_survey(
     spec: SurveySpec,
     gazetteer,
@@ -347,24 +343,34 @@ def run_survey(
     total = sum(len(p) for _, _, p in plan)
     pids = spec.pids if spec.pids is not None else np.arange(len(spec.lon))
     answers: list[Answer] = []
-    offset = 0
+    offset = n_answered = 0
     for ep, topic, prompts in plan:
         if is_cancelled is not None and is_cancelled():
             break
+        rated: dict[int, object] = {}  # id(completion) -> Rating, parsed once per completion
+
+        def rate(c: Completion, rated=rated):
+            r = rated.get(id(c))
+            if r is None:
+                r = rated[id(c)] = rate_completion(c.text, c.logprobs_content)
+            return r
+
         results = run_requests(
             prompts,
             ep,
             cache,
             progress=progress,
             is_cancelled=is_cancelled,
-            answered=lambda c: _rated(c).answered,
+            answered=lambda c, rate=rate: rate(c).answered,
             offset=offset,
             total=total,
+            answered_before=n_answered,
         )
         offset += len(prompts)
         for pid, res in zip(pids, results, strict=True):
             c = res.completion
-            rating = rate_completion(c.text if c else None, c.logprobs_content if c else None)
+            rating = rate(c) if c is not None else rate_completion(None, None)
             text = c.text if c else None
             answers.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error))
+            n_answered += rating.answered
     return answers

@@ -1,0 +1,94 @@
+"""Survey cache: keys, persistence, failures, threads and processes, no API key on disk."""
+
+import os
+import subprocess
+import sys
+import threading
+
+from geobias.core.cache import SurveyCache, request_key
+from geobias.core.llm import ChatClient, Endpoint
+
+
+def test_key_depends_on_endpoint_model_and_body_but_not_api_key(tmp_path):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    a = Endpoint("http://localhost:8000/v1", "m", api_key="k1")
+    b = Endpoint("HTTP://LOCALHOST:8000/v1/", "m", api_key="k2")
+    body = ChatClient(a).request_body("hello")
+    assert cache.key(a, body) == cache.key(b, body)
+    assert cache.key(a, body) != cache.key(Endpoint(a.base_url, "m2"), body)
+    assert cache.key(a, body) != cache.key(Endpoint("http://other:8000/v1", "m"), body)
+    assert cache.key(a, body) != cache.key(a, ChatClient(a).request_body("hello!"))
+    reordered = dict(reversed(list(body.items())))
+    assert request_key(a.base_url, "m", body) == request_key(a.base_url, "m", reordered)
+
+
+def test_put_get_persist_and_failures(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    cache = SurveyCache(path)
+    cache.put_failure("k1", "HTTP 503")
+    cache.put_failure("k1", "HTTP 503 again")
+    assert cache.failures() == {"k1": "HTTP 503 again"}
+    cache.put("k1", {"choices": [{"message": {"content": "My answer is 1.0."}}]})
+    cache.close()
+    again = SurveyCache(path)
+    assert again.get("k1")["choices"][0]["message"]["content"] == "My answer is 1.0."
+    assert again.failures() == {}  # an answer clears the failure
+    assert again.get("nope") is None
+    assert set(again.get_many(["k1", "nope"])) == {"k1"}
+    assert len(again) == 1
+    with open(path, "rb") as f:
+        assert f.read(16) == b"SQLite format 3\x00"
+    mode = again._con().execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_get_many_beyond_sqlite_parameter_limit(tmp_path):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    cache.put_many([(f"k{i}", {"i": i}) for i in range(2500)])
+    got = cache.get_many([f"k{i}" for i in range(0, 3000, 1)])
+    assert len(got) == 2500 and got["k2499"] == {"i": 2499}
+    assert len(cache.has_many([f"k{i}" for i in range(2400, 2600)])) == 100
+
+
+def test_threads_write_concurrently(tmp_path):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+
+    def write(t):
+        for i in range(200):
+            cache.put(f"{t}-{i}", {"t": t, "i": i})
+
+    threads = [threading.Thread(target=write, args=(t,)) for t in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(cache) == 1200
+
+
+def test_processes_write_concurrently(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    SurveyCache(path)
+    code = (
+        "import sys; from geobias.core.cache import SurveyCache; c = SurveyCache(sys.argv[1]);"
+        "[c.put(f'{sys.argv[2]}-{i}', {'i': i}) for i in range(300)]"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code, path, str(p)]) for p in range(3)]
+    assert [p.wait(60) for p in procs] == [0, 0, 0]
+    assert len(SurveyCache(path)) == 900
+
+
+def test_api_key_never_reaches_the_file(tmp_path):
+    from geobias.core.survey import run_requests
+    from geobias.test.faultserver import FaultServer
+
+    secret = "sk-TOPSECRET-4242"
+    path = str(tmp_path / "c.sqlite")
+    cache = SurveyCache(path)
+    with FaultServer() as fs:
+        ep = Endpoint(fs.base_url, "m", api_key=secret)
+        res = run_requests([f"p{i}" for i in range(20)], ep, cache)
+    assert all(r.completion is not None for r in res)
+    cache.close()
+    blob = b"".join(open(p, "rb").read() for p in (path, path + "-wal") if os.path.exists(p))
+    assert b"My answer is" in blob or len(SurveyCache(path)) == 20
+    assert secret.encode() not in blob
