@@ -12,6 +12,7 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsGeometry,
     QgsProcessingException,
+    QgsProcessingFeatureSource,
     QgsProject,
 )
 
@@ -55,7 +56,7 @@ def region_geometry(source, context, feedback, selected_only=False):
     request = QgsFeatureRequest().setDestinationCrs(WGS84, transform.context())
     request.setFlags(QgsFeatureRequest.NoFlags)
     parts, repaired = [], 0
-    for feature in source.getFeatures(request):
+    for feature in _features(source, request):
         geom = feature.geometry()
         if geom is None or geom.isNull() or geom.isEmpty():
             continue
@@ -72,6 +73,15 @@ def region_geometry(source, context, feedback, selected_only=False):
     if region is None or region.is_empty or region.area == 0:
         raise QgsProcessingException(tr("The region has no polygon with an area."))
     return region
+
+
+def _features(source, request):
+    """Features without Processing's invalid-geometry check: GeoBias repairs them itself."""
+    if isinstance(source, QgsProcessingFeatureSource):
+        return source.getFeatures(
+            request, QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+        )
+    return source.getFeatures(request)
 
 
 def extent_region(rectangle, crs, context):
@@ -249,7 +259,7 @@ def polygon_field_values(source, field, lon, lat, context):
     )
     request.setSubsetOfAttributes([field], source.fields())
     geoms, vals = [], []
-    for feature in source.getFeatures(request):
+    for feature in _features(source, request):
         geom = feature.geometry()
         if geom is None or geom.isNull() or geom.isEmpty():
             continue

@@ -1,7 +1,9 @@
 """geobias:ratelocations — a model rates every point on each topic; a layer per model x topic."""
 
 import os
+import socket
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import numpy as np
 from qgis.core import (
@@ -102,6 +104,18 @@ def default_cache_path():
     return os.path.join(folder, "survey_cache.sqlite")
 
 
+def check_reachable(endpoint, timeout=5.0):
+    """Fail fast (before hundreds of retried requests) when nothing listens at the endpoint."""
+    parts = urlsplit(endpoint.base_url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname, port), timeout=timeout).close()
+    except OSError as err:
+        raise QgsProcessingException(
+            tr("The endpoint {host} is not reachable: {err}").format(host=endpoint.host(), err=err)
+        ) from err
+
+
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
     """Run the survey; returns ({topic: rated columns}, n_requests). Raises on fatal errors."""
     from ..core.cache import SurveyCache
@@ -109,6 +123,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     from ..core.llm import EndpointError
     from ..core.survey import SurveySpec, run_survey
 
+    check_reachable(endpoint)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
     cache = SurveyCache(cache_path or default_cache_path())
 
