@@ -16,7 +16,7 @@ from requests.adapters import HTTPAdapter
 
 # logprobs: True = supported, False = not, None = detect on the first answers.
 PROVIDERS: dict[str, dict] = {
-    "embedded": {"base_url": "http://127.0.0.1:0/v1", "logprobs": True, "constraint": "grammar"},
+    "embedded": {"base_url": "http://127.0.0.1:0/v1", "logprobs": True},
     "openai": {"base_url": "https://api.openai.com/v1", "logprobs": True},
     "ollama": {"base_url": "http://localhost:11434/v1", "logprobs": None},
     "vllm": {"base_url": "http://localhost:8000/v1", "logprobs": True},

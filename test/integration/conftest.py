@@ -1,0 +1,16 @@
+"""One embedded llama.cpp server (SmolLM2) for the whole integration session."""
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def embedded_server():
+    from geobias.core.embedded import EmbeddedError, EmbeddedServer
+
+    server = EmbeddedServer(parallel=2)
+    try:
+        server.start()
+    except EmbeddedError as e:
+        pytest.skip(f"embedded model unavailable: {e}")
+    yield server
+    server.stop()

