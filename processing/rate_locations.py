@@ -84,8 +84,8 @@ def running_endpoint(provider, base_url, model, api_key, concurrency, feedback):
                 tr("The embedded model could not start: {err}").format(err=err)
             ) from err
         try:
-            endpoint = server.endpoint()
-            endpoint.concurrency = concurrency
+            # The embedded preset constrains answers with a grammar ("My answer is X.X.").
+            endpoint = server.endpoint(constraint="grammar", concurrency=min(concurrency, 2))
             if model:
                 endpoint.model = model
             yield endpoint
