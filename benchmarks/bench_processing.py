@@ -1,0 +1,92 @@
+"""Processing benchmarks: write rated points with styles; ground truth from raster and polygons."""
+
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+N = 100_000
+
+
+def rated_columns(n, rng):
+    from geobias.processing.import_ratings import rated_columns as columns
+
+    lon = rng.uniform(-180, 180, n)
+    lat = np.degrees(np.arcsin(rng.uniform(-1, 1, n)))
+    values = np.round(rng.uniform(0, 9.9, n), 1)
+    return columns(lon, lat, values, "bench", "Infant Mortality Rate")
+
+
+def bench_write(tmp, cols):
+    from geobias.processing.layers import write_points_layer
+    from geobias.processing.styles import style_file
+
+    path = os.path.join(tmp, "bench.gpkg")
+    t = time.perf_counter()
+    uri = write_points_layer(path, "rated", cols)
+    style_file(uri, "rank")
+    return time.perf_counter() - t
+
+
+def bench_raster(tmp, cols):
+    from osgeo import gdal, osr
+
+    from geobias.processing.layers import raster_window_stat
+
+    path = os.path.join(tmp, "truth.tif")
+    ds = gdal.GetDriverByName("GTiff").Create(path, 4320, 2160, 1, gdal.GDT_Float32)
+    ds.SetGeoTransform((-180, 1 / 12, 0, 90, 0, -1 / 12))
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(4326)
+    ds.SetProjection(srs.ExportToWkt())
+    ds.GetRasterBand(1).WriteArray(np.random.default_rng(0).random((2160, 4320), dtype=np.float32))
+    ds.GetRasterBand(1).SetNoDataValue(-1)
+    ds = None
+    t = time.perf_counter()
+    raster_window_stat(path, 1, cols["lon"], cols["lat"], 25.0, "mean")
+    return time.perf_counter() - t
+
+
+def bench_polygons(cols):
+    from qgis.core import QgsProcessingContext, QgsVectorLayer
+
+    from geobias.paths import DATA
+    from geobias.processing.layers import polygon_field_values
+
+    layer = QgsVectorLayer(os.path.join(DATA, "admin1.gpkg") + "|layername=admin1", "a", "ogr")
+    # admin-1 has no numeric field: use the countries layer's for the value, admin-1 for size.
+    countries = QgsVectorLayer(
+        os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "c", "ogr"
+    )
+    ctx = QgsProcessingContext()
+    t = time.perf_counter()
+    polygon_field_values(countries, "infant_mortality", cols["lon"], cols["lat"], ctx)
+    countries_s = time.perf_counter() - t
+    del layer
+    return countries_s
+
+
+def main():
+    from qgis.core import QgsApplication
+
+    app = QgsApplication([], False)
+    app.initQgis()
+    rng = np.random.default_rng(0)
+    cols = rated_columns(N, rng)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        rows.append(("write 100k rated points + styles (GPKG)", bench_write(tmp, cols), 5.0))
+        rows.append(("ground truth 100k points, raster 25 km mean", bench_raster(tmp, cols), 2.0))
+    rows.append(("ground truth 100k points, country polygons", bench_polygons(cols), 3.0))
+    print(f"{'what':48} {'measured s':>10} {'target s':>9} ok")
+    for what, measured, target in rows:
+        print(f"{what:48} {measured:10.2f} {target:9.1f} {'yes' if measured <= target else 'NO'}")
+    app.exitQgis()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
