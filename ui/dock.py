@@ -40,19 +40,31 @@ from .task import log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
 WORLD_WKT = "POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))"
-METHODS = (
-    ("uniform", "Uniform on the sphere"),
-    ("gazetteer", "Weighted by gazetteer population"),
-    ("raster", "Weighted by a raster"),
-    ("grid", "Regular grid"),
-)
-SCORES = (("greedy", "Greedy rating"), ("expected", "Expected value (logprobs)"))
-KIND_LABELS = {
-    "objective": "objective",
-    "sensitive": "sensitive",
-    "independent": "independent",
-    "custom": "custom",
-}
+
+
+def method_labels():
+    """Sampling methods (key, translated label)."""
+    return (
+        ("uniform", tr("Uniform on the sphere")),
+        ("gazetteer", tr("Weighted by gazetteer population")),
+        ("raster", tr("Weighted by a raster")),
+        ("grid", tr("Regular grid")),
+    )
+
+
+def score_labels():
+    return (("greedy", tr("Greedy rating")), ("expected", tr("Expected value (logprobs)")))
+
+
+def kind_labels():
+    return {
+        "objective": tr("objective"),
+        "sensitive": tr("sensitive"),
+        "independent": tr("independent"),
+        "custom": tr("custom"),
+    }
+
+
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg")
 
 
@@ -109,10 +121,10 @@ class GeoBiasDock(QDockWidget):
         for combo in (ui.truthLayerCombo, ui.anchorLayerCombo):
             combo.setFilters(QgsMapLayerProxyModel.PolygonLayer | QgsMapLayerProxyModel.PointLayer)
             combo.setAllowEmptyLayer(True)
-        for key, label in METHODS:
-            ui.methodCombo.addItem(tr(label), key)
-        for key, label in SCORES:
-            ui.scoreCombo.addItem(tr(label), key)
+        for key, label in method_labels():
+            ui.methodCombo.addItem(label, key)
+        for key, label in score_labels():
+            ui.scoreCombo.addItem(label, key)
         for key in PRESETS:
             ui.presetCombo.addItem(tr(PRESET_LABELS.get(key, key)), key)
         for topic in TOPICS:
@@ -140,7 +152,7 @@ class GeoBiasDock(QDockWidget):
         ui.previewButton.clicked.connect(self.preview)
         ui.addTopicButton.clicked.connect(self.add_custom_topic)
         ui.customTopicEdit.returnPressed.connect(self.add_custom_topic)
-        ui.topicsTree.itemChanged.connect(lambda *_: self.update_prompt_preview())
+        ui.topicsTree.itemChanged.connect(lambda *_: self._topics_changed())
         ui.presetCombo.currentIndexChanged.connect(lambda *_: self.update_prompt_preview())
         ui.truthLayerCombo.layerChanged.connect(ui.truthFieldCombo.setLayer)
         ui.anchorLayerCombo.layerChanged.connect(ui.anchorFieldCombo.setLayer)
@@ -154,8 +166,22 @@ class GeoBiasDock(QDockWidget):
         project.writeProject.connect(self.save_settings)
         project.cleared.connect(self.load_settings)
 
+    def _topics_changed(self):
+        self._refresh_truth_topics()
+        self.update_prompt_preview()
+
+    def _refresh_truth_topics(self, wanted=None):
+        """The topics the ground truth may measure: the ticked ones (first by default)."""
+        combo = self.ui.truthTopicCombo
+        wanted = wanted if wanted is not None else combo.currentText()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItems(self.checked_topics())
+        combo.setCurrentIndex(max(0, combo.findText(wanted)))
+        combo.blockSignals(False)
+
     def _add_topic_item(self, name, kind, description="", checked=True):
-        item = QTreeWidgetItem([name, tr(KIND_LABELS.get(kind, kind))])
+        item = QTreeWidgetItem([name, kind_labels().get(kind, kind)])
         item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
         item.setCheckState(0, Qt.Checked if checked else Qt.Unchecked)
         item.setToolTip(0, tr(description) if description else "")
@@ -213,6 +239,7 @@ class GeoBiasDock(QDockWidget):
             anchor_layer=ui.anchorLayerCombo.currentLayer().id()
             if ui.anchorLayerCombo.currentLayer()
             else "",
+            truth_topic=ui.truthTopicCombo.currentText(),
             anchor_field=ui.anchorFieldCombo.currentField(),
         )
 
@@ -249,6 +276,7 @@ class GeoBiasDock(QDockWidget):
         ui.truthLayerCombo.setLayer(project.mapLayer(s.truth_layer))
         ui.truthFieldCombo.setLayer(ui.truthLayerCombo.currentLayer())
         ui.truthFieldCombo.setField(s.truth_field)
+        self._refresh_truth_topics(s.truth_topic)
         ui.anchorLayerCombo.setLayer(project.mapLayer(s.anchor_layer))
         ui.anchorFieldCombo.setLayer(ui.anchorLayerCombo.currentLayer())
         ui.anchorFieldCombo.setField(s.anchor_field)
@@ -470,12 +498,13 @@ class GeoBiasDock(QDockWidget):
             else tr("No price is set for these endpoints.")
         )
         text = tr(
-            "{n} requests will be sent to {hosts} ({cached} answers come from the cache).\n"
-            "About {tok} prompt tokens.\n{cost}\n\nStart the survey?"
+            "{n} requests will be sent to {hosts} ({cached} of {total} answers come from the "
+            "cache).\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"
         ).format(
             n=est.n_requests,
             hosts=", ".join(est.hosts) or tr("no host"),
             cached=est.n_cached,
+            total=est.n_total or est.n_requests + est.n_cached,
             tok=est.prompt_tokens,
             cost=cost,
         )
@@ -490,7 +519,8 @@ class GeoBiasDock(QDockWidget):
         self.task = plan.task
         self.task_started = time.monotonic()
         self.task.progressChanged.connect(self._progress)
-        self.task.feedback.text.connect(self.ui.progressLabel.setText)
+        self.task.feedback.text.connect(self._progress_text)
+        self.step_text = ""
         self.task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
         self.task.taskCompleted.connect(self._completed)
         self.task.taskTerminated.connect(self._terminated)
@@ -502,6 +532,20 @@ class GeoBiasDock(QDockWidget):
 
     def _progress(self, percent):
         self.ui.progressBar.setValue(int(percent))
+        self._show_progress_text(percent)
+
+    def _progress_text(self, text):
+        self.step_text = text
+        self._show_progress_text(self.ui.progressBar.value())
+
+    def _show_progress_text(self, percent):
+        """The step's own text (done/total, rate, answer rate) and the run's ETA."""
+        elapsed = time.monotonic() - self.task_started
+        eta = elapsed * (100.0 - percent) / percent if percent > 1 else None
+        text = self.step_text
+        if eta is not None:
+            text = tr("{text} · ETA {eta}").format(text=text, eta=fmt_duration(eta))
+        self.ui.progressLabel.setText(text)
 
     def cancel(self):
         if self.task is not None:
@@ -546,7 +590,11 @@ class GeoBiasDock(QDockWidget):
         name = group_name or self.ui.nameEdit.text().strip() or "survey"
         root = QgsProject.instance().layerTreeRoot()
         title = f"GeoBias — {name}"
-        group = root.findGroup(title) or root.insertGroup(0, title)
+        group = root.findGroup(title)
+        if group is None:
+            group = root.insertGroup(0, title)
+        else:  # a re-run replaces the results of the earlier one
+            QgsProject.instance().removeMapLayers([n.layerId() for n in group.findLayers()])
         metrics = None
         self.rated_layers = []
         for layer in layers:
@@ -577,26 +625,19 @@ class GeoBiasDock(QDockWidget):
         if layer is None:
             self.plot.set_data([], title=f"{row['model']} · {row['topic']}")
             return
-        rating, truth, err = [], [], []
-        expr = QgsFeatureRequest().setFilterExpression(
-            f"\"model\" = '{row['model']}' AND \"topic\" = '{row['topic']}'".replace("\\", "")
-        )
-        for f in layer.getFeatures(expr):
-            rating.append(_num(f["score"] if "score" in f.fields().names() else f["rating"]))
-            truth.append(_num(f["truth"]) if "truth" in f.fields().names() else float("nan"))
-            err.append(
-                _num(f["rank_error"]) if "rank_error" in f.fields().names() else float("nan")
-            )
-        self.plot.set_data(rating, truth, err, title=f"{row['model']} · {row['topic']}")
+        self.plot.set_data(*plot_columns(layer), title=f"{row['model']} · {row['topic']}")
 
     def _rated_layer(self, model, topic):
+        """The rated layer of one metrics row (one layer per model x topic)."""
         for layer in self.rated_layers:
-            try:
-                f = next(layer.getFeatures(QgsFeatureRequest().setLimit(1)))
-            except StopIteration:
+            names = layer.fields().names()
+            if "model" not in names or "topic" not in names:
                 continue
-            if f["model"] == model and f["topic"] == topic:
-                return layer
+            request = QgsFeatureRequest().setLimit(1)
+            request.setFlags(QgsFeatureRequest.NoGeometry)
+            for f in layer.getFeatures(request):
+                if str(f["model"]) == model and str(f["topic"]) == topic:
+                    return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
 
     def _toggle_identify(self, on):
@@ -659,6 +700,7 @@ class GeoBiasDock(QDockWidget):
         if self.task is not None:
             self.task.cancel()
             self.task = None
+        runner.stop_embedded()
         for tool in (self.draw_tool, self.identify_tool):
             if tool is not None and self.canvas.mapTool() is tool:
                 self.canvas.unsetMapTool(tool)
@@ -684,3 +726,21 @@ def _num(v):
         return float(v)
     except (TypeError, ValueError):
         return float("nan")
+
+
+def plot_columns(layer):
+    """(score, truth, rank error) of a rated layer; NaN where a field is absent or NULL."""
+    names = layer.fields().names()
+    wanted = [
+        "score" if "score" in names else "rating",
+        "truth",
+        "rank_error",
+    ]
+    present = [n for n in wanted if n in names]
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.NoGeometry)
+    request.setSubsetOfAttributes(present, layer.fields())
+    cols = ([], [], [])
+    for f in layer.getFeatures(request):
+        for col, n in zip(cols, wanted, strict=True):
+            col.append(_num(f[n]) if n in names else float("nan"))
+    return cols

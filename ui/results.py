@@ -29,6 +29,22 @@ ALIASES = {
 SortRole = Qt.UserRole + 1
 
 
+def column_headers():
+    """Translated column headers (literal tr() calls so the translation tools find them)."""
+    return {
+        "model": tr("Model"),
+        "topic": tr("Topic"),
+        "n": tr("n"),
+        "rho": tr("ρ truth"),
+        "rho_ci": tr("95% CI"),
+        "mad": tr("MAD"),
+        "gini": tr("Gini"),
+        "answer_rate": tr("Answer rate"),
+        "anchor_rho": tr("ρ anchor"),
+        "bias_score": tr("Bias score"),
+    }
+
+
 def _num(v):
     try:
         f = float(v)
@@ -114,7 +130,7 @@ class MetricsTableModel(QAbstractTableModel):
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if orientation == Qt.Horizontal and role == Qt.DisplayRole:
-            return tr(COLUMNS[section][1])
+            return column_headers().get(COLUMNS[section][0], COLUMNS[section][1])
         if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
             return {
                 "rho": tr("Spearman's rho of the ratings with the ground truth"),
@@ -229,18 +245,16 @@ class BiasPlot(QWidget):
         p.restore()
 
     def _scatter(self, p, r):
-        self._axes(p, r, tr("ground truth"), tr("rating"))
         x, y = self.truth, self.rating
-        if len(x) != len(y) or not len(x):
-            p.drawText(r, Qt.AlignCenter | Qt.TextWordWrap, tr("no ground truth"))
-            return
-        ok = np.isfinite(x) & np.isfinite(y)
+        ok = np.isfinite(x) & np.isfinite(y) if len(x) == len(y) else np.zeros(0, bool)
         if not ok.any():
-            p.drawText(r, Qt.AlignCenter, tr("no answers"))
+            self._rating_histogram(p, r)
             return
+        self._axes(p, r, tr("ground truth"), tr("rating"))
         x, y = x[ok], y[ok]
         x0, x1 = float(x.min()), float(x.max())
         x1 = x1 if x1 > x0 else x0 + 1
+        self._ticks(p, r, x0, x1)
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(40, 90, 160, 110))
         for xi, yi in zip(x.tolist(), y.tolist(), strict=True):
@@ -248,11 +262,40 @@ class BiasPlot(QWidget):
             py = r.bottom() - min(max(yi, 0.0), 9.9) / 9.9 * r.height()
             p.drawEllipse(QPointF(px, py), 2.2, 2.2)
 
+    def _ticks(self, p, r, x0, x1):
+        """Smallest and largest truth value under the x axis, 0 and 9.9 beside the y axis."""
+        p.setPen(QColor(110, 110, 110))
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.8))
+        p.save()
+        p.setFont(font)
+        below = QRectF(r.left(), r.bottom() + 1, r.width(), 12)
+        p.drawText(below, Qt.AlignLeft | Qt.AlignTop, f"{x0:.3g}")
+        p.drawText(below, Qt.AlignRight | Qt.AlignTop, f"{x1:.3g}")
+        p.drawText(QRectF(r.left() + 2, r.top(), 30, 12), Qt.AlignLeft | Qt.AlignTop, "9.9")
+        p.restore()
+
+    def _rating_histogram(self, p, r):
+        """Without a ground truth: the distribution of the ratings (0.0 to 9.9)."""
+        self._axes(p, r, tr("rating (no ground truth)"), tr("points"))
+        y = self.rating[np.isfinite(self.rating)]
+        if not len(y):
+            p.drawText(r, Qt.AlignCenter, tr("no answers"))
+            return
+        counts, _ = np.histogram(np.clip(y, 0.0, 9.9), bins=10, range=(0.0, 10.0))
+        peak = max(int(counts.max()), 1)
+        bw = r.width() / len(counts)
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor(40, 90, 160, 170))
+        for i, c in enumerate(counts.tolist()):
+            bh = c / peak * r.height()
+            p.drawRect(QRectF(r.left() + i * bw + 0.5, r.bottom() - bh, bw - 1, bh))
+
     def _histogram(self, p, r):
         self._axes(p, r, tr("rank error"), tr("points"))
         e = self.rank_error[np.isfinite(self.rank_error)]
         if not len(e):
-            p.drawText(r, Qt.AlignCenter, tr("no rank errors"))
+            p.drawText(r, Qt.AlignCenter | Qt.TextWordWrap, tr("no rank errors (no ground truth)"))
             return
         counts, edges = np.histogram(e, bins=20, range=(-1.0, 1.0))
         peak = max(int(counts.max()), 1)

@@ -2,37 +2,34 @@
 
 import os
 import re
+import socket
+import threading
+import time
 from dataclasses import dataclass, field
 
 from qgis.core import (
+    Qgis,
     QgsApplication,
     QgsFeature,
     QgsProcessingContext,
     QgsProcessingFeedback,
     QgsProcessingUtils,
     QgsProject,
+    QgsSettings,
     QgsVectorLayer,
+    QgsWkbTypes,
 )
 
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
 from ..paths import DATA
-from .settings import find_endpoint, load_endpoints
-from .task import AlgorithmChainTask
+from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
+from ..processing.rate_locations import default_cache_path, make_endpoint
+from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints
+from .task import AlgorithmChainTask, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
-PROVIDERS = (
-    "embedded",
-    "openai",
-    "ollama",
-    "vllm",
-    "llamacpp",
-    "lmstudio",
-    "together",
-    "openrouter",
-    "gemini",
-    "custom",
-)
+EMBEDDED_PORT_KEY = "geobias/embedded_port"
 SCORE_INDEX = {"expected": 0, "greedy": 1}
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 DEFAULT_ANCHOR_FIELD = "infant_survival"
@@ -42,10 +39,20 @@ def slug(text):
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40] or "survey"
 
 
-def output_dir(name):
-    """<project folder>/geobias/<survey> (or a temporary folder for an unsaved project)."""
+def output_dir(name, run=False):
+    """<project folder>/geobias/<survey>[/<run time>] (a temporary folder if unsaved).
+
+    Each run writes into its own folder so the layers of an earlier run, perhaps still open in
+    the project, are never overwritten underneath QGIS.
+    """
     home = QgsProject.instance().homePath() or QgsProcessingUtils.tempFolder()
     path = os.path.join(home, "geobias", slug(name))
+    if run:
+        path = os.path.join(path, time.strftime("%Y%m%d-%H%M%S"))
+        base, k = path, 1
+        while os.path.exists(path):
+            k += 1
+            path = f"{base}-{k}"
     os.makedirs(path, exist_ok=True)
     return path
 
@@ -93,15 +100,98 @@ def sample_points(settings, geom, path=None):
     return layer
 
 
-def rate_params(settings, endpoint_cfg, points, out):
-    provider = endpoint_cfg.provider if endpoint_cfg.provider in PROVIDERS else "custom"
+# ---------------------------------------------------------------------------- embedded model
+# core.cache keys hold the base URL, port included. ratelocations starts the embedded model on a
+# new free port every run, so nothing it cached would ever be found again (no free resume, and
+# the pre-run estimate would count every request as new). The dock therefore keeps one embedded
+# server on a port remembered in the QGIS settings and passes its URL to the algorithm.
+_server = None
+_server_lock = threading.Lock()
+
+
+def _port_free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def embedded_port():
+    """The loopback port of the dock's embedded model (stable across runs and restarts)."""
+    from ..core.embedded import free_port
+
+    settings = QgsSettings()
+    port = settings.value(EMBEDDED_PORT_KEY, 0, type=int)
+    if _server is not None and _server.running and _server.port == port:
+        return port
+    if not port or not _port_free(port):
+        old, port = port, free_port()
+        settings.setValue(EMBEDDED_PORT_KEY, port)
+        if old:
+            log(f"port {old} is taken; the embedded model moves to port {port} (its cache too)")
+    return port
+
+
+def embedded_url(port):
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def ensure_embedded(port, feedback=None):
+    """Start the embedded model on `port` unless it already runs there (call off the UI thread)."""
+    global _server
+    from ..core.embedded import EmbeddedServer
+
+    with _server_lock:
+        if _server is not None and _server.running and _server.port == port:
+            return _server.base_url
+        if _server is not None:
+            _server.stop()
+            _server = None
+        if feedback is not None:
+            feedback.setProgressText(tr("Starting the embedded local model…"))
+        server = EmbeddedServer(parallel=2, port=port)
+        server.start()
+        _server = server
+        return server.base_url
+
+
+def stop_embedded():
+    """Stop the dock's embedded model (plugin unload)."""
+    global _server
+    with _server_lock:
+        if _server is not None:
+            _server.stop()
+            _server = None
+
+
+# ---------------------------------------------------------------------------- endpoints
+def run_endpoint(cfg, base_url=None):
+    """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys).
+
+    `base_url` replaces the configured one (the embedded model's stable URL); prices are added
+    for the estimate only (they are not part of a request).
+    """
+    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
+    url = base_url or ("" if cfg.is_embedded else cfg.base_url)
+    model = EMBEDDED_MODEL if cfg.is_embedded else cfg.model
+    ep = make_endpoint(provider, url, model, None, cfg.concurrency)
+    ep.price_in = cfg.price_in or None
+    ep.price_out = cfg.price_out or None
+    return ep
+
+
+def rate_params(settings, cfg, points, out, base_url=None):
+    """geobias:ratelocations parameters for one configured endpoint."""
+    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
     return {
         "INPUT": points,
         "PROVIDER": PROVIDERS.index(provider),
-        "BASE_URL": "" if endpoint_cfg.is_embedded else endpoint_cfg.base_url,
-        "MODEL": "" if endpoint_cfg.is_embedded else endpoint_cfg.model,
-        "AUTH_CONFIG": endpoint_cfg.authcfg,
-        "CONCURRENCY": endpoint_cfg.concurrency,
+        "BASE_URL": base_url or ("" if cfg.is_embedded else cfg.base_url),
+        "MODEL": EMBEDDED_MODEL if cfg.is_embedded else cfg.model,
+        "AUTH_CONFIG": cfg.authcfg,
+        "CONCURRENCY": cfg.concurrency,
         "PRESET": list(PRESETS).index(settings.preset) if settings.preset in PRESETS else 0,
         "SCORE": SCORE_INDEX.get(settings.score, 1),
         "TOPICS": ";".join(settings.topics),
@@ -109,66 +199,166 @@ def rate_params(settings, endpoint_cfg, points, out):
     }
 
 
+def truth_params(settings, layer):
+    """geobias:samplegroundtruth's truth source parameters for a polygon or point layer."""
+    source = layer.source() if layer.providerType() != "memory" else layer.id()
+    if layer.geometryType() == QgsWkbTypes.PolygonGeometry:
+        return {"POLYGONS": source, "POLYGON_FIELD": settings.truth_field}
+    return {"POINTS": source, "POINT_FIELD": settings.truth_field, "MAX_DISTANCE_KM": 50.0}
+
+
+# ---------------------------------------------------------------------------- the plan
 @dataclass
 class Plan:
     """A survey ready to run: the background task, the pre-run estimate and how to load it."""
 
     task: AlgorithmChainTask
     estimate: object = None
-    names: dict = field(default_factory=dict)
+    layers: list = field(default_factory=list)  # (uri, display name, style), filled by the task
+    folder: str = ""
 
     def load(self, results):
-        """Layers from the finished steps: rated points (styled from the GeoPackage), metrics."""
+        """Layers of the finished run: rated points (styles from their GeoPackage), metrics."""
         layers = []
-        for r in results:
-            for uri in r.get("OUTPUT_LAYERS") or []:
-                layers.append(QgsVectorLayer(uri, self.names.get(uri, _layer_title(uri)), "ogr"))
+        for uri, name, _style in self.layers:
+            layer = QgsVectorLayer(uri, name, "ogr")
+            add_saved_styles(layer)
+            layers.append(layer)
         metrics = results[-1].get("OUTPUT") if results else None
-        if metrics and not (results[-1].get("OUTPUT_LAYERS")):
+        if metrics:
             layers.append(QgsVectorLayer(metrics, tr("Bias metrics"), "ogr"))
         return layers
+
+
+def add_saved_styles(layer):
+    """Offer the other styles saved in the GeoPackage (rank, rank error, rating) in the layer's
+    style menu; the default one is already applied."""
+    if not layer.isValid():
+        return
+    try:
+        n, ids, names, _descr, _err = layer.listStylesInDatabase()
+    except Exception:  # a provider without style storage
+        return
+    manager = layer.styleManager()
+    current = manager.currentStyle()
+    for style_id, name in list(zip(ids, names, strict=False))[:n]:
+        if name in manager.styles():
+            continue
+        xml = layer.getStyleFromDatabase(style_id)
+        xml = xml[0] if isinstance(xml, tuple) else xml
+        if not xml:
+            continue
+        if manager.addStyleFromLayer(name):
+            manager.setCurrentStyle(name)
+            doc_ok = layer.importNamedStyle(_dom(xml))
+            if not (doc_ok[0] if isinstance(doc_ok, tuple) else doc_ok):
+                log(f"style {name} of {layer.name()} could not be read", Qgis.Warning)
+    manager.setCurrentStyle(current)
+
+
+def _dom(xml):
+    from qgis.PyQt.QtXml import QDomDocument
+
+    doc = QDomDocument()
+    doc.setContent(xml)
+    return doc
+
+
+def plan(settings, geom, preview_layer=None, estimate=True):
+    """Sample (or reuse the previewed) points, estimate the requests, build the task.
+
+    Steps: [start the embedded model] → ratelocations per model → samplegroundtruth for the
+    topic the truth layer measures → style → biasmetrics (anchor: infant survival by default).
+    """
+    folder = output_dir(settings.name, run=True)
+    points = preview_layer if preview_layer is not None else sample_points(settings, geom)
+    points_source = points.source()
+    cfgs = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
+    cfgs = [e for e in cfgs if e is not None]
+    if not cfgs:
+        raise RuntimeError(tr("None of the chosen models is configured any more."))
+    topics = list(dict.fromkeys(settings.topics))
+    port = embedded_port() if any(e.is_embedded for e in cfgs) else None
+    local_url = embedded_url(port) if port else None
+    the_plan = Plan(None, folder=folder)
+    steps = []
+    if port:
+        steps.append((lambda task: {"BASE_URL": ensure_embedded(port, task.feedback)}, "embedded"))
+    rate_steps = []
+    for e in cfgs:
+        out = os.path.join(folder, f"rated_{slug(e.name)}.gpkg")
+        url = local_url if e.is_embedded else None
+        rate_steps.append((len(steps), e))
+        steps.append(("geobias:ratelocations", rate_params(settings, e, points_source, out, url)))
+
+    truth = QgsProject.instance().mapLayer(settings.truth_layer) if settings.truth_field else None
+    truth_topic = settings.truth_topic if settings.truth_topic in topics else topics[0]
+    truth_steps = {}  # rate step index -> truth step index
+    if truth is not None:
+        k = topics.index(truth_topic)
+        source = truth_params(settings, truth)
+        for i, e in rate_steps:
+
+            def params(results, i=i, e=e):
+                p = {"INPUT": results[i]["OUTPUT_LAYERS"][k], "SCORE_FIELD": "score"}
+                p.update(source)
+                p["OUTPUT"] = os.path.join(folder, f"truth_{slug(e.name)}.gpkg")
+                return p
+
+            truth_steps[i] = len(steps)
+            steps.append(("geobias:samplegroundtruth", params))
+
+    def collect(task):
+        """The layers to load, the truth-topic one replaced by its ground-truth version."""
+        from ..processing.styles import style_file
+
+        out = []
+        for i, e in rate_steps:
+            model = EMBEDDED_MODEL if e.is_embedded else e.model
+            for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
+                name = f"{model}: {topics[k]}" if k < len(topics) else _layer_title(uri)
+                if i in truth_steps and topics[k] == truth_topic:
+                    uri = task.results[truth_steps[i]]["OUTPUT"]
+                    style_file(uri, "rank_error")  # saves rank / rank error / rating styles
+                    out.append((uri, name, "rank_error"))
+                else:
+                    out.append((uri, name, "rank"))
+        the_plan.layers = out
+        return {"OUTPUT_LAYERS": [u for u, _, _ in out]}
+
+    steps.append((collect, "collect"))
+    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
+    anchor_ok = anchor is not None and settings.anchor_field
+    anchor_source = anchor.source() if anchor_ok else COUNTRIES
+    anchor_field = settings.anchor_field if anchor_ok else DEFAULT_ANCHOR_FIELD
+
+    def metrics_params(results):
+        return {
+            "INPUT": [u for u, _, _ in the_plan.layers],
+            "SCORE_FIELD": "score",
+            "TRUTH_FIELD": "truth",
+            "ANCHOR": anchor_source,
+            "ANCHOR_FIELD": anchor_field,
+            "SEED": settings.seed,
+            "OUTPUT": os.path.join(folder, "metrics.gpkg"),
+        }
+
+    steps.append(("geobias:biasmetrics", metrics_params))
+    the_plan.task = AlgorithmChainTask(
+        tr("GeoBias survey: {name}").format(name=settings.name), steps
+    )
+    if estimate:
+        endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+        the_plan.estimate = estimate_requests(settings, points, endpoints)
+    return the_plan
 
 
 def _layer_title(uri):
     return uri.split("layername=")[-1] if "layername=" in uri else os.path.basename(uri)
 
 
-def plan(settings, geom, preview_layer=None, estimate=True):
-    """Sample (or reuse the previewed) points, estimate the requests, build the task."""
-    folder = output_dir(settings.name)
-    points = preview_layer if preview_layer is not None else sample_points(settings, geom)
-    points_source = points.source()
-    endpoints = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
-    endpoints = [e for e in endpoints if e is not None]
-    if not endpoints:
-        raise RuntimeError(tr("None of the chosen models is configured any more."))
-    steps = []
-    for e in endpoints:
-        out = os.path.join(folder, f"rated_{slug(e.name)}.gpkg")
-        steps.append(("geobias:ratelocations", rate_params(settings, e, points_source, out)))
-    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
-    anchor_source = anchor.source() if anchor is not None else COUNTRIES
-    anchor_field = settings.anchor_field if anchor is not None else DEFAULT_ANCHOR_FIELD
-
-    def metrics_params(results):
-        layers = [uri for r in results for uri in (r.get("OUTPUT_LAYERS") or [])]
-        return {
-            "INPUT": layers,
-            "SCORE_FIELD": "score",
-            "TRUTH_FIELD": "truth",
-            "ANCHOR": anchor_source,
-            "ANCHOR_FIELD": anchor_field,
-            "OUTPUT": os.path.join(folder, "metrics.gpkg"),
-        }
-
-    steps.append(("geobias:biasmetrics", metrics_params))
-    task = AlgorithmChainTask(tr("GeoBias survey: {name}").format(name=settings.name), steps)
-    est = estimate_requests(settings, points, endpoints) if estimate else None
-    return Plan(task, est)
-
-
-def estimate_requests(settings, points, endpoints):
-    """core.survey.estimate for the points: requests not cached, hosts, cost."""
+def estimate_requests(settings, points, endpoints, cache_path=None):
+    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
     import numpy as np
 
     from ..core.cache import SurveyCache
@@ -183,13 +373,11 @@ def estimate_requests(settings, points, endpoints):
     spec = SurveySpec(
         np.asarray(lon),
         np.asarray(lat),
-        list(settings.topics),
-        [e.endpoint() for e in endpoints],
+        list(dict.fromkeys(settings.topics)),
+        list(endpoints),
         PRESETS.get(settings.preset),
     )
-    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "geobias")
-    os.makedirs(folder, exist_ok=True)
-    cache = SurveyCache(os.path.join(folder, "survey_cache.sqlite"))
+    cache = SurveyCache(cache_path or default_cache_path())
     try:
         return estimate(spec, Gazetteer.load(), cache)
     finally:

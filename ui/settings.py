@@ -158,6 +158,7 @@ class SurveySettings:
     score: str = "greedy"  # greedy | expected
     truth_layer: str = ""
     truth_field: str = ""
+    truth_topic: str = ""  # the topic the truth measures ("" = the first topic)
     anchor_layer: str = ""
     anchor_field: str = ""
     output_dir: str = ""

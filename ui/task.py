@@ -40,14 +40,19 @@ class Feedback(QgsProcessingFeedback):
         super().pushWarning(warning)
         self.message.emit(warning, int(Qgis.Warning))
 
+    last_error = ""
+
     def reportError(self, error, fatalError=False):
         super().reportError(error, fatalError)
+        self.last_error = error
         self.message.emit(error, int(Qgis.Critical))
 
 
 class AlgorithmChainTask(QgsTask):
     """Runs steps [(algorithm id, params or callable(previous results) -> params)] in a thread.
 
+    A step may also be (callable(task) -> dict, label): plain Python work done in the task's
+    thread between algorithms (start the embedded model, style written layers).
     Outputs should be files (GeoPackages): layers are loaded by the caller in `finished`,
     on the main thread. `results` holds each step's outputs; `error` the first failure.
     """
@@ -84,6 +89,10 @@ class AlgorithmChainTask(QgsTask):
                 if self.isCanceled():
                     return False
                 self.current = i
+                if callable(alg_id):
+                    self.stepStarted.emit(i, str(params))
+                    self.results.append(alg_id(self) or {})
+                    continue
                 self.stepStarted.emit(i, alg_id)
                 alg = registry.createAlgorithmById(alg_id)
                 if alg is None:
@@ -98,9 +107,9 @@ class AlgorithmChainTask(QgsTask):
                 results, ok = alg.run(params, self.context, self.feedback)
                 if not ok or self.feedback.isCanceled():
                     if not self.feedback.isCanceled():
-                        self.error = tr("{alg} failed; see the GeoBias log.").format(
-                            alg=alg.displayName()
-                        )
+                        self.error = self.feedback.last_error or tr(
+                            "{alg} failed; see the GeoBias log."
+                        ).format(alg=alg.displayName())
                     return False
                 self.results.append(results)
             return True

@@ -1,0 +1,151 @@
+"""The dock's Run path against a local stub chat server: chain, layers, styles, estimate, resume."""
+
+import os
+import sys
+import time
+
+import pytest
+from qgis.core import QgsGeometry, QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
+from qgis.PyQt.QtCore import QCoreApplication
+
+from geobias.paths import DATA
+from geobias.test.faultserver import FaultServer
+from geobias.ui import runner
+from geobias.ui.dock import GeoBiasDock
+from geobias.ui.settings import EndpointConfig, save_endpoints
+
+# Run from the repository root, `processing` would be the plugin's own folder, not QGIS's.
+sys.path.insert(0, "/usr/share/qgis/python/plugins")
+
+TOPIC = "Infant Mortality Rate"
+FRANCE = "POLYGON((-1 43.5,6 43.5,6 49,-1 49,-1 43.5))"
+
+
+@pytest.fixture()
+def dock(qgis_iface, qgis_new_project, processing_ready):
+    d = GeoBiasDock(qgis_iface)
+    yield d
+    d.close_survey()
+    d.deleteLater()
+    save_endpoints([])
+
+
+def wait_for(condition, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the survey task did not finish in time")
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+def setup_survey(dock, fs, name, n_points, truth=True):
+    save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2)])
+    ui = dock.ui
+    ui.nameEdit.setText(name)
+    dock.drawn = QgsGeometry.fromWkt(FRANCE)
+    ui.drawRadio.setChecked(True)
+    ui.nPointsSpin.setValue(n_points)
+    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("uniform"))
+    ui.seedSpin.setValue(7)
+    for i in range(ui.topicsTree.topLevelItemCount()):
+        item = ui.topicsTree.topLevelItem(i)
+        item.setCheckState(0, 2 if item.text(0) == TOPIC else 0)
+    dock.refresh_models({"stub"})
+    if truth:
+        countries = QgsVectorLayer(
+            os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
+        )
+        QgsProject.instance().addMapLayer(countries)
+        ui.truthLayerCombo.setLayer(countries)
+        ui.truthFieldCombo.setLayer(countries)
+        ui.truthFieldCombo.setField("infant_mortality")
+        dock._refresh_truth_topics(TOPIC)
+
+
+def run_once(dock, monkeypatch):
+    """Press Run (accepting the confirmation); returns the estimates the dock showed."""
+    shown = []
+
+    def confirm(plan):
+        shown.append(plan.estimate)
+        return True
+
+    monkeypatch.setattr(dock, "confirm", confirm)
+    dock.run()
+    assert dock.task is not None, "the run did not start"
+    wait_for(lambda: dock.task is None)
+    return shown
+
+
+def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "stub run", 6)
+        shown = run_once(dock, monkeypatch)
+        assert len(shown) == 1
+        est = shown[0]
+        host = fs.base_url.split("//")[1].split("/")[0]
+        assert est.n_requests == 6 and est.hosts == [host]
+        assert fs.n_requests == 6
+        assert dock.ui.progressBar.value() == 100
+
+        group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — stub run")
+        layers = [n.layer() for n in group.findLayers()]
+        rated = [lyr for lyr in layers if lyr.fields().lookupField("score") >= 0]
+        assert len(rated) == 1 and rated[0].featureCount() == 6
+        renderer = rated[0].renderer()
+        assert isinstance(renderer, QgsGraduatedSymbolRenderer)
+        assert renderer.classAttribute() == "rank_error"  # the truth topic shows rank errors
+        styles = rated[0].styleManager().styles()
+        assert {"rank", "rating"} <= set(styles), styles
+        truths = [f["truth"] for f in rated[0].getFeatures()]
+        assert all(t is not None and 0 < float(t) < 200 for t in truths)  # France's IMR
+
+        assert dock.metrics.rowCount() == 1
+        row = dock.metrics.rows[0]
+        assert row["model"] == "fault" and row["topic"] == TOPIC
+        assert row["rho"] is not None and row["rho_lo"] is not None
+        assert len(dock.plot.truth) == 6 and (dock.plot.truth > 0).all()
+
+        # Same survey again: the estimate sees the cache and nothing is sent.
+        shown = run_once(dock, monkeypatch)
+        assert shown == []  # nothing to confirm when every answer is cached
+        assert fs.n_requests == 6
+        group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — stub run")
+        assert len([n for n in group.findLayers()]) == 2  # replaced, not duplicated
+        plan = runner.plan(dock.settings(), dock.area_geometry(), estimate=True)
+        assert plan.estimate.n_requests == 0 and plan.estimate.n_cached == 6
+
+
+def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
+    with FaultServer(delay_s=0.05) as fs:
+        setup_survey(dock, fs, "stub resume", 40, truth=False)
+        monkeypatch.setattr(dock, "confirm", lambda plan: True)
+        dock.run()
+        wait_for(lambda: fs.n_requests >= 6)
+        dock.cancel()
+        wait_for(lambda: dock.task is None)
+        assert dock.ui.runButton.text() == "Resume survey"
+        sent = fs.n_requests
+        assert 6 <= sent < 40
+        shown = run_once(dock, monkeypatch)
+        assert shown[0].n_cached >= sent - 2 and shown[0].n_requests <= 40 - sent + 2
+        # Only the requests in flight at the cancel (2 threads) may be sent a second time.
+        assert 40 <= fs.n_requests <= 40 + 2
+        assert sum(c > 1 for c in fs.requests_by_body.values()) <= 2
+        assert dock.metrics.rowCount() == 1
+        assert dock.ui.runButton.text() == "Run survey"
+
+
+def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis_iface):
+    with FaultServer(always="401") as fs:
+        setup_survey(dock, fs, "stub fail", 3, truth=False)
+        pushed = []
+        monkeypatch.setattr(
+            dock, "push", lambda text, level=None, details=None: pushed.append((text, details))
+        )
+        run_once(dock, monkeypatch)
+        assert pushed, "no message for a failed run"
+        text, details = pushed[-1]
+        assert "Traceback" not in text and details
+        assert dock.ui.runButton.isEnabled()
