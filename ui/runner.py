@@ -105,8 +105,33 @@ def sample_points(settings, geom, path=None):
 # new free port every run, so nothing it cached would ever be found again (no free resume, and
 # the pre-run estimate would count every request as new). The dock therefore keeps one embedded
 # server on a port remembered in the QGIS settings and passes its URL to the algorithm.
+#
+# SmolLM2-135M rarely writes a parseable rating on its own within max_tokens = 10, and
+# ratelocations sends no grammar, so the dock's server applies a default grammar to every request
+# that brings none: the answer is a bare "X.X" (the rating parser's fallback form; the first
+# digit's logprobs still give the expected value).
+DEFAULT_GRAMMAR = 'root ::= [0-9] "." [0-9]'
 _server = None
 _server_lock = threading.Lock()
+
+
+def _dock_server(port):
+    """An EmbeddedServer on `port` whose requests default to DEFAULT_GRAMMAR."""
+    from ..core.embedded import EmbeddedServer
+
+    class DockEmbeddedServer(EmbeddedServer):
+        def _params(self, model_path, port):
+            p = super()._params(model_path, port)
+            try:
+                import xllamacpp
+
+                user = xllamacpp.common_grammar_type.COMMON_GRAMMAR_TYPE_USER
+                p.sampling.grammar = xllamacpp.CommonGrammar(user, DEFAULT_GRAMMAR)
+            except (AttributeError, TypeError) as e:  # an xllamacpp without it: no default
+                log(f"embedded model without a default grammar: {e}", Qgis.Warning)
+            return p
+
+    return DockEmbeddedServer(parallel=2, port=port)
 
 
 def _port_free(port):
@@ -141,8 +166,6 @@ def embedded_url(port):
 def ensure_embedded(port, feedback=None):
     """Start the embedded model on `port` unless it already runs there (call off the UI thread)."""
     global _server
-    from ..core.embedded import EmbeddedServer
-
     with _server_lock:
         if _server is not None and _server.running and _server.port == port:
             return _server.base_url
@@ -151,7 +174,7 @@ def ensure_embedded(port, feedback=None):
             _server = None
         if feedback is not None:
             feedback.setProgressText(tr("Starting the embedded local model…"))
-        server = EmbeddedServer(parallel=2, port=port)
+        server = _dock_server(port)
         server.start()
         _server = server
         return server.base_url

@@ -11,7 +11,7 @@ from qgis.core import (
     QgsProject,
     QgsTask,
 )
-from qgis.PyQt.QtCore import QThread, pyqtSignal
+from qgis.PyQt.QtCore import pyqtSignal
 
 from ..i18n_util import tr
 
@@ -66,8 +66,8 @@ class AlgorithmChainTask(QgsTask):
         self.error = ""
         self.feedback = Feedback()
         self.feedback.progressChanged.connect(self._step_progress)
-        self.context = QgsProcessingContext()
-        self.context.setProject(project or QgsProject.instance())
+        self.project = project or QgsProject.instance()
+        self.context = None  # made in run(): a context belongs to the thread that creates it
         self.current = 0
         self.started_at = None
         self.elapsed = 0.0
@@ -82,7 +82,8 @@ class AlgorithmChainTask(QgsTask):
 
     def run(self):
         self.started_at = time.monotonic()
-        self.context.pushToThread(QThread.currentThread())
+        self.context = QgsProcessingContext()
+        self.context.setProject(self.project)
         registry = QgsApplication.processingRegistry()
         try:
             for i, (alg_id, params) in enumerate(self.steps):
@@ -121,4 +122,5 @@ class AlgorithmChainTask(QgsTask):
             return False
         finally:
             self.elapsed = time.monotonic() - self.started_at
-            self.context.pushToThread(QgsApplication.instance().thread())
+            # Temporary layers die with the context here, in the thread that made them.
+            self.context = None

@@ -1,0 +1,175 @@
+"""A small survey run from the dock against the real embedded model (SmolLM2 via llama.cpp).
+
+Runs without pytest-qgis (`make test-integration` passes -p no:pytest_qgis): the fixture below
+starts its own offscreen QgsApplication with a fresh profile, so the survey cache starts empty.
+"""
+
+import os
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+TOPIC = "Infant Mortality Rate"
+# Europe and Africa: countries with very different infant mortality.
+AREA = "POLYGON((-10 0,40 0,40 50,-10 50,-10 0))"
+
+
+class Iface:
+    """The part of QgisInterface the dock uses: canvas, message bar, main window, log panel."""
+
+    def __init__(self, window, canvas):
+        from qgis.gui import QgsMessageBar
+
+        self.window, self.canvas, self.bar = window, canvas, QgsMessageBar(window)
+        self.log_opened = 0
+
+    def mapCanvas(self):
+        return self.canvas
+
+    def messageBar(self):
+        return self.bar
+
+    def mainWindow(self):
+        return self.window
+
+    def activeLayer(self):
+        return None
+
+    def openMessageLog(self):
+        self.log_opened += 1
+
+
+@pytest.fixture(scope="module")
+def qgis_env(tmp_path_factory):
+    """QgsApplication (offscreen), a stub iface, Processing with the GeoBias provider."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    profile = tmp_path_factory.mktemp("qgis-profile")
+    from qgis.core import QgsApplication, QgsProject
+    from qgis.gui import QgsMapCanvas
+    from qgis.PyQt.QtCore import QCoreApplication, QSettings
+    from qgis.PyQt.QtWidgets import QMainWindow
+
+    if QgsApplication.instance() is not None:
+        pytest.skip("a QgsApplication already runs in this process (run with -p no:pytest_qgis)")
+    QCoreApplication.setOrganizationName("QGIS")
+    QCoreApplication.setApplicationName("QGIS3")
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(profile))
+    app = QgsApplication([], True, str(profile))
+    app.initQgis()
+    window = QMainWindow()
+    iface = Iface(window, QgsMapCanvas(window))
+    from geobias.processing.provider import GeoBiasProvider
+
+    provider = GeoBiasProvider()
+    assert QgsApplication.processingRegistry().addProvider(provider)
+    yield iface
+    QgsProject.instance().clear()
+    QgsApplication.processingRegistry().removeProvider(provider)
+
+
+def wait_for(condition, timeout=240.0):
+    from qgis.PyQt.QtCore import QCoreApplication
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the survey did not finish in time")
+        QCoreApplication.processEvents()
+        time.sleep(0.02)
+
+
+def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatch):
+    from qgis.core import (
+        QgsApplication,
+        QgsGeometry,
+        QgsGraduatedSymbolRenderer,
+        QgsProject,
+        QgsVectorLayer,
+    )
+
+    from geobias.core import llm
+    from geobias.paths import DATA
+    from geobias.ui import runner
+    from geobias.ui.dock import GeoBiasDock
+    from geobias.ui.settings import EMBEDDED_NAME
+
+    assert runner.default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
+    dock = GeoBiasDock(qgis_env)
+    try:
+        ui = dock.ui
+        ui.nameEdit.setText("embedded")
+        dock.drawn = QgsGeometry.fromWkt(AREA)
+        ui.drawRadio.setChecked(True)
+        ui.nPointsSpin.setValue(6)
+        ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
+        for i in range(ui.topicsTree.topLevelItemCount()):
+            item = ui.topicsTree.topLevelItem(i)
+            item.setCheckState(0, 2 if item.text(0) == TOPIC else 0)
+        dock.refresh_models({EMBEDDED_NAME})
+        countries = QgsVectorLayer(
+            os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
+        )
+        QgsProject.instance().addMapLayer(countries)
+        ui.truthLayerCombo.setLayer(countries)
+        ui.truthFieldCombo.setLayer(countries)
+        ui.truthFieldCombo.setField("infant_mortality")
+
+        shown = []
+        monkeypatch.setattr(dock, "confirm", lambda plan: shown.append(plan.estimate) or True)
+        sent = []
+        post = llm.ChatClient.post
+
+        def counting_post(self, *args, **kwargs):
+            sent.append(1)
+            return post(self, *args, **kwargs)
+
+        monkeypatch.setattr(llm.ChatClient, "post", counting_post)
+
+        logged = []
+        QgsApplication.messageLog().messageReceived.connect(
+            lambda msg, tag, level: logged.append(msg)
+        )
+        dock.run()
+        assert dock.task is not None
+        wait_for(lambda: dock.task is None)
+        assert dock.ui.progressBar.value() == 100, (dock.ui.progressLabel.text(), logged[-5:])
+        assert len(shown) == 1
+        port = runner.embedded_port()
+        assert shown[0].n_requests == 6 and shown[0].hosts == [f"127.0.0.1:{port}"]
+        assert len(sent) == 6, dock.ui.progressLabel.text()
+
+        group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — embedded")
+        assert group is not None
+        layers = [n.layer() for n in group.findLayers()]
+        rated = [lyr for lyr in layers if lyr.fields().lookupField("score") >= 0]
+        assert len(rated) == 1 and rated[0].featureCount() == 6
+        assert isinstance(rated[0].renderer(), QgsGraduatedSymbolRenderer)
+        assert rated[0].renderer().classAttribute() == "rank_error"
+        feats = list(rated[0].getFeatures())
+        assert all(f["completion"] for f in feats)  # the model's real answers are kept
+        assert all("Coordinates:" in f["prompt"] for f in feats)
+        assert sum(f["truth"] is not None and f["truth"] == f["truth"] for f in feats) >= 4
+        assert dock.metrics.rowCount() == 1
+        row = dock.metrics.rows[0]
+        assert row["model"] == "SmolLM2-135M-Instruct" and row["topic"] == TOPIC
+        dock.show_answer(feats[0])
+        text = dock.ui.answerText.toPlainText()
+        assert feats[0]["completion"] in text and "Nearby Places" in text
+
+        # The same survey again: everything comes from the cache, nothing is sent.
+        dock.run()
+        wait_for(lambda: dock.task is None)
+        assert len(shown) == 1 and len(sent) == 6
+        assert dock.metrics.rowCount() == 1
+    finally:
+        dock.close_survey()
+        assert not runner._server
+        dock.deleteLater()
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-p", "no:pytest_qgis", "-q"]))
