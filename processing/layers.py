@@ -2,6 +2,7 @@
 
 import math
 import os
+import warnings
 
 import numpy as np
 import shapely
@@ -218,19 +219,16 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean"):
     b0, b1 = r0[idx] - by0, r1[idx] - by0
     if stat in ("mean", "sum"):
         total = _window_sums(np.where(valid, block, 0.0), a0, a1, b0, b1)
-        count = _window_sums(valid.astype(np.float64), a0, a1, b0, b1)
+        if valid.all():
+            count = ((a1 - a0) * (b1 - b0)).astype(np.float64)
+        else:
+            count = _window_sums(valid.astype(np.float64), a0, a1, b0, b1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            res = total / count if stat == "mean" else np.where(count > 0, total, np.nan)
+            res = total / count if stat == "mean" else total
         values[idx] = np.where(count > 0, res, np.nan)
     else:
-        data = np.where(valid, block, np.nan)
-        fn = np.nanmedian if stat == "median" else np.nanmax
-        out = np.full(len(idx), np.nan)
-        for k in range(len(idx)):
-            win = data[b0[k] : b1[k], a0[k] : a1[k]]
-            if np.isfinite(win).any():
-                out[k] = fn(win)
-        values[idx] = out
+        reduce = np.nanmedian if stat == "median" else np.nanmax
+        values[idx] = _window_reduce(np.where(valid, block, np.nan), a0, a1, b0, b1, reduce)
     return values, ~inside
 
 
@@ -239,6 +237,29 @@ def _window_sums(data, a0, a1, b0, b1):
     sat = np.zeros((data.shape[0] + 1, data.shape[1] + 1))
     np.cumsum(np.cumsum(data, axis=0), axis=1, out=sat[1:, 1:])
     return sat[b1, a1] - sat[b0, a1] - sat[b1, a0] + sat[b0, a0]
+
+
+def _window_reduce(data, a0, a1, b0, b1, reduce, max_cells=4_000_000):
+    """reduce (np.nanmedian, np.nanmax) of data[b0:b1, a0:a1] per window; NaN where all NaN.
+
+    Windows of one shape are gathered into a (k, height, width) array and reduced together,
+    at most max_cells at a time; a geographic raster has few shapes (width grows with latitude).
+    """
+    out = np.full(len(a0), np.nan)
+    shapes, group = np.unique(np.column_stack([b1 - b0, a1 - a0]), axis=0, return_inverse=True)
+    for g, (height, width) in enumerate(shapes):
+        members = np.flatnonzero(group == g)
+        if height <= 0 or width <= 0:
+            continue
+        step = max(1, max_cells // (height * width))
+        for start in range(0, len(members), step):
+            k = members[start : start + step]
+            rows = b0[k, None, None] + np.arange(height)[None, :, None]
+            cols = a0[k, None, None] + np.arange(width)[None, None, :]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN windows give NaN
+                out[k] = reduce(data[rows, cols], axis=(1, 2))
+    return out
 
 
 def _project(lon, lat, srs):
@@ -271,10 +292,13 @@ def polygon_field_values(source, field, lon, lat, context):
     out = np.full(len(lon), np.nan)
     if not geoms:
         return out
-    tree = shapely.STRtree(geoms)
-    pts = shapely.points(lon, lat)
-    point_idx, poly_idx = tree.query(pts, predicate="intersects")
+    # The tree holds the points and each polygon is the query: shapely prepares the query
+    # geometry, so every polygon is prepared once (a tree of polygons would prepare points).
+    tree = shapely.STRtree(shapely.points(lon, lat))
+    poly_idx, point_idx = tree.query(geoms, predicate="intersects")
     # A point on a shared border takes the first polygon that holds it.
+    order = np.lexsort((poly_idx, point_idx))
+    point_idx, poly_idx = point_idx[order], poly_idx[order]
     first = np.unique(point_idx, return_index=True)[1]
     out[point_idx[first]] = values[poly_idx[first]]
     return out
