@@ -239,18 +239,40 @@ class Plan:
     estimate: object = None
     layers: list = field(default_factory=list)  # (uri, display name, style), filled by the task
     folder: str = ""
+    loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
 
-    def load(self, results):
-        """Layers of the finished run: rated points (styles from their GeoPackage), metrics."""
+    def open_layers(self, metrics):
+        """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
         layers = []
         for uri, name, _style in self.layers:
             layer = QgsVectorLayer(uri, name, "ogr")
             add_saved_styles(layer)
             layers.append(layer)
-        metrics = results[-1].get("OUTPUT") if results else None
         if metrics:
             layers.append(QgsVectorLayer(metrics, tr("Bias metrics"), "ogr"))
         return layers
+
+    def load_in_task(self, task):
+        """Last step, in the task's thread: open and style the layers (slow: styles come from the
+        GeoPackages), then hand them to the main thread, which only adds them to the project."""
+        main = QgsApplication.instance().thread()
+        self.loaded = self.open_layers(task.results[-1].get("OUTPUT"))
+        for layer in self.loaded:
+            layer.moveToThread(main)
+        return {}
+
+    def load(self, results):
+        """The layers of the finished run (opened by the task when it could)."""
+        if self.loaded:
+            return self.loaded
+        return self.open_layers(_metrics_output(results))
+
+
+def _metrics_output(results):
+    for r in reversed(results):
+        if r.get("OUTPUT"):
+            return r["OUTPUT"]
+    return None
 
 
 def add_saved_styles(layer):
@@ -367,6 +389,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         }
 
     steps.append(("geobias:biasmetrics", metrics_params))
+    steps.append((the_plan.load_in_task, "load"))
     the_plan.task = AlgorithmChainTask(
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
