@@ -367,10 +367,20 @@ def run_survey(
             answered_before=n_answered,
         )
         offset += len(prompts)
-        for pid, res in zip(pids, results, strict=True):
-            c = res.completion
-            rating = rate(c) if c is not None else rate_completion(None, None)
-            text = c.text if c else None
-            answers.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error))
-            n_answered += rating.answered
+        with _gc_paused():
+            answers.extend(_answers(pids, results, ep, topic, rate))
+        n_answered = sum(a.rating.answered for a in answers)
     return answers
+
+
+def _answers(pids, results, ep, topic, rate):
+    """Answers for one endpoint x topic from run_requests results."""
+    from .ratings import rate_completion
+
+    out = []
+    for pid, res in zip(pids, results, strict=True):
+        c = res.completion
+        rating = rate(c) if c is not None else rate_completion(None, None)
+        text = c.text if c else None
+        out.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error))
+    return out

@@ -1,0 +1,150 @@
+"""LLM access throughput: instant stub, embedded model vs a raw client, finished-survey re-run."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+import requests
+
+from geobias.core.cache import SurveyCache
+from geobias.core.llm import ChatClient, Endpoint
+from geobias.core.prompts import PRESETS, make_template
+from geobias.core.survey import SurveySpec, estimate, run_survey
+
+STUB = "from geobias.test.faultserver import serve_instant; serve_instant()"
+
+
+def start_stub():
+    """The instant chat stub in its own process (so it does not share our GIL)."""
+    proc = subprocess.Popen([sys.executable, "-c", STUB], stdout=subprocess.PIPE, text=True)
+    return proc, proc.stdout.readline().strip()
+
+
+def points(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(-180, 180, n), np.degrees(np.arcsin(rng.uniform(-1, 1, n)))
+
+
+def bench_stub(tmp, n=4000, repeats=3):
+    """(a) completed requests/s end to end (prompt, request, parse, rating, cache write); best of
+    `repeats` fresh surveys, since other work on a 2-core machine adds noise."""
+    proc, url = start_stub()
+    try:
+        best = 0.0
+        for rep in range(repeats):
+            lon, lat = points(n, seed=rep)
+            t = make_template("bench", "Rate. ", "({lat:.5f}, {lon:.5f}) {topic}:")
+            ep = Endpoint(url, "stub", concurrency=4, logprobs=True)
+            spec = SurveySpec(lon, lat, ["Attractiveness"], [ep], t)
+            cache = SurveyCache(os.path.join(tmp, f"stub{rep}.sqlite"))
+            t0 = time.perf_counter()
+            answers = run_survey(spec, None, cache)
+            dt = time.perf_counter() - t0
+            assert sum(a.rating.answered for a in answers) == len(lon)
+            best = max(best, len(lon) / dt)
+        return best
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def raw_client(url, bodies, concurrency):
+    """Plain requests threads posting the bodies: requests/s."""
+    todo = list(bodies)
+    lock = threading.Lock()
+
+    def work():
+        s = requests.Session()
+        while True:
+            with lock:
+                if not todo:
+                    return
+                body = todo.pop()
+            r = s.post(url + "/chat/completions", json=body, timeout=120)
+            r.raise_for_status()
+            r.json()
+
+    threads = [threading.Thread(target=work) for _ in range(concurrency)]
+    t0 = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return len(bodies) / (time.perf_counter() - t0)
+
+
+def bench_embedded(tmp, n=12, parallel=2, repeats=3):
+    """(b) survey vs raw client on the embedded server at the same concurrency, alternating which
+    goes first; total requests over total time of each."""
+    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.prompts import build_prompts
+
+    gaz = Gazetteer.load()
+    t_raw = t_survey = 0.0
+    with EmbeddedServer(parallel=parallel) as server:
+        ep = server.endpoint(concurrency=parallel)
+        client = ChatClient(ep)
+        for rep in range(repeats):
+            lon, lat = points(n, seed=10 + rep)
+            spec = SurveySpec(lon, lat, ["Attractiveness"], [ep], PRESETS["geollm"])
+            bodies = [client.request_body(p) for p in build_prompts(lon, lat, "Crime Rate", gaz)]
+            cache = SurveyCache(os.path.join(tmp, f"emb{rep}.sqlite"))
+            for which in ("raw", "survey") if rep % 2 == 0 else ("survey", "raw"):
+                if which == "raw":
+                    t_raw += n / raw_client(ep.base_url, bodies, parallel)
+                else:
+                    t0 = time.perf_counter()
+                    run_survey(spec, gaz, cache)
+                    t_survey += time.perf_counter() - t0
+    return n * repeats / t_survey, n * repeats / t_raw
+
+
+def bench_rerun(tmp, n=10_000):
+    """(c) a finished n-point survey (paper prompts with gazetteer) re-run: requests, seconds."""
+    from geobias.core.gazetteer import Gazetteer
+
+    gaz = Gazetteer.load()
+    proc, url = start_stub()
+    lon, lat = points(n, seed=5)
+    ep = Endpoint(url, "stub", concurrency=4, logprobs=True)
+    spec = SurveySpec(lon, lat, ["Attractiveness"], [ep], PRESETS["geollm"])
+    cache = SurveyCache(os.path.join(tmp, "rerun.sqlite"))
+    try:
+        run_survey(spec, gaz, cache)
+    finally:
+        proc.kill()  # from here on any request would fail: the re-run must not need one
+        proc.wait()
+    n_left = estimate(spec, gaz, cache).n_requests
+    t0 = time.perf_counter()
+    answers = run_survey(spec, gaz, cache)
+    dt = time.perf_counter() - t0
+    ok = len(answers) == n and all(a.error == "" and a.rating.answered for a in answers)
+    return n_left if ok else -1, dt
+
+
+def main():
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        rate = bench_stub(tmp)
+        rows.append(("instant stub: completed requests/s", f"{rate:.0f}", ">= 1000", rate >= 1000))
+        survey, raw = bench_embedded(tmp)
+        ratio = survey / raw
+        rows.append(("embedded: raw requests client, req/s", f"{raw:.2f}", "", True))
+        rows.append(("embedded: survey runner, req/s", f"{survey:.2f}", "", True))
+        rows.append(("embedded: survey / raw", f"{ratio:.0%}", ">= 90%", ratio >= 0.9))
+        n_req, dt = bench_rerun(tmp)
+        rows.append(("re-run 10,000 points: requests", str(n_req), "0", n_req == 0))
+        rows.append(("re-run 10,000 points: seconds", f"{dt:.2f}", "<= 2", dt <= 2.0))
+    print(f"{'what':<42} {'measured':>10} {'target':>9}  ok")
+    for what, val, target, ok in rows:
+        print(f"{what:<42} {val:>10} {target:>9}  {'yes' if ok else 'NO'}")
+    return 0 if all(r[3] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
