@@ -12,9 +12,11 @@ import numpy as np
 _ANSWER = re.compile(r"my\s+answer\s+is\s*[:\s*_\"'`]*(?<![\d.-])(\d(?:\.\d+)?)(?!\d)", re.I)
 # A fallback rating is one digit with at most one decimal: "7", "7.5" (not "10.0", "-3", "4.123").
 _NUMBER = re.compile(r"(?<![\w.\-])(\d(?:\.\d)?)(?![\d]|\.\d)")
-# Spans that only echo the scale or a denominator: "0.0 to 9.9", "0 - 9.9", "/10", "out of 9.9".
+# Spans that only echo the scale or a denominator: "0.0 to 9.9", "0 - 9.9", "/10", "out of 9.9",
+# and a truncated echo of the prompt's "(On a Scale from 0" (max_tokens cuts it off).
 _SCALE_ECHO = re.compile(
     r"(?:\b0(?:\.0)?\s*(?:to|-|–|and)\s*(?:9\.9|10(?:\.0)?)\b)"
+    r"|(?:\bscale\s+(?:of|from)\s+\d+(?:\.\d+)?(?:\s*(?:to|-|–|and)\s*\d+(?:\.\d+)?)?)"
     r"|(?:(?:/|\bout\s+of)\s*\d+(?:\.\d+)?)",
     re.I,
 )

@@ -84,8 +84,7 @@ def running_endpoint(provider, base_url, model, api_key, concurrency, feedback):
                 tr("The embedded model could not start: {err}").format(err=err)
             ) from err
         try:
-            # The embedded preset constrains answers with a grammar ("My answer is X.X.").
-            endpoint = server.endpoint(constraint="grammar", concurrency=min(concurrency, 2))
+            endpoint = server.endpoint(concurrency=min(concurrency, 2))
             if model:
                 endpoint.model = model
             yield endpoint
@@ -203,7 +202,7 @@ def write_rated(path, by_topic, model, default_style="rank"):
     for topic, columns in by_topic.items():
         name = layer_name(model, topic)
         uri = write_points_layer(path, name, columns)
-        style_file(uri, default_style)
+        style_file(uri, default_style, values=columns)
         out[uri] = f"{model}: {topic}"
     return out
 

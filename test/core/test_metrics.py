@@ -1,6 +1,7 @@
 """Metrics: known values, the paper's reference figures and bias-score table, degenerate input."""
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +24,11 @@ from geobias.core.metrics import (
 )
 from geobias.core.ratings import read_ratings_table
 
-REF = "/work/shared/reference/geollm-gpt35/gpt_3_5_turbo_0613_"
+# ../shared beside the repository (as on every developer machine and in CI).
+REF = (
+    str(Path(__file__).resolve().parents[3] / "shared" / "reference" / "geollm-gpt35")
+    + "/gpt_3_5_turbo_0613_"
+)
 ATTRACTIVENESS = REF + "Average_Attractiveness_of_Residents_world_prompts.csv"
 ATTRACTIVENESS_EV = REF + "Average_Attractiveness_of_Residents_world_prompts_expected_value.csv"
 INFANT_MORTALITY = REF + "Infant_Mortality_Rate_world_prompts.csv"

@@ -1,6 +1,7 @@
 """Rating parser, refusal flag, logprob expected values at the found digit token, CSV import."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from geobias.core.ratings import (
     read_ratings_table,
 )
 
-REFERENCE = "/work/shared/reference/geollm-gpt35/"
+# ../shared beside the repository (as on every developer machine and in CI).
+REFERENCE = str(Path(__file__).resolve().parents[3] / "shared" / "reference" / "geollm-gpt35") + "/"
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,8 @@ REFERENCE = "/work/shared/reference/geollm-gpt35/"
         ("My answer is X.X.", None),
         ("1. The area is rural", None),
         ("On a Scale from 0.0 to 9.9", None),
+        ("Paris, France (On a Scale from 0", None),  # real SmolLM2 answer cut by max_tokens
+        ("On a scale of 10, 4.5", 4.5),
         ("I'm sorry, but I cannot provide a rating.", None),
         ("", None),
         (None, None),
