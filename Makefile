@@ -5,7 +5,7 @@ export QT_QPA_PLATFORM ?= offscreen
 export QGIS_CUSTOM_CONFIG_PATH ?= $(CURDIR)/build/qgis-profile
 
 .PHONY: all setup test test-core test-qgis test-integration lint demo bench package llm qgis \
-        screenshot translations clean
+        screenshot translations data clean
 
 all: test
 
@@ -48,6 +48,15 @@ screenshot: setup package
 # Compiled translations are build products: .ts from the code, .qm from the .ts.
 translations: setup
 	@$(PY) scripts/translations.py compile
+
+# Rebuild the bundled gazetteer and sample data from what packages ship (not needed to run).
+data: setup
+	@dpkg-query -W -f='$${Status}' r-cran-spdata 2>/dev/null | grep -q "install ok installed" || \
+		apt-get install -y -q --no-install-recommends r-cran-spdata
+	test -x build/data-venv/bin/python || /usr/bin/python3 -m venv --system-site-packages build/data-venv
+	build/data-venv/bin/pip install -q -c constraints.txt -r requirements-data.txt
+	build/data-venv/bin/python scripts/build_gazetteer.py
+	build/data-venv/bin/python scripts/build_sample_data.py
 
 clean:
 	rm -rf build output geobias.zip i18n/*.qm .pytest_cache .ruff_cache
