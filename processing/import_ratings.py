@@ -19,7 +19,7 @@ from ..core.ratings import RatingsTableError, read_ratings_table
 from ..i18n_util import tr
 from .base import GeoBiasAlgorithm
 from .layers import WGS84, add_point_features, qgs_fields
-from .styles import style_output
+from .styles import save_output_styles, style_output
 
 SCORE_KINDS = ("greedy", "expected")
 
@@ -134,6 +134,8 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         if not add_point_features(sink, fields, columns, feedback):
             return {}
+        del sink  # closes the file, so its styles can be saved into it
+        save_output_styles(dest, "rank", values=columns)
         n_answered = int(columns["answered"].sum())
         feedback.pushInfo(
             tr("{n} points, {a} answered; model {m}, topic {t}.").format(

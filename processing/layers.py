@@ -2,7 +2,10 @@
 
 import math
 import os
+import sqlite3
+import struct
 import warnings
+from contextlib import closing
 
 import numpy as np
 import shapely
@@ -328,10 +331,12 @@ def point_field_values(source, field, lon, lat, max_km, context):
 
 
 def write_points_layer(path, name, columns, fields=None, overwrite=True):
-    """Write one point layer (EPSG:4326) from numpy columns with OGR, in one transaction.
+    """Write one point layer (EPSG:4326) from numpy columns into a GeoPackage.
 
     `columns` must hold `lon` and `lat`; other columns are written when listed in `fields`
-    (name -> OGR type), missing ones stay NULL. Returns the layer URI for QGIS.
+    (name -> OGR type), missing ones stay NULL. OGR creates the table and its metadata,
+    sqlite3 inserts all rows in one executemany, then OGR adds the spatial index and extent.
+    Returns the layer URI for QGIS.
     """
     fields = fields or RATED_FIELDS
     ds = _open_gpkg(path)
@@ -341,41 +346,54 @@ def write_points_layer(path, name, columns, fields=None, overwrite=True):
         ds.DeleteLayer(name)
     srs = osr.SpatialReference()
     srs.ImportFromEPSG(4326)
-    layer = ds.CreateLayer(name, srs, ogr.wkbPoint, options=["SPATIAL_INDEX=YES", "FID=fid"])
+    layer = ds.CreateLayer(name, srs, ogr.wkbPoint, options=["SPATIAL_INDEX=NO", "FID=fid"])
     for fname, ftype in fields.items():
         layer.CreateField(ogr.FieldDefn(fname, ftype))
-    defn = layer.GetLayerDefn()
-    n = len(columns["lon"])
-    lon = np.asarray(columns["lon"], float)
-    lat = np.asarray(columns["lat"], float)
-    prepared = []
-    for fname in fields:
-        if fname not in columns:
-            continue
-        col = columns[fname]
-        if isinstance(col, np.ndarray) and col.dtype.kind == "f":
-            prepared.append(
-                (defn.GetFieldIndex(fname), [None if v != v else float(v) for v in col])
-            )
-        elif isinstance(col, np.ndarray) and col.dtype.kind in "iub":
-            prepared.append((defn.GetFieldIndex(fname), [int(v) for v in col]))
-        else:
-            prepared.append((defn.GetFieldIndex(fname), list(col)))
-    ds.StartTransaction()
-    for i in range(n):
-        feat = ogr.Feature(defn)
-        for idx, values in prepared:
-            v = values[i]
-            if v is not None:
-                feat.SetField(idx, v)
-        if lon[i] == lon[i] and lat[i] == lat[i]:
-            geom = ogr.Geometry(ogr.wkbPoint)
-            geom.AddPoint_2D(float(lon[i]), float(lat[i]))
-            feat.SetGeometryDirectly(geom)
-        layer.CreateFeature(feat)
-    ds.CommitTransaction()
+    geom_column = layer.GetGeometryColumn()
+    ds = None  # creates the table
+
+    names = [f for f in fields if f in columns]
+    values = [_sql_values(columns[f]) for f in names]
+    with closing(sqlite3.connect(path)) as db:
+        (srs_id,) = db.execute(
+            "SELECT srs_id FROM gpkg_geometry_columns WHERE table_name = ?", (name,)
+        ).fetchone()
+        geoms = gpkg_points(columns["lon"], columns["lat"], srs_id)
+        targets = ", ".join(f'"{c}"' for c in [geom_column, *names])
+        marks = ", ".join("?" * (len(names) + 1))
+        rows = zip(geoms, *values, strict=True)
+        with db:  # one transaction
+            db.executemany(f'INSERT INTO "{name}" ({targets}) VALUES ({marks})', rows)
+
+    ds = ogr.Open(path, 1)
+    ds.ExecuteSQL(f"SELECT CreateSpatialIndex('{name}', '{geom_column}')")
+    ds.ExecuteSQL(f"RECOMPUTE EXTENT ON {name}")
     ds = None
     return f"{path}|layername={name}"
+
+
+def gpkg_points(lon, lat, srs_id=4326):
+    """GeoPackage geometry blobs of points: the 8-byte header (no envelope) + little-endian WKB.
+
+    Points with a NaN coordinate get no geometry (None).
+    """
+    lon, lat = np.asarray(lon, float), np.asarray(lat, float)
+    # "GP", version 0, flags 0b00000001 (little-endian header, no envelope, not empty), srs_id.
+    header = b"GP\x00\x01" + struct.pack("<i", srs_id)
+    wkb = shapely.to_wkb(shapely.points(lon, lat), byte_order=1)
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    return [header + w if keep else None for w, keep in zip(wkb, ok, strict=True)]
+
+
+def _sql_values(column):
+    """A column as Python values for sqlite3: NaN -> None, numpy scalars -> int/float."""
+    if not isinstance(column, np.ndarray):
+        return list(column)  # strings or None (not np.asarray: prompts would pad to one width)
+    if column.dtype.kind == "f":
+        return np.where(np.isnan(column), None, column).tolist()
+    if column.dtype.kind in "iub":
+        return column.astype(np.int64).tolist()
+    return column.tolist()
 
 
 def write_table(path, name, rows, fields):

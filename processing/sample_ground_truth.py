@@ -32,7 +32,7 @@ from .layers import (
     raster_window_stat,
     read_columns,
 )
-from .styles import style_output
+from .styles import save_output_styles, style_output
 
 STATISTICS = ("mean", "sum", "median", "max")
 
@@ -199,6 +199,8 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             return {}
         feedback.setProgress(60)
         columns.update(truth_columns(as_float(columns[score_field]), truth))
+        if "score" in columns:
+            columns["score"] = as_float(columns["score"])
         fields = QgsFields(source.fields())
         extra = qgs_fields(
             {k: RATED_FIELDS[k] for k in ("rank", "truth", "truth_rank", "rank_error")}
@@ -213,6 +215,8 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         if not add_point_features(sink, fields, columns, feedback):
             return {}
+        del sink  # closes the file, so its styles can be saved into it
+        save_output_styles(dest, "rank_error", values=columns)
         n_truth = int(np.isfinite(truth).sum())
         n_missing = len(truth) - n_truth
         feedback.pushInfo(

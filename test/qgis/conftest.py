@@ -1,8 +1,15 @@
 """QGIS tests run offscreen with pytest-qgis; native algorithms are registered by hand."""
 
 import os
+import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# From the repository root `import processing` would find the plugin's own processing/ folder;
+# the tests mean QGIS's Processing framework. pytest-qgis appends this folder; it must come first.
+QGIS_PLUGINS = "/usr/share/qgis/python/plugins"
+while QGIS_PLUGINS in sys.path:
+    sys.path.remove(QGIS_PLUGINS)
+sys.path.insert(0, QGIS_PLUGINS)
 
 import pytest  # noqa: E402
 

@@ -2,7 +2,6 @@
 
 import os
 import sqlite3
-import sys
 
 import numpy as np
 import pytest
@@ -10,9 +9,6 @@ from osgeo import gdal, osr
 from qgis.core import QgsProcessingException, QgsVectorLayer
 
 from geobias.paths import DATA
-
-# Run from the repository root, `processing` would be the plugin's own folder, not QGIS's.
-sys.path.insert(0, "/usr/share/qgis/python/plugins")
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 RATED = {"pid", "lat", "lon", "model", "topic", "rating", "expected", "score", "answered",
@@ -30,6 +26,12 @@ def run(alg, params):
 
 def imr_csv(reference_dir):
     return os.path.join(reference_dir, "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")
+
+
+def saved_styles(path):
+    """{style name: useAsDefault} of a GeoPackage's layer_styles."""
+    with sqlite3.connect(path) as con:
+        return dict(con.execute("select styleName, useAsDefault from layer_styles").fetchall())
 
 
 def values(layer, field):
@@ -58,15 +60,14 @@ def test_import_schema_ranks_and_saved_styles(imported):
     assert first["topic"] == "Infant Mortality Rate" and first["model"] == "gpt-3.5"
     rank = values(layer, "rank")
     assert rank.min() >= 0 and rank.max() == 1.0
-    # Styles go into the GeoPackage when Processing loads the output (post-processor);
-    # processing.run outside a project does not load layers, so style here like QGIS would.
+    # The algorithm saves its styles into the GeoPackage itself (processing.run loads nothing).
+    assert saved_styles(out) == {"rank": 1, "rating": 0, "rank_error": 0, "truth_rank": 0}
+    # Styling again (the post-processor, the dock) replaces them rather than asking or adding.
     from geobias.processing.styles import style_layer
 
-    saved = style_layer(layer)
-    assert "rank" in saved and "rating" in saved
+    assert set(style_layer(layer)) == {"rank", "rating", "rank_error", "truth_rank"}
     with sqlite3.connect(out) as con:
-        rows = con.execute("select styleName, useAsDefault from layer_styles").fetchall()
-    assert ("rank", 1) in rows
+        assert con.execute("select count(*) from layer_styles").fetchone()[0] == 4
     renderer = layer.renderer()
     assert renderer.classAttribute() == "rank"
     assert (
@@ -85,6 +86,7 @@ def test_truth_from_countries_and_metrics_match_paper(imported, tmp_path):
     assert truth["N_TRUTH"] == np.isfinite(t).sum() > 1500
     assert truth["N_MISSING"] == np.isnan(t).sum() > 0  # ocean / unmatched points
     assert np.nanmin(err) < 0 < np.nanmax(err) and np.all(np.abs(err[np.isfinite(err)]) <= 1)
+    assert saved_styles(truth["OUTPUT"])["rank_error"] == 1  # truth exists: rank error default
     metrics = run("geobias:biasmetrics", {
         "INPUT": [truth["OUTPUT"]], "ANCHOR": COUNTRIES, "ANCHOR_FIELD": "infant_survival",
         "N_BOOT": 200, "OUTPUT": "memory:",

@@ -11,7 +11,6 @@ from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVector
 from geobias.paths import DATA
 from geobias.processing.layers import as_float
 
-sys.path.insert(0, "/usr/share/qgis/python/plugins")  # QGIS's `processing`, not the plugin's
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from faultserver import FaultServer  # noqa: E402
 
