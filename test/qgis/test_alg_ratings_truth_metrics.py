@@ -171,3 +171,60 @@ def test_import_refuses_table_without_answers(processing_ready, tmp_path):
     with pytest.raises(QgsProcessingException, match="answered"):
         run("geobias:importratings", {"INPUT": str(path), "OUTPUT": str(out)})
     assert not out.exists()
+
+
+def test_write_points_layer_nulls_index_extent_and_replace(tmp_path):
+    from geobias.processing.layers import write_points_layer
+
+    path = str(tmp_path / "w.gpkg")
+    cols = {
+        "pid": np.arange(3, dtype=np.int64),
+        "lon": np.array([10.0, np.nan, -20.5]),
+        "lat": np.array([45.0, 1.0, -30.25]),
+        "rating": np.array([1.5, np.nan, 9.9]),
+        "model": ["m", None, "é"],
+    }
+    write_points_layer(path, "old", cols)
+    uri = write_points_layer(path, "old", cols)  # replaced, not appended
+    layer = QgsVectorLayer(uri, "w", "ogr")
+    assert layer.isValid() and layer.featureCount() == 3 and layer.crs().authid() == "EPSG:4326"
+    feats = {f["pid"]: f for f in layer.getFeatures()}
+    assert feats[0].geometry().asPoint().x() == 10.0 and feats[2]["model"] == "é"
+    assert feats[1].geometry().isNull()  # NaN coordinates: no geometry
+    assert is_null(feats[1]["rating"]) and is_null(feats[1]["model"])
+    assert is_null(feats[0]["truth"]) and feats[0]["rating"] == 1.5  # truth: column not given
+    assert layer.hasSpatialIndex() == layer.SpatialIndexPresent
+    extent = layer.extent()
+    assert (extent.xMinimum(), extent.yMaximum()) == (-20.5, 45.0)
+
+
+def is_null(value):
+    return value is None or (hasattr(value, "isNull") and value.isNull())
+
+
+def test_window_median_and_max_match_a_loop_over_windows():
+    from geobias.processing.layers import _window_reduce
+
+    rng = np.random.default_rng(3)
+    data = rng.random((40, 60))
+    data[rng.random(data.shape) < 0.3] = np.nan
+    data[:5, :5] = np.nan  # an all-nodata window
+    a0 = rng.integers(0, 55, 200)
+    b0 = rng.integers(0, 35, 200)
+    a1, b1 = a0 + rng.integers(1, 6, 200), b0 + rng.integers(1, 6, 200)
+    a0[0], a1[0], b0[0], b1[0] = 0, 5, 0, 5
+    for fn in (np.nanmedian, np.nanmax):
+        got = _window_reduce(data, a0, a1, b0, b1, fn, max_cells=50)  # several chunks
+        for k in range(len(a0)):
+            win = data[b0[k] : b1[k], a0[k] : a1[k]]
+            want = fn(win) if np.isfinite(win).any() else np.nan
+            assert got[k] == want or (np.isnan(got[k]) and np.isnan(want))
+
+
+def test_quantile_breaks_from_arrays():
+    from geobias.processing.styles import quantile_breaks
+
+    breaks = quantile_breaks([np.nan, 4, 1, 2, 3, 5, 6, 7, 8, 9, 10], 5)
+    assert breaks[0] == 1 and breaks[-1] == 10 and len(breaks) == 6
+    assert list(quantile_breaks([2.0, 2.0, np.nan])) == [2.0, 2.0]
+    assert len(quantile_breaks([np.nan])) == 0
