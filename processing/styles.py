@@ -144,7 +144,7 @@ def style_layer(layer, default="rank", save=True, values=None):
     saved = []
     chosen = None
     for style, description, field in STYLE_SETS:
-        if layer.fields().lookupField(field) < 0:
+        if layer.fields().lookupField(field) < 0 or not (save or style == default):
             continue
         renderer = renderer_for(style, layer, values)
         if style == default:
