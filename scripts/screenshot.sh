@@ -10,6 +10,6 @@ export GEOBIAS_FROM_TREE="${GEOBIAS_FROM_TREE:-1}"
 # A symlink to the repository inside build/ would make copies of the tree recurse: drop it after.
 trap 'rm -f "$ROOT/build/qgis-profiles/profiles/geobias/python/plugins/geobias"' EXIT
 unset QT_QPA_PLATFORM  # a real window on the virtual X server
-timeout 300 xvfb-run -a -s "-screen 0 1400x900x24" \
+timeout 240 xvfb-run -a -s "-screen 0 1600x1000x24" \
     bash "$ROOT/scripts/run_qgis.sh" --code "$ROOT/scripts/screenshot_dock.py" || true
 test -s "$ROOT/build/screenshots/dock.png" && echo "screenshot: build/screenshots/dock.png"

@@ -1,10 +1,14 @@
-"""Run inside QGIS (`qgis --code`): import the GPT-3.5 reference ratings, show the dock with
-their bias metrics, save the main window to build/screenshots/dock.png and quit."""
+"""Run inside QGIS (`qgis --code`): the GPT-3.5 reference ratings of paper 1 through the GeoBias
+algorithms (import, ground truth from the bundled countries' infant mortality, bias metrics),
+shown in the dock as a survey's results (styled layers in their group, metrics table, plot, one
+point's answer), saved as build/screenshots/dock.png; then QGIS quits."""
 
 import os
 
 from qgis.core import QgsApplication, QgsProject, QgsRectangle, QgsVectorLayer
 from qgis.PyQt.QtCore import QTimer
+from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtWidgets import QDockWidget
 from qgis.utils import iface, plugins
 
 ROOT = os.environ["GEOBIAS_ROOT"]
@@ -32,14 +36,26 @@ def run(alg_id, params):
     return results
 
 
+def remove_gpkg(path):
+    """A GeoPackage and its SQLite side files (a stale -wal would corrupt the new file)."""
+    for p in (path, path + "-wal", path + "-shm"):
+        if os.path.exists(p):
+            os.remove(p)
+
+
 def build():
+    from geobias.processing.styles import style_file
+    from geobias.ui.runner import add_saved_styles
+
     work = os.path.join(ROOT, "build", "screenshots")
     os.makedirs(work, exist_ok=True)
+    countries = (
+        os.path.join(ROOT, "resources", "data", "world_countries.gpkg") + "|layername=countries"
+    )
     rated = []
     for i, (topic, name) in enumerate(FILES.items()):
         out = os.path.join(work, f"gpt35_{i}.gpkg")
-        if os.path.exists(out):
-            os.remove(out)
+        remove_gpkg(out)
         r = run(
             "geobias:importratings",
             {
@@ -50,39 +66,68 @@ def build():
                 "OUTPUT": out,
             },
         )
-        rated.append(QgsVectorLayer(r["OUTPUT"], f"gpt-3.5: {topic}", "ogr"))
+        uri, style = r["OUTPUT"], "rank"
+        if topic == "Infant Mortality Rate":  # the countries' infant mortality is its truth
+            truth = os.path.join(work, "gpt35_truth.gpkg")
+            remove_gpkg(truth)
+            uri = run(
+                "geobias:samplegroundtruth",
+                {
+                    "INPUT": uri,
+                    "SCORE_FIELD": "score",
+                    "POLYGONS": countries,
+                    "POLYGON_FIELD": "infant_mortality",
+                    "OUTPUT": truth,
+                },
+            )["OUTPUT"]
+            style = "rank_error"
+        style_file(uri, style)
+        layer = QgsVectorLayer(uri, f"gpt-3.5: {topic}", "ogr")
+        add_saved_styles(layer)
+        rated.append(layer)
     metrics_path = os.path.join(work, "metrics.gpkg")
-    if os.path.exists(metrics_path):
-        os.remove(metrics_path)
-    countries = (
-        os.path.join(ROOT, "resources", "data", "world_countries.gpkg") + "|layername=countries"
-    )
+    remove_gpkg(metrics_path)
     r = run(
         "geobias:biasmetrics",
         {
             "INPUT": [layer.source() for layer in rated],
             "SCORE_FIELD": "score",
-            "TRUTH_FIELD": "",
+            "TRUTH_FIELD": "truth",
             "ANCHOR": countries,
             "ANCHOR_FIELD": "infant_survival",
-            "N_BOOT": 200,
+            "N_BOOT": 1000,
             "OUTPUT": metrics_path,
         },
     )
     metrics = QgsVectorLayer(r["OUTPUT"], "Bias metrics", "ogr")
     world = QgsVectorLayer(countries, "Countries", "ogr")
+    symbol = world.renderer().symbol()
+    symbol.setColor(QColor(236, 236, 230))
+    symbol.symbolLayer(0).setStrokeColor(QColor(170, 170, 170))
+    symbol.symbolLayer(0).setStrokeWidth(0.15)
     QgsProject.instance().addMapLayer(world)
     dock = plugins["geobias"].dock
     dock.show()
     dock.ui.nameEdit.setText("GPT-3.5 reference")
     dock.show_results(rated + [metrics], group_name="GPT-3.5 reference")
-    iface.mapCanvas().setExtent(QgsRectangle(-170, -60, 180, 80))
-    iface.mainWindow().resize(1400, 860)
-    iface.mainWindow().resizeDocks([dock], [560], 1)  # Qt.Horizontal
+    root = QgsProject.instance().layerTreeRoot()
+    root.findLayer(rated[1].id()).setItemVisibilityChecked(False)  # one map at a time
+    iface.setActiveLayer(rated[0])
+    feature = next(rated[0].getFeatures())
+    dock.show_answer(feature)
+    iface.mapCanvas().setExtent(QgsRectangle(-170, -58, 180, 78))
+    iface.mainWindow().resize(1600, 960)
+    browser = iface.mainWindow().findChild(QDockWidget, "Browser")
+    if browser is not None:  # more room for the map and the legend
+        browser.hide()
+    iface.mainWindow().resizeDocks([dock], [820], 1)  # Qt.Horizontal
     QTimer.singleShot(4000, grab)
 
 
 def grab():
+    dock = plugins["geobias"].dock
+    iface.mainWindow().resizeDocks([dock], [900], 1)  # once laid out, the dock can widen
+    dock.fit_metrics_table()
     iface.mapCanvas().refreshAllLayers()
     QTimer.singleShot(2000, save)
 

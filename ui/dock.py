@@ -135,7 +135,7 @@ class GeoBiasDock(QDockWidget):
         self.metrics = MetricsTableModel(self)
         ui.metricsView.setModel(self.metrics)
         ui.metricsView.verticalHeader().hide()
-        ui.metricsView.horizontalHeader().setStretchLastSection(True)
+        ui.metricsView.horizontalHeader().setStretchLastSection(False)
         self.plot = BiasPlot(self.body)
         ui.plotLayout.addWidget(self.plot)
         self.refresh_models()
@@ -612,10 +612,26 @@ class GeoBiasDock(QDockWidget):
 
     def show_metrics(self, metrics_layer):
         self.metrics.set_rows(rows_from_layer(metrics_layer))
-        self.ui.metricsView.resizeColumnsToContents()
+        self.fit_metrics_table()
         if self.metrics.rowCount():
             self.ui.metricsView.selectRow(0)
             self._row_selected(self.metrics.index(0, 0))
+
+    def fit_metrics_table(self, text_width=135):
+        """Numbers at full width, long model/topic names elided (full text in the tooltip), and
+        the table no taller than its rows so the plot gets the rest."""
+        view = self.ui.metricsView
+        view.setWordWrap(False)
+        view.setTextElideMode(Qt.ElideMiddle)
+        view.resizeColumnsToContents()
+        for col in (0, 1):
+            view.setColumnWidth(col, min(view.columnWidth(col), text_width))
+        rows = max(2, min(self.metrics.rowCount(), 8))
+        height = (
+            view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
+        )
+        scroll = view.horizontalScrollBar().sizeHint().height()
+        view.setMaximumHeight(height + scroll + 2 * view.frameWidth() + 2)
 
     def _row_selected(self, index, *args):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
@@ -661,18 +677,31 @@ class GeoBiasDock(QDockWidget):
             self.canvas.unsetMapTool(self.identify_tool)
 
     def show_answer(self, feature):
+        """A rated point's model, topic, rating (score, truth, rank error), full answer, prompt."""
         names = feature.fields().names()
+        missing = tr("(not recorded)")
 
-        def get(n):
-            return feature[n] if n in names else ""
+        def get(n, default=""):
+            v = feature[n] if n in names else None
+            return default if v is None or str(v) == "NULL" else v
+
+        def num(n):
+            v = _num(get(n))
+            return "–" if v != v else f"{v:.3g}"
 
         self.ui.answerText.setPlainText(
-            tr("Model: {m}\nTopic: {t}\nRating: {r}\n\nAnswer:\n{a}\n\nPrompt:\n{p}").format(
+            tr(
+                "Model: {m}\nTopic: {t}\nRating: {r} (score {s}; ground truth {g}; "
+                "rank error {e})\n\nAnswer:\n{a}\n\nPrompt:\n{p}"
+            ).format(
                 m=get("model"),
                 t=get("topic"),
-                r=get("rating"),
-                a=get("completion"),
-                p=get("prompt"),
+                r=num("rating"),
+                s=num("score"),
+                g=num("truth"),
+                e=num("rank_error"),
+                a=get("completion", missing),
+                p=get("prompt", missing),
             )
         )
 

@@ -25,6 +25,7 @@ COLUMNS = (
 ALIASES = {
     "rho_lo": ("rho_lo", "rho_truth_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
     "rho_hi": ("rho_hi", "rho_truth_hi", "truth_rho_hi", "rho_high", "ci_hi", "hi"),
+    "reason": ("reason",),
 }
 SortRole = Qt.UserRole + 1
 
@@ -39,7 +40,7 @@ def column_headers():
         "rho_ci": tr("95% CI"),
         "mad": tr("MAD"),
         "gini": tr("Gini"),
-        "answer_rate": tr("Answer rate"),
+        "answer_rate": tr("Answers"),
         "anchor_rho": tr("ρ anchor"),
         "bias_score": tr("Bias score"),
     }
@@ -135,6 +136,7 @@ class MetricsTableModel(QAbstractTableModel):
             return {
                 "rho": tr("Spearman's rho of the ratings with the ground truth"),
                 "rho_ci": tr("Bootstrap 95% interval of rho"),
+                "answer_rate": tr("Answer rate: share of points the model rated"),
                 "mad": tr("Mean absolute deviation of the ratings"),
                 "gini": tr("Gini coefficient of the ratings"),
                 "anchor_rho": tr(
@@ -166,6 +168,10 @@ class MetricsTableModel(QAbstractTableModel):
                 return row.get(key, "")
             v = _num(row.get("rho_lo" if key == "rho_ci" else key))
             return math.inf if math.isnan(v) else v
+        if role == Qt.ToolTipRole and key in ("model", "topic"):
+            return row.get(key, "")
+        if role == Qt.ToolTipRole and key == "rho" and row.get("reason"):
+            return str(row.get("reason"))
         if role == Qt.TextAlignmentRole and key not in ("model", "topic"):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ForegroundRole and key == "bias_score":
