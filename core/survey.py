@@ -174,6 +174,7 @@ def run_requests(
     loses at most the requests in flight. EndpointError stops the run and is raised (answers that
     arrived before are kept).
     """
+    owns_client = client is None
     client = client or ChatClient(endpoint)
     with _gc_paused():
         bodies = [client.request_body(p) for p in prompts]
@@ -273,6 +274,8 @@ def run_requests(
         for t in threads:
             t.join()
         writer.close()
+        if owns_client:
+            client.close()  # its pooled connections would otherwise linger (ResourceWarning)
     report(force=True)
     if fatal:
         raise fatal[0]
