@@ -56,7 +56,10 @@ class SurveyCache:
 
     def key(self, endpoint: Endpoint, body: dict) -> str:
         """The cache key of one request to one endpoint."""
-        return request_key(endpoint.base_url, endpoint.model, body)
+        # The embedded model listens on a new loopback port each run; its answers depend on the
+        # model file (named in endpoint.model), not on the port, so a re-run finds them.
+        base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
+        return request_key(base, endpoint.model, body)
 
     def get(self, key: str) -> dict | None:
         """The stored response JSON, or None."""

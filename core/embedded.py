@@ -14,7 +14,6 @@ import requests
 from .llm import PROVIDERS, Endpoint
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_NAME = "SmolLM2-135M-Instruct"
 
 
 class EmbeddedError(RuntimeError):
@@ -40,6 +39,15 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def model_name(model_path: str) -> str:
+    """Name the server reports for a GGUF file: the file name without `.gguf`."""
+    name = os.path.basename(model_path)
+    return name[: -len(".gguf")] if name.lower().endswith(".gguf") else name
+
+
+MODEL_NAME = model_name(MODEL_FILE)  # the bundled model, as surveys and caches name it
 
 
 class EmbeddedServer:
@@ -75,6 +83,7 @@ class EmbeddedServer:
 
         p = xllamacpp.CommonParams()
         p.model.path = model_path
+        p.model_alias = model_name(model_path)
         p.hostnames = ["127.0.0.1"]
         p.port = port
         p.n_parallel = self.parallel
@@ -138,7 +147,12 @@ class EmbeddedServer:
         settings = {k: v for k, v in PROVIDERS["embedded"].items() if k != "base_url"}
         settings.update({"concurrency": self.parallel, "timeout": 120.0})
         settings.update(overrides)
-        return Endpoint(self.base_url, MODEL_NAME, provider="embedded", **settings)
+        return Endpoint(self.base_url, self.model_name, provider="embedded", **settings)
+
+    @property
+    def model_name(self) -> str:
+        """The served model's name: its GGUF file name, so two model files never share answers."""
+        return model_name(self.model_path or default_model_path())
 
     def __enter__(self) -> EmbeddedServer:
         self.start()

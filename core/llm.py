@@ -35,8 +35,11 @@ PROVIDERS: dict[str, dict] = {
 # Which output constraint each provider family understands (see Endpoint.constraint).
 CONSTRAINTS = ("grammar", "regex", "json_schema")
 
-ANSWER_GBNF = 'root ::= "My answer is " [0-9] "." [0-9] "."'
-ANSWER_REGEX = r"My answer is [0-9]\.[0-9]\."
+# Constrained answers are the bare rating "X.X": three tokens, so max_tokens (10, the paper's)
+# never cuts them (SmolLM2 spelled "My answer is" out letter by letter under a grammar and ran
+# out of tokens), and the first token is the first digit whose logprobs give the expected value.
+ANSWER_GBNF = 'root ::= [0-9] "." [0-9]'
+ANSWER_REGEX = r"[0-9]\.[0-9]"
 ANSWER_JSON_SCHEMA = {
     "name": "rating",
     "strict": True,

@@ -2,7 +2,6 @@
 
 import os
 import re
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -15,7 +14,6 @@ from qgis.core import (
     QgsProcessingFeedback,
     QgsProcessingUtils,
     QgsProject,
-    QgsSettings,
     QgsVectorLayer,
     QgsWkbTypes,
 )
@@ -29,7 +27,6 @@ from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints
 from .task import AlgorithmChainTask, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
-EMBEDDED_PORT_KEY = "geobias/embedded_port"
 SCORE_INDEX = {"expected": 0, "greedy": 1}
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 DEFAULT_ANCHOR_FIELD = "infant_survival"
@@ -101,62 +98,20 @@ def sample_points(settings, geom, path=None):
 
 
 # ---------------------------------------------------------------------------- embedded model
-# core.cache keys hold the base URL, port included. ratelocations starts the embedded model on a
-# new free port every run, so nothing it cached would ever be found again (no free resume, and
-# the pre-run estimate would count every request as new). The dock therefore keeps one embedded
-# server on a port remembered in the QGIS settings and passes its URL to the algorithm.
-#
-# SmolLM2-135M rarely writes a parseable rating on its own within max_tokens = 10, and
-# ratelocations sends no grammar, so the dock's server applies a default grammar to every request
-# that brings none: the answer is a bare "X.X" (the rating parser's fallback form; the first
-# digit's logprobs still give the expected value).
-DEFAULT_GRAMMAR = 'root ::= [0-9] "." [0-9]'
+# The dock keeps one embedded model running between surveys (loading it takes seconds) and
+# passes its URL to geobias:ratelocations. Cache keys don't hold its port (core.cache), so a
+# re-run or a resume after a restart finds every answer whatever port the model gets.
 _server = None
 _server_lock = threading.Lock()
 
 
-def _dock_server(port):
-    """An EmbeddedServer on `port` whose requests default to DEFAULT_GRAMMAR."""
-    from ..core.embedded import EmbeddedServer
-
-    class DockEmbeddedServer(EmbeddedServer):
-        def _params(self, model_path, port):
-            p = super()._params(model_path, port)
-            try:
-                import xllamacpp
-
-                user = xllamacpp.common_grammar_type.COMMON_GRAMMAR_TYPE_USER
-                p.sampling.grammar = xllamacpp.CommonGrammar(user, DEFAULT_GRAMMAR)
-            except (AttributeError, TypeError) as e:  # an xllamacpp without it: no default
-                log(f"embedded model without a default grammar: {e}", Qgis.Warning)
-            return p
-
-    return DockEmbeddedServer(parallel=2, port=port)
-
-
-def _port_free(port):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 def embedded_port():
-    """The loopback port of the dock's embedded model (stable across runs and restarts)."""
+    """The port of the dock's embedded model: the running one's, else a free one to start on."""
     from ..core.embedded import free_port
 
-    settings = QgsSettings()
-    port = settings.value(EMBEDDED_PORT_KEY, 0, type=int)
-    if _server is not None and _server.running and _server.port == port:
-        return port
-    if not port or not _port_free(port):
-        old, port = port, free_port()
-        settings.setValue(EMBEDDED_PORT_KEY, port)
-        if old:
-            log(f"port {old} is taken; the embedded model moves to port {port} (its cache too)")
-    return port
+    if _server is not None and _server.running:
+        return _server.port
+    return free_port()
 
 
 def embedded_url(port):
@@ -174,7 +129,9 @@ def ensure_embedded(port, feedback=None):
             _server = None
         if feedback is not None:
             feedback.setProgressText(tr("Starting the embedded local model…"))
-        server = _dock_server(port)
+        from ..core.embedded import EmbeddedServer
+
+        server = EmbeddedServer(parallel=2, port=port)
         server.start()
         _server = server
         return server.base_url

@@ -5,12 +5,12 @@ from dataclasses import dataclass, field, fields
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
 
+from ..core.embedded import MODEL_NAME as EMBEDDED_MODEL
 from ..core.llm import PROVIDERS, Endpoint
 
 SCOPE = "GeoBias"  # project entries scope
 SETTINGS_GROUP = "geobias/endpoints"
 EMBEDDED_NAME = "Embedded SmolLM2 (local)"
-EMBEDDED_MODEL = "SmolLM2-135M-Instruct"
 AUTH_METHOD = "Basic"  # the key is stored as the password of a Basic auth config
 
 

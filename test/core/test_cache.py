@@ -22,6 +22,20 @@ def test_key_depends_on_endpoint_model_and_body_but_not_api_key(tmp_path):
     assert request_key(a.base_url, "m", body) == request_key(a.base_url, "m", reordered)
 
 
+def test_embedded_model_answers_survive_a_new_port_but_not_a_new_model_file(tmp_path):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    body = {"messages": [{"role": "user", "content": "p"}]}
+    run1 = Endpoint.from_provider("embedded", "SmolLM2.Q4_1", base_url="http://127.0.0.1:4001/v1")
+    run2 = Endpoint.from_provider("embedded", "SmolLM2.Q4_1", base_url="http://127.0.0.1:5002/v1")
+    other = Endpoint.from_provider("embedded", "Other.Q8_0", base_url="http://127.0.0.1:4001/v1")
+    assert cache.key(run1, body) == cache.key(run2, body)
+    assert cache.key(run1, body) != cache.key(other, body)
+    # Any other server on loopback is a different endpoint per port.
+    a = Endpoint("http://127.0.0.1:4001/v1", "m", provider="llamacpp")
+    b = Endpoint("http://127.0.0.1:5002/v1", "m", provider="llamacpp")
+    assert cache.key(a, body) != cache.key(b, body)
+
+
 def test_put_get_persist_and_failures(tmp_path):
     path = str(tmp_path / "c.sqlite")
     cache = SurveyCache(path)

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from geobias.core.embedded import MODEL_NAME
+
 pytestmark = pytest.mark.integration
 
 TOPIC = "Infant Mortality Rate"
@@ -155,7 +157,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         assert sum(f["truth"] is not None and f["truth"] == f["truth"] for f in feats) >= 4
         assert dock.metrics.rowCount() == 1
         row = dock.metrics.rows[0]
-        assert row["model"] == "SmolLM2-135M-Instruct" and row["topic"] == TOPIC
+        assert row["model"] == MODEL_NAME and row["topic"] == TOPIC
         dock.show_answer(feats[0])
         text = dock.ui.answerText.toPlainText()
         assert feats[0]["completion"] in text and "Nearby Places" in text
