@@ -19,7 +19,14 @@ PROVIDERS: dict[str, dict] = {
     # SmolLM2-135M rarely follows "My answer is X.X." unaided (0 of 40 infant-mortality prompts
     # in the demo), so the bundled model answers through llama.cpp's grammar. Every other
     # preset leaves constraints off: a constraint hides refusals, which the answer rate counts.
-    "embedded": {"base_url": "http://127.0.0.1:0/v1", "logprobs": True, "constraint": "grammar"},
+    # Under the grammar it sometimes spells "My answer is" letter by letter, which the paper's
+    # max_tokens of 10 cuts short; the grammar bounds the answer, so 24 tokens cost nothing.
+    "embedded": {
+        "base_url": "http://127.0.0.1:0/v1",
+        "logprobs": True,
+        "constraint": "grammar",
+        "max_tokens": 24,
+    },
     "openai": {"base_url": "https://api.openai.com/v1", "logprobs": True},
     "ollama": {"base_url": "http://localhost:11434/v1", "logprobs": None},
     "vllm": {"base_url": "http://localhost:8000/v1", "logprobs": True},
@@ -35,11 +42,11 @@ PROVIDERS: dict[str, dict] = {
 # Which output constraint each provider family understands (see Endpoint.constraint).
 CONSTRAINTS = ("grammar", "regex", "json_schema")
 
-# Constrained answers are the bare rating "X.X": three tokens, so max_tokens (10, the paper's)
-# never cuts them (SmolLM2 spelled "My answer is" out letter by letter under a grammar and ran
-# out of tokens), and the first token is the first digit whose logprobs give the expected value.
-ANSWER_GBNF = 'root ::= [0-9] "." [0-9]'
-ANSWER_REGEX = r"[0-9]\.[0-9]"
+# Constrained answers keep the paper's "My answer is X.X.": after "My answer is " the model
+# predicts the first digit in context, so its logprobs carry the expected value (a bare "X.X"
+# grammar left SmolLM2's first-digit distribution nearly flat: MAD 0.005 over 40 points).
+ANSWER_GBNF = 'root ::= "My answer is " [0-9] "." [0-9] "."'
+ANSWER_REGEX = r"My answer is [0-9]\.[0-9]\."
 ANSWER_JSON_SCHEMA = {
     "name": "rating",
     "strict": True,

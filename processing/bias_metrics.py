@@ -89,29 +89,35 @@ def groups(columns):
 
 
 def format_table(rows):
-    """The metrics as a plain text table (for feedback and the demo)."""
-    cols = (
-        "model",
-        "topic",
-        "n_answered",
-        "answer_rate",
-        "mad",
-        "gini",
-        "rho_truth",
-        "rho_anchor",
-        "bias_score",
-    )
-    lines = ["  ".join(f"{c:>12}" for c in cols)]
-    for row in rows:
-        cells = []
-        for c in cols:
-            v = row.get(c)
-            if isinstance(v, float):
-                cells.append(f"{v:12.3f}")
-            else:
-                cells.append(f"{str(v if v is not None else '')[:12]:>12}")
-        lines.append("  ".join(cells))
-    return "\n".join(lines)
+    """The metrics as a plain text table (for feedback and the demo); rho with its 95% CI."""
+
+    def num(v, fmt="{:.3f}"):
+        return "" if v is None or v != v else fmt.format(v)
+
+    header = ("model", "topic", "n", "answered", "MAD", "Gini", "rho truth [95% CI]",
+              "rho anchor [95% CI]", "bias score")  # fmt: skip
+    table = [header]
+    for r in rows:
+        table.append((
+            str(r.get("model") or ""), str(r.get("topic") or ""), num(r.get("n_points"), "{}"),
+            num(r.get("answer_rate"), "{:.0%}"), num(r.get("mad")), num(r.get("gini")),
+            _with_ci(r, "rho_truth"), _with_ci(r, "rho_anchor"), num(r.get("bias_score")),
+        ))  # fmt: skip
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                  for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
+        for row in table
+    )  # fmt: skip
+
+
+def _with_ci(row, name):
+    rho, lo, hi = row.get(name), row.get(name + "_lo"), row.get(name + "_hi")
+    if rho is None or rho != rho:
+        return ""
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return f"{rho:+.2f}"
+    return f"{rho:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
 class BiasMetricsAlgorithm(GeoBiasAlgorithm):

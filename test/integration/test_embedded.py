@@ -44,7 +44,7 @@ def test_health_models_and_logprobs(embedded_server):
 def test_grammar_constraint_forces_the_answer_format(embedded_server):
     client = ChatClient(embedded_server.endpoint(constraint="grammar"))
     out = client.complete("How attractive is Lima? Answer with a rating.")
-    assert re.fullmatch(r"[0-9]\.[0-9]", out.text), out.text  # bare X.X fits max_tokens
+    assert re.fullmatch(r"My answer is [0-9]\.[0-9]\.", out.text), out.text
 
 
 def test_real_survey_with_paper_prompts_and_resume(embedded_server, tmp_path):
