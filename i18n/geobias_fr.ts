@@ -1,36 +1,1267 @@
-<?xml version='1.0' encoding='utf-8'?>
-<TS version="2.1">
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr_FR">
 <context>
     <name>@default</name>
     <message>
-        <location filename="../plugin.py" line="46" />
+        <location filename="../ui/dock.py" line="511"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="49" />
+        <location filename="../plugin.py" line="51"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="28" />
+        <location filename="../processing/provider.py" line="43"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="24" />
+        <location filename="../ui/options.py" line="212"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="16" />
-        <source>Draw or pick a study area to start a survey.</source>
-        <translation>Dessinez ou choisissez une zone d'étude pour lancer une enquête.</translation>
+        <location filename="../processing/bias_metrics.py" line="138"/>
+        <source>Rated points layers</source>
+        <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="15" />
-        <source>LLM endpoints used by GeoBias surveys.</source>
-        <translation>Points d'accès LLM utilisés par les enquêtes GeoBias.</translation>
+        <location filename="../processing/sample_ground_truth.py" line="95"/>
+        <source>Score field</source>
+        <translation>Champ de score</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="58"/>
+        <source>Ground truth field</source>
+        <translation>Champ de vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="70"/>
+        <source>Anchoring polygons</source>
+        <translation>Polygones d'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="75"/>
+        <source>Anchoring field (higher = better off, e.g. infant survival)</source>
+        <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="82"/>
+        <source>Bootstrap resamples</source>
+        <translation>Rééchantillonnages bootstrap</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="97"/>
+        <source>Random seed</source>
+        <translation>Graine aléatoire</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="209"/>
+        <source>Bias metrics</source>
+        <translation>Métriques de biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="178"/>
+        <source>Give at least one rated points layer.</source>
+        <translation>Indiquez au moins une couche de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="105"/>
+        <source>Choose the anchoring field.</source>
+        <translation>Choisissez le champ d'ancrage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="191"/>
+        <source>Layer {name} has no score field &apos;{f}&apos;.</source>
+        <translation>La couche {name} n'a pas de champ de score « {f} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="197"/>
+        <source>Layer {name}: field &apos;{f}&apos; is not numeric.</source>
+        <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="76"/>
+        <source>Ratings table (CSV)</source>
+        <translation>Table des notes (CSV)</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="79"/>
+        <source>Latitude column</source>
+        <translation>Colonne de latitude</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="82"/>
+        <source>Longitude column</source>
+        <translation>Colonne de longitude</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="85"/>
+        <source>Rating column</source>
+        <translation>Colonne de note</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="88"/>
+        <source>Model name</source>
+        <translation>Nom du modèle</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="89"/>
+        <source>Topic (empty: guess from the file name)</source>
+        <translation>Thème (vide : déduit du nom du fichier)</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="94"/>
+        <source>The values are</source>
+        <translation>Les valeurs sont</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="94"/>
+        <source>Greedy ratings</source>
+        <translation>Des notes gloutonnes (greedy)</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="94"/>
+        <source>Expected values</source>
+        <translation>Des espérances</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="193"/>
+        <source>Rated points</source>
+        <translation>Points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="156"/>
+        <source>Number of points</source>
+        <translation>Nombre de points</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="108"/>
+        <source>Number of answered points</source>
+        <translation>Nombre de points avec réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="122"/>
+        <source>The ratings table has no rows.</source>
+        <translation>La table des notes n'a aucune ligne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="124"/>
+        <source>No answered points: every rating is empty.</source>
+        <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="140"/>
+        <source>{n} points, {a} answered; model {m}, topic {t}.</source>
+        <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="73"/>
+        <source>{n} invalid region geometries were repaired with makeValid.</source>
+        <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="78"/>
+        <source>The region has no polygon with an area.</source>
+        <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="98"/>
+        <source>The extent is empty.</source>
+        <translation>L'emprise est vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="131"/>
+        <source>{role}: the layer has no field &apos;{name}&apos;.</source>
+        <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="135"/>
+        <source>{role}: field &apos;{name}&apos; is not numeric.</source>
+        <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="164"/>
+        <source>Cannot open raster {path}.</source>
+        <translation>Impossible d'ouvrir le raster {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="167"/>
+        <source>The raster {path} has no coordinate reference system; assign one first.</source>
+        <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="180"/>
+        <source>Rotated rasters are not supported.</source>
+        <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="316"/>
+        <source>Ground truth</source>
+        <translation>Vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="345"/>
+        <source>Layer {name} exists.</source>
+        <translation>La couche {name} existe déjà.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="426"/>
+        <source>Cannot open {path} for writing.</source>
+        <translation>Impossible d'ouvrir {path} en écriture.</translation>
+    </message>
+    <message>
+        <location filename="../processing/layers.py" line="509"/>
+        <source>The weight raster has no coordinate reference system; assign one first.</source>
+        <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="51"/>
+        <source>Authentication configuration {id} cannot be loaded.</source>
+        <translation>Impossible de charger la configuration d'authentification {id}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="67"/>
+        <source>A custom provider needs a base URL.</source>
+        <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="77"/>
+        <source>Starting the embedded local model on 127.0.0.1 ...</source>
+        <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="83"/>
+        <source>The embedded model could not start: {err}</source>
+        <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="93"/>
+        <source>Embedded model stopped.</source>
+        <translation>Modèle intégré arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="96"/>
+        <source>Give the model name.</source>
+        <translation>Indiquez le nom du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="113"/>
+        <source>The endpoint {host} is not reachable: {err}</source>
+        <translation>Le point d'accès {host} est injoignable : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="131"/>
+        <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
+        <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="142"/>
+        <source>The endpoint refused the survey: {err}</source>
+        <translation>Le point d'accès a refusé l'enquête : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="145"/>
+        <source>Cancelled; answers so far are cached for a re-run.</source>
+        <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="153"/>
+        <source>no completion held a rating</source>
+        <translation>aucune complétion ne contenait de note</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="154"/>
+        <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
+        <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="220"/>
+        <source>Provider preset</source>
+        <translation>Fournisseur prédéfini</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="225"/>
+        <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
+        <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="231"/>
+        <source>Model (empty for the embedded model)</source>
+        <translation>Modèle (vide pour le modèle intégré)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="236"/>
+        <source>API key (QGIS authentication configuration)</source>
+        <translation>Clé d'API (configuration d'authentification QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="241"/>
+        <source>Concurrent requests</source>
+        <translation>Requêtes simultanées</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="246"/>
+        <source>Prompt preset</source>
+        <translation>Prompt prédéfini</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="254"/>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="254"/>
+        <source>Expected value (from log-probabilities)</source>
+        <translation>Espérance (d'après les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="56"/>
+        <source>Greedy rating</source>
+        <translation>Note gloutonne (greedy)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="262"/>
+        <source>Topics (separated by ;)</source>
+        <translation>Thèmes (séparés par ;)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="278"/>
+        <source>Give at least one topic.</source>
+        <translation>Indiquez au moins un thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="300"/>
+        <source>Points to rate</source>
+        <translation>Points à noter</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="306"/>
+        <source>Rated points GeoPackage</source>
+        <translation>GeoPackage des points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="85"/>
+        <source>GeoPackage (*.gpkg)</source>
+        <translation>GeoPackage (*.gpkg)</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="90"/>
+        <source>Rated layers</source>
+        <translation>Couches notées</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="312"/>
+        <source>Answered points</source>
+        <translation>Points avec réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="326"/>
+        <source>The input layer has no points.</source>
+        <translation>La couche en entrée ne contient aucun point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="330"/>
+        <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
+        <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="57"/>
+        <source>The raster {name} has no coordinate reference system; assign one first.</source>
+        <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="65"/>
+        <source>{n} points lie outside the raster; their truth is null.</source>
+        <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="96"/>
+        <source>Ground truth raster</source>
+        <translation>Raster de vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="99"/>
+        <source>Band</source>
+        <translation>Bande</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="102"/>
+        <source>Window size (km)</source>
+        <translation>Taille de la fenêtre (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="111"/>
+        <source>Window statistic</source>
+        <translation>Statistique de la fenêtre</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="50"/>
+        <source>Ground truth polygons</source>
+        <translation>Polygones de vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="124"/>
+        <source>Polygon truth field</source>
+        <translation>Champ de vérité des polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="133"/>
+        <source>Ground truth points</source>
+        <translation>Points de vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="138"/>
+        <source>Point truth field</source>
+        <translation>Champ de vérité des points</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="147"/>
+        <source>Maximum distance to a truth point (km)</source>
+        <translation>Distance maximale à un point de vérité (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="156"/>
+        <source>Rated points with ground truth</source>
+        <translation>Points notés avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="159"/>
+        <source>Points with a truth</source>
+        <translation>Points avec une vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="160"/>
+        <source>Points without a truth</source>
+        <translation>Points sans vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="169"/>
+        <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
+        <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="180"/>
+        <source>Choose the polygon truth field.</source>
+        <translation>Choisissez le champ de vérité des polygones.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="184"/>
+        <source>Choose the point truth field.</source>
+        <translation>Choisissez le champ de vérité des points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="222"/>
+        <source>{t} of {n} points have a ground truth.</source>
+        <translation>{t} points sur {n} ont une vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="226"/>
+        <source>{m} points have no ground truth.</source>
+        <translation>{m} points n'ont pas de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="65"/>
+        <source>The raster-weighted method needs a weight raster.</source>
+        <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="68"/>
+        <source>No candidate location with a positive weight in the region.</source>
+        <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="77"/>
+        <source>Region polygons</source>
+        <translation>Polygones de la région</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="82"/>
+        <source>Region extent</source>
+        <translation>Emprise de la région</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="91"/>
+        <source>Weight raster</source>
+        <translation>Raster de pondération</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="94"/>
+        <source>Weight band</source>
+        <translation>Bande de pondération</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="94"/>
+        <source>Sampled points</source>
+        <translation>Points échantillonnés</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="110"/>
+        <source>No region given: sampling the whole world.</source>
+        <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="128"/>
+        <source>No point could be sampled in the region.</source>
+        <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="130"/>
+        <source>Only {k} of {n} points could be sampled.</source>
+        <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="160"/>
+        <source>GeoBias default style</source>
+        <translation>Style par défaut GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="86"/>
+        <source>Sampling method</source>
+        <translation>Méthode d'échantillonnage</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="64"/>
+        <source>Topics the ground truth measures (empty: the first topic)</source>
+        <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="85"/>
+        <source>Survey GeoPackage</source>
+        <translation>GeoPackage de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="91"/>
+        <source>Metrics table URI</source>
+        <translation>URI de la table des métriques</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="103"/>
+        <source>Choose the ground truth field.</source>
+        <translation>Choisissez le champ de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="114"/>
+        <source>Sampled {n} points ({m}).</source>
+        <translation>{n} points échantillonnés ({m}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="47"/>
+        <source>Uniform on the sphere</source>
+        <translation>Uniforme sur la sphère</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="47"/>
+        <source>Weighted by gazetteer population</source>
+        <translation>Pondéré par la population du répertoire géographique</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="47"/>
+        <source>Weighted by a raster</source>
+        <translation>Pondéré par un raster</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="47"/>
+        <source>Regular grid</source>
+        <translation>Grille régulière</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="56"/>
+        <source>Expected value (logprobs)</source>
+        <translation>Espérance (logprobs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="61"/>
+        <source>objective</source>
+        <translation>objectif</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="62"/>
+        <source>sensitive</source>
+        <translation>sensible</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="63"/>
+        <source>independent</source>
+        <translation>indépendant</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="42"/>
+        <source>custom</source>
+        <translation>personnalisé</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="317"/>
+        <source>Topic {t} is already in the list.</source>
+        <translation>Le thème {t} est déjà dans la liste.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="335"/>
+        <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
+        <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="381"/>
+        <source>No study area yet.</source>
+        <translation>Pas encore de zone d'étude.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="386"/>
+        <source>Area: {w:.2f}° to {e:.2f}° E, {s:.2f}° to {n:.2f}° N</source>
+        <translation>Zone : {w:.2f}° à {e:.2f}° E, {s:.2f}° à {n:.2f}° N</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="478"/>
+        <source>Draw or pick a study area first.</source>
+        <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="408"/>
+        <source>Could not sample points: {e}</source>
+        <translation>Impossible d'échantillonner les points : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="427"/>
+        <source>{n} points sampled (preview, nothing sent).</source>
+        <translation>{n} points échantillonnés (aperçu, rien n'a été envoyé).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="443"/>
+        <source>Tick at least one topic.</source>
+        <translation>Cochez au moins un thème.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="447"/>
+        <source>first sampled point</source>
+        <translation>le premier point échantillonné</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="455"/>
+        <source>a point in the area; preview the points to see the first one</source>
+        <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="461"/>
+        <source>(prompt preview unavailable: {e})</source>
+        <translation>(aperçu du prompt indisponible : {e})</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="462"/>
+        <source>Prompt for {where}</source>
+        <translation>Prompt pour {where}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="481"/>
+        <source>Tick at least one topic and one model.</source>
+        <translation>Cochez au moins un thème et un modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="487"/>
+        <source>Cannot start the survey: {e}</source>
+        <translation>Impossible de lancer l'enquête : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="495"/>
+        <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
+        <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="495"/>
+        <source>No price is set for these endpoints.</source>
+        <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="500"/>
+        <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
+About {tok} prompt tokens.
+{cost}
+
+Start the survey?</source>
+        <translation>{n} requêtes seront envoyées à {hosts} ({cached} réponses sur {total} proviennent du cache).
+Environ {tok} jetons de prompt.
+{cost}
+
+Lancer l'enquête ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="503"/>
+        <source>no host</source>
+        <translation>aucun hôte</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="530"/>
+        <source>Starting…</source>
+        <translation>Démarrage…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="547"/>
+        <source>{text} · ETA {eta}</source>
+        <translation>{text} · temps restant estimé {eta}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="553"/>
+        <source>Cancelling…</source>
+        <translation>Annulation…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="564"/>
+        <source>Survey failed: {e}</source>
+        <translation>Échec de l'enquête : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="567"/>
+        <source>Failed.</source>
+        <translation>Échec.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="569"/>
+        <source>Resume survey</source>
+        <translation>Reprendre l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="570"/>
+        <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
+        <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="577"/>
+        <source>Run survey</source>
+        <translation>Lancer l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="581"/>
+        <source>Could not load the results: {e}</source>
+        <translation>Impossible de charger les résultats : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="585"/>
+        <source>Done in {t}.</source>
+        <translation>Terminé en {t}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="671"/>
+        <source>Run a survey first: there is no rated layer.</source>
+        <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="682"/>
+        <source>(not recorded)</source>
+        <translation>(non enregistré)</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="692"/>
+        <source>Model: {m}
+Topic: {t}
+Rating: {r} (score {s}; ground truth {g}; rank error {e})
+
+Answer:
+{a}
+
+Prompt:
+{p}</source>
+        <translation>Modèle : {m}
+Thème : {t}
+Note : {r} (score {s} ; vérité terrain {g} ; erreur de rang {e})
+
+Réponse :
+{a}
+
+Prompt :
+{p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="722"/>
+        <source>Details</source>
+        <translation>Détails</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="55"/>
+        <source>Endpoint</source>
+        <translation>Point d'accès</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="100"/>
+        <source>A key is stored for this endpoint; paste a new one to replace it</source>
+        <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="100"/>
+        <source>Paste a key to store it in the QGIS authentication database</source>
+        <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="124"/>
+        <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
+        <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="166"/>
+        <source>Connecting to {host}…</source>
+        <translation>Connexion à {host}…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="175"/>
+        <source>Failed: {msg}</source>
+        <translation>Échec : {msg}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="183"/>
+        <source>{n} models offered.</source>
+        <translation>{n} modèles proposés.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="185"/>
+        <source>Connected: model {m} is available.</source>
+        <translation>Connecté : le modèle {m} est disponible.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="187"/>
+        <source>Connected, but {m} is not among the {n} models offered.</source>
+        <translation>Connecté, mais {m} ne fait pas partie des {n} modèles proposés.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="192"/>
+        <source>GeoBias: contacting endpoint</source>
+        <translation>GeoBias : contact du point d'accès</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="36"/>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="37"/>
+        <source>Topic</source>
+        <translation>Thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="38"/>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="39"/>
+        <source>ρ truth</source>
+        <translation>ρ vérité</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="40"/>
+        <source>95% CI</source>
+        <translation>IC 95 %</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="41"/>
+        <source>MAD</source>
+        <translation>MAD</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="42"/>
+        <source>Gini</source>
+        <translation>Gini</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="43"/>
+        <source>Answers</source>
+        <translation>Réponses</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="44"/>
+        <source>ρ anchor</source>
+        <translation>ρ ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="45"/>
+        <source>Bias score</source>
+        <translation>Score de biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="137"/>
+        <source>Spearman&apos;s rho of the ratings with the ground truth</source>
+        <translation>rho de Spearman entre les notes et la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="138"/>
+        <source>Bootstrap 95% interval of rho</source>
+        <translation>Intervalle bootstrap à 95 % de rho</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="139"/>
+        <source>Answer rate: share of points the model rated</source>
+        <translation>Taux de réponse : part des points que le modèle a notés</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="140"/>
+        <source>Mean absolute deviation of the ratings</source>
+        <translation>Écart absolu moyen (MAD) des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="141"/>
+        <source>Gini coefficient of the ratings</source>
+        <translation>Coefficient de Gini des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="142"/>
+        <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
+        <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="145"/>
+        <source>Bias score: rho(anchor) × MAD × answer rate²</source>
+        <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="259"/>
+        <source>ground truth</source>
+        <translation>vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="259"/>
+        <source>rating</source>
+        <translation>note</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="286"/>
+        <source>rating (no ground truth)</source>
+        <translation>note (sans vérité terrain)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="301"/>
+        <source>points</source>
+        <translation>points</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="289"/>
+        <source>no answers</source>
+        <translation>aucune réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="301"/>
+        <source>rank error</source>
+        <translation>erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="304"/>
+        <source>no rank errors (no ground truth)</source>
+        <translation>aucune erreur de rang (pas de vérité terrain)</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="100"/>
+        <source>Processing algorithm {id} is not available.</source>
+        <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="96"/>
+        <source>The sampled points could not be read from {p}.</source>
+        <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="131"/>
+        <source>Starting the embedded local model…</source>
+        <translation>Démarrage du modèle local intégré…</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="281"/>
+        <source>None of the chosen models is configured any more.</source>
+        <translation>Aucun des modèles choisis n'est encore configuré.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="350"/>
+        <source>GeoBias survey: {name}</source>
+        <translation>Enquête GeoBias : {name}</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="111"/>
+        <source>{alg} failed; see the GeoBias log.</source>
+        <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
+    </message>
+</context>
+<context>
+    <name>GeoBiasDockBody</name>
+    <message>
+        <location filename="../ui/dock.ui" line="58"/>
+        <source>Survey</source>
+        <translation>Enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="14"/>
+        <source>Names the output files and the layer group</source>
+        <translation>Nomme les fichiers de sortie et le groupe de couches</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="21"/>
+        <source>Area</source>
+        <translation>Zone</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="25"/>
+        <source>Study area</source>
+        <translation>Zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="27"/>
+        <source>Draw on the map</source>
+        <translation>Dessiner sur la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="28"/>
+        <source>Draw polygon</source>
+        <translation>Dessiner un polygone</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="28"/>
+        <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
+        <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="29"/>
+        <source>Polygon layer</source>
+        <translation>Couche de polygones</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="31"/>
+        <source>Selected features only</source>
+        <translation>Entités sélectionnées uniquement</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="32"/>
+        <source>Current map extent</source>
+        <translation>Emprise actuelle de la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="33"/>
+        <source>Whole world</source>
+        <translation>Monde entier</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="40"/>
+        <source>Points</source>
+        <translation>Points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="42"/>
+        <source>Number of points</source>
+        <translation>Nombre de points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="44"/>
+        <source>Sampling</source>
+        <translation>Échantillonnage</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="46"/>
+        <source>Weight raster</source>
+        <translation>Raster de pondération</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="48"/>
+        <source>Seed</source>
+        <translation>Graine</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="50"/>
+        <source>Preview points</source>
+        <translation>Prévisualiser les points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="64"/>
+        <source>Topic</source>
+        <translation>Thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="65"/>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="70"/>
+        <source>Custom topic, e.g. Average Income</source>
+        <translation>Thème personnalisé, p. ex. Revenu moyen</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="71"/>
+        <source>Add topic</source>
+        <translation>Ajouter le thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="76"/>
+        <source>Models</source>
+        <translation>Modèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="77"/>
+        <source>Endpoints…</source>
+        <translation>Points d'accès…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="77"/>
+        <source>Add or edit model endpoints in the GeoBias page of the QGIS options</source>
+        <translation>Ajouter ou modifier les points d'accès des modèles dans la page GeoBias des options de QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="83"/>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="85"/>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="87"/>
+        <source>Ground truth</source>
+        <translation>Vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="90"/>
+        <source>measures</source>
+        <translation>mesure</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="91"/>
+        <source>The topic the ground truth measures: its rank errors and rho come from this field</source>
+        <translation>Le thème que mesure la vérité terrain : ses erreurs de rang et son rho proviennent de ce champ</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="92"/>
+        <source>Anchor</source>
+        <translation>Ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="97"/>
+        <source>Prompt for the first point</source>
+        <translation>Prompt pour le premier point</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="102"/>
+        <source>Results</source>
+        <translation>Résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="108"/>
+        <source>Inspect a point</source>
+        <translation>Inspecter un point</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="108"/>
+        <source>Click a rated point on the map to read its prompt and the model&apos;s answer</source>
+        <translation>Cliquez sur un point noté de la carte pour lire son prompt et la réponse du modèle</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="120"/>
+        <source>Run survey</source>
+        <translation>Lancer l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="121"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>GeoBiasOptions</name>
+    <message>
+        <location filename="../ui/options.ui" line="11"/>
+        <source>Model endpoints</source>
+        <translation>Points d'accès des modèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="23"/>
+        <source>Add</source>
+        <translation>Ajouter</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="28"/>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="37"/>
+        <source>Endpoint</source>
+        <translation>Point d'accès</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="39"/>
+        <source>Name</source>
+        <translation>Nom</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="41"/>
+        <source>Preset</source>
+        <translation>Préréglage</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="43"/>
+        <source>Base URL</source>
+        <translation>URL de base</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="44"/>
+        <source>https://host/v1</source>
+        <translation>https://hote/v1</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="45"/>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="49"/>
+        <source>Fetch models</source>
+        <translation>Récupérer les modèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="49"/>
+        <source>List the models the endpoint offers (GET /v1/models)</source>
+        <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="52"/>
+        <source>Authentication</source>
+        <translation>Authentification</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="54"/>
+        <source>API key</source>
+        <translation>Clé d'API</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="55"/>
+        <source>Paste a key to store it in the QGIS authentication database</source>
+        <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="56"/>
+        <source>Price per 1M prompt tokens</source>
+        <translation>Prix par million de jetons de prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="58"/>
+        <source>Price per 1M completion tokens</source>
+        <translation>Prix par million de jetons de complétion</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="60"/>
+        <source>Parallel requests</source>
+        <translation>Requêtes parallèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="62"/>
+        <source>Requests per minute</source>
+        <translation>Requêtes par minute</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="63"/>
+        <source>unlimited</source>
+        <translation>illimité</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="66"/>
+        <source>Test connection</source>
+        <translation>Tester la connexion</translation>
     </message>
 </context>
 </TS>
