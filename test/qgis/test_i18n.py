@@ -1,0 +1,112 @@
+"""The French translation is complete, current with the code, and installed through i18n_util."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import translations  # noqa: E402
+
+TS = os.path.join(ROOT, "i18n", "geobias_fr.ts")
+QM = os.path.join(ROOT, "i18n", "geobias_fr.qm")
+# str.format fields ({n}, {r:.1f}) and Qt's %1..%99; "95% CI" holds no placeholder.
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\d+")
+
+
+def messages(path):
+    """(context, source, translation element) for every message of a .ts file."""
+    out = []
+    for context in ET.parse(path).getroot().iter("context"):
+        name = context.findtext("name")
+        for message in context.iter("message"):
+            out.append((name, message.findtext("source"), message.find("translation")))
+    return out
+
+
+def placeholders(text):
+    return sorted(PLACEHOLDER.findall(text or ""))
+
+
+def test_committed_ts_is_current_with_the_code(tmp_path):
+    tool = shutil.which("pylupdate5")
+    if tool is None:
+        pytest.skip("pylupdate5 not installed (Debian: pyqt5-dev-tools)")
+    fresh = tmp_path / "fresh.ts"
+    args = [tool, "-noobsolete", "-tr-function", "tr", *translations.sources(), "-ts", str(fresh)]
+    subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+    code = {(c, s) for c, s, _ in messages(fresh)}
+    committed = {(c, s) for c, s, _ in messages(TS)}
+    assert code, "pylupdate5 found no tr() string in the plugin"
+    new = sorted(code - committed)
+    gone = sorted(committed - code)
+    assert not new and not gone, (
+        "i18n/geobias_fr.ts is out of date: run `.venv/bin/python scripts/translations.py "
+        f"update` and translate the new messages.\nNew in the code: {new}\nNo longer in the code: "
+        f"{gone}"
+    )
+
+
+def test_every_message_is_translated():
+    found = messages(TS)
+    assert len(found) > 100
+    unfinished = [s for _, s, t in found if t.get("type") in ("unfinished", "obsolete")]
+    empty = [s for _, s, t in found if not (t.text or "").strip()]
+    assert not unfinished, f"unfinished messages in geobias_fr.ts: {unfinished}"
+    assert not empty, f"empty translations in geobias_fr.ts: {empty}"
+
+
+def test_placeholders_survive_translation():
+    wrong = [(s, t.text) for _, s, t in messages(TS) if placeholders(s) != placeholders(t.text)]
+    assert not wrong, f"placeholders differ between source and translation: {wrong}"
+
+
+def test_placeholder_pattern():
+    assert placeholders("{d}/{t} at {r:.1f}/s, %1 of %2, 95% CI") == sorted(
+        ["{d}", "{t}", "{r:.1f}", "%1", "%2"]
+    )
+
+
+@pytest.fixture()
+def french(qgis_app):
+    """The French translator installed in the application, removed afterwards."""
+    from geobias import i18n_util
+
+    if not os.path.exists(QM) or os.path.getmtime(QM) < os.path.getmtime(TS):
+        if shutil.which("lrelease") is None:
+            pytest.skip("lrelease not installed (Debian: qttools5-dev-tools)")
+        translations.compile_all()
+    translator = i18n_util.install_translator("fr")
+    assert translator is not None, f"{QM} did not load"
+    yield translator
+    i18n_util.remove_translator(translator)
+
+
+def test_french_translator_translates_code_and_forms(french, qgis_iface, qgis_new_project):
+    from geobias.i18n_util import tr
+    from geobias.ui.dock import GeoBiasDock
+
+    assert tr("Run survey") == "Lancer l'enquête"
+    assert tr("{n} points sampled (preview, nothing sent).").format(n=3) == (
+        "3 points échantillonnés (aperçu, rien n'a été envoyé)."
+    )
+    dock = GeoBiasDock(qgis_iface)
+    try:
+        # Set by the .ui form (its class context), not by code.
+        assert dock.ui.previewButton.text() == "Prévisualiser les points"
+        scores = [dock.ui.scoreCombo.itemText(i) for i in range(dock.ui.scoreCombo.count())]
+        assert "Note gloutonne (greedy)" in scores
+    finally:
+        dock.close_survey()
+        dock.deleteLater()
+
+
+def test_english_without_translator(qgis_app):
+    from geobias.i18n_util import tr
+
+    assert tr("Run survey") == "Run survey"
