@@ -24,32 +24,32 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="138"/>
+        <location filename="../processing/bias_metrics.py" line="139"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="95"/>
+        <location filename="../processing/sample_ground_truth.py" line="99"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="58"/>
+        <location filename="../processing/survey.py" line="59"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="70"/>
+        <location filename="../processing/survey.py" line="71"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="75"/>
+        <location filename="../processing/survey.py" line="76"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="82"/>
+        <location filename="../processing/survey.py" line="83"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
@@ -64,97 +64,97 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="178"/>
+        <location filename="../processing/bias_metrics.py" line="179"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="105"/>
+        <location filename="../processing/survey.py" line="106"/>
         <source>Choose the anchoring field.</source>
         <translation>Choisissez le champ d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="191"/>
+        <location filename="../processing/bias_metrics.py" line="192"/>
         <source>Layer {name} has no score field &apos;{f}&apos;.</source>
         <translation>La couche {name} n'a pas de champ de score « {f} ».</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="197"/>
+        <location filename="../processing/bias_metrics.py" line="198"/>
         <source>Layer {name}: field &apos;{f}&apos; is not numeric.</source>
         <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="76"/>
+        <location filename="../processing/import_ratings.py" line="77"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="79"/>
+        <location filename="../processing/import_ratings.py" line="80"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="82"/>
+        <location filename="../processing/import_ratings.py" line="83"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="85"/>
+        <location filename="../processing/import_ratings.py" line="86"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="88"/>
+        <location filename="../processing/import_ratings.py" line="89"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="89"/>
+        <location filename="../processing/import_ratings.py" line="90"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="94"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="94"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>Greedy ratings</source>
         <translation>Des notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="94"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>Expected values</source>
         <translation>Des espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="193"/>
+        <location filename="../processing/sample_ground_truth.py" line="200"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="156"/>
+        <location filename="../processing/sample_points.py" line="157"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="108"/>
+        <location filename="../processing/import_ratings.py" line="109"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="122"/>
+        <location filename="../processing/import_ratings.py" line="123"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="124"/>
+        <location filename="../processing/import_ratings.py" line="125"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="140"/>
+        <location filename="../processing/import_ratings.py" line="141"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -334,132 +334,132 @@
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="300"/>
+        <location filename="../processing/rate_locations.py" line="301"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="306"/>
+        <location filename="../processing/rate_locations.py" line="307"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="85"/>
+        <location filename="../processing/survey.py" line="86"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="90"/>
+        <location filename="../processing/survey.py" line="91"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="312"/>
+        <location filename="../processing/rate_locations.py" line="313"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="326"/>
+        <location filename="../processing/rate_locations.py" line="327"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="330"/>
+        <location filename="../processing/rate_locations.py" line="331"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="57"/>
+        <location filename="../processing/sample_ground_truth.py" line="60"/>
         <source>The raster {name} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="65"/>
+        <location filename="../processing/sample_ground_truth.py" line="68"/>
         <source>{n} points lie outside the raster; their truth is null.</source>
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="96"/>
+        <location filename="../processing/sample_ground_truth.py" line="100"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="99"/>
+        <location filename="../processing/sample_ground_truth.py" line="103"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="102"/>
+        <location filename="../processing/sample_ground_truth.py" line="106"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="111"/>
+        <location filename="../processing/sample_ground_truth.py" line="115"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="50"/>
+        <location filename="../processing/survey.py" line="51"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="124"/>
+        <location filename="../processing/sample_ground_truth.py" line="131"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="133"/>
+        <location filename="../processing/sample_ground_truth.py" line="140"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="138"/>
+        <location filename="../processing/sample_ground_truth.py" line="145"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="147"/>
+        <location filename="../processing/sample_ground_truth.py" line="154"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="156"/>
+        <location filename="../processing/sample_ground_truth.py" line="163"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="159"/>
+        <location filename="../processing/sample_ground_truth.py" line="166"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="160"/>
+        <location filename="../processing/sample_ground_truth.py" line="167"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="169"/>
+        <location filename="../processing/sample_ground_truth.py" line="176"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="180"/>
+        <location filename="../processing/sample_ground_truth.py" line="187"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="184"/>
+        <location filename="../processing/sample_ground_truth.py" line="191"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="222"/>
+        <location filename="../processing/sample_ground_truth.py" line="229"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="226"/>
+        <location filename="../processing/sample_ground_truth.py" line="233"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="160"/>
+        <location filename="../processing/styles.py" line="164"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -524,27 +524,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="64"/>
+        <location filename="../processing/survey.py" line="65"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="85"/>
+        <location filename="../processing/survey.py" line="86"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="91"/>
+        <location filename="../processing/survey.py" line="92"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="103"/>
+        <location filename="../processing/survey.py" line="104"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="114"/>
+        <location filename="../processing/survey.py" line="115"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -976,6 +976,81 @@ Prompt :
         <location filename="../ui/task.py" line="111"/>
         <source>{alg} failed; see the GeoBias log.</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="10"/>
+        <source>Rating survey</source>
+        <translation>Enquête de notation</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="11"/>
+        <source>Ground truth and metrics</source>
+        <translation>Vérité terrain et métriques</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="64"/>
+        <source>Import ratings table</source>
+        <translation>Importer une table de notes</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="284"/>
+        <source>Rate locations</source>
+        <translation>Noter des emplacements</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="78"/>
+        <source>Sample ground truth</source>
+        <translation>Échantillonner la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="33"/>
+        <source>Weighted by gazetteer population (importance + farthest point)</source>
+        <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="33"/>
+        <source>Weighted by a raster (importance + farthest point)</source>
+        <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="33"/>
+        <source>Square grid</source>
+        <translation>Grille carrée</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="33"/>
+        <source>Hexagonal grid</source>
+        <translation>Grille hexagonale</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="136"/>
+        <source>Sample points</source>
+        <translation>Échantillonner des points</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="100"/>
+        <source>Rank of the score (0..1), red-yellow-green</source>
+        <translation>Rang du score (0..1), rouge-jaune-vert</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="100"/>
+        <source>Rank error: red overestimate, white 0, blue underestimate</source>
+        <translation>Erreur de rang : rouge surestimation, blanc 0, bleu sous-estimation</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="100"/>
+        <source>Score by quantiles</source>
+        <translation>Score par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="100"/>
+        <source>Rank of the ground truth (0..1)</source>
+        <translation>Rang de la vérité terrain (0..1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="36"/>
+        <source>Run a bias survey</source>
+        <translation>Lancer une enquête de biais</translation>
     </message>
 </context>
 <context>
