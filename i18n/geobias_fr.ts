@@ -121,12 +121,12 @@
     <message>
         <location filename="../processing/import_ratings.py" line="95"/>
         <source>Greedy ratings</source>
-        <translation>Des notes gloutonnes (greedy)</translation>
+        <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
         <location filename="../processing/import_ratings.py" line="95"/>
         <source>Expected values</source>
-        <translation>Des espérances</translation>
+        <translation>Espérances</translation>
     </message>
     <message>
         <location filename="../processing/sample_ground_truth.py" line="200"/>
