@@ -11,6 +11,14 @@ CONTEXT = "@default"
 I18N_DIR = os.path.join(os.path.dirname(__file__), "i18n")
 
 
+def QT_TRANSLATE_NOOP(context, text):  # noqa: N802 (Qt's name, which pylupdate5 looks for)
+    """Mark a string defined away from where it is shown (labels, help); tr() it when shown.
+
+    Call it as QT_TRANSLATE_NOOP("@default", "text") so the string lands in tr()'s context.
+    """
+    return text
+
+
 def tr(text):
     """Translate a user-visible string in the GeoBias context."""
     return QCoreApplication.translate(CONTEXT, text)

@@ -30,6 +30,10 @@ def request_key(base_url: str, model: str, body: dict) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class CacheError(RuntimeError):
+    """The cache file is not a usable SQLite database (damaged, or another kind of file)."""
+
+
 class SurveyCache:
     """Answers and failures by request key; thread-safe, several processes may share the file."""
 
@@ -38,10 +42,15 @@ class SurveyCache:
         self.timeout_s = timeout_s
         self._local = threading.local()
         self._lock = threading.Lock()
-        con = self._con()
-        con.execute("PRAGMA journal_mode=WAL")
-        with self._lock:
-            con.executescript(_SCHEMA)
+        try:
+            con = self._con()
+            con.execute("PRAGMA journal_mode=WAL")
+            with self._lock:
+                con.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise CacheError(
+                f"the survey cache {path} cannot be used ({e}); move it away to start a new one"
+            ) from e
 
     def _con(self) -> sqlite3.Connection:
         """One connection per thread (sqlite3 connections must not be shared across threads)."""

@@ -24,32 +24,32 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="139"/>
+        <location filename="../processing/bias_metrics.py" line="140"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="99"/>
+        <location filename="../processing/sample_ground_truth.py" line="103"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="59"/>
+        <location filename="../processing/survey.py" line="60"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="71"/>
+        <location filename="../processing/survey.py" line="72"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="76"/>
+        <location filename="../processing/survey.py" line="77"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="83"/>
+        <location filename="../processing/survey.py" line="84"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
@@ -64,97 +64,97 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="179"/>
+        <location filename="../processing/bias_metrics.py" line="180"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="106"/>
+        <location filename="../processing/survey.py" line="107"/>
         <source>Choose the anchoring field.</source>
         <translation>Choisissez le champ d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="192"/>
+        <location filename="../processing/bias_metrics.py" line="193"/>
         <source>Layer {name} has no score field &apos;{f}&apos;.</source>
         <translation>La couche {name} n'a pas de champ de score « {f} ».</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="198"/>
+        <location filename="../processing/bias_metrics.py" line="199"/>
         <source>Layer {name}: field &apos;{f}&apos; is not numeric.</source>
         <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="77"/>
+        <location filename="../processing/import_ratings.py" line="78"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="80"/>
+        <location filename="../processing/import_ratings.py" line="81"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="83"/>
+        <location filename="../processing/import_ratings.py" line="84"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="86"/>
+        <location filename="../processing/import_ratings.py" line="87"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="89"/>
+        <location filename="../processing/import_ratings.py" line="90"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="90"/>
+        <location filename="../processing/import_ratings.py" line="91"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="200"/>
+        <location filename="../processing/sample_ground_truth.py" line="204"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="157"/>
+        <location filename="../processing/sample_points.py" line="158"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="109"/>
+        <location filename="../processing/import_ratings.py" line="110"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="123"/>
+        <location filename="../processing/import_ratings.py" line="124"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="125"/>
+        <location filename="../processing/import_ratings.py" line="126"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="141"/>
+        <location filename="../processing/import_ratings.py" line="142"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -334,132 +334,132 @@
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="301"/>
+        <location filename="../processing/rate_locations.py" line="302"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="307"/>
+        <location filename="../processing/rate_locations.py" line="308"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="86"/>
+        <location filename="../processing/survey.py" line="87"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="91"/>
+        <location filename="../processing/survey.py" line="92"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="313"/>
+        <location filename="../processing/rate_locations.py" line="314"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="327"/>
+        <location filename="../processing/rate_locations.py" line="328"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="331"/>
+        <location filename="../processing/rate_locations.py" line="332"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="60"/>
+        <location filename="../processing/sample_ground_truth.py" line="63"/>
         <source>The raster {name} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="68"/>
+        <location filename="../processing/sample_ground_truth.py" line="71"/>
         <source>{n} points lie outside the raster; their truth is null.</source>
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="100"/>
+        <location filename="../processing/sample_ground_truth.py" line="104"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="103"/>
+        <location filename="../processing/sample_ground_truth.py" line="107"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="106"/>
+        <location filename="../processing/sample_ground_truth.py" line="110"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="115"/>
+        <location filename="../processing/sample_ground_truth.py" line="119"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="51"/>
+        <location filename="../processing/survey.py" line="52"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="131"/>
+        <location filename="../processing/sample_ground_truth.py" line="135"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="140"/>
+        <location filename="../processing/sample_ground_truth.py" line="144"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="145"/>
+        <location filename="../processing/sample_ground_truth.py" line="149"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="154"/>
+        <location filename="../processing/sample_ground_truth.py" line="158"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="163"/>
+        <location filename="../processing/sample_ground_truth.py" line="167"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="166"/>
+        <location filename="../processing/sample_ground_truth.py" line="170"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="167"/>
+        <location filename="../processing/sample_ground_truth.py" line="171"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="176"/>
+        <location filename="../processing/sample_ground_truth.py" line="180"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="187"/>
+        <location filename="../processing/sample_ground_truth.py" line="191"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="191"/>
+        <location filename="../processing/sample_ground_truth.py" line="195"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="229"/>
+        <location filename="../processing/sample_ground_truth.py" line="233"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="233"/>
+        <location filename="../processing/sample_ground_truth.py" line="237"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -524,27 +524,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="65"/>
+        <location filename="../processing/survey.py" line="66"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="86"/>
+        <location filename="../processing/survey.py" line="87"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="92"/>
+        <location filename="../processing/survey.py" line="93"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="104"/>
+        <location filename="../processing/survey.py" line="105"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="115"/>
+        <location filename="../processing/survey.py" line="116"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -998,7 +998,7 @@ Prompt :
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="78"/>
+        <location filename="../processing/sample_ground_truth.py" line="81"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
@@ -1051,6 +1051,56 @@ Prompt :
         <location filename="../processing/survey.py" line="36"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="129"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="68"/>
+        <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for &apos;Sample ground truth&apos;. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper.</source>
+        <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="288"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model started for the run on 127.0.0.1; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local démarré pour l'exécution sur 127.0.0.1 ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <source>Mean</source>
+        <translation>Moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <source>Sum</source>
+        <translation>Somme</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <source>Median</source>
+        <translation>Médiane</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <source>Maximum</source>
+        <translation>Maximum</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="85"/>
+        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_points.py" line="140"/>
+        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="40"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
 </context>
 <context>

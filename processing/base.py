@@ -3,22 +3,25 @@
 from qgis.core import QgsProcessingAlgorithm
 from qgis.PyQt.QtGui import QIcon
 
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON
 
 GROUPS = {
-    "survey": "Rating survey",
-    "truth": "Ground truth and metrics",
+    "survey": QT_TRANSLATE_NOOP("@default", "Rating survey"),
+    "truth": QT_TRANSLATE_NOOP("@default", "Ground truth and metrics"),
 }
 
 
 class GeoBiasAlgorithm(QgsProcessingAlgorithm):
-    """Subclasses set NAME, DISPLAY, GROUP and HELP and implement the two Processing hooks."""
+    """Subclasses set NAME, DISPLAY and GROUP, write shortHelpString and the Processing hooks.
+
+    Help texts are literal tr("..." "...") calls in each shortHelpString: pylupdate5 finds a
+    string split over lines there, but not inside QT_TRANSLATE_NOOP with a trailing comma.
+    """
 
     NAME = ""
     DISPLAY = ""
     GROUP = "survey"
-    HELP = ""
 
     def name(self):
         return self.NAME
@@ -31,9 +34,6 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def groupId(self):
         return self.GROUP
-
-    def shortHelpString(self):
-        return tr(self.HELP)
 
     def icon(self):
         return QIcon(ICON)

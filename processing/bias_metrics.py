@@ -15,7 +15,7 @@ from qgis.core import (
 )
 
 from ..core.metrics import summarize
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import add_point_features, as_float, polygon_field_values, qgs_fields, read_columns
 
@@ -122,17 +122,19 @@ def _with_ci(row, name):
 
 class BiasMetricsAlgorithm(GeoBiasAlgorithm):
     NAME = "biasmetrics"
-    DISPLAY = "Bias metrics"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Bias metrics")
     GROUP = "truth"
-    HELP = (
-        "Computes, for every model and topic in the rated points layers: the number of points "
-        "and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini "
-        "coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its "
-        "p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution "
-        "taken from a polygon layer field (e.g. infant survival by country), and the bias score "
-        "B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases (no answers, constant "
-        "ratings) give empty values with a reason."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "Computes, for every model and topic in the rated points layers: the number of points "
+            "and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini "
+            "coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with "
+            "its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring "
+            "distribution taken from a polygon layer field (e.g. infant survival by country), and "
+            "the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases "
+            "(no answers, constant ratings) give empty values with a reason."
+        )
 
     def initAlgorithm(self, config=None):
         self.addParameter(

@@ -16,7 +16,7 @@ from qgis.core import (
 
 from ..core.metrics import fractional_rank
 from ..core.ratings import RatingsTableError, read_ratings_table
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import WGS84, add_point_features, qgs_fields
 from .styles import save_output_styles, style_output
@@ -61,16 +61,18 @@ def guess_topic(path):
 
 class ImportRatingsAlgorithm(GeoBiasAlgorithm):
     NAME = "importratings"
-    DISPLAY = "Import ratings table"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Import ratings table")
     GROUP = "survey"
-    HELP = (
-        "Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an "
-        "empty value means not answered) and writes a rated points layer in EPSG:4326 with the "
-        "GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank "
-        "(fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for "
-        "'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. "
-        "the GPT-3.5 ratings published with the paper."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an "
+            "empty value means not answered) and writes a rated points layer in EPSG:4326 with the "
+            "GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank "
+            "(fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for "
+            "'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, "
+            "e.g. the GPT-3.5 ratings published with the paper."
+        )
 
     def initAlgorithm(self, config=None):
         self.addParameter(

@@ -24,7 +24,7 @@ from qgis.core import (
 
 from ..core.metrics import fractional_rank
 from ..core.prompts import DEFAULT_PRESET, PRESETS
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import layer_name, point_arrays, write_points_layer
 from .runs import append_runs, now, run_record
@@ -117,14 +117,17 @@ def check_reachable(endpoint, timeout=5.0):
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
     """Run the survey; returns ({topic: rated columns}, n_requests). Raises on fatal errors."""
-    from ..core.cache import SurveyCache
+    from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
     from ..core.survey import SurveySpec, run_survey
 
     check_reachable(endpoint)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
-    cache = SurveyCache(cache_path or default_cache_path())
+    try:
+        cache = SurveyCache(cache_path or default_cache_path())
+    except CacheError as err:
+        raise QgsProcessingException(str(err)) from err
 
     def progress(p):
         feedback.setProgress(100.0 * p.done / max(p.total, 1))
@@ -281,20 +284,22 @@ def read_endpoint_parameters(alg, parameters, context):
 
 class RateLocationsAlgorithm(GeoBiasAlgorithm):
     NAME = "ratelocations"
-    DISPLAY = "Rate locations"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Rate locations")
     GROUP = "survey"
-    HELP = (
-        "Asks a large language model to rate every point on each topic (0.0–9.9) with the "
-        "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
-        "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
-        "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
-        "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
-        "(embedded = a small local model started for the run on 127.0.0.1; or any "
-        "OpenAI-compatible service), a base URL, the model name and an authentication "
-        "configuration holding the API key. Score: the expected value of the first digit from "
-        "the log-probabilities (falls back to the greedy rating when the endpoint gives none) "
-        "or the greedy rating. Answers are cached, so a cancelled run resumes."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "Asks a large language model to rate every point on each topic (0.0–9.9) with the "
+            "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
+            "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
+            "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
+            "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
+            "(embedded = a small local model started for the run on 127.0.0.1; or any "
+            "OpenAI-compatible service), a base URL, the model name and an authentication "
+            "configuration holding the API key. Score: the expected value of the first digit from "
+            "the log-probabilities (falls back to the greedy rating when the endpoint gives none) "
+            "or the greedy rating. Answers are cached, so a cancelled run resumes."
+        )
 
     def initAlgorithm(self, config=None):
         self.addParameter(

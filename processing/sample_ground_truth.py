@@ -18,7 +18,7 @@ from qgis.core import (
 )
 
 from ..core.metrics import fractional_rank, rank_error
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
     RATED_FIELDS,
@@ -35,6 +35,12 @@ from .layers import (
 from .styles import save_output_styles, style_output
 
 STATISTICS = ("mean", "sum", "median", "max")
+STATISTIC_LABELS = (
+    QT_TRANSLATE_NOOP("@default", "Mean"),
+    QT_TRANSLATE_NOOP("@default", "Sum"),
+    QT_TRANSLATE_NOOP("@default", "Median"),
+    QT_TRANSLATE_NOOP("@default", "Maximum"),
+)
 
 
 def truth_columns(score, truth):
@@ -72,19 +78,21 @@ def truth_from_raster(layer, band, lon, lat, window_km, stat, feedback):
 
 class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
     NAME = "samplegroundtruth"
-    DISPLAY = "Sample ground truth"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Sample ground truth")
     GROUP = "truth"
-    HELP = (
-        "Adds the ground truth to rated points from one of your layers and computes rank "
-        "errors. Give exactly one source: a raster (the statistic of the cells in a square "
-        "window of the given size in km around each point, nodata excluded; the paper used "
-        "25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon "
-        "containing the point, e.g. a census unit), or a point layer and field (the nearest point "
-        "within the maximum distance). Layers in any CRS are reprojected. Writes truth, "
-        "truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank "
-        "(> 0: the model overestimates, red; < 0: underestimates, blue). Points without a truth "
-        "keep a null truth and are counted."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "Adds the ground truth to rated points from one of your layers and computes rank "
+            "errors. Give exactly one source: a raster (the statistic of the cells in a square "
+            "window of the given size in km around each point, nodata excluded; the paper used 25 "
+            "km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon "
+            "containing the point, e.g. a census unit), or a point layer and field (the nearest "
+            "point within the maximum distance). Layers in any CRS are reprojected. Writes truth, "
+            "truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (> "
+            "0: the model overestimates, red; < 0: underestimates, blue). Points without a truth "
+            "keep a null truth and are counted."
+        )
 
     def initAlgorithm(self, config=None):
         self.addParameter(
@@ -110,7 +118,10 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterEnum(
-                "STATISTIC", tr("Window statistic"), [tr(s) for s in STATISTICS], defaultValue=0
+                "STATISTIC",
+                tr("Window statistic"),
+                [tr(s) for s in STATISTIC_LABELS],
+                defaultValue=0,
             )
         )
         self.addParameter(

@@ -18,7 +18,7 @@ from qgis.core import (
 )
 
 from ..core import sampling
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
     WGS84,
@@ -31,11 +31,11 @@ from .layers import (
 
 METHODS = ("uniform", "population", "raster", "grid", "hex")
 METHOD_LABELS = (
-    "Uniform on the sphere",
-    "Weighted by gazetteer population (importance + farthest point)",
-    "Weighted by a raster (importance + farthest point)",
-    "Square grid",
-    "Hexagonal grid",
+    QT_TRANSLATE_NOOP("@default", "Uniform on the sphere"),
+    QT_TRANSLATE_NOOP("@default", "Weighted by gazetteer population (importance + farthest point)"),
+    QT_TRANSLATE_NOOP("@default", "Weighted by a raster (importance + farthest point)"),
+    QT_TRANSLATE_NOOP("@default", "Square grid"),
+    QT_TRANSLATE_NOOP("@default", "Hexagonal grid"),
 )
 POINT_FIELDS = {
     "pid": ogr.OFTInteger64,
@@ -72,47 +72,84 @@ def sample(region, n, method, seed=0, weight_raster=None, band=1, gazetteer=None
     return cand[idx], np.asarray(weights, float)[idx]
 
 
+def add_sampling_parameters(alg):
+    """REGION, EXTENT, COUNT, METHOD, WEIGHT_RASTER, BAND and SEED (samplepoints and survey)."""
+    alg.addParameter(
+        QgsProcessingParameterFeatureSource(
+            "REGION", tr("Region polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+        )
+    )
+    alg.addParameter(QgsProcessingParameterExtent("EXTENT", tr("Region extent"), optional=True))
+    alg.addParameter(
+        QgsProcessingParameterNumber("COUNT", tr("Number of points"), defaultValue=200, minValue=1)
+    )
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "METHOD", tr("Sampling method"), [tr(m) for m in METHOD_LABELS], defaultValue=1
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterRasterLayer("WEIGHT_RASTER", tr("Weight raster"), optional=True)
+    )
+    alg.addParameter(
+        QgsProcessingParameterBand("BAND", tr("Weight band"), 1, "WEIGHT_RASTER", optional=True)
+    )
+    alg.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+
+
+def read_region(alg, parameters, context, feedback):
+    """The region as a lon/lat shapely geometry (world when no region is given)."""
+    source = alg.parameterAsSource(parameters, "REGION", context)
+    if source is not None:
+        return region_geometry(source, context, feedback)
+    if parameters.get("EXTENT"):
+        rect = alg.parameterAsExtent(parameters, "EXTENT", context)
+        crs = alg.parameterAsExtentCrs(parameters, "EXTENT", context)
+        if not rect.isEmpty():
+            return extent_region(rect, crs if crs.isValid() else WGS84, context)
+    feedback.pushInfo(tr("No region given: sampling the whole world."))
+    return WORLD
+
+
+def sample_from_parameters(alg, parameters, context, feedback):
+    """(lonlat (k, 2), weights (k,), method) from the sampling parameters; errors say why."""
+    region = read_region(alg, parameters, context, feedback)
+    n = alg.parameterAsInt(parameters, "COUNT", context)
+    method = METHODS[alg.parameterAsEnum(parameters, "METHOD", context)]
+    seed = alg.parameterAsInt(parameters, "SEED", context)
+    raster = alg.parameterAsRasterLayer(parameters, "WEIGHT_RASTER", context)
+    band = alg.parameterAsInt(parameters, "BAND", context) or 1
+    path = raster.source().split("|")[0] if raster is not None else None
+    try:
+        pts, weights = sample(region, n, method, seed, path, band)
+    except ValueError as err:
+        raise QgsProcessingException(str(err)) from err
+    if len(pts) == 0:
+        raise QgsProcessingException(tr("No point could be sampled in the region."))
+    if len(pts) < n and method not in ("grid", "hex"):
+        feedback.pushWarning(tr("Only {k} of {n} points could be sampled.").format(k=len(pts), n=n))
+    return pts, weights, method
+
+
 class SamplePointsAlgorithm(GeoBiasAlgorithm):
     NAME = "samplepoints"
-    DISPLAY = "Sample points"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Sample points")
     GROUP = "survey"
-    HELP = (
-        "Samples the locations to rate inside a region: the polygons of a layer (or only its "
-        "selected features), an extent, or the whole world when neither is given. Methods: "
-        "uniform on the sphere (not uniform in degrees); weighted by the population of the "
-        "bundled GeoNames places or by a weight raster (e.g. population), combining importance "
-        "sampling with farthest point sampling on great-circle distances as the paper does for "
-        "its maps; or a square or hexagonal grid of about COUNT points. Invalid region "
-        "geometries are repaired (with a warning); layers in any CRS are reprojected. The "
-        "output is EPSG:4326 with pid, lon, lat and the sampling weight."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "Samples the locations to rate inside a region: the polygons of a layer (or only its "
+            "selected features), an extent, or the whole world when neither is given. Methods: "
+            "uniform on the sphere (not uniform in degrees); weighted by the population of the "
+            "bundled GeoNames places or by a weight raster (e.g. population), combining importance "
+            "sampling with farthest point sampling on great-circle distances as the paper does for "
+            "its maps; or a square or hexagonal grid of about COUNT points. Invalid region "
+            "geometries are repaired (with a warning); layers in any CRS are reprojected. The "
+            "output is EPSG:4326 with pid, lon, lat and the sampling weight."
+        )
 
     def initAlgorithm(self, config=None):
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "REGION", tr("Region polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterExtent("EXTENT", tr("Region extent"), optional=True)
-        )
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "COUNT", tr("Number of points"), defaultValue=200, minValue=1
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                "METHOD", tr("Method"), [tr(m) for m in METHOD_LABELS], defaultValue=1
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterRasterLayer("WEIGHT_RASTER", tr("Weight raster"), optional=True)
-        )
-        self.addParameter(
-            QgsProcessingParameterBand("BAND", tr("Weight band"), 1, "WEIGHT_RASTER", optional=True)
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        add_sampling_parameters(self)
         self.addParameter(
             QgsProcessingParameterFeatureSink(
                 "OUTPUT", tr("Sampled points"), QgsProcessing.TypeVectorPoint
@@ -120,38 +157,9 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         )
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
 
-    def region(self, parameters, context, feedback):
-        """The region as a lon/lat shapely geometry (world when no region is given)."""
-        source = self.parameterAsSource(parameters, "REGION", context)
-        if source is not None:
-            return region_geometry(source, context, feedback)
-        if parameters.get("EXTENT"):
-            rect = self.parameterAsExtent(parameters, "EXTENT", context)
-            crs = self.parameterAsExtentCrs(parameters, "EXTENT", context)
-            if not rect.isEmpty():
-                return extent_region(rect, crs if crs.isValid() else WGS84, context)
-        feedback.pushInfo(tr("No region given: sampling the whole world."))
-        return WORLD
-
     def processAlgorithm(self, parameters, context, feedback):
-        region = self.region(parameters, context, feedback)
-        n = self.parameterAsInt(parameters, "COUNT", context)
-        method = METHODS[self.parameterAsEnum(parameters, "METHOD", context)]
-        seed = self.parameterAsInt(parameters, "SEED", context)
-        raster = self.parameterAsRasterLayer(parameters, "WEIGHT_RASTER", context)
-        band = self.parameterAsInt(parameters, "BAND", context) or 1
-        path = raster.source().split("|")[0] if raster is not None else None
         feedback.setProgress(10)
-        try:
-            pts, weights = sample(region, n, method, seed, path, band)
-        except ValueError as err:
-            raise QgsProcessingException(str(err)) from err
-        if len(pts) == 0:
-            raise QgsProcessingException(tr("No point could be sampled in the region."))
-        if len(pts) < n and method not in ("grid", "hex"):
-            feedback.pushWarning(
-                tr("Only {k} of {n} points could be sampled.").format(k=len(pts), n=n)
-            )
+        pts, weights, _ = sample_from_parameters(self, parameters, context, feedback)
         feedback.setProgress(60)
         fields = qgs_fields(POINT_FIELDS)
         sink, dest = self.parameterAsSink(

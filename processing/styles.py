@@ -16,7 +16,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtGui import QColor
 
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 
 N_CLASSES = 10
 POINT_SIZE = 1.8
@@ -98,10 +98,14 @@ def rating_renderer(layer, field="score", classes=5, values=None):
 
 # Saved styles: name, description, the field drawn.
 STYLE_SETS = (
-    ("rank", "Rank of the score (0..1), red-yellow-green", "rank"),
-    ("rank_error", "Rank error: red overestimate, white 0, blue underestimate", "rank_error"),
-    ("rating", "Score by quantiles", "score"),
-    ("truth_rank", "Rank of the ground truth (0..1)", "truth_rank"),
+    ("rank", QT_TRANSLATE_NOOP("@default", "Rank of the score (0..1), red-yellow-green"), "rank"),
+    (
+        "rank_error",
+        QT_TRANSLATE_NOOP("@default", "Rank error: red overestimate, white 0, blue underestimate"),
+        "rank_error",
+    ),
+    ("rating", QT_TRANSLATE_NOOP("@default", "Score by quantiles"), "score"),
+    ("truth_rank", QT_TRANSLATE_NOOP("@default", "Rank of the ground truth (0..1)"), "truth_rank"),
 )
 
 

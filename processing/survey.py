@@ -6,8 +6,6 @@ from qgis.core import (
     QgsProcessingException,
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputString,
-    QgsProcessingParameterEnum,
-    QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSource,
     QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
@@ -15,7 +13,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..i18n_util import tr
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .bias_metrics import METRIC_FIELDS, format_table, metrics_row
 from .layers import polygon_field_values, write_table
@@ -30,42 +28,26 @@ from .rate_locations import (
 )
 from .runs import append_runs, now, run_record
 from .sample_ground_truth import truth_columns
-from .sample_points import METHOD_LABELS, METHODS, SamplePointsAlgorithm, sample
+from .sample_points import add_sampling_parameters, sample_from_parameters
 
 
 class SurveyAlgorithm(GeoBiasAlgorithm):
     NAME = "survey"
-    DISPLAY = "Run a bias survey"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Run a bias survey")
     GROUP = "survey"
-    HELP = (
-        "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
-        "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
-        "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
-        "truth'), and computes the bias metrics with an anchoring field such as infant survival "
-        "(as 'Bias metrics'). Writes one styled layer per model and topic, a 'metrics' table and "
-        "a 'runs' table into one GeoPackage."
-    )
+
+    def shortHelpString(self):
+        return tr(
+            "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
+            "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
+            "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
+            "truth'), and computes the bias metrics with an anchoring field such as infant "
+            "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
+            "'metrics' table and a 'runs' table into one GeoPackage."
+        )
 
     def initAlgorithm(self, config=None):
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "REGION", tr("Region polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterExtent("EXTENT", tr("Region extent"), optional=True)
-        )
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "COUNT", tr("Number of points"), defaultValue=200, minValue=1
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                "METHOD", tr("Sampling method"), [tr(m) for m in METHOD_LABELS], defaultValue=1
-            )
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        add_sampling_parameters(self)
         endpoint_parameters(self)
         self.addParameter(
             QgsProcessingParameterFeatureSource(
@@ -113,10 +95,6 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
     def processAlgorithm(self, parameters, context, feedback):
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
-        region = SamplePointsAlgorithm.region(self, parameters, context, feedback)
-        n = self.parameterAsInt(parameters, "COUNT", context)
-        method = METHODS[self.parameterAsEnum(parameters, "METHOD", context)]
-        seed = self.parameterAsInt(parameters, "SEED", context)
         values = read_endpoint_parameters(self, parameters, context)
         provider, base_url, model, api_key, concurrency, template, score_kind, topics = values
         truth_src = self.parameterAsSource(parameters, "TRUTH", context)
@@ -130,11 +108,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         truth_topics = split_topics(self.parameterAsString(parameters, "TRUTH_TOPICS", context))
         truth_topics = truth_topics or topics[:1]
         n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
+        seed = self.parameterAsInt(parameters, "SEED", context)  # also seeds the bootstrap
 
-        try:
-            pts, _ = sample(region, n, method, seed)
-        except ValueError as err:
-            raise QgsProcessingException(str(err)) from err
+        pts, _, method = sample_from_parameters(self, parameters, context, feedback)
         lon, lat = pts[:, 0], pts[:, 1]
         pids = np.arange(len(lon), dtype=np.int64)
         feedback.pushInfo(tr("Sampled {n} points ({m}).").format(n=len(lon), m=method))

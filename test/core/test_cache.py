@@ -5,7 +5,9 @@ import subprocess
 import sys
 import threading
 
-from geobias.core.cache import SurveyCache, request_key
+import pytest
+
+from geobias.core.cache import CacheError, SurveyCache, request_key
 from geobias.core.llm import ChatClient, Endpoint
 
 
@@ -106,3 +108,11 @@ def test_api_key_never_reaches_the_file(tmp_path):
     blob = b"".join(open(p, "rb").read() for p in (path, path + "-wal") if os.path.exists(p))
     assert b"My answer is" in blob or len(SurveyCache(path)) == 20
     assert secret.encode() not in blob
+
+
+def test_a_damaged_cache_file_is_a_clear_error_and_is_left_alone(tmp_path):
+    path = tmp_path / "damaged.sqlite"
+    path.write_bytes(b"\x0a\x0c\x65\x00" * 1024)  # what a torn page header looks like
+    with pytest.raises(CacheError, match="cannot be used"):
+        SurveyCache(str(path))
+    assert path.read_bytes() == b"\x0a\x0c\x65\x00" * 1024

@@ -17,7 +17,7 @@ NAME = "geobias_lifecycle_copy"
 
 def copy_plugin(dest):
     ignore = shutil.ignore_patterns(
-        ".venv", ".git", "test", "output", "build", "__pycache__", "*.gpkg-*"
+        ".venv", ".git", ".qgis-settings", "test", "output", "build", "__pycache__", "*.gpkg-*"
     )
     shutil.copytree(ROOT, os.path.join(dest, NAME), ignore=ignore)
 
