@@ -1,10 +1,12 @@
 """Common base of the GeoBias algorithms: instance creation, groups, icon, translated strings."""
 
-from qgis.core import QgsProcessingAlgorithm
+from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtGui import QIcon
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON
+from .layers import WGS84, add_point_features
+from .styles import save_output_styles
 
 GROUPS = {
     "survey": QT_TRANSLATE_NOOP("@default", "Rating survey"),
@@ -40,3 +42,20 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def createInstance(self):
         return type(self)()
+
+    def write_points(self, parameters, context, fields, columns, feedback, style=None):
+        """Write point columns to the OUTPUT sink; returns its id, or None when cancelled.
+
+        With `style`, the output's GeoPackage also gets the saved styles, that one as default.
+        """
+        sink, dest = self.parameterAsSink(
+            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
+        )
+        if sink is None:
+            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
+        if not add_point_features(sink, fields, columns, feedback):
+            return None
+        del sink  # closes the file, so its styles can be saved into it
+        if style:
+            save_output_styles(dest, style, values=columns)
+        return dest

@@ -11,15 +11,14 @@ from qgis.core import (
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFile,
     QgsProcessingParameterString,
-    QgsWkbTypes,
 )
 
 from ..core.metrics import fractional_rank
 from ..core.ratings import RatingsTableError, read_ratings_table
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
-from .layers import WGS84, add_point_features, qgs_fields
-from .styles import save_output_styles, style_output
+from .layers import qgs_fields
+from .styles import style_output
 
 SCORE_KINDS = ("greedy", "expected")
 
@@ -129,15 +128,9 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
         kind = SCORE_KINDS[self.parameterAsEnum(parameters, "SCORE", context)]
         columns = rated_columns(table["lon"], table["lat"], table["value"], model, topic, kind)
         fields = qgs_fields()
-        sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
-        )
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
-        if not add_point_features(sink, fields, columns, feedback):
+        dest = self.write_points(parameters, context, fields, columns, feedback, "rank")
+        if dest is None:
             return {}
-        del sink  # closes the file, so its styles can be saved into it
-        save_output_styles(dest, "rank", values=columns)
         n_answered = int(columns["answered"].sum())
         feedback.pushInfo(
             tr("{n} points, {a} answered; model {m}, topic {t}.").format(

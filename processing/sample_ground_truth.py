@@ -14,7 +14,6 @@ from qgis.core import (
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
-    QgsWkbTypes,
 )
 
 from ..core.metrics import fractional_rank, rank_error
@@ -22,8 +21,6 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
     RATED_FIELDS,
-    WGS84,
-    add_point_features,
     as_float,
     numeric_field,
     point_field_values,
@@ -32,7 +29,7 @@ from .layers import (
     raster_window_stat,
     read_columns,
 )
-from .styles import save_output_styles, style_output
+from .styles import style_output
 
 STATISTICS = ("mean", "sum", "median", "max")
 STATISTIC_LABELS = (
@@ -219,15 +216,9 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         for f in extra:
             if fields.lookupField(f.name()) < 0:
                 fields.append(f)
-        sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
-        )
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
-        if not add_point_features(sink, fields, columns, feedback):
+        dest = self.write_points(parameters, context, fields, columns, feedback, "rank_error")
+        if dest is None:
             return {}
-        del sink  # closes the file, so its styles can be saved into it
-        save_output_styles(dest, "rank_error", values=columns)
         n_truth = int(np.isfinite(truth).sum())
         n_missing = len(truth) - n_truth
         feedback.pushInfo(

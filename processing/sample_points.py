@@ -14,7 +14,6 @@ from qgis.core import (
     QgsProcessingParameterFeatureSource,
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterLayer,
-    QgsWkbTypes,
 )
 
 from ..core import sampling
@@ -22,7 +21,6 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
     WGS84,
-    add_point_features,
     extent_region,
     qgs_fields,
     raster_candidates,
@@ -161,17 +159,13 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         feedback.setProgress(10)
         pts, weights, _ = sample_from_parameters(self, parameters, context, feedback)
         feedback.setProgress(60)
-        fields = qgs_fields(POINT_FIELDS)
-        sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
-        )
-        if sink is None:
-            raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         columns = {
             "pid": np.arange(len(pts), dtype=np.int64),
             "lon": pts[:, 0],
             "lat": pts[:, 1],
             "weight": weights,
         }
-        add_point_features(sink, fields, columns, feedback)
+        dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, feedback)
+        if dest is None:
+            return {}
         return {"OUTPUT": dest, "N_POINTS": len(pts)}
