@@ -102,6 +102,7 @@ class FaultServer:
         self.lock = threading.Lock()
         self.n_requests = 0
         self.requests_by_body: Counter = Counter()
+        self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
         self.answers_by_body: Counter = Counter()
         self.faults: Counter = Counter()
         self.closing = threading.Event()
@@ -173,6 +174,7 @@ class FaultServer:
                     index = server.n_requests
                     server.n_requests += 1
                     server.requests_by_body[bid] += 1
+                    server.authorizations[self.headers.get("Authorization", "")] += 1
                 fault = server.fault_for(index)
                 with server.lock:
                     server.faults[fault] += 1

@@ -144,3 +144,46 @@ def test_raster_weighted_candidates(tmp_path):
     ds = None
     cand, weights = raster_candidates(path, 1)
     assert cand.tolist() == [[3.5, 7.5]] and weights.tolist() == [5.0]
+
+
+def test_api_key_from_the_auth_database_is_sent_but_never_written(processing_ready, tmp_path):
+    """The key reaches the endpoint, and nowhere else: not the GeoPackage, cache or log."""
+    from qgis.core import QgsApplication, QgsProcessingFeedback
+
+    from geobias.processing.rate_locations import default_cache_path
+    from geobias.ui.settings import store_api_key
+
+    manager = QgsApplication.authManager()
+    if not manager.masterPasswordIsSet():
+        assert manager.setMasterPassword("geobias-test", True)
+    secret = "sk-test-NEVER-WRITTEN-5f3a9c"
+    authcfg = store_api_key("key test", secret)
+
+    class Log(QgsProcessingFeedback):
+        lines = []
+
+        def pushInfo(self, info):
+            self.lines.append(info)
+
+        def setProgressText(self, text):
+            self.lines.append(text)
+
+    points = polygon_layer("POLYGON((0 40,10 40,10 50,0 50,0 40))")
+    pts = run("geobias:samplepoints", {"REGION": points, "COUNT": 4, "METHOD": 0,
+                                       "OUTPUT": "memory:"})["OUTPUT"]  # fmt: skip
+    out = tmp_path / "keyed.gpkg"
+    import processing
+
+    feedback = Log()
+    with FaultServer() as fs:
+        processing.run("geobias:ratelocations", {"INPUT": pts, "PROVIDER": 9,
+                       "BASE_URL": fs.base_url, "MODEL": "m", "AUTH_CONFIG": authcfg,
+                       "TOPICS": "Infant Mortality Rate", "OUTPUT": str(out)},
+                       feedback=feedback)  # fmt: skip
+    assert fs.authorizations[f"Bearer {secret}"] == 4  # the key was used for every request
+    cache = default_cache_path()
+    files = [str(out), cache] + [cache + s for s in ("-wal", "-shm") if os.path.exists(cache + s)]
+    written = b"".join(open(f, "rb").read() for f in files)
+    assert secret.encode() not in written
+    assert not [line for line in Log.lines if secret in line]
+    manager.removeAuthenticationConfig(authcfg)
