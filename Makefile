@@ -1,8 +1,8 @@
 # GeoBias: every target first runs the idempotent bootstrap (Debian QGIS, .venv, pins).
 PY := .venv/bin/python
-export QT_QPA_PLATFORM ?= offscreen
-# QGIS tests keep their settings and profile out of the user's home and the repository.
-export QGIS_CUSTOM_CONFIG_PATH ?= $(CURDIR)/build/qgis-profile
+# Headless QGIS for tests, demo and benchmarks, with its settings (and the survey cache) kept in
+# build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
+HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
 .PHONY: all setup test test-core test-qgis test-integration lint demo bench package llm qgis \
         screenshot translations data clean
@@ -20,18 +20,18 @@ test-core: setup
 	$(PY) -m pytest -p no:pytest_qgis test/core -q
 
 test-qgis: setup translations
-	$(PY) -m pytest test/qgis -q
+	$(HEADLESS) $(PY) -m pytest test/qgis -q
 
 test-integration: setup
-	$(PY) -m pytest -p no:pytest_qgis test/integration -q
+	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
 test: lint test-core test-qgis test-integration
 
 demo: setup translations
-	$(PY) scripts/demo.py $(DEMO_ARGS)
+	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)
 
 bench: setup
-	$(PY) benchmarks/run.py
+	$(HEADLESS) $(PY) benchmarks/run.py
 
 package: setup translations
 	$(PY) scripts/package.py
