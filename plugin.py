@@ -1,8 +1,9 @@
 """GeoBias plugin lifecycle: toolbar, menu, dock, options page and Processing provider."""
 
+import importlib
 import sys
 
-from qgis.core import QgsApplication
+from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
@@ -12,6 +13,30 @@ from .paths import ICON
 from .processing.provider import GeoBiasProvider
 
 MENU = "&GeoBias"
+# What GeoBias needs in QGIS's own Python beyond QGIS: (module, pip requirement, major version).
+REQUIREMENTS = (("numpy", "numpy", 1), ("scipy", "scipy", 1), ("requests", "requests", 2),
+                ("shapely", "shapely>=2", 2))  # fmt: skip
+
+
+def missing_requirements():
+    """pip requirements QGIS's Python lacks (stock QGIS often has no shapely, or shapely 1.8)."""
+    missing = []
+    for module, requirement, major in REQUIREMENTS:
+        try:
+            version = importlib.import_module(module).__version__
+        except ImportError:
+            missing.append(requirement)
+            continue
+        if int(version.split(".")[0]) < major:
+            missing.append(requirement)
+    return missing
+
+
+def missing_message(missing):
+    return tr(
+        "GeoBias needs {packages} in QGIS's Python. Install with: python3 -m pip install "
+        "--user {quoted} (on Windows, from the OSGeo4W Shell), then restart QGIS."
+    ).format(packages=", ".join(missing), quoted=" ".join(f'"{m}"' for m in missing))
 
 
 class GeoBiasPlugin:
@@ -25,9 +50,13 @@ class GeoBiasPlugin:
         self.toolbar = None
         self.dock = None
         self.options_factory = None
+        self.missing = missing_requirements()
 
     def initProcessing(self):
         """Register the provider; works without a GUI (qgis_process, tests)."""
+        if self.missing:
+            QgsMessageLog.logMessage(missing_message(self.missing), "GeoBias", Qgis.Critical)
+            return
         if self.provider is None:
             provider = GeoBiasProvider()
             # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
@@ -36,6 +65,16 @@ class GeoBiasPlugin:
 
     def initGui(self):
         self.initProcessing()
+        if self.missing:
+            # Load anyway, so the user learns what to install instead of seeing a traceback.
+            self.toolbar = self.iface.addToolBar("GeoBias")
+            self.toolbar.setObjectName("GeoBiasToolbar")
+            explain = QAction(QIcon(ICON), tr("GeoBias: missing packages"), self.iface.mainWindow())
+            explain.setObjectName("GeoBiasMissing")
+            explain.triggered.connect(self._show_missing)
+            self._add_action(explain, toolbar=True)
+            self._show_missing()
+            return
         from .ui.dock import GeoBiasDock
 
         self.dock = GeoBiasDock(self.iface)
@@ -56,6 +95,11 @@ class GeoBiasPlugin:
         from .ui.options import register_options_page
 
         self.options_factory = register_options_page(self.iface)
+
+    def _show_missing(self):
+        self.iface.messageBar().pushMessage(
+            "GeoBias", missing_message(self.missing), Qgis.Critical, 0
+        )
 
     def _add_action(self, action, toolbar=False):
         self.iface.addPluginToMenu(MENU, action)

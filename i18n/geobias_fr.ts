@@ -9,7 +9,7 @@
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="51"/>
+        <location filename="../plugin.py" line="90"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="103"/>
+        <location filename="../processing/sample_ground_truth.py" line="100"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="97"/>
+        <location filename="../processing/sample_points.py" line="95"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -84,77 +84,77 @@
         <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="78"/>
+        <location filename="../processing/import_ratings.py" line="77"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="81"/>
+        <location filename="../processing/import_ratings.py" line="80"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="84"/>
+        <location filename="../processing/import_ratings.py" line="83"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="87"/>
+        <location filename="../processing/import_ratings.py" line="86"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="90"/>
+        <location filename="../processing/import_ratings.py" line="89"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="91"/>
+        <location filename="../processing/import_ratings.py" line="90"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="95"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="204"/>
+        <location filename="../processing/sample_ground_truth.py" line="201"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="158"/>
+        <location filename="../processing/sample_points.py" line="156"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="110"/>
+        <location filename="../processing/import_ratings.py" line="109"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="124"/>
+        <location filename="../processing/import_ratings.py" line="123"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="126"/>
+        <location filename="../processing/import_ratings.py" line="125"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="142"/>
+        <location filename="../processing/import_ratings.py" line="135"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -254,67 +254,67 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="131"/>
+        <location filename="../processing/rate_locations.py" line="134"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="142"/>
+        <location filename="../processing/rate_locations.py" line="145"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="145"/>
+        <location filename="../processing/rate_locations.py" line="148"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="153"/>
+        <location filename="../processing/rate_locations.py" line="156"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="154"/>
+        <location filename="../processing/rate_locations.py" line="157"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="220"/>
+        <location filename="../processing/rate_locations.py" line="223"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="225"/>
+        <location filename="../processing/rate_locations.py" line="228"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="231"/>
+        <location filename="../processing/rate_locations.py" line="234"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="236"/>
+        <location filename="../processing/rate_locations.py" line="239"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="241"/>
+        <location filename="../processing/rate_locations.py" line="244"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="246"/>
+        <location filename="../processing/rate_locations.py" line="249"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="254"/>
+        <location filename="../processing/rate_locations.py" line="257"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="254"/>
+        <location filename="../processing/rate_locations.py" line="257"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -324,22 +324,22 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="262"/>
+        <location filename="../processing/rate_locations.py" line="265"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="278"/>
+        <location filename="../processing/rate_locations.py" line="281"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="302"/>
+        <location filename="../processing/rate_locations.py" line="305"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="308"/>
+        <location filename="../processing/rate_locations.py" line="311"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -354,47 +354,47 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="314"/>
+        <location filename="../processing/rate_locations.py" line="317"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="328"/>
+        <location filename="../processing/rate_locations.py" line="331"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="332"/>
+        <location filename="../processing/rate_locations.py" line="335"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="63"/>
+        <location filename="../processing/sample_ground_truth.py" line="60"/>
         <source>The raster {name} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="71"/>
+        <location filename="../processing/sample_ground_truth.py" line="68"/>
         <source>{n} points lie outside the raster; their truth is null.</source>
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="104"/>
+        <location filename="../processing/sample_ground_truth.py" line="101"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="107"/>
+        <location filename="../processing/sample_ground_truth.py" line="104"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="110"/>
+        <location filename="../processing/sample_ground_truth.py" line="107"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="119"/>
+        <location filename="../processing/sample_ground_truth.py" line="116"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
@@ -404,92 +404,92 @@
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="135"/>
+        <location filename="../processing/sample_ground_truth.py" line="132"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="144"/>
+        <location filename="../processing/sample_ground_truth.py" line="141"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="149"/>
+        <location filename="../processing/sample_ground_truth.py" line="146"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="158"/>
+        <location filename="../processing/sample_ground_truth.py" line="155"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="167"/>
+        <location filename="../processing/sample_ground_truth.py" line="164"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="170"/>
+        <location filename="../processing/sample_ground_truth.py" line="167"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="171"/>
+        <location filename="../processing/sample_ground_truth.py" line="168"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="180"/>
+        <location filename="../processing/sample_ground_truth.py" line="177"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="191"/>
+        <location filename="../processing/sample_ground_truth.py" line="188"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="195"/>
+        <location filename="../processing/sample_ground_truth.py" line="192"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="233"/>
+        <location filename="../processing/sample_ground_truth.py" line="224"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="237"/>
+        <location filename="../processing/sample_ground_truth.py" line="228"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="65"/>
+        <location filename="../processing/sample_points.py" line="63"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="68"/>
+        <location filename="../processing/sample_points.py" line="66"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="77"/>
+        <location filename="../processing/sample_points.py" line="75"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="82"/>
+        <location filename="../processing/sample_points.py" line="80"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="91"/>
+        <location filename="../processing/sample_points.py" line="89"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="94"/>
+        <location filename="../processing/sample_points.py" line="92"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -499,17 +499,17 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="110"/>
+        <location filename="../processing/sample_points.py" line="108"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="128"/>
+        <location filename="../processing/sample_points.py" line="126"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="130"/>
+        <location filename="../processing/sample_points.py" line="128"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -519,7 +519,7 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="86"/>
+        <location filename="../processing/sample_points.py" line="84"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
@@ -978,52 +978,52 @@ Prompt :
         <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="10"/>
+        <location filename="../processing/base.py" line="12"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="11"/>
+        <location filename="../processing/base.py" line="13"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="64"/>
+        <location filename="../processing/import_ratings.py" line="63"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="284"/>
+        <location filename="../processing/rate_locations.py" line="287"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="81"/>
+        <location filename="../processing/sample_ground_truth.py" line="78"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="33"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="33"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="33"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="33"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="136"/>
+        <location filename="../processing/sample_points.py" line="134"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -1058,42 +1058,42 @@ Prompt :
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="68"/>
+        <location filename="../processing/import_ratings.py" line="67"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for &apos;Sample ground truth&apos;. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="288"/>
+        <location filename="../processing/rate_locations.py" line="291"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model started for the run on 127.0.0.1; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local démarré pour l'exécution sur 127.0.0.1 ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/sample_ground_truth.py" line="35"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/sample_ground_truth.py" line="35"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/sample_ground_truth.py" line="35"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/sample_ground_truth.py" line="35"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="85"/>
+        <location filename="../processing/sample_ground_truth.py" line="82"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="140"/>
+        <location filename="../processing/sample_points.py" line="138"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
@@ -1101,6 +1101,16 @@ Prompt :
         <location filename="../processing/survey.py" line="40"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
+    </message>
+    <message>
+        <location filename="../plugin.py" line="36"/>
+        <source>GeoBias needs {packages} in QGIS&apos;s Python. Install with: python3 -m pip install --user {quoted} (on Windows, from the OSGeo4W Shell), then restart QGIS.</source>
+        <translation>GeoBias a besoin de {packages} dans le Python de QGIS. Installez-les avec : python3 -m pip install --user {quoted} (sous Windows, depuis l'OSGeo4W Shell), puis redémarrez QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../plugin.py" line="72"/>
+        <source>GeoBias: missing packages</source>
+        <translation>GeoBias : paquets manquants</translation>
     </message>
 </context>
 <context>

@@ -26,6 +26,7 @@ def check():
         "file": os.path.realpath(__import__("geobias").__file__) if plugin else "",
         "provider": QgsApplication.processingRegistry().providerById("geobias") is not None,
         "actions": [a.text() for a in getattr(plugin, "actions", [])],
+        "bar": [w.text() for w in qgis.utils.iface.messageBar().items()],
     }
     out["unloaded"] = qgis.utils.unloadPlugin("geobias")
     out["provider_after"] = QgsApplication.processingRegistry().providerById("geobias") is not None
@@ -52,8 +53,8 @@ def test_zip_holds_the_plugin_only(zip_path):
         assert not [n for n in names if dev in n], dev
 
 
-@pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (Debian xvfb)")
-def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_path):
+def run_real_qgis(zip_path, tmp_path, pythonpath):
+    """Install the zip in a fresh profile, start QGIS desktop (French) and run CHECK in it."""
     profile = tmp_path / "profiles" / "geobias-test"
     plugins = profile / "python" / "plugins"
     plugins.mkdir(parents=True)
@@ -66,8 +67,9 @@ def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_p
     (tmp_path / "check.py").write_text(CHECK)
     result = tmp_path / "result.json"
     env = dict(os.environ, GEOBIAS_RESULT=str(result))
-    # Desktop QGIS runs on the system Python; the venv's packages (shapely 2) via PYTHONPATH.
-    env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]
+    env.pop("PYTHONPATH", None)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
     env.pop("QT_QPA_PLATFORM", None)
     cmd = [
         "xvfb-run",
@@ -84,8 +86,33 @@ def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_p
     ]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
     assert result.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
-    out = json.loads(result.read_text())
+    return json.loads(result.read_text()), plugins
+
+
+needs_xvfb = pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (Debian xvfb)")
+
+
+@needs_xvfb
+def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_path):
+    # Desktop QGIS runs on the system Python; the venv's packages (shapely 2) via PYTHONPATH.
+    out, plugins = run_real_qgis(zip_path, tmp_path, sysconfig.get_paths()["purelib"])
     assert out["active"] and out["provider"]
     assert out["file"].startswith(str(plugins)), "QGIS loaded another copy of the plugin"
     assert "Enquête GeoBias" in out["actions"], out["actions"]  # the French .qm was installed
     assert out["unloaded"] and not out["provider_after"]
+
+
+@needs_xvfb
+def test_without_shapely_2_the_plugin_loads_and_says_what_to_install(zip_path, tmp_path):
+    probe = (
+        "try:\n import shapely; print(int(shapely.__version__.split('.')[0]) >= 2)\n"
+        "except ImportError:\n print(False)"
+    )
+    has = subprocess.run(["/usr/bin/python3", "-c", probe], capture_output=True, text=True)
+    if has.stdout.strip() == "True":
+        pytest.skip("the system Python already has shapely 2: nothing is missing")
+    out, _ = run_real_qgis(zip_path, tmp_path, pythonpath=None)
+    assert out["active"] and not out["provider"]
+    assert out["actions"] == ["GeoBias : paquets manquants"], out["actions"]
+    assert any("shapely>=2" in m for m in out["bar"]), out["bar"]
+    assert out["unloaded"]
