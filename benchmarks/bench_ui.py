@@ -22,28 +22,6 @@ TOPICS = ("Infant Mortality Rate", "Average Attractiveness of Residents")
 AREA = "POLYGON((-10 0,40 0,40 50,-10 50,-10 0))"
 
 
-class Iface:
-    """The part of QgisInterface the dock uses."""
-
-    def __init__(self, window, canvas, bar):
-        self.window, self.canvas, self.bar = window, canvas, bar
-
-    def mapCanvas(self):
-        return self.canvas
-
-    def messageBar(self):
-        return self.bar
-
-    def mainWindow(self):
-        return self.window
-
-    def activeLayer(self):
-        return None
-
-    def openMessageLog(self):
-        pass
-
-
 class Heartbeat:
     """Max and 99th percentile gap between 10 ms timer ticks on the main thread."""
 
@@ -123,13 +101,14 @@ def main(n_points=200):
 
     from geobias.paths import DATA
     from geobias.test.faultserver import FaultServer
+    from geobias.test.qtstub import StubIface
     from geobias.ui.dock import GeoBiasDock
     from geobias.ui.settings import EndpointConfig, save_endpoints
 
     profile = tempfile.mkdtemp(prefix="geobias-bench-ui-")
     app, provider = setup(profile)
     window = QMainWindow()
-    iface = Iface(window, QgsMapCanvas(window), QgsMessageBar(window))
+    iface = StubIface(window, QgsMapCanvas(window), QgsMessageBar(window))
     rows = []
     with FaultServer() as fs:
         save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=8)])

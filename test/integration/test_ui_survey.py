@@ -6,42 +6,17 @@ starts its own offscreen QgsApplication with a fresh profile, so the survey cach
 
 import os
 import sys
-import time
 
 import pytest
 
 from geobias.core.embedded import MODEL_NAME
+from geobias.test.qtstub import StubIface, wait_for
 
 pytestmark = pytest.mark.integration
 
 TOPIC = "Infant Mortality Rate"
 # Europe and Africa: countries with very different infant mortality.
 AREA = "POLYGON((-10 0,40 0,40 50,-10 50,-10 0))"
-
-
-class Iface:
-    """The part of QgisInterface the dock uses: canvas, message bar, main window, log panel."""
-
-    def __init__(self, window, canvas):
-        from qgis.gui import QgsMessageBar
-
-        self.window, self.canvas, self.bar = window, canvas, QgsMessageBar(window)
-        self.log_opened = 0
-
-    def mapCanvas(self):
-        return self.canvas
-
-    def messageBar(self):
-        return self.bar
-
-    def mainWindow(self):
-        return self.window
-
-    def activeLayer(self):
-        return None
-
-    def openMessageLog(self):
-        self.log_opened += 1
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +38,7 @@ def qgis_env(tmp_path_factory):
     app = QgsApplication([], True, str(profile))
     app.initQgis()
     window = QMainWindow()
-    iface = Iface(window, QgsMapCanvas(window))
+    iface = StubIface(window, QgsMapCanvas(window))
     from geobias.processing.provider import GeoBiasProvider
 
     provider = GeoBiasProvider()
@@ -71,17 +46,6 @@ def qgis_env(tmp_path_factory):
     yield iface
     QgsProject.instance().clear()
     QgsApplication.processingRegistry().removeProvider(provider)
-
-
-def wait_for(condition, timeout=240.0):
-    from qgis.PyQt.QtCore import QCoreApplication
-
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the survey did not finish in time")
-        QCoreApplication.processEvents()
-        time.sleep(0.02)
 
 
 def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatch):
@@ -137,7 +101,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         )
         dock.run()
         assert dock.task is not None
-        wait_for(lambda: dock.task is None)
+        wait_for(lambda: dock.task is None, timeout=240.0)
         assert dock.ui.progressBar.value() == 100, (dock.ui.progressLabel.text(), logged[-5:])
         assert len(shown) == 1
         port = runner.embedded_port()
@@ -164,7 +128,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
 
         # The same survey again: everything comes from the cache, nothing is sent.
         dock.run()
-        wait_for(lambda: dock.task is None)
+        wait_for(lambda: dock.task is None, timeout=240.0)
         assert len(shown) == 1 and len(sent) == 6
         assert dock.metrics.rowCount() == 1
     finally:

@@ -2,7 +2,6 @@
 
 import os
 import sqlite3
-import sys
 
 import numpy as np
 import pytest
@@ -10,9 +9,7 @@ from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVector
 
 from geobias.paths import DATA
 from geobias.processing.layers import as_float
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from faultserver import FaultServer  # noqa: E402
+from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 

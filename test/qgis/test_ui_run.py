@@ -2,14 +2,13 @@
 
 import os
 import sys
-import time
 
 import pytest
 from qgis.core import QgsGeometry, QgsGraduatedSymbolRenderer, QgsProject, QgsVectorLayer
-from qgis.PyQt.QtCore import QCoreApplication
 
 from geobias.paths import DATA
 from geobias.test.faultserver import FaultServer
+from geobias.test.qtstub import wait_for
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import EndpointConfig, save_endpoints
@@ -28,15 +27,6 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
     d.close_survey()
     d.deleteLater()
     save_endpoints([])
-
-
-def wait_for(condition, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the survey task did not finish in time")
-        QCoreApplication.processEvents()
-        time.sleep(0.01)
 
 
 def setup_survey(dock, fs, name, n_points, truth=True):
