@@ -81,8 +81,3 @@ def topics_of_kind(kind: str) -> list[Topic]:
 def topic_names(kind: str | None = None) -> list[str]:
     """Names of the catalogue topics (all, or one kind) for pick lists."""
     return [t.name for t in (TOPICS if kind is None else topics_of_kind(kind))]
-
-
-def is_catalogue_topic(name: str) -> bool:
-    """True when the name is one of the paper's 16 topics."""
-    return get_topic(name).kind != "custom"
