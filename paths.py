@@ -7,3 +7,7 @@ RESOURCES = os.path.join(PLUGIN_DIR, "resources")
 ICON = os.path.join(RESOURCES, "icon.svg")
 STYLES = os.path.join(RESOURCES, "styles")
 DATA = os.path.join(RESOURCES, "data")
+# Real GPT-3.5 ratings of paper 1 (Apache-2.0, see resources/reference/NOTICE): examples and tests.
+REFERENCE = os.path.join(RESOURCES, "reference", "geollm-gpt35")
+# The HERB paper's descriptor words (resources/herb/README.md).
+HERB_DESCRIPTORS = os.path.join(RESOURCES, "herb", "descriptors.txt")

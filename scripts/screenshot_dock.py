@@ -12,9 +12,8 @@ from qgis.PyQt.QtWidgets import QDockWidget
 from qgis.utils import iface, plugins
 
 ROOT = os.environ["GEOBIAS_ROOT"]
-REF = os.environ.get(
-    "GEOBIAS_REFERENCE", os.path.join(os.path.dirname(ROOT), "shared", "reference", "geollm-gpt35")
-)
+# The paper's GPT-3.5 ratings, bundled with the plugin (resources/reference).
+REF = os.path.join(ROOT, "resources", "reference", "geollm-gpt35")
 OUT = os.path.join(ROOT, "build", "screenshots", "dock.png")
 FILES = {
     "Infant Mortality Rate": "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv",

@@ -1,12 +1,12 @@
-"""Shared test helpers: paths to the repository, the shared reference data."""
+"""Shared test helpers: paths to the repository, the bundled reference data."""
 
 import os
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared")
-REFERENCE = os.path.join(SHARED, "reference")
+# The paper's GPT-3.5 ratings ship with the plugin (resources/reference, Apache-2.0).
+REFERENCE = os.path.join(ROOT, "resources", "reference", "geollm-gpt35")
 
 
 @pytest.fixture(scope="session")
@@ -16,8 +16,6 @@ def root():
 
 @pytest.fixture(scope="session")
 def reference_dir():
-    """Real GPT-3.5 ratings shipped in ../shared/reference (present on every dev/CI machine)."""
-    path = os.path.join(REFERENCE, "geollm-gpt35")
-    if not os.path.isdir(path):
-        pytest.skip(f"reference ratings not found at {path} (../shared is not checked out)")
-    return path
+    """Real GPT-3.5 ratings bundled with the plugin (a missing copy is a failure, not a skip)."""
+    assert os.path.isdir(REFERENCE), f"bundled reference ratings missing: {REFERENCE}"
+    return REFERENCE

@@ -24,9 +24,9 @@ from geobias.core.metrics import (
 )
 from geobias.core.ratings import read_ratings_table
 
-# ../shared beside the repository (as on every developer machine and in CI).
+# The paper's GPT-3.5 ratings, bundled with the plugin (resources/reference).
 REF = (
-    str(Path(__file__).resolve().parents[3] / "shared" / "reference" / "geollm-gpt35")
+    str(Path(__file__).resolve().parents[2] / "resources" / "reference" / "geollm-gpt35")
     + "/gpt_3_5_turbo_0613_"
 )
 ATTRACTIVENESS = REF + "Average_Attractiveness_of_Residents_world_prompts.csv"
@@ -137,8 +137,8 @@ def test_reference_gpt35_mad_and_gini():
 
 def paired_reference():
     a, m = read_ratings_table(ATTRACTIVENESS), read_ratings_table(INFANT_MORTALITY)
-    by_point = {(la, lo): v for la, lo, v in zip(m["lat"], m["lon"], m["value"], strict=True)}
-    keys = [(la, lo) for la, lo in zip(a["lat"], a["lon"], strict=True)]
+    by_point = {(la, lo): v for la, lo, v in zip(m["lat"], m["lon"], m["value"])}
+    keys = [(la, lo) for la, lo in zip(a["lat"], a["lon"])]
     imr = np.array([by_point.get(k, np.nan) for k in keys])
     return a["value"], imr
 

@@ -15,8 +15,8 @@ from geobias.core.ratings import (
     read_ratings_table,
 )
 
-# ../shared beside the repository (as on every developer machine and in CI).
-REFERENCE = str(Path(__file__).resolve().parents[3] / "shared" / "reference" / "geollm-gpt35") + "/"
+# The paper's GPT-3.5 ratings, bundled with the plugin (resources/reference).
+REFERENCE = str(Path(__file__).resolve().parents[2] / "resources/reference/geollm-gpt35") + "/"
 
 
 @pytest.mark.parametrize(
