@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-qgis test-integration lint demo bench package llm qgis \
+.PHONY: all setup test test-core test-floor test-qgis test-integration lint demo bench package llm qgis \
         screenshot translations data clean
 
 all: test
@@ -12,9 +12,20 @@ all: test
 setup:
 	@bash scripts/bootstrap.sh
 
+# The Python floor is 3.9 (QGIS 3.22-3.28 ship it on Windows/macOS): vermin checks the standard
+# library, check_compat.py the run-time `X | Y` unions vermin cannot see, ruff FA102 the imports.
+FLOOR := 3.9
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	.venv/bin/vermin -q -t=$(FLOOR)- --no-tips --violations --eval-annotations \
+		--exclude-regex '(^|/)(\.venv|build|output)/' .
+	$(PY) scripts/check_compat.py .
+
+# Core tests on the floor's real interpreter (pyenv's 3.9 on these machines), in build/py39.
+test-floor: setup
+	@bash scripts/floor_venv.sh
+	PYTHONPATH=build/py39src build/py39/bin/python -m pytest -p no:cacheprovider test/core -q
 
 test-core: setup
 	$(PY) -m pytest -p no:pytest_qgis test/core -q
@@ -25,7 +36,7 @@ test-qgis: setup translations
 test-integration: setup
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
-test: lint test-core test-qgis test-integration
+test: lint test-core test-floor test-qgis test-integration
 
 demo: setup translations
 	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)

@@ -151,10 +151,10 @@ def main(n_points=200):
     print(f"GeoBias dock: survey of {n_points} points x {len(TOPICS)} topics, stub server")
     header = ("what", "measured", "target", "ok")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(4)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for r in rows:
         cells = (r[0], r[1], r[2], "yes" if r[3] else "NO")
-        print("  ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)))
+        print("  ".join(str(c).ljust(w) for c, w in zip(cells, widths)))
     QgsProject.instance().clear()
     return rows
 

@@ -229,8 +229,7 @@ class Gazetteer:
         _, dist, directions, places = self._nearby_rows(lon, lat, km, index, radius_km, k)
         names = self.names
         return [
-            (d, c, names[p])
-            for d, c, p in zip(dist.tolist(), directions.tolist(), places.tolist(), strict=True)
+            (d, c, names[p]) for d, c, p in zip(dist.tolist(), directions.tolist(), places.tolist())
         ]
 
     def nearby_text(self, lon: float, lat: float, k: int = 10, radius_km: float = 100.0) -> str:
@@ -251,11 +250,11 @@ class Gazetteer:
         names = self.names
         lines = [
             f"{d:.1f} km {c}: {names[p]}\n"
-            for d, c, p in zip(dist.tolist(), directions.tolist(), places.tolist(), strict=True)
+            for d, c, p in zip(dist.tolist(), directions.tolist(), places.tolist())
         ]
         ends = np.cumsum(np.bincount(rows, minlength=len(addresses))).tolist()
         starts = [0] + ends[:-1]
-        return addresses, ["".join(lines[a:b]) for a, b in zip(starts, ends, strict=True)]
+        return addresses, ["".join(lines[a:b]) for a, b in zip(starts, ends)]
 
     def candidates(self, region=None) -> tuple[np.ndarray, np.ndarray]:
         """(lon/lat (m, 2), population (m,)) of places inside a lon/lat region (all if None)."""

@@ -5,6 +5,8 @@ truth). Degenerate input gives NaN (with a `reason` where the result type has on
 exception or a RuntimeWarning.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np

@@ -220,7 +220,7 @@ def _per_point(gazetteer, batched: str, single: str, lon, lat) -> list[str]:
     if fn is not None:
         return list(fn(lon, lat))
     fn = getattr(gazetteer, single)
-    return [fn(float(x), float(y)) for x, y in zip(lon, lat, strict=True)]
+    return [fn(float(x), float(y)) for x, y in zip(lon, lat)]
 
 
 def describe_points(gazetteer, lon, lat, address: bool = True, nearby: bool = True):
@@ -265,5 +265,5 @@ def build_prompts(
             nearby=t,
             short_address=short_address(a) if short else "",
         )
-        for x, y, a, t in zip(lon.tolist(), lat.tolist(), addresses, texts, strict=True)
+        for x, y, a, t in zip(lon.tolist(), lat.tolist(), addresses, texts)
     ]

@@ -1,5 +1,7 @@
 """Ratings from completions: the greedy rating, refusals, and the logprob expected value."""
 
+from __future__ import annotations
+
 import csv
 import math
 import re
@@ -118,13 +120,13 @@ def _pair_expectation(entry: dict) -> tuple[float | None, float | None]:
     total = sum(weights)
     if total <= 0:
         return None, None
-    first = sum(math.floor(v) * w for v, w in zip(values, weights, strict=True)) / total
-    return first, sum(v * w for v, w in zip(values, weights, strict=True)) / total
+    first = sum(math.floor(v) * w for v, w in zip(values, weights)) / total
+    return first, sum(v * w for v, w in zip(values, weights)) / total
 
 
 def _token_at(starts: list[int], ends: list[int], pos: int) -> int:
     """Index of the token whose characters cover position `pos`."""
-    for i, (s, e) in enumerate(zip(starts, ends, strict=True)):
+    for i, (s, e) in enumerate(zip(starts, ends)):
         if s <= pos < e:
             return i
     return -1

@@ -181,7 +181,7 @@ def run_requests(
         keys = [cache.key(endpoint, b) for b in bodies]
         stored = cache.get_many(keys)
     pending = [k for k in dict.fromkeys(keys) if k not in stored]
-    body_of = dict(zip(keys, bodies, strict=True))
+    body_of = dict(zip(keys, bodies))
     got: dict[str, Completion] = {}
     errors: dict[str, str] = {}
     with _gc_paused():
@@ -280,7 +280,7 @@ def run_requests(
     if fatal:
         raise fatal[0]
     out = []
-    for k, p in zip(keys, prompts, strict=True):
+    for k, p in zip(keys, prompts):
         c = got.get(k)
         err = "" if c is not None else errors.get(k, "not sent (cancelled)")
         out.append(Result(k, p, c, err, cached=k in stored))
@@ -381,7 +381,7 @@ def _answers(pids, results, ep, topic, rate):
     from .ratings import rate_completion
 
     out = []
-    for pid, res in zip(pids, results, strict=True):
+    for pid, res in zip(pids, results):
         c = res.completion
         rating = rate(c) if c is not None else rate_completion(None, None)
         text = c.text if c else None

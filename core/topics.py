@@ -1,5 +1,7 @@
 """The catalogue of survey topics: the paper's 16 topics in three kinds, plus the user's own."""
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 KINDS: tuple[str, ...] = ("objective", "sensitive", "independent", "custom")

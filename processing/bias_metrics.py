@@ -79,7 +79,6 @@ def groups(columns):
             columns.get("model", [""] * n),
             columns.get("topic", [""] * n),
             columns.get("score_kind", [""] * n),
-            strict=True,
         )
     )
     out = {}
@@ -106,7 +105,7 @@ def format_table(rows):
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                  for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
+                  for i, (cell, w) in enumerate(zip(row, widths)))
         for row in table
     )  # fmt: skip
 

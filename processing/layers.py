@@ -361,7 +361,7 @@ def write_points_layer(path, name, columns, fields=None, overwrite=True):
         geoms = gpkg_points(columns["lon"], columns["lat"], srs_id)
         targets = ", ".join(f'"{c}"' for c in [geom_column, *names])
         marks = ", ".join("?" * (len(names) + 1))
-        rows = zip(geoms, *values, strict=True)
+        rows = zip(geoms, *values)
         with db:  # one transaction
             db.executemany(f'INSERT INTO "{name}" ({targets}) VALUES ({marks})', rows)
 
@@ -382,7 +382,7 @@ def gpkg_points(lon, lat, srs_id=4326):
     header = b"GP\x00\x01" + struct.pack("<i", srs_id)
     wkb = shapely.to_wkb(shapely.points(lon, lat), byte_order=1)
     ok = np.isfinite(lon) & np.isfinite(lat)
-    return [header + w if keep else None for w, keep in zip(wkb, ok, strict=True)]
+    return [header + w if keep else None for w, keep in zip(wkb, ok)]
 
 
 def _sql_values(column):

@@ -7,7 +7,7 @@ filtered of anything that looks like a secret.
 import json
 import os
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 
 from osgeo import ogr
 from qgis.core import Qgis
@@ -35,7 +35,7 @@ SECRET_WORDS = ("key", "token", "secret", "password", "auth")
 
 
 def now():
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def plugin_version():

@@ -173,7 +173,7 @@ def delete_saved_styles(layer, names):
     QGIS 3.22 asks in a dialog before overwriting a style of the same name (a hang headless).
     """
     n_related, ids, styles, _descriptions, _error = layer.listStylesInDatabase()
-    for style_id, name in zip(ids[:n_related], styles[:n_related], strict=True):
+    for style_id, name in zip(ids[:n_related], styles[:n_related]):
         if name in names:
             layer.deleteStyleFromDatabase(style_id)
 

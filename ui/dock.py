@@ -422,7 +422,7 @@ class GeoBiasDock(QDockWidget):
         dest = QgsCoordinateTransform(
             WGS84, self.canvas.mapSettings().destinationCrs(), QgsProject.instance()
         )
-        for i, (x, y) in enumerate(zip(lon, lat, strict=True)):
+        for i, (x, y) in enumerate(zip(lon, lat)):
             self.points_band.addPoint(dest.transform(x, y), i == len(lon) - 1)
         self.ui.areaLabel.setText(
             tr("{n} points sampled (preview, nothing sent).").format(n=len(lon))
@@ -770,6 +770,6 @@ def plot_columns(layer):
     request.setSubsetOfAttributes(present, layer.fields())
     cols = ([], [], [])
     for f in layer.getFeatures(request):
-        for col, n in zip(cols, wanted, strict=True):
+        for col, n in zip(cols, wanted):
             col.append(_num(f[n]) if n in names else float("nan"))
     return cols

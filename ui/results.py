@@ -78,9 +78,7 @@ def row_from_record(record):
 def rows_from_layer(layer):
     """Rows from a metrics table layer (one feature per model x topic)."""
     names = layer.fields().names()
-    return [
-        row_from_record(dict(zip(names, f.attributes(), strict=True))) for f in layer.getFeatures()
-    ]
+    return [row_from_record(dict(zip(names, f.attributes()))) for f in layer.getFeatures()]
 
 
 def rows_from_summaries(items):
@@ -263,7 +261,7 @@ class BiasPlot(QWidget):
         self._ticks(p, r, x0, x1)
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(40, 90, 160, 110))
-        for xi, yi in zip(x.tolist(), y.tolist(), strict=True):
+        for xi, yi in zip(x.tolist(), y.tolist()):
             px = r.left() + (xi - x0) / (x1 - x0) * r.width()
             py = r.bottom() - min(max(yi, 0.0), 9.9) / 9.9 * r.height()
             p.drawEllipse(QPointF(px, py), 2.2, 2.2)

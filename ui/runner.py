@@ -243,7 +243,7 @@ def add_saved_styles(layer):
         return
     manager = layer.styleManager()
     current = manager.currentStyle()
-    for style_id, name in list(zip(ids, names, strict=False))[:n]:
+    for style_id, name in list(zip(ids, names))[:n]:
         if name in manager.styles():
             continue
         xml = layer.getStyleFromDatabase(style_id)

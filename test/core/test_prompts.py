@@ -195,11 +195,11 @@ def test_build_prompts_with_a_real_gazetteer_from_points():
     lon, lat = np.array([0.01, 0.29]), np.array([0.0, 0.0])
     addresses, texts = g.describe(lon, lat)
     out = build_prompts(lon, lat, "Population Density", g)
-    for prompt, lo, la, a, t in zip(out, lon, lat, addresses, texts, strict=True):
+    for prompt, lo, la, a, t in zip(out, lon, lat, addresses, texts):
         assert prompt == PRESETS["geollm"].render(
             lat=la, lon=lo, topic="Population Density", address=a, nearby=t
         )
         assert f'Nearby Places:\n"\n{t}"\n\nPopulation Density (On' in prompt
     assert "Alpha" in out[0].split("Address: ")[1].split("\n")[0]
     short = build_prompts(lon, lat, "T", g, PRESETS["short_address"])
-    assert all(f'Address: "{short_address(a)}"' in p for p, a in zip(short, addresses, strict=True))
+    assert all(f'Address: "{short_address(a)}"' in p for p, a in zip(short, addresses))

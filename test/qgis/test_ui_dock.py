@@ -49,7 +49,7 @@ def rated_layer():
     layer = QgsVectorLayer("Point?crs=EPSG:4326", "rated", "memory")
     names = ["model", "topic", "rating", "score", "truth", "rank_error", "completion", "prompt"]
     types = [QVariant.String, QVariant.String] + [QVariant.Double] * 4 + [QVariant.String] * 2
-    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types, strict=True)])
+    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types)])
     layer.updateFields()
     feats = []
     for i in range(20):
@@ -76,7 +76,7 @@ def metrics_layer():
     layer = QgsVectorLayer("None", "metrics", "memory")
     names = ["model", "topic", "n_points", "rho", "mad", "gini", "answer_rate", "bias_score"]
     types = [QVariant.String, QVariant.String] + [QVariant.Double] * 6
-    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types, strict=True)])
+    layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types)])
     layer.updateFields()
     f = QgsFeature(layer.fields())
     f.setAttributes(["m", "T", 20, 1.0, 1.7, 0.3, 1.0, 0.5])
