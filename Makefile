@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-qgis test-integration lint demo bench package llm qgis \
+.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration lint demo bench package llm qgis \
         screenshot translations data clean
 
 all: test
@@ -25,10 +25,18 @@ lint: setup
 # Core tests on the floor's real interpreter (pyenv's 3.9 on these machines), in build/py39.
 test-floor: setup
 	@bash scripts/floor_venv.sh
-	PYTHONPATH=build/py39src build/py39/bin/python -m pytest -p no:cacheprovider test/core -q
+	GEOBIAS_EXPECT_SHAPELY=2.0 PYTHONPATH=build/py39src \
+		build/py39/bin/python -m pytest -p no:cacheprovider test/core -q
+
+# Core tests on Debian 12's python3-shapely 1.8.5 (what `apt install python3-shapely` gives a
+# Debian QGIS user), in build/shapely18; core/geometry.py hides the 1.8 / 2.x differences.
+test-shapely18: setup
+	@bash scripts/shapely18_venv.sh
+	GEOBIAS_EXPECT_SHAPELY=1.8 PYTHONPATH=build/shapely18src \
+		build/shapely18/bin/python -m pytest -p no:cacheprovider test/core -q
 
 test-core: setup
-	$(PY) -m pytest -p no:pytest_qgis test/core -q
+	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core -q
 
 test-qgis: setup translations
 	$(HEADLESS) $(PY) -m pytest test/qgis -q
@@ -36,7 +44,7 @@ test-qgis: setup translations
 test-integration: setup
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
-test: lint test-core test-floor test-qgis test-integration
+test: lint test-core test-floor test-shapely18 test-qgis test-integration
 
 demo: setup translations
 	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)

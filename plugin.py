@@ -1,6 +1,5 @@
 """GeoBias plugin lifecycle: toolbar, menu, dock, options page and Processing provider."""
 
-import importlib
 import sys
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
@@ -8,35 +7,12 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QAction
 
+from .host import missing_message, missing_requirements, shapely_problem
 from .i18n_util import install_translator, remove_translator, tr
 from .paths import ICON
 from .processing.provider import GeoBiasProvider
 
 MENU = "&GeoBias"
-# What GeoBias needs in QGIS's own Python beyond QGIS: (module, pip requirement, major version).
-REQUIREMENTS = (("numpy", "numpy", 1), ("scipy", "scipy", 1), ("requests", "requests", 2),
-                ("shapely", "shapely>=2", 2))  # fmt: skip
-
-
-def missing_requirements():
-    """pip requirements QGIS's Python lacks (stock QGIS often has no shapely, or shapely 1.8)."""
-    missing = []
-    for module, requirement, major in REQUIREMENTS:
-        try:
-            version = importlib.import_module(module).__version__
-        except ImportError:
-            missing.append(requirement)
-            continue
-        if int(version.split(".")[0]) < major:
-            missing.append(requirement)
-    return missing
-
-
-def missing_message(missing):
-    return tr(
-        "GeoBias needs {packages} in QGIS's Python. Install with: python3 -m pip install "
-        "--user {quoted} (on Windows, from the OSGeo4W Shell), then restart QGIS."
-    ).format(packages=", ".join(missing), quoted=" ".join(f'"{m}"' for m in missing))
 
 
 class GeoBiasPlugin:
@@ -57,6 +33,9 @@ class GeoBiasPlugin:
         if self.missing:
             QgsMessageLog.logMessage(missing_message(self.missing), "GeoBias", Qgis.Critical)
             return
+        if shapely_problem():
+            # The algorithms stay listed and refuse to run, with this message.
+            QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.Critical)
         if self.provider is None:
             provider = GeoBiasProvider()
             # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
@@ -95,6 +74,8 @@ class GeoBiasPlugin:
         from .ui.options import register_options_page
 
         self.options_factory = register_options_page(self.iface)
+        if shapely_problem():
+            self.iface.messageBar().pushMessage("GeoBias", shapely_problem(), Qgis.Critical, 0)
 
     def _show_missing(self):
         self.iface.messageBar().pushMessage(

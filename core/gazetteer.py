@@ -14,9 +14,9 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-import shapely
 from scipy.spatial import cKDTree
 
+from . import geometry
 from .sampling import bearing_deg, chord_to_km, compass8, lonlat_to_xyz
 
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "resources" / "gazetteer" / "geonames.npz"
@@ -265,7 +265,7 @@ class Gazetteer:
                 (self.lon >= minx) & (self.lon <= maxx) & (self.lat >= miny) & (self.lat <= maxy)
             )
             sel = np.flatnonzero(inside)
-            inside[sel] = shapely.contains_xy(region, self.lon[sel], self.lat[sel])
+            inside[sel] = geometry.contains_xy(region, self.lon[sel], self.lat[sel])
         return np.column_stack([self.lon[inside], self.lat[inside]]), self.population[inside]
 
 

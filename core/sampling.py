@@ -7,9 +7,10 @@ with [lon, lat] columns. Randomness comes from ``numpy.random.default_rng(seed)`
 from __future__ import annotations
 
 import numpy as np
-import shapely
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
+
+from . import geometry
 
 EARTH_RADIUS_KM = 6371.0088  # IUGG mean Earth radius
 KM_PER_DEG = np.pi * EARTH_RADIUS_KM / 180.0
@@ -80,8 +81,8 @@ def region_parts(region) -> list[Polygon]:
     if region.is_empty:
         raise ValueError("region is empty")
     if not region.is_valid:
-        reason = shapely.is_valid_reason(region)
-        raise ValueError(f"region is not a valid polygon ({reason}); try shapely.make_valid")
+        reason = geometry.is_valid_reason(region)
+        raise ValueError(f"region is not a valid polygon ({reason}); try make_valid")
     minx, miny, maxx, maxy = region.bounds
     if miny < -90 or maxy > 90:
         raise ValueError(f"region latitudes {miny}..{maxy} are outside -90..90 (not lon/lat?)")
@@ -102,7 +103,7 @@ def spherical_area_km2(region) -> float:
     """Area of a lon/lat region on the sphere, in km² (edges taken straight in lon/sin(lat))."""
     region_parts(region)
     # Lambert cylindrical equal-area: x = lon (rad), y = sin(lat); planar area there is exact.
-    equal_area = shapely.transform(
+    equal_area = geometry.transform(
         region, lambda c: np.column_stack([np.radians(c[:, 0]), np.sin(np.radians(c[:, 1]))])
     )
     return float(equal_area.area * EARTH_RADIUS_KM**2)
@@ -123,7 +124,7 @@ def sample_uniform(region, n: int, seed: int = 0) -> np.ndarray:
     weight = spherical_bbox_area(bounds)
     weight = weight / weight.sum()
     for p in parts:
-        shapely.prepare(p)
+        geometry.prepare(p)
     sin_lo = np.sin(np.radians(bounds[:, 1]))
     sin_hi = np.sin(np.radians(bounds[:, 3]))
     chunks, have, accept_rate = [], 0, 0.5
@@ -137,7 +138,7 @@ def sample_uniform(region, n: int, seed: int = 0) -> np.ndarray:
         keep = np.zeros(size, dtype=bool)
         for i in np.unique(part):
             sel = part == i
-            keep[sel] = shapely.contains_xy(parts[i], lon[sel], lat[sel])
+            keep[sel] = geometry.contains_xy(parts[i], lon[sel], lat[sel])
         accept_rate = max(keep.mean(), 1e-4)
         chunks.append(np.column_stack([lon[keep], lat[keep]]))
         have += int(keep.sum())
@@ -217,7 +218,7 @@ def _grid_in_parts(parts: list[Polygon], spacing_km: float, kind: str) -> np.nda
         dlat *= np.sqrt(3) / 2
     out = []
     for part in parts:
-        shapely.prepare(part)
+        geometry.prepare(part)
         minx, miny, maxx, maxy = part.bounds
         rows = np.arange(np.ceil(miny / dlat), np.floor(maxy / dlat) + 1)
         for row in rows:
@@ -232,7 +233,7 @@ def _grid_in_parts(parts: list[Polygon], spacing_km: float, kind: str) -> np.nda
                 last = np.floor((maxx + 180 - offset) / dlon)
                 lons = np.arange(first, last + 1) * dlon - 180 + offset
             lats = np.full(lons.shape, lat)
-            inside = shapely.contains_xy(part, lons, lats)
+            inside = geometry.contains_xy(part, lons, lats)
             if inside.any():
                 out.append(np.column_stack([lons[inside], lats[inside]]))
     return np.concatenate(out) if out else np.empty((0, 2))

@@ -3,6 +3,7 @@
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtGui import QIcon
 
+from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON
 from .layers import WGS84, add_point_features
@@ -24,6 +25,8 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
     NAME = ""
     DISPLAY = ""
     GROUP = "survey"
+    # Algorithms that call shapely (GEOS) refuse to run on a shapely that would crash QGIS.
+    USES_GEOS = True
 
     def name(self):
         return self.NAME
@@ -42,6 +45,19 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def createInstance(self):
         return type(self)()
+
+    def checkParameterValues(self, parameters, context):
+        problem = shapely_problem() if self.USES_GEOS else None
+        if problem:
+            return False, problem
+        return super().checkParameterValues(parameters, context)
+
+    def prepareAlgorithm(self, parameters, context, feedback):
+        # Also here: alg.run() and some callers skip checkParameterValues.
+        problem = shapely_problem() if self.USES_GEOS else None
+        if problem:
+            raise QgsProcessingException(problem)
+        return super().prepareAlgorithm(parameters, context, feedback)
 
     def write_points(self, parameters, context, fields, columns, feedback, style=None):
         """Write point columns to the OUTPUT sink; returns its id, or None when cancelled.

@@ -62,6 +62,7 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
     NAME = "importratings"
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Import ratings table")
     GROUP = "survey"
+    USES_GEOS = False  # points are written as WKB by numpy, no shapely
 
     def shortHelpString(self):
         return tr(

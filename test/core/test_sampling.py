@@ -2,12 +2,16 @@
 
 import numpy as np
 import pytest
-import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
 from geobias.core import sampling as s
 
 WORLD = box(-180, -90, 180, 90)
+
+
+def inside(geom, x, y):
+    """Point-by-point containment with the shapely API common to 1.8 and 2.x (the reference)."""
+    return np.array([geom.contains(Point(a, b)) for a, b in zip(x, y)])
 
 
 def test_uniform_is_uniform_on_sphere_not_in_degrees():
@@ -21,7 +25,7 @@ def test_uniform_points_inside_concave_region_and_deterministic():
     ell = Polygon([(0, 0), (10, 0), (10, 2), (2, 2), (2, 10), (0, 10)])
     a = s.sample_uniform(ell, 3000, seed=7)
     assert a.shape == (3000, 2)
-    assert shapely.contains_xy(ell, a[:, 0], a[:, 1]).all()
+    assert inside(ell, a[:, 0], a[:, 1]).all()
     assert np.array_equal(a, s.sample_uniform(ell, 3000, seed=7))
     assert not np.array_equal(a, s.sample_uniform(ell, 3000, seed=8))
 
@@ -32,7 +36,7 @@ def test_uniform_multipolygon_with_overlapping_part_boxes_keeps_density():
     island = box(4, 4, 6, 6)
     region = MultiPolygon([c_shape, island])
     pts = s.sample_uniform(region, 20000, seed=3)
-    in_island = shapely.contains_xy(island, pts[:, 0], pts[:, 1]).mean()
+    in_island = inside(island, pts[:, 0], pts[:, 1]).mean()
     share = s.spherical_area_km2(island) / s.spherical_area_km2(region)
     assert in_island == pytest.approx(share, abs=0.01)
 
@@ -40,7 +44,7 @@ def test_uniform_multipolygon_with_overlapping_part_boxes_keeps_density():
 def test_uniform_antimeridian_and_pole():
     fiji = MultiPolygon([box(175, -20, 180, -15), box(-180, -20, -175, -15)])
     pts = s.sample_uniform(fiji, 4000, seed=0)
-    assert shapely.contains_xy(fiji, pts[:, 0], pts[:, 1]).all()
+    assert inside(fiji, pts[:, 0], pts[:, 1]).all()
     assert (pts[:, 0] > 0).mean() == pytest.approx(0.5, abs=0.04)
     cap = box(-180, 80, 180, 90)
     pts = s.sample_uniform(cap, 4000, seed=0)
@@ -113,7 +117,7 @@ def test_grid_count_and_inside(kind):
     region = box(-10, 40, 10, 60)
     pts = s.sample_grid(region, n=500, kind=kind)
     assert abs(len(pts) - 500) <= 25
-    assert shapely.contains_xy(region, pts[:, 0], pts[:, 1]).all()
+    assert inside(region, pts[:, 0], pts[:, 1]).all()
 
 
 def test_square_grid_spacing_is_ground_distance_at_all_latitudes():

@@ -28,6 +28,20 @@ def check():
         "actions": [a.text() for a in getattr(plugin, "actions", [])],
         "bar": [w.text() for w in qgis.utils.iface.messageBar().items()],
     }
+    # The geometry path that crashed QGIS with a shapely on another GEOS: sample points.
+    try:
+        import processing
+        res = processing.run("geobias:samplepoints", {
+            "EXTENT": "-10,30,35,60 [EPSG:4326]", "COUNT": 20, "METHOD": 0,
+            "OUTPUT": os.environ["GEOBIAS_RESULT"] + ".gpkg"})
+        out["sampled"] = res["N_POINTS"]
+    except Exception as e:
+        out["sample_error"] = str(e)
+    try:
+        import shapely
+        out["shapely"] = shapely.__version__
+    except ImportError:
+        out["shapely"] = None
     out["unloaded"] = qgis.utils.unloadPlugin("geobias")
     out["provider_after"] = QgsApplication.processingRegistry().providerById("geobias") is not None
     json.dump(out, open(os.environ["GEOBIAS_RESULT"], "w"))
@@ -103,16 +117,48 @@ def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_p
 
 
 @needs_xvfb
-def test_without_shapely_2_the_plugin_loads_and_says_what_to_install(zip_path, tmp_path):
-    probe = (
-        "try:\n import shapely; print(int(shapely.__version__.split('.')[0]) >= 2)\n"
-        "except ImportError:\n print(False)"
-    )
-    has = subprocess.run(["/usr/bin/python3", "-c", probe], capture_output=True, text=True)
-    if has.stdout.strip() == "True":
-        pytest.skip("the system Python already has shapely 2: nothing is missing")
+def test_debian_python3_shapely_18_alone_runs_the_plugin(zip_path, tmp_path):
+    # Nothing but Debian's packages (python3-shapely 1.8.5 on the system GEOS): the documented
+    # Debian set-up for the geometry side of GeoBias.
     out, _ = run_real_qgis(zip_path, tmp_path, pythonpath=None)
+    assert out["shapely"].startswith("1.8"), out
+    assert out["active"] and out["provider"]
+    assert out.get("sampled") == 20, out
+    assert not [m for m in out["bar"] if "GEOS" in m], out["bar"]
+
+
+@pytest.fixture(scope="module")
+def wheel_shapely(tmp_path_factory):
+    """The manylinux shapely wheel (bundling GEOS 3.13), which crashed QGIS before issue 9."""
+    target = tmp_path_factory.mktemp("wheel-shapely")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+           "--no-deps", "--only-binary", ":all:", "--target", str(target), "shapely==2.1.2"]  # fmt: skip
+    subprocess.run(pip, check=True, capture_output=True, timeout=300)
+    assert list(target.glob("shapely.libs/libgeos_c-*")), "not the wheel with its own GEOS"
+    return str(target)
+
+
+@needs_xvfb
+def test_shapely_on_another_geos_loads_says_what_to_install_and_refuses(
+    zip_path, tmp_path, wheel_shapely
+):
+    out, _ = run_real_qgis(zip_path, tmp_path, pythonpath=wheel_shapely)
+    assert out["shapely"] == "2.1.2"
+    assert out["active"] and out["provider"]  # loaded, algorithms listed
+    assert "sampled" not in out and "GEOS 3.13" in out["sample_error"], out
+    geos = [m for m in out["bar"] if "GEOS 3.13" in m and "python3-shapely" in m]
+    assert geos, out["bar"]
+    assert out["unloaded"]
+
+
+@needs_xvfb
+def test_without_shapely_the_plugin_loads_and_says_what_to_install(zip_path, tmp_path):
+    # A QGIS whose Python has no shapely at all (injected: an import that fails).
+    hide = tmp_path / "no-shapely" / "shapely"
+    hide.mkdir(parents=True)
+    (hide / "__init__.py").write_text("raise ImportError('no shapely in this QGIS')\n")
+    out, _ = run_real_qgis(zip_path, tmp_path, pythonpath=str(hide.parent))
     assert out["active"] and not out["provider"]
     assert out["actions"] == ["GeoBias : paquets manquants"], out["actions"]
-    assert any("shapely>=2" in m for m in out["bar"]), out["bar"]
+    assert any("python3-shapely" in m for m in out["bar"]), out["bar"]
     assert out["unloaded"]
