@@ -9,7 +9,7 @@
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="90"/>
+        <location filename="../plugin.py" line="69"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="140"/>
+        <location filename="../processing/bias_metrics.py" line="139"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="95"/>
+        <location filename="../processing/sample_points.py" line="98"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="180"/>
+        <location filename="../processing/bias_metrics.py" line="179"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -74,57 +74,57 @@
         <translation>Choisissez le champ d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="193"/>
+        <location filename="../processing/bias_metrics.py" line="192"/>
         <source>Layer {name} has no score field &apos;{f}&apos;.</source>
         <translation>La couche {name} n'a pas de champ de score « {f} ».</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="199"/>
+        <location filename="../processing/bias_metrics.py" line="198"/>
         <source>Layer {name}: field &apos;{f}&apos; is not numeric.</source>
         <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="77"/>
+        <location filename="../processing/import_ratings.py" line="78"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="80"/>
+        <location filename="../processing/import_ratings.py" line="81"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="83"/>
+        <location filename="../processing/import_ratings.py" line="84"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="86"/>
+        <location filename="../processing/import_ratings.py" line="87"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="89"/>
+        <location filename="../processing/import_ratings.py" line="90"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="90"/>
+        <location filename="../processing/import_ratings.py" line="91"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="95"/>
+        <location filename="../processing/import_ratings.py" line="96"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -134,87 +134,87 @@
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="156"/>
+        <location filename="../processing/sample_points.py" line="159"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="109"/>
+        <location filename="../processing/import_ratings.py" line="110"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="123"/>
+        <location filename="../processing/import_ratings.py" line="124"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="125"/>
+        <location filename="../processing/import_ratings.py" line="126"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="135"/>
+        <location filename="../processing/import_ratings.py" line="136"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="73"/>
+        <location filename="../processing/layers.py" line="72"/>
         <source>{n} invalid region geometries were repaired with makeValid.</source>
         <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="78"/>
+        <location filename="../processing/layers.py" line="77"/>
         <source>The region has no polygon with an area.</source>
         <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="98"/>
+        <location filename="../processing/layers.py" line="97"/>
         <source>The extent is empty.</source>
         <translation>L'emprise est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="131"/>
+        <location filename="../processing/layers.py" line="130"/>
         <source>{role}: the layer has no field &apos;{name}&apos;.</source>
         <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="135"/>
+        <location filename="../processing/layers.py" line="134"/>
         <source>{role}: field &apos;{name}&apos; is not numeric.</source>
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="164"/>
+        <location filename="../processing/layers.py" line="163"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="167"/>
+        <location filename="../processing/layers.py" line="166"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="180"/>
+        <location filename="../processing/layers.py" line="179"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="316"/>
+        <location filename="../processing/layers.py" line="312"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="345"/>
+        <location filename="../processing/layers.py" line="341"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="426"/>
+        <location filename="../processing/layers.py" line="432"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="509"/>
+        <location filename="../processing/layers.py" line="515"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
@@ -334,12 +334,12 @@
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="305"/>
+        <location filename="../processing/rate_locations.py" line="306"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="311"/>
+        <location filename="../processing/rate_locations.py" line="312"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -354,17 +354,17 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="317"/>
+        <location filename="../processing/rate_locations.py" line="318"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="331"/>
+        <location filename="../processing/rate_locations.py" line="332"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="335"/>
+        <location filename="../processing/rate_locations.py" line="336"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -464,32 +464,32 @@
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="63"/>
+        <location filename="../processing/sample_points.py" line="66"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="66"/>
+        <location filename="../processing/sample_points.py" line="69"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="75"/>
+        <location filename="../processing/sample_points.py" line="78"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="80"/>
+        <location filename="../processing/sample_points.py" line="83"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="89"/>
+        <location filename="../processing/sample_points.py" line="92"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="92"/>
+        <location filename="../processing/sample_points.py" line="95"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -499,17 +499,17 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="108"/>
+        <location filename="../processing/sample_points.py" line="111"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="126"/>
+        <location filename="../processing/sample_points.py" line="129"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="128"/>
+        <location filename="../processing/sample_points.py" line="131"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -519,7 +519,7 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="84"/>
+        <location filename="../processing/sample_points.py" line="87"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
@@ -878,72 +878,72 @@ Prompt :
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="137"/>
+        <location filename="../ui/results.py" line="135"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="138"/>
+        <location filename="../ui/results.py" line="136"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="139"/>
+        <location filename="../ui/results.py" line="137"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="140"/>
+        <location filename="../ui/results.py" line="138"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="141"/>
+        <location filename="../ui/results.py" line="139"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="140"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="143"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="259"/>
+        <location filename="../ui/results.py" line="257"/>
         <source>ground truth</source>
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="259"/>
+        <location filename="../ui/results.py" line="257"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="286"/>
+        <location filename="../ui/results.py" line="284"/>
         <source>rating (no ground truth)</source>
         <translation>note (sans vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="301"/>
+        <location filename="../ui/results.py" line="299"/>
         <source>points</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="289"/>
+        <location filename="../ui/results.py" line="287"/>
         <source>no answers</source>
         <translation>aucune réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="301"/>
+        <location filename="../ui/results.py" line="299"/>
         <source>rank error</source>
         <translation>erreur de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="304"/>
+        <location filename="../ui/results.py" line="302"/>
         <source>no rank errors (no ground truth)</source>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
@@ -978,12 +978,12 @@ Prompt :
         <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="12"/>
+        <location filename="../processing/base.py" line="13"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="13"/>
+        <location filename="../processing/base.py" line="14"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -1003,27 +1003,27 @@ Prompt :
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/sample_points.py" line="30"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/sample_points.py" line="30"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/sample_points.py" line="30"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/sample_points.py" line="30"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="134"/>
+        <location filename="../processing/sample_points.py" line="137"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -1053,17 +1053,17 @@ Prompt :
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="129"/>
+        <location filename="../processing/bias_metrics.py" line="128"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="67"/>
+        <location filename="../processing/import_ratings.py" line="68"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for &apos;Sample ground truth&apos;. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="291"/>
+        <location filename="../processing/rate_locations.py" line="292"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model started for the run on 127.0.0.1; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local démarré pour l'exécution sur 127.0.0.1 ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
@@ -1093,7 +1093,7 @@ Prompt :
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="138"/>
+        <location filename="../processing/sample_points.py" line="141"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
@@ -1103,14 +1103,39 @@ Prompt :
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="36"/>
-        <source>GeoBias needs {packages} in QGIS&apos;s Python. Install with: python3 -m pip install --user {quoted} (on Windows, from the OSGeo4W Shell), then restart QGIS.</source>
-        <translation>GeoBias a besoin de {packages} dans le Python de QGIS. Installez-les avec : python3 -m pip install --user {quoted} (sous Windows, depuis l'OSGeo4W Shell), puis redémarrez QGIS.</translation>
-    </message>
-    <message>
-        <location filename="../plugin.py" line="72"/>
+        <location filename="../plugin.py" line="51"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="48"/>
+        <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
+        <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="52"/>
+        <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
+        <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="57"/>
+        <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
+        <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="64"/>
+        <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
+        <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="100"/>
+        <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
+        <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="115"/>
+        <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
+        <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 """QGIS tests run offscreen with pytest-qgis; native algorithms are registered by hand."""
 
 import os
+import subprocess
 import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -38,3 +39,15 @@ def processing_ready(qgis_app, qgis_processing):
         _KEEP.append(GeoBiasProvider())
         registry.addProvider(_KEEP[-1])
     return registry
+
+
+@pytest.fixture(scope="session")
+def wheel_shapely(tmp_path_factory):
+    """A folder with the manylinux shapely wheel (bundling GEOS 3.13), for PYTHONPATH: the
+    shapely that crashed QGIS before issue 9. Tests check GeoBias refuses it instead."""
+    target = tmp_path_factory.mktemp("wheel-shapely")
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+           "--only-binary", ":all:", "--target", str(target), "shapely==2.1.2"]  # fmt: skip
+    subprocess.run(pip, check=True, capture_output=True, timeout=300)
+    assert list(target.glob("shapely.libs/libgeos_c-*")), "not the wheel with its own GEOS"
+    return str(target)

@@ -127,17 +127,6 @@ def test_debian_python3_shapely_18_alone_runs_the_plugin(zip_path, tmp_path):
     assert not [m for m in out["bar"] if "GEOS" in m], out["bar"]
 
 
-@pytest.fixture(scope="module")
-def wheel_shapely(tmp_path_factory):
-    """The manylinux shapely wheel (bundling GEOS 3.13), which crashed QGIS before issue 9."""
-    target = tmp_path_factory.mktemp("wheel-shapely")
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-           "--no-deps", "--only-binary", ":all:", "--target", str(target), "shapely==2.1.2"]  # fmt: skip
-    subprocess.run(pip, check=True, capture_output=True, timeout=300)
-    assert list(target.glob("shapely.libs/libgeos_c-*")), "not the wheel with its own GEOS"
-    return str(target)
-
-
 @needs_xvfb
 def test_shapely_on_another_geos_loads_says_what_to_install_and_refuses(
     zip_path, tmp_path, wheel_shapely

@@ -1,0 +1,76 @@
+"""host.py: the plugin checks QGIS's Python for its packages and for a shapely on QGIS's GEOS."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from geobias import host
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+QGIS_PROCESS = "/usr/bin/qgis_process.bin"
+CSV = os.path.join(
+    ROOT, "resources", "reference", "geollm-gpt35",
+    "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv",
+)  # fmt: skip
+
+
+def test_version_tuple_reads_geos_and_package_versions():
+    assert host.version_tuple("3.11.1-CAPI-1.17.1") == (3, 11, 1)
+    assert host.version_tuple("3.13.1") == (3, 13, 1)
+    assert host.version_tuple("1.8") == (1, 8, 0)
+    assert host.version_tuple("2.1.2") > host.version_tuple("1.8.5")
+
+
+def test_the_venv_shapely_is_built_on_qgis_geos(qgis_app):
+    # The bootstrap builds shapely from source on the system GEOS, never the manylinux wheel.
+    import shapely
+
+    ours, qgis = host.geos_versions()
+    assert ours == qgis, f"{shapely.__file__} uses GEOS {ours}, QGIS {qgis}"
+    folder = os.path.dirname(os.path.dirname(shapely.__file__))
+    assert not os.path.isdir(os.path.join(folder, "shapely.libs")), "the wheel's bundled GEOS"
+    assert host.shapely_problem() is None
+    assert host.missing_requirements() == []
+
+
+@pytest.mark.parametrize(
+    "platform, expect",
+    [("linux", "sudo apt install python3-shapely python3-scipy"),
+     ("win32", "OSGeo4W Shell and run: python -m pip install shapely scipy"),
+     ("darwin", "/Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install")],
+)  # fmt: skip
+def test_missing_message_says_how_to_install_on_each_platform(monkeypatch, platform, expect):
+    monkeypatch.setattr(sys, "platform", platform)
+    message = host.missing_message(["shapely", "scipy"])
+    assert expect in message and "restart QGIS" in message
+
+
+def process(args, pythonpath, config):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QGIS_CUSTOM_CONFIG_PATH=str(config),
+               PYTHONPATH=pythonpath)  # fmt: skip
+    return subprocess.run([QGIS_PROCESS, *args], env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+
+
+def test_qgis_process_refuses_a_shapely_on_another_geos_instead_of_crashing(
+    tmp_path, wheel_shapely
+):
+    plugins = tmp_path / "profiles" / "default" / "python" / "plugins"
+    plugins.mkdir(parents=True)
+    os.symlink(ROOT, plugins / "geobias")
+    assert process(["plugins", "enable", "geobias"], wheel_shapely, tmp_path).returncode == 0
+    sample = process(["run", "geobias:samplepoints", "--", "EXTENT=-10,30,35,60 [EPSG:4326]",
+                      "COUNT=20", "METHOD=0", f"OUTPUT={tmp_path / 'sp.gpkg'}"],
+                     wheel_shapely, tmp_path)  # fmt: skip
+    # Before issue 9 this was a segmentation fault (exit 139).
+    assert sample.returncode == 1, (sample.returncode, sample.stderr[-2000:])
+    said = sample.stdout + sample.stderr
+    assert "GEOS 3.13.1" in said and "QGIS uses GEOS 3.11" in said and "python3-shapely" in said
+    assert not (tmp_path / "sp.gpkg").exists()
+    # Algorithms that never call GEOS still run: points are written as WKB by numpy.
+    rated = process(["run", "geobias:importratings", "--", f"INPUT={CSV}", "MODEL=gpt-3.5",
+                     f"OUTPUT={tmp_path / 'rated.gpkg'}"], wheel_shapely, tmp_path)  # fmt: skip
+    assert rated.returncode == 0, rated.stderr[-2000:]
+    os.unlink(plugins / "geobias")
