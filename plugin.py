@@ -44,6 +44,8 @@ class GeoBiasPlugin:
 
     def initGui(self):
         self.initProcessing()
+        # The embedded model is a child process: stop it with QGIS (it would also notice).
+        QgsApplication.instance().aboutToQuit.connect(_stop_embedded_model)
         if self.missing:
             # Load anyway, so the user learns what to install instead of seeing a traceback.
             self.toolbar = self.iface.addToolBar("GeoBias")
@@ -112,9 +114,21 @@ class GeoBiasPlugin:
         if self.provider is not None:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
+        _stop_embedded_model()
         remove_translator(self.translator)
         self.translator = None
         _forget_modules()
+
+
+def _stop_embedded_model():
+    """Stop the shared embedded model child process, if one runs."""
+    from .core.embedded import stop_shared
+
+    stop_shared()
+    try:
+        QgsApplication.instance().aboutToQuit.disconnect(_stop_embedded_model)
+    except TypeError:  # not connected (headless) or already disconnected
+        pass
 
 
 def _forget_modules():

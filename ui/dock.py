@@ -30,6 +30,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..core.prompts import PRESET_LABELS, PRESETS, build_prompts
 from ..core.topics import TOPICS, get_topic
+from ..host import embedded_problem
 from ..i18n_util import tr
 from ..paths import DATA
 from . import runner
@@ -481,6 +482,12 @@ class GeoBiasDock(QDockWidget):
             self.push(tr("Tick at least one topic and one model."), Qgis.Warning)
             return
         s.write()
+        if runner.uses_embedded(s):
+            # Before sampling and the confirmation: say what to install, not fail afterwards.
+            problem = embedded_problem()
+            if problem:
+                self.push(problem[0], Qgis.Critical, details=problem[1])
+                return
         try:
             plan = runner.plan(s, geom, self.preview_layer)
         except Exception as e:

@@ -1,14 +1,16 @@
-"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices)."""
+"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices) and the
+Python that runs the embedded model."""
 
 import os
 from dataclasses import replace
 
-from qgis.core import QgsApplication, QgsTask
+from qgis.core import QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
+from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr
 from ..paths import ICON
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
@@ -48,6 +50,9 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.fetchButton.clicked.connect(lambda: self.check(fetch_only=True))
         self.testButton.clicked.connect(lambda: self.check(fetch_only=False))
         self.endpointList.setCurrentRow(0)
+        self.pythonEdit.setText(embedded_python() or "")
+        self.pythonCheckButton.clicked.connect(self.check_python)
+        self.python_task = None
 
     # --- form <-> endpoint -------------------------------------------------------------------
     def form_endpoint(self):
@@ -192,6 +197,42 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)
         QgsApplication.taskManager().addTask(self.task)
 
+    # --- the embedded model's Python ---------------------------------------------------------
+    def check_python(self):
+        """Find (or check the chosen) Python for the embedded model, in the background."""
+        from ..core.embedded import EmbeddedError, check_python, find_python
+
+        chosen = self.pythonEdit.text().strip() or None
+        self.pythonStatusLabel.setText(tr("Checking…"))
+
+        def run(task):
+            python = find_python(chosen) if chosen is None else chosen
+            return python, check_python(python)
+
+        def done(exception, result=None):
+            self.python_task = None
+            if exception is not None:
+                reason = str(exception) if isinstance(exception, EmbeddedError) else repr(exception)
+                self.pythonStatusLabel.setText(
+                    tr("Cannot run the model: {reason}. Install: {line}").format(
+                        reason=reason[:400], line=model_install_line()
+                    )
+                )
+                return
+            python, report = result
+            self.pythonStatusLabel.setText(
+                tr("{python} runs the model {model} (xllamacpp {version}).").format(
+                    python=python,
+                    model=os.path.basename(report["model"]),
+                    version=report["xllamacpp"],
+                )
+            )
+
+        self.python_task = QgsTask.fromFunction(
+            tr("GeoBias: checking the local model's Python"), run, on_finished=done
+        )
+        QgsApplication.taskManager().addTask(self.python_task)
+
     # --- QgsOptionsPageWidget ---------------------------------------------------------------
     def apply(self):
         """Store typed keys in the auth database, then the endpoints (with config ids only)."""
@@ -204,6 +245,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
                     self.endpoints[i] = replace(e, authcfg=authcfg)
         self.apiKeyEdit.clear()
         save_endpoints(self.endpoints)
+        QgsSettings().setValue(PYTHON_SETTING, self.pythonEdit.text().strip())
 
 
 class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):

@@ -2,7 +2,6 @@
 
 import os
 import re
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -98,20 +97,17 @@ def sample_points(settings, geom, path=None):
 
 
 # ---------------------------------------------------------------------------- embedded model
-# The dock keeps one embedded model running between surveys (loading it takes seconds) and
-# passes its URL to geobias:ratelocations. Cache keys don't hold its port (core.cache), so a
-# re-run or a resume after a restart finds every answer whatever port the model gets.
-_server = None
-_server_lock = threading.Lock()
+# The dock and Processing share one embedded model per QGIS process, a child process kept
+# between surveys (loading it takes seconds); the dock passes its URL to geobias:ratelocations.
+# Cache keys don't hold its port (core.cache), so a re-run or a resume after a restart finds
+# every answer whatever port the model gets.
 
 
 def embedded_port():
-    """The port of the dock's embedded model: the running one's, else a free one to start on."""
-    from ..core.embedded import free_port
+    """The port of the shared embedded model: the running one's, else a free one to start on."""
+    from ..core.embedded import free_port, shared_port
 
-    if _server is not None and _server.running:
-        return _server.port
-    return free_port()
+    return shared_port() or free_port()
 
 
 def embedded_url(port):
@@ -120,30 +116,25 @@ def embedded_url(port):
 
 def ensure_embedded(port, feedback=None):
     """Start the embedded model on `port` unless it already runs there (call off the UI thread)."""
-    global _server
-    with _server_lock:
-        if _server is not None and _server.running and _server.port == port:
-            return _server.base_url
-        if _server is not None:
-            _server.stop()
-            _server = None
-        if feedback is not None:
-            feedback.setProgressText(tr("Starting the embedded local model…"))
-        from ..core.embedded import EmbeddedServer
+    from ..core.embedded import shared_port, shared_server
+    from ..host import embedded_python
 
-        server = EmbeddedServer(parallel=2, port=port)
-        server.start()
-        _server = server
-        return server.base_url
+    if shared_port() != port and feedback is not None:
+        feedback.setProgressText(tr("Starting the embedded local model…"))
+    return shared_server(embedded_python(), port).base_url
+
+
+def uses_embedded(settings):
+    """Whether the survey asks the embedded model."""
+    cfgs = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
+    return any(e is not None and e.is_embedded for e in cfgs)
 
 
 def stop_embedded():
-    """Stop the dock's embedded model (plugin unload)."""
-    global _server
-    with _server_lock:
-        if _server is not None:
-            _server.stop()
-            _server = None
+    """Stop the embedded model (plugin unload, QGIS quitting)."""
+    from ..core.embedded import stop_shared
+
+    stop_shared()
 
 
 # ---------------------------------------------------------------------------- endpoints

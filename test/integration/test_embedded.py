@@ -1,6 +1,11 @@
 """Real surveys against the embedded SmolLM2 model: real answers, logprobs and expected values."""
 
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -33,7 +38,7 @@ def test_health_models_and_logprobs(embedded_server):
     assert base.startswith("http://127.0.0.1:") and base.endswith("/v1")
     assert requests.get(base[:-3] + "/health", timeout=5).status_code == 200
     client = ChatClient(embedded_server.endpoint())
-    assert client.list_models()
+    assert client.list_models() == [embedded_server.model_name]  # the GGUF file name
     out = client.complete("Rate the weather in Paris from 0.0 to 9.9.")
     assert out.text and out.finish_reason in ("stop", "length")
     assert len(out.logprobs_content) >= 1
@@ -108,3 +113,53 @@ def test_second_server_starts_and_stops_cleanly():
         assert s.running and s.base_url == f"http://127.0.0.1:{port}/v1"
     with pytest.raises(requests.ConnectionError):
         requests.get(f"http://127.0.0.1:{port}/health", timeout=2)
+
+
+def test_the_model_runs_in_a_child_process_and_xllamacpp_stays_out(embedded_server):
+    assert embedded_server.pid not in (None, os.getpid())
+    with open(f"/proc/{embedded_server.pid}/cmdline", "rb") as f:
+        cmdline = f.read().split(b"\0")
+    assert cmdline[1].endswith(b"embedded_server.py") and str(os.getpid()).encode() in cmdline
+    assert "xllamacpp" not in sys.modules
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_model_process_exits_when_its_parent_is_killed():
+    # A parent that starts the model, then dies without a chance to stop it (SIGKILL).
+    code = (
+        "import time\n"
+        "from geobias.core.embedded import EmbeddedServer\n"
+        "s = EmbeddedServer(parallel=1, ctx_size=512)\n"
+        "s.start()\n"
+        "print(s.pid, s.port, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        child, port = (int(v) for v in parent.stdout.readline().split())
+        assert alive(child)
+        requests.get(f"http://127.0.0.1:{port}/health", timeout=5).raise_for_status()
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 30
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(child), "the model process outlived its parent"
+    with pytest.raises(requests.ConnectionError):
+        requests.get(f"http://127.0.0.1:{port}/health", timeout=2)
+
+
+def test_any_gguf_file_under_an_alias():
+    # The launcher takes any GGUF path and serves it under the given model name.
+    with EmbeddedServer(model_path=default_model_path(), alias="geobias-test-model",
+                        parallel=1, ctx_size=512) as s:  # fmt: skip
+        assert s.model_name == "geobias-test-model"
+        assert ChatClient(s.endpoint()).list_models() == ["geobias-test-model"]

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from geobias.core import embedded
 from geobias.core.embedded import MODEL_NAME
 from geobias.test.qtstub import StubIface, wait_for
 
@@ -65,6 +66,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
 
     assert runner.default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
     dock = GeoBiasDock(qgis_env)
+    model_pid = None
     try:
         ui = dock.ui
         ui.nameEdit.setText("embedded")
@@ -105,6 +107,8 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         assert dock.ui.progressBar.value() == 100, (dock.ui.progressLabel.text(), logged[-5:])
         assert len(shown) == 1
         port = runner.embedded_port()
+        model_pid = embedded.shared_server().pid  # the dock's model: a child process
+        assert model_pid != os.getpid() and "xllamacpp" not in sys.modules
         assert shown[0].n_requests == 6 and shown[0].hosts == [f"127.0.0.1:{port}"]
         assert len(sent) == 6, dock.ui.progressLabel.text()
 
@@ -133,7 +137,9 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         assert dock.metrics.rowCount() == 1
     finally:
         dock.close_survey()
-        assert not runner._server
+        assert embedded.shared_port() is None
+        if model_pid:
+            assert not os.path.exists(f"/proc/{model_pid}"), "the model outlived the dock"
         dock.deleteLater()
 
 

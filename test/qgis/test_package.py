@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import package  # noqa: E402
 
 CHECK = """
-import json, os, qgis.utils
+import json, os, sys, time, qgis.utils
 from qgis.core import QgsApplication
 from qgis.PyQt.QtCore import QTimer
 
@@ -42,8 +42,27 @@ def check():
         out["shapely"] = shapely.__version__
     except ImportError:
         out["shapely"] = None
+    # The embedded model: rated by a child process, never imported here; unloading stops it.
+    if os.environ.get("GEOBIAS_POINTS"):
+        try:
+            from geobias.core import embedded
+            res = processing.run("geobias:ratelocations", {
+                "INPUT": os.environ["GEOBIAS_POINTS"], "PROVIDER": 0,
+                "TOPICS": "Infant Mortality Rate",
+                "OUTPUT": os.environ["GEOBIAS_RESULT"] + ".r.gpkg"})
+            out["answered"] = res["N_ANSWERED"]
+            out["model_pid"] = embedded.shared_server().pid
+        except Exception as e:
+            out["model_error"] = repr(e)
+    out["inference_modules"] = sorted(
+        m for m in sys.modules if m.split(".")[0] in ("xllamacpp", "llama_cpp"))
     out["unloaded"] = qgis.utils.unloadPlugin("geobias")
     out["provider_after"] = QgsApplication.processingRegistry().providerById("geobias") is not None
+    if out.get("model_pid"):
+        deadline = time.monotonic() + 20
+        while os.path.exists(f"/proc/{out['model_pid']}") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        out["model_after_unload"] = os.path.exists(f"/proc/{out['model_pid']}")
     json.dump(out, open(os.environ["GEOBIAS_RESULT"], "w"))
     QgsApplication.exit(0)
 
@@ -67,7 +86,7 @@ def test_zip_holds_the_plugin_only(zip_path):
         assert not [n for n in names if dev in n], dev
 
 
-def run_real_qgis(zip_path, tmp_path, pythonpath):
+def run_real_qgis(zip_path, tmp_path, pythonpath, **env_vars):
     """Install the zip in a fresh profile, start QGIS desktop (French) and run CHECK in it."""
     profile = tmp_path / "profiles" / "geobias-test"
     plugins = profile / "python" / "plugins"
@@ -80,7 +99,7 @@ def run_real_qgis(zip_path, tmp_path, pythonpath):
     )
     (tmp_path / "check.py").write_text(CHECK)
     result = tmp_path / "result.json"
-    env = dict(os.environ, GEOBIAS_RESULT=str(result))
+    env = dict(os.environ, GEOBIAS_RESULT=str(result), **env_vars)
     env.pop("PYTHONPATH", None)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
@@ -108,9 +127,18 @@ needs_xvfb = pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb
 
 @needs_xvfb
 def test_real_qgis_installs_loads_translates_and_unloads_the_zip(zip_path, tmp_path):
-    # Desktop QGIS runs on the system Python; the venv's packages (shapely 2) via PYTHONPATH.
-    out, plugins = run_real_qgis(zip_path, tmp_path, sysconfig.get_paths()["purelib"])
+    # Desktop QGIS runs on the system Python; the venv's packages (shapely 2 on the system
+    # GEOS, xllamacpp for the model's child process) via PYTHONPATH, as `make qgis` does.
+    points = tmp_path / "points.csv"
+    points.write_text("lon,lat\n2.35,48.86\n3.38,6.52\n")  # Paris, Lagos
+    source = f"delimitedtext://file://{points}?xField=lon&yField=lat&crs=EPSG:4326"
+    out, plugins = run_real_qgis(zip_path, tmp_path, sysconfig.get_paths()["purelib"],
+                                 GEOBIAS_POINTS=source)  # fmt: skip
     assert out["active"] and out["provider"]
+    assert out.get("sampled") == 20, out
+    assert out.get("answered") == 2, out
+    assert out["inference_modules"] == [], "xllamacpp was imported into QGIS"
+    assert out["model_after_unload"] is False, "unloading GeoBias left the model running"
     assert out["file"].startswith(str(plugins)), "QGIS loaded another copy of the plugin"
     assert "Enquête GeoBias" in out["actions"], out["actions"]  # the French .qm was installed
     assert out["unloaded"] and not out["provider_after"]

@@ -1,66 +1,277 @@
-"""The plugin installed in a temporary profile, run headless through qgis_process."""
+"""Every GeoBias algorithm inside the real /usr/bin/qgis_process.bin, the binary that crashed.
+
+The binary loads QGIS's GEOS globally (a shapely on another GEOS segfaulted here) and aborts
+on `import xllamacpp`. Every run below goes through an import hook (PYQGIS_STARTUP) that
+refuses and records any import of an inference library, so each also proves that the embedded
+model stays in its child process. Data are real: the bundled countries, a raster rasterized
+from their population density, country centroids, the paper's GPT-3.5 ratings.
+"""
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 
 import pytest
-from qgis.core import QgsVectorLayer
+from osgeo import gdal, ogr
 
 from geobias.paths import DATA
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
+COUNTRIES = os.path.join(DATA, "world_countries.gpkg")
 QGIS_PROCESS = (
     "/usr/bin/qgis_process.bin"  # the /usr/bin/qgis_process wrapper adds a flag 3.22 rejects
 )
+CSV = os.path.join(ROOT, "resources", "reference", "geollm-gpt35",
+                   "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")  # fmt: skip
+EUROPE = (-10.0, 35.0, 30.0, 60.0)  # xmin, ymin, xmax, ymax
+HOOK = """
+import os, sys
+class RefuseInference:
+    '''GeoBias must never import an inference library into QGIS: record and refuse it.'''
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("xllamacpp", "llama_cpp"):
+            with open(os.environ["GEOBIAS_IMPORT_LOG"], "a") as f:
+                f.write(name + "\\n")
+            raise ImportError(name + " must not be imported into the QGIS process")
+        return None
+sys.meta_path.insert(0, RefuseInference())
+"""
 
 
-@pytest.mark.skipif(not os.path.exists(QGIS_PROCESS), reason="qgis_process.bin not installed")
-def test_import_and_ground_truth_through_qgis_process_save_styles(tmp_path, reference_dir):
-    plugins = tmp_path / "profiles" / "default" / "python" / "plugins"
-    plugins.mkdir(parents=True)
-    os.symlink(ROOT, plugins / "geobias")
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QGIS_CUSTOM_CONFIG_PATH=str(tmp_path))
-    # qgis_process runs the system Python: give it the venv's packages (shapely).
-    site = [p for p in sys.path if p.endswith("site-packages") and ".venv" in p]
-    env["PYTHONPATH"] = os.pathsep.join(site + [env.get("PYTHONPATH", "")])
-    enable = subprocess.run([QGIS_PROCESS, "plugins", "enable", "geobias"], env=env,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert enable.returncode == 0, enable.stderr
-    csv = os.path.join(reference_dir, "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")
-    out = tmp_path / "out.gpkg"
-    args = [QGIS_PROCESS, "--json", "run", "geobias:importratings", "--",
-            f"INPUT={csv}", "MODEL=gpt-3.5", f"OUTPUT={out}"]  # fmt: skip
-    result = run(args, env)
-    assert result["N_POINTS"] == 1999
-    layer = QgsVectorLayer(str(out), "r", "ogr")
-    assert layer.featureCount() == 1999 and "rank_error" in layer.fields().names()
-    # Nothing loads the output headless: the algorithm itself saved the styles, rank default.
-    assert saved_styles(out) == {"rank": 1, "rating": 0, "rank_error": 0, "truth_rank": 0}
+class QgisProcess:
+    """qgis_process.bin in a fresh profile with GeoBias enabled and the import hook."""
 
-    truth = tmp_path / "truth.gpkg"
-    args = [QGIS_PROCESS, "--json", "run", "geobias:samplegroundtruth", "--",
-            f"INPUT={out}", f"POLYGONS={COUNTRIES}", "POLYGON_FIELD=infant_mortality",
-            f"OUTPUT={truth}"]  # fmt: skip
-    result = run(args, env)
-    assert result["N_TRUTH"] > 1500
-    # With a ground truth the rank error is the default style.
-    assert saved_styles(truth) == {"rank_error": 1, "rank": 0, "rating": 0, "truth_rank": 0}
-    shutil.rmtree(plugins)
+    def __init__(self, home):
+        self.home = home
+        plugins = home / "profiles" / "default" / "python" / "plugins"
+        plugins.mkdir(parents=True)
+        os.symlink(ROOT, plugins / "geobias")
+        (home / "hook.py").write_text(HOOK)
+        self.imports = home / "imports.log"
+        # qgis_process runs the system Python: the venv's packages (shapely, xllamacpp for the
+        # model's child process) come through PYTHONPATH, as scripts/qgis_process.sh does.
+        site = [p for p in sys.path if p.endswith("site-packages") and ".venv" in p]
+        self.env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QGIS_CUSTOM_CONFIG_PATH=str(home),
+                        PYTHONPATH=os.pathsep.join(site), PYQGIS_STARTUP=str(home / "hook.py"),
+                        GEOBIAS_IMPORT_LOG=str(self.imports))  # fmt: skip
+        enable = self.call("plugins", "enable", "geobias")
+        assert enable.returncode == 0, enable.stderr[-2000:]
+
+    def call(self, *args, timeout=900):
+        """Run qgis_process.bin; the finished process, its pid kept in `last_pid`."""
+        proc = subprocess.Popen([QGIS_PROCESS, *args], env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+        self.last_pid = proc.pid
+        out, err = proc.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+    def run(self, alg, **params):
+        """Run geobias:<alg> with --json; its results. Fails on a non-zero exit or an import."""
+        args = ["--json", "run", f"geobias:{alg}", "--"]
+        for key, value in params.items():
+            for v in value if isinstance(value, list) else [value]:
+                args.append(f"{key}={v}")
+        proc = self.call(*args)
+        assert proc.returncode == 0, (alg, proc.returncode, proc.stderr[-3000:])
+        assert not self.imports.exists(), self.imports.read_text()
+        return json.loads(proc.stdout[proc.stdout.index("{") :])["results"]
 
 
-def run(args, env):
-    """Run qgis_process with --json; its results."""
-    proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return json.loads(proc.stdout[proc.stdout.index("{") :])["results"]
+@pytest.fixture(scope="module")
+def qp(tmp_path_factory):
+    runner = QgisProcess(tmp_path_factory.mktemp("qgis-process"))
+    yield runner
+    os.unlink(runner.home / "profiles" / "default" / "python" / "plugins" / "geobias")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    """Region polygons, a weight/truth raster and truth points made from the bundled countries."""
+    folder = tmp_path_factory.mktemp("data")
+    region = str(folder / "region.gpkg")
+    gdal.VectorTranslate(region, COUNTRIES, layers=["countries"], layerName="region",
+                         where="iso_a3 IN ('FRA', 'DEU', 'ESP', 'ITA', 'POL')")  # fmt: skip
+    raster = str(folder / "density.tif")
+    gdal.Rasterize(raster, COUNTRIES, layers=["countries"], attribute="pop_density",
+                   outputBounds=[-180, -90, 180, 90], xRes=0.5, yRes=0.5, noData=-1,
+                   outputType=gdal.GDT_Float32, initValues=-1, outputSRS="EPSG:4326")  # fmt: skip
+    points = str(folder / "centroids.gpkg")
+    sql = ("SELECT ST_Centroid(geom) AS geom, infant_mortality FROM countries "
+           "WHERE infant_mortality IS NOT NULL")  # fmt: skip
+    gdal.VectorTranslate(points, COUNTRIES, layerName="centroids", SQLDialect="SQLite",
+                         SQLStatement=sql)  # fmt: skip
+    return {"region": region, "raster": raster, "points": points, "folder": folder}
+
+
+def point_coords(path):
+    ds = ogr.Open(str(path))
+    layer = ds.GetLayer(0)
+    return [(f.GetGeometryRef().GetX(), f.GetGeometryRef().GetY()) for f in layer]
+
+
+def inside(coords, box, slack=0.01):
+    x0, y0, x1, y1 = box
+    return all(x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack for x, y in coords)
+
+
+def in_polygons(coords, path, tolerance=1e-6):
+    """Whether every point lies in (or on) the union of a polygon layer (checked by OGR)."""
+    union = ogr.Geometry(ogr.wkbMultiPolygon)
+    ds = ogr.Open(path)  # kept: OGR's layer dies with its dataset
+    for feature in ds.GetLayer(0):
+        union = union.Union(feature.GetGeometryRef())
+    area = union.Buffer(tolerance)
+    point = ogr.Geometry(ogr.wkbPoint)
+    outside = []
+    for x, y in coords:
+        point.SetPoint_2D(0, x, y)
+        if not area.Contains(point):
+            outside.append((x, y))
+    return not outside
+
+
+def test_the_readme_command_exits_0(tmp_path):
+    # Exactly as README.md shows it, through scripts/qgis_process.sh, in a fresh profile.
+    env = dict(os.environ, GEOBIAS_QGIS_CONFIG=str(tmp_path / "profile"))
+    out = tmp_path / "sp.gpkg"
+    cmd = ["scripts/qgis_process.sh", "run", "geobias:samplepoints", "--",
+           "EXTENT=-10,30,35,60 [EPSG:4326]", "COUNT=20", "METHOD=0", f"OUTPUT={out}"]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]  # was a segmentation fault (139)
+    coords = point_coords(out)
+    assert len(coords) == 20 and inside(coords, (-10, 35, 30, 60))  # x -10..30, y 35..60
+    os.unlink(tmp_path / "profile" / "profiles" / "default" / "python" / "plugins" / "geobias")
+
+
+METHODS = {0: "uniform", 1: "population", 2: "raster", 3: "grid", 4: "hex"}
+
+
+@pytest.mark.parametrize("method", sorted(METHODS), ids=list(METHODS.values()))
+@pytest.mark.parametrize("area", ["REGION", "EXTENT"])
+def test_samplepoints_every_method_on_a_region_and_an_extent(qp, data, tmp_path, area, method):
+    params = {"COUNT": 40, "METHOD": method, "SEED": 3, "OUTPUT": tmp_path / "points.gpkg"}
+    if area == "REGION":
+        params["REGION"] = data["region"]
+    else:
+        x0, y0, x1, y1 = EUROPE
+        params["EXTENT"] = f"{x0},{x1},{y0},{y1} [EPSG:4326]"  # QGIS: xmin,xmax,ymin,ymax
+    if METHODS[method] == "raster":
+        params["WEIGHT_RASTER"] = data["raster"]
+    result = qp.run("samplepoints", **params)
+    coords = point_coords(tmp_path / "points.gpkg")
+    assert result["N_POINTS"] == len(coords)
+    if METHODS[method] in ("grid", "hex"):
+        assert 30 <= len(coords) <= 50  # a grid comes close to the count
+    else:
+        assert len(coords) == 40
+    if area == "REGION":
+        assert in_polygons(coords, data["region"])
+    else:
+        assert inside(coords, EUROPE)
+
+
+def model_children(parent_pid):
+    """Embedded model processes whose parent was `parent_pid` (from their command line)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(c.endswith(b"embedded_server.py") for c in cmd) and str(parent_pid).encode() in cmd:
+            found.append(int(pid))
+    return found
+
+
+def test_ratelocations_with_the_embedded_model(qp, tmp_path):
+    coords = [(2.35, 48.86), (3.38, 6.52), (139.69, 35.69)]  # Paris, Lagos, Tokyo
+    points = tmp_path / "points.csv"
+    points.write_text("lon,lat\n" + "".join(f"{x},{y}\n" for x, y in coords))
+    source = f"delimitedtext://file://{points}?xField=lon&yField=lat&crs=EPSG:4326"
+    result = qp.run("ratelocations", INPUT=source, PROVIDER=0, TOPICS="Infant Mortality Rate",
+                    OUTPUT=tmp_path / "rated.gpkg")  # fmt: skip
+    assert result["N_ANSWERED"] == 3
+    with sqlite3.connect(tmp_path / "rated.gpkg") as con:
+        table = result["OUTPUT_LAYERS"][0].split("layername=")[1]
+        ratings = [r for (r,) in con.execute(f'SELECT rating FROM "{table}"')]
+        (host,) = con.execute("SELECT DISTINCT endpoint_host FROM runs").fetchone()
+    assert len(ratings) == 3 and all(0.0 <= r <= 9.9 for r in ratings)
+    assert host.startswith("127.0.0.1")
+    # The model ran in a child of that qgis_process (import hook: not inside it), which ends
+    # with it.
+    deadline = time.monotonic() + 30
+    while model_children(qp.last_pid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert model_children(qp.last_pid) == []
+
+
+def test_survey_with_the_embedded_model(qp, data, tmp_path):
+    result = qp.run("survey", REGION=data["region"], COUNT=3, METHOD=1, PROVIDER=0,
+                    TOPICS="Infant Mortality Rate", TRUTH=COUNTRIES + "|layername=countries",
+                    TRUTH_FIELD="infant_mortality", N_BOOT=50,
+                    OUTPUT=tmp_path / "survey.gpkg")  # fmt: skip
+    assert len(result["OUTPUT_LAYERS"]) == 1
+    with sqlite3.connect(tmp_path / "survey.gpkg") as con:
+        table = result["OUTPUT_LAYERS"][0].split("layername=")[1]
+        rows = con.execute(f'SELECT rating, truth FROM "{table}"').fetchall()
+        metrics = con.execute("SELECT n_points FROM metrics").fetchall()
+    assert len(rows) == 3 and all(t is not None for _, t in rows)
+    assert metrics == [(3,)]
+
+
+@pytest.fixture(scope="module")
+def rated(qp, tmp_path_factory):
+    """The paper's 1,999 GPT-3.5 infant mortality ratings, imported through qgis_process."""
+    out = tmp_path_factory.mktemp("rated") / "rated.gpkg"
+    result = qp.run("importratings", INPUT=CSV, MODEL="gpt-3.5", OUTPUT=out)
+    assert result["N_POINTS"] == 1999 and result["N_ANSWERED"] > 1900
+    return str(out)
 
 
 def saved_styles(path):
     """{style name: useAsDefault} of a GeoPackage's layer_styles."""
     with sqlite3.connect(path) as con:
         return dict(con.execute("select styleName, useAsDefault from layer_styles").fetchall())
+
+
+def test_importratings_saves_its_styles(rated):
+    # Nothing loads the output headless: the algorithm itself saved the styles, rank default.
+    assert saved_styles(rated) == {"rank": 1, "rating": 0, "rank_error": 0, "truth_rank": 0}
+
+
+@pytest.mark.parametrize("kind", ["raster", "polygons", "points"])
+def test_samplegroundtruth_from_a_raster_polygons_or_points(qp, data, rated, tmp_path, kind):
+    sources = {
+        "raster": {"RASTER": data["raster"], "WINDOW_KM": 100, "STATISTIC": 0},
+        "polygons": {"POLYGONS": COUNTRIES + "|layername=countries",
+                     "POLYGON_FIELD": "infant_mortality"},
+        "points": {"POINTS": data["points"], "POINT_FIELD": "infant_mortality",
+                   "MAX_DISTANCE_KM": 1000},
+    }  # fmt: skip
+    out = tmp_path / "truth.gpkg"
+    result = qp.run("samplegroundtruth", INPUT=rated, OUTPUT=out, **sources[kind])
+    assert result["N_TRUTH"] > 1000 and result["N_TRUTH"] + result["N_MISSING"] == 1999
+    # With a ground truth the rank error is the default style.
+    assert saved_styles(out) == {"rank_error": 1, "rank": 0, "rating": 0, "truth_rank": 0}
+
+
+def test_biasmetrics_with_truth_and_anchor(qp, rated, tmp_path):
+    truth = tmp_path / "truth.gpkg"
+    qp.run("samplegroundtruth", INPUT=rated, POLYGONS=COUNTRIES + "|layername=countries",
+           POLYGON_FIELD="infant_mortality", OUTPUT=truth)  # fmt: skip
+    out = tmp_path / "metrics.gpkg"
+    qp.run("biasmetrics", INPUT=[truth], TRUTH_FIELD="truth",
+           ANCHOR=COUNTRIES + "|layername=countries", ANCHOR_FIELD="infant_survival",
+           N_BOOT=100, OUTPUT=out)  # fmt: skip
+    with sqlite3.connect(out) as con:
+        con.row_factory = sqlite3.Row
+        (row,) = con.execute("SELECT * FROM metrics").fetchall()
+    # GPT-3.5's infant mortality ratings follow the truth closely (the paper's rho is ~0.8).
+    assert row["model"] == "gpt-3.5" and row["n_points"] == 1999
+    assert 0.6 < row["rho_truth"] <= 1.0 and row["mad"] > 0
+    # Higher rated infant mortality where infants survive less: a negative anchor correlation.
+    assert row["rho_anchor"] < 0 and row["bias_score"] is not None

@@ -75,3 +75,28 @@ def test_remove_endpoint(clean_settings):
     page.remove()
     page.apply()
     assert len(gs.load_endpoints()) == 2
+
+
+def test_the_python_for_the_local_model_is_checked_and_saved(clean_settings, tmp_path):
+    import sys
+
+    from geobias.host import PYTHON_SETTING, embedded_python
+    from geobias.test.qtstub import wait_for
+
+    page = GeoBiasOptionsPage()
+    page.pythonEdit.setText(sys.executable)  # the venv's Python has xllamacpp and the model
+    page.pythonCheckButton.click()
+    wait_for(lambda: page.python_task is None, what="the check")
+    assert page.pythonStatusLabel.text().startswith(f"{sys.executable} runs the model ")
+    bare = tmp_path / "python3"
+    bare.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
+    bare.chmod(0o755)
+    page.pythonEdit.setText(str(bare))
+    page.pythonCheckButton.click()
+    wait_for(lambda: page.python_task is None, what="the check")
+    assert "xllamacpp cannot be imported" in page.pythonStatusLabel.text()
+    assert "pip install xllamacpp" in page.pythonStatusLabel.text()
+    page.apply()
+    assert embedded_python() == str(bare)
+    QgsSettings().remove(PYTHON_SETTING)
+    assert embedded_python() is None

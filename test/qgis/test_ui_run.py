@@ -139,3 +139,30 @@ def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis
         text, details = pushed[-1]
         assert "Traceback" not in text and details
         assert dock.ui.runButton.isEnabled()
+
+
+def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the_run(
+    dock, monkeypatch, tmp_path
+):
+    from geobias.core import embedded
+    from geobias.host import model_install_line
+    from geobias.ui.settings import EMBEDDED_NAME
+
+    # The only Python found has no site-packages, so no xllamacpp (as on a stock QGIS).
+    bare = tmp_path / "python3"
+    bare.write_text(f'#!/bin/sh\nexec {sys.executable} -I -S "$@"\n')
+    bare.chmod(0o755)
+    monkeypatch.setattr(embedded, "python_candidates", lambda override=None: [str(bare)])
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "no model", 3, truth=False)
+    dock.refresh_models({EMBEDDED_NAME})
+    pushed, confirmed = [], []
+    monkeypatch.setattr(dock, "push", lambda text, level=None, details=None: pushed.append(
+        (text, details)))  # fmt: skip
+    monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
+    monkeypatch.setattr(runner, "sample_points", lambda *a, **k: pytest.fail("sampled"))
+    dock.run()
+    assert dock.task is None and confirmed == []  # stopped before sampling and confirmation
+    ((text, details),) = pushed
+    assert "xllamacpp" in text and model_install_line() in text
+    assert f"{bare}: xllamacpp cannot be imported" in details
