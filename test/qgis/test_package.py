@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -117,8 +118,18 @@ def run_real_qgis(zip_path, tmp_path, pythonpath, **env_vars):
         "--code",
         str(tmp_path / "check.py"),
     ]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
-    assert result.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
+    # Its own session, so a timeout kills QGIS too, not only xvfb-run (an orphaned QGIS would
+    # keep a core busy for the rest of the machine's life).
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = proc.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    assert result.exists(), out[-2000:] + err[-2000:]
     return json.loads(result.read_text()), plugins
 
 
