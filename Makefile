@@ -4,7 +4,8 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration lint demo bench package llm qgis \
+.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo bench \
+        package llm qgis \
         screenshot translations data clean
 
 all: test
@@ -44,7 +45,11 @@ test-qgis: setup translations
 test-integration: setup
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
-test: lint test-core test-floor test-shapely18 test-qgis test-integration
+# The real QGIS desktop under Xvfb, the plugin installed from the zip, driven like a user.
+test-desktop: setup package
+	$(PY) -m pytest -p no:pytest_qgis test/desktop -q
+
+test: lint test-core test-floor test-shapely18 test-qgis test-integration test-desktop
 
 demo: setup translations
 	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)

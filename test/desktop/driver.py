@@ -1,0 +1,162 @@
+"""Drive the real QGIS desktop as a user does, from a script run inside it (`qgis --code`).
+
+Widgets get synthetic mouse clicks (QTest), the map canvas gets clicks at the pixels of map
+coordinates, modal dialogs are answered by pressing their buttons. Every step records what it
+saw in a JSON result that the pytest side reads; a watchdog ends a run that hangs.
+"""
+
+import json
+import os
+import time
+import traceback
+
+from qgis.core import QgsApplication, QgsPointXY
+from qgis.PyQt.QtCore import QCoreApplication, QPoint, Qt, QTimer
+from qgis.PyQt.QtTest import QTest
+from qgis.PyQt.QtWidgets import QApplication, QMessageBox
+from qgis.utils import iface
+
+
+def pump(seconds=0.05):
+    """Let QGIS process events (paint, timers, queued signals) for `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        QCoreApplication.processEvents()
+        time.sleep(0.01)
+
+
+def wait_until(condition, timeout, what):
+    """Process events until condition() holds; TimeoutError naming `what` otherwise."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: not done after {timeout:.0f} s")
+        QCoreApplication.processEvents()
+        time.sleep(0.02)
+
+
+def click(widget, button=Qt.MouseButton.LeftButton):
+    """A mouse click in the middle of a widget (it must be visible and enabled to react)."""
+    assert widget.isVisible(), f"{widget.objectName()} is not visible"
+    assert widget.isEnabled(), f"{widget.objectName()} is disabled"
+    QTest.mouseClick(widget, button, Qt.KeyboardModifier.NoModifier, widget.rect().center())
+    pump(0.05)
+
+
+def canvas_pixel(x, y):
+    """The canvas pixel of map coordinates (x, y) in the canvas CRS."""
+    canvas = iface.mapCanvas()
+    p = canvas.getCoordinateTransform().transform(QgsPointXY(x, y))
+    return QPoint(int(round(p.x())), int(round(p.y())))
+
+
+def click_map(x, y, button=Qt.MouseButton.LeftButton):
+    """Move the mouse to map coordinates and click there, as on the canvas."""
+    viewport = iface.mapCanvas().viewport()
+    pos = canvas_pixel(x, y)
+    QTest.mouseMove(viewport, pos)
+    pump(0.03)
+    QTest.mouseClick(viewport, button, Qt.KeyboardModifier.NoModifier, pos)
+    pump(0.05)
+    return pos
+
+
+class DialogAnswerer:
+    """Answers the next modal message box by pressing `button`; keeps its text and a picture.
+
+    Use around the click that opens the dialog: `with DialogAnswerer(rec, "confirm") as d:`.
+    """
+
+    def __init__(self, recorder, shot=None, button=QMessageBox.StandardButton.Yes):
+        self.recorder, self.shot, self.button = recorder, shot, button
+        self.texts = []
+        self.timer = QTimer()
+        self.timer.setInterval(100)
+        self.timer.timeout.connect(self._poll)
+
+    def _poll(self):
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            return
+        self.texts.append(box.text())
+        if self.shot:
+            self.recorder.shot(self.shot, box)
+        box.button(self.button).click()
+
+    def __enter__(self):
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.timer.stop()
+
+
+class Recorder:
+    """Facts per step, screenshots and the JSON result; a failed step is recorded, not raised."""
+
+    def __init__(self, out_dir, timeout):
+        self.out_dir = out_dir
+        os.makedirs(out_dir, exist_ok=True)
+        self.path = os.path.join(out_dir, "result.json")
+        self.result = {"steps": [], "facts": {}, "done": False, "shots": []}
+        self.started = time.monotonic()
+        self.watchdog = QTimer()
+        self.watchdog.setSingleShot(True)
+        self.watchdog.timeout.connect(self._timeout)
+        self.watchdog.start(int(timeout * 1000))
+        self.result["log"] = []
+        QgsApplication.messageLog().messageReceived.connect(self._log)
+
+    def _log(self, message, tag, level):
+        """QGIS log messages (GeoBias, Python, Processing) with the seconds since the start."""
+        if tag in ("GeoBias", "Python error", "Python warning", "Processing"):
+            t = round(time.monotonic() - self.started, 1)
+            self.result["log"].append([t, tag, int(level), message[:2000]])
+
+    @property
+    def facts(self):
+        return self.result["facts"]
+
+    def step(self, name, fn, *args):
+        """Run one step; its exception (with traceback) goes into the result. Returns success."""
+        t0 = time.monotonic()
+        entry = {"name": name, "ok": False}
+        self.result["steps"].append(entry)
+        self.save()
+        try:
+            fn(*args)
+            entry["ok"] = True
+        except Exception as e:
+            entry["error"] = f"{type(e).__name__}: {e}"
+            entry["traceback"] = traceback.format_exc()
+            self.shot(f"failed_{name}")
+        entry["seconds"] = round(time.monotonic() - t0, 1)
+        self.save()
+        return entry["ok"]
+
+    def shot(self, name, widget=None):
+        """Save a screenshot of the main window (or `widget`) as <out_dir>/<name>.png."""
+        pump(0.3)
+        path = os.path.join(self.out_dir, f"{name}.png")
+        (widget or iface.mainWindow()).grab().save(path)
+        self.result["shots"].append(path)
+        return path
+
+    def save(self):
+        self.result["seconds"] = round(time.monotonic() - self.started, 1)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.result, f, indent=1, default=str)
+        os.replace(tmp, self.path)
+
+    def finish(self, code=0):
+        self.watchdog.stop()
+        self.result["done"] = True
+        self.save()
+        QgsApplication.exit(code)
+
+    def _timeout(self):
+        self.result["timeout"] = True
+        self.shot("timeout")
+        self.save()
+        os._exit(3)  # a nested event loop may never return to QGIS's own

@@ -1,0 +1,367 @@
+"""Run inside the QGIS desktop (`qgis --code`): a first survey as a user makes it in the dock.
+
+Draw a polygon on the map, preview the points, tick a topic and the embedded model, set the
+ground truth, Run (the confirmation is answered Yes), read the styled layers, the metrics and
+the plot, inspect a point; cancel a second survey mid-way and resume it; a whole-world survey
+and one over selected features of a layer. Facts and screenshots go to $GEOBIAS_DESKTOP_OUT.
+"""
+
+import os
+import sys
+import time
+
+from qgis.core import (
+    QgsApplication,
+    QgsGeometry,
+    QgsGraduatedSymbolRenderer,
+    QgsProject,
+    QgsRectangle,
+    QgsVectorLayer,
+)
+from qgis.PyQt.QtCore import Qt, QTimer
+from qgis.PyQt.QtWidgets import QAction
+from qgis.utils import iface, plugins
+
+sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
+from driver import (  # noqa: E402
+    DialogAnswerer,
+    Recorder,
+    click,
+    click_map,
+    pump,
+    wait_until,
+)
+
+OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
+TOPIC = "Infant Mortality Rate"
+# Lon/lat vertices of the drawn study area: West Africa to central Europe, many countries.
+POLYGON = [(-12.0, 5.0), (30.0, 5.0), (30.0, 50.0), (-5.0, 50.0)]
+RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "240"))
+rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "900")))
+state = {}
+
+
+def dock():
+    return plugins["geobias"].dock
+
+
+def show_dock():
+    """Open the dock with the plugin's toolbar button, over the bundled countries layer."""
+    import geobias
+    from geobias.paths import DATA
+
+    iface.mainWindow().showMaximized()
+
+    rec.facts["plugin_file"] = os.path.realpath(geobias.__file__)
+    action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
+    assert action is not None, "the GeoBias toolbar button is missing"
+    action.trigger()
+    wait_until(lambda: dock().isVisible(), 10, "the dock to show")
+    countries = QgsVectorLayer(
+        os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
+    )
+    assert countries.isValid()
+    QgsProject.instance().addMapLayer(countries)
+    state["countries"] = countries
+    pump(0.5)  # the first layer zooms the map to its extent: zoom in after that
+    iface.mapCanvas().setExtent(QgsRectangle(-30, -5, 50, 60))
+    iface.mapCanvas().refresh()
+    pump(1.0)
+    rec.facts["window"] = [iface.mainWindow().width(), iface.mainWindow().height()]
+
+
+def draw_area():
+    """Press "Draw polygon", click four vertices on the map, right click to finish."""
+    ui = dock().ui
+    ui.tabs.setCurrentWidget(ui.areaTab)
+    click(ui.drawButton)
+    assert ui.drawButton.isChecked(), "the draw tool did not start"
+    for lon, lat in POLYGON:
+        click_map(lon, lat)
+    rec.shot("01_drawing")
+    lon, lat = POLYGON[-1]
+    click_map(lon + 0.5, lat, Qt.MouseButton.RightButton)  # finishes without adding a vertex
+    wait_until(lambda: dock().drawn is not None, 5, "the drawn polygon")
+    drawn = dock().drawn
+    expected = QgsGeometry.fromPolygonXY([[_pt(x, y) for x, y in POLYGON + POLYGON[:1]]])
+    rec.facts["draw"] = {
+        "vertices": len(drawn.asPolygon()[0]) - 1 if not drawn.isMultipart() else -1,
+        "area_deg2": drawn.area(),
+        "expected_area_deg2": expected.area(),
+        "label": ui.areaLabel.text(),
+        "draw_radio": ui.drawRadio.isChecked(),
+        "tool_released": not ui.drawButton.isChecked(),
+    }
+
+
+def _pt(x, y):
+    from qgis.core import QgsPointXY
+
+    return QgsPointXY(x, y)
+
+
+def preview(n, method="gazetteer", seed=1, shot=None):
+    ui = dock().ui
+    ui.nPointsSpin.setValue(n)
+    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
+    ui.seedSpin.setValue(seed)
+    click(ui.previewButton)
+    wait_until(lambda: dock().preview_layer is not None, 60, "the preview points")
+    layer = dock().preview_layer
+    area = dock().area_geometry()
+    inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
+    rec.facts.setdefault("previews", []).append(
+        {
+            "points": layer.featureCount(),
+            "inside": inside,
+            "band_points": dock().points_band.numberOfVertices(),
+            "label": ui.areaLabel.text(),
+        }
+    )
+    if shot:
+        rec.shot(shot)
+
+
+def choose_survey(topic=TOPIC, truth=True):
+    """Survey tab: only `topic` ticked, only the embedded model ticked, the ground truth."""
+    d = dock()
+    ui = d.ui
+    ui.tabs.setCurrentWidget(ui.surveyTab)
+    for i in range(ui.topicsTree.topLevelItemCount()):
+        item = ui.topicsTree.topLevelItem(i)
+        want = item.data(0, Qt.ItemDataRole.UserRole) == topic
+        item.setCheckState(0, Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
+    from geobias.ui.settings import EMBEDDED_NAME
+
+    found = False
+    for i in range(ui.modelsList.count()):
+        item = ui.modelsList.item(i)
+        want = item.data(Qt.ItemDataRole.UserRole) == EMBEDDED_NAME
+        found = found or want
+        item.setCheckState(Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
+    assert found, "the embedded model is not offered in the dock"
+    if truth:
+        ui.truthLayerCombo.setLayer(state["countries"])
+        ui.truthFieldCombo.setField("infant_mortality")
+    else:
+        ui.truthLayerCombo.setLayer(None)
+    pump(0.2)
+    assert d.checked_topics() == [topic], d.checked_topics()
+    assert d.checked_models() == [EMBEDDED_NAME], d.checked_models()
+
+
+def run_survey(name, shot=None, cancel_after=None):
+    """Press Run, answer the confirmation Yes, wait for the end (or cancel after n answers).
+
+    Returns the confirmation texts and the run's facts.
+    """
+    d = dock()
+    ui = d.ui
+    ui.nameEdit.setText(name)
+    seen = []  # the progress texts shown during the run, with the seconds since Run
+
+    def watch():
+        text = f"{ui.progressBar.value()}% {ui.progressLabel.text()}"
+        if not seen or seen[-1][1] != text:
+            seen.append((round(time.monotonic() - t0, 1), text))
+        return d.task is None
+
+    t0 = time.monotonic()
+    with DialogAnswerer(rec, shot) as dialog:
+        click(ui.runButton)
+        wait_until(lambda: d.task is not None or dialog.texts, 60, "the survey to start")
+        wait_until(lambda: d.task is not None, 30, "the task after the confirmation")
+        plan = d.plan
+        if cancel_after is not None:
+            answered = lambda: _answers_done(ui.progressLabel.text()) >= cancel_after  # noqa: E731
+            wait_until(lambda: answered() or d.task is None, RUN_TIMEOUT, "the first answers")
+            assert d.task is not None, "the survey ended before it could be cancelled"
+            click(ui.cancelButton)
+        wait_until(watch, RUN_TIMEOUT, f"the survey {name!r}")
+    watch()
+    est = plan.estimate
+    return {
+        "confirm": dialog.texts,
+        "requests": est.n_requests if est else None,
+        "cached": est.n_cached if est else None,
+        "progress": ui.progressBar.value(),
+        "progress_text": ui.progressLabel.text(),
+        "run_button": ui.runButton.text(),
+        "folder": plan.folder,
+        "seen": seen,
+    }
+
+
+def _number(v):
+    """True for a finite number (not NULL, not NaN)."""
+    try:
+        return float(v) == float(v)
+    except (TypeError, ValueError):
+        return False
+
+
+def _answers_done(text):
+    """n from the rating step's progress text "n/N requests, …" (0 before it starts)."""
+    import re
+
+    m = re.search(r"(\d+)/(\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def results_facts(name):
+    """The group of layers, their styles, the metrics table and the plot after a run."""
+    d = dock()
+    group = QgsProject.instance().layerTreeRoot().findGroup(f"GeoBias — {name}")
+    assert group is not None, f"no layer group for {name}"
+    layers = [n.layer() for n in group.findLayers()]
+    rated = [lyr for lyr in layers if lyr.isSpatial() and lyr.fields().lookupField("score") >= 0]
+    out = {"layers": [lyr.name() for lyr in layers], "rated": []}
+    for lyr in rated:
+        r = lyr.renderer()
+        feats = list(lyr.getFeatures())
+        out["rated"].append(
+            {
+                "name": lyr.name(),
+                "features": len(feats),
+                "renderer": r.type(),
+                "graduated": isinstance(r, QgsGraduatedSymbolRenderer),
+                "field": r.classAttribute() if isinstance(r, QgsGraduatedSymbolRenderer) else "",
+                "classes": len(r.ranges()) if isinstance(r, QgsGraduatedSymbolRenderer) else 0,
+                "styles": lyr.styleManager().styles(),
+                "answered": sum(bool(f["answered"]) for f in feats),
+                "with_truth": sum(_number(f["truth"]) for f in feats)
+                if "truth" in lyr.fields().names()
+                else 0,
+                "completions": sum(bool(f["completion"]) for f in feats),
+                "models": sorted({str(f["model"]) for f in feats}),
+                "topics": sorted({str(f["topic"]) for f in feats}),
+            }
+        )
+    out["metrics_rows"] = [
+        {k: (v if isinstance(v, (str, int, float)) or v is None else str(v)) for k, v in r.items()}
+        for r in d.metrics.rows
+    ]
+    out["plot"] = {
+        "points": int(len(d.plot.rating)),
+        "with_truth": int(sum(t == t for t in d.plot.truth)),
+        "rank_errors": int(sum(e == e for e in d.plot.rank_error)),
+        "title": d.plot.title,
+    }
+    out["tab"] = d.ui.tabs.currentWidget().objectName()
+    state[f"rated_{name}"] = rated
+    return out
+
+
+def first_survey():
+    facts = run_survey("first", shot="03_confirm")
+    facts.update(results_facts("first"))
+    rec.facts["first"] = facts
+    iface.mapCanvas().refreshAllLayers()
+    rec.shot("04_results")
+
+
+def inspect_point():
+    """Press "Inspect a point" and click a rated point on the map."""
+    d = dock()
+    ui = d.ui
+    layer = state["rated_first"][0]
+    # Make another layer active: Inspect must still pick the rated point.
+    iface.setActiveLayer(state["countries"])
+    feature = next(f for f in layer.getFeatures() if f["completion"])
+    click(ui.identifyButton)
+    assert ui.identifyButton.isChecked()
+    p = feature.geometry().asPoint()
+    ui.answerText.clear()
+    click_map(p.x(), p.y())
+    wait_until(lambda: ui.answerText.toPlainText(), 5, "the answer of the clicked point")
+    text = ui.answerText.toPlainText()
+    rec.facts["inspect"] = {
+        "text": text,
+        "completion": feature["completion"],
+        "prompt_start": str(feature["prompt"])[:60],
+    }
+    click(ui.identifyButton)  # release the tool
+    rec.shot("05_inspect")
+
+
+def cancel_and_resume():
+    """A second survey (new points) cancelled after two answers, then resumed from the cache."""
+    ui = dock().ui
+    ui.tabs.setCurrentWidget(ui.areaTab)
+    preview(12, method="uniform", seed=7)
+    cancelled = run_survey("resume", cancel_after=2)
+    cancelled["group"] = (
+        QgsProject.instance().layerTreeRoot().findGroup("GeoBias — resume") is not None
+    )
+    rec.facts["cancelled"] = cancelled
+    rec.shot("06_cancelled")
+    resumed = run_survey("resume", shot="07_resume_confirm")
+    resumed.update(results_facts("resume"))
+    rec.facts["resumed"] = resumed
+    rec.shot("08_resumed")
+
+
+def world_survey():
+    ui = dock().ui
+    ui.tabs.setCurrentWidget(ui.areaTab)
+    click(ui.worldRadio)
+    preview(4, method="uniform", seed=3)
+    facts = run_survey("world")
+    facts.update(results_facts("world"))
+    rec.facts["world"] = facts
+    iface.mapCanvas().setExtent(QgsRectangle(-180, -90, 180, 90))
+    rec.shot("09_world")
+
+
+def layer_survey():
+    """The study area from a layer: three selected countries."""
+    d = dock()
+    ui = d.ui
+    countries = state["countries"]
+    countries.selectByExpression("\"iso_a3\" IN ('FRA', 'DEU', 'POL')")
+    assert countries.selectedFeatureCount() == 3
+    ui.tabs.setCurrentWidget(ui.areaTab)
+    click(ui.layerRadio)
+    ui.areaLayerCombo.setLayer(countries)
+    if not ui.selectedCheck.isChecked():
+        click(ui.selectedCheck)
+    preview(5, method="uniform", seed=5)
+    facts = run_survey("layer")
+    facts.update(results_facts("layer"))
+    area = d.area_geometry()
+    rated = state["rated_layer"]
+    facts["inside"] = sum(area.contains(f.geometry()) for f in rated[0].getFeatures())
+    rec.facts["layer"] = facts
+    countries.removeSelection()
+    iface.mapCanvas().setExtent(QgsRectangle(-10, 40, 30, 57))
+    rec.shot("10_layer")
+
+
+def main():
+    try:
+        hook = os.environ.get("GEOBIAS_DESKTOP_HOOK")
+        if hook:  # development only: code run before the scenario
+            exec(open(hook).read(), {"rec": rec, "state": state})
+        steps = (
+            ("show_dock", show_dock),
+            ("draw_area", draw_area),
+            ("preview", lambda: preview(6, shot="02_preview")),
+            ("choose_survey", choose_survey),
+            ("first_survey", first_survey),
+            ("inspect_point", inspect_point),
+            ("cancel_and_resume", cancel_and_resume),
+            ("world_survey", world_survey),
+            ("layer_survey", layer_survey),
+        )
+        only = set(filter(None, os.environ.get("GEOBIAS_DESKTOP_STEPS", "").split(",")))
+        for name, fn in steps:
+            if only and name not in only:
+                continue
+            if not rec.step(name, fn) and name in ("show_dock", "draw_area"):
+                break  # nothing after these can work
+    finally:
+        rec.finish(0)
+
+
+QTimer.singleShot(1000, main)
+QgsApplication.instance()  # keep the import used: the scenario runs in QGIS's application
