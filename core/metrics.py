@@ -196,7 +196,10 @@ def mad(x) -> float:
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return np.nan
-    return float(np.mean(np.abs(x - x.mean())))
+    # The mean is taken of deviations from one of the values: equal ratings give deviations of
+    # exactly 0 (x.mean() of 1,999 copies of 9.9 is off by an ulp, and MAD came out 1.8e-15).
+    shifted = x - x[0]
+    return float(np.mean(np.abs(shifted - shifted.mean())))
 
 
 def gini(x) -> float:
@@ -211,7 +214,9 @@ def gini(x) -> float:
     if n == 0 or x[0] < 0 or total <= 0:
         return np.nan
     i = np.arange(1, n + 1)
-    return float(np.sum((2 * i - n - 1) * x) / (n * total))
+    # The numerator is unchanged by a shift (the weights 2i - n - 1 sum to 0); shifting by the
+    # smallest value makes it exactly 0 for equal ratings instead of a rounding residue.
+    return float(np.sum((2 * i - n - 1) * (x - x[0])) / (n * total))
 
 
 def answer_rate(answered) -> float:

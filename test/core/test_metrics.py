@@ -252,3 +252,14 @@ def test_mean_rank_and_mean_rank_error():
     assert mean_rank([]).shape == (0,) and mean_rank_error([], truth).shape == (0,)
     with pytest.raises(ValueError, match="same points"):
         mean_rank([good, good[:2]])
+
+
+# --- issue 13, item 6: constant ratings have exactly zero dispersion ---
+
+
+@pytest.mark.parametrize("value", [0.1, 7.3, 8.5, 1e-3, 9.9])
+def test_constant_ratings_give_exact_zero_mad_and_gini(value):
+    x = np.full(1999, value)
+    assert mad(x) == 0.0
+    assert gini(x) == 0.0
+    assert f"{gini(x):.3f}" == "0.000"
