@@ -319,7 +319,7 @@ def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
         n_req += len(todo)
         n_failed += len(cache.failures(todo))
         p_tok = sum(estimate_tokens(keys[k]) for k in todo)
-        c_tok = ep.max_tokens * len(todo)
+        c_tok = ep.completion_budget() * len(todo)
         prompt_tok += p_tok
         compl_tok += c_tok
         if todo and ep.host() not in hosts:
