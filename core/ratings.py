@@ -225,6 +225,27 @@ def rate_completion(text: str | None, logprobs_content: list[dict] | None = None
     return Rating(rating, expected, fine, answered, (not answered) and is_refusal(text))
 
 
+# The scale of the paper's prompt ("On a Scale from 0.0 to 9.9").
+PAPER_SCALE = (0.0, 9.9)
+
+
+def outside_scale(values, lo: float = PAPER_SCALE[0], hi: float = PAPER_SCALE[1]) -> np.ndarray:
+    """Mask of finite ratings outside [lo, hi] (a tolerance of 1e-9 for rounding)."""
+    v = np.asarray(values, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(v) & ((v < lo - 1e-9) | (v > hi + 1e-9))
+
+
+def to_paper_scale(values, lo: float, hi: float) -> np.ndarray:
+    """Ratings given on [lo, hi] mapped linearly onto the paper's 0.0-9.9 (MAD compares then)."""
+    if not hi > lo:
+        raise ValueError(f"the scale needs its top above its bottom, got {lo}..{hi}")
+    v = np.asarray(values, dtype=float)
+    if (lo, hi) == PAPER_SCALE:
+        return v.copy()
+    return (v - lo) / (hi - lo) * (PAPER_SCALE[1] - PAPER_SCALE[0]) + PAPER_SCALE[0]
+
+
 class RatingsTableError(ValueError):
     """A ratings table that cannot be read (missing columns, non-numeric values)."""
 

@@ -36,12 +36,18 @@ RATED_FIELDS = {
     "score_kind": ogr.OFTString,
     "score": ogr.OFTReal,
     "answered": ogr.OFTInteger,
+    # 1: answered, but without a score of this kind (expected value asked, no logprobs).
+    "no_score": ogr.OFTInteger,
+    # 1: the request failed after retries: not asked (outside the answer rate).
+    "failed": ogr.OFTInteger,
     "completion": ogr.OFTString,
     "prompt": ogr.OFTString,
     "rank": ogr.OFTReal,
     "truth": ogr.OFTReal,
     "truth_rank": ogr.OFTReal,
     "rank_error": ogr.OFTReal,
+    # The feature id of the polygon the truth came from (the cluster bootstrap's unit).
+    "truth_unit": ogr.OFTInteger64,
 }
 
 
@@ -274,14 +280,19 @@ def _project(lon, lat, srs):
     return out[:, 0], out[:, 1]
 
 
-def polygon_field_values(source, field, lon, lat, context):
-    """The `field` value of the polygon containing each point (NaN where none)."""
-    numeric_field(source, field, tr("Ground truth"))
+def polygon_field_values(source, field, lon, lat, context, role=None, with_units=False):
+    """The `field` value of the polygon containing each point (NaN where none).
+
+    `role` names the parameter in error messages (default: the ground truth). With
+    `with_units`, also the feature id of that polygon (-1 where none): the unit a cluster
+    bootstrap resamples.
+    """
+    numeric_field(source, field, role or tr("Ground truth"))
     request = QgsFeatureRequest().setDestinationCrs(
         WGS84, to_wgs84(source.sourceCrs(), context).context()
     )
     request.setSubsetOfAttributes([field], source.fields())
-    geoms, vals = [], []
+    geoms, vals, fids = [], [], []
     for feature in _features(source, request):
         geom = feature.geometry()
         if geom is None or geom.isNull() or geom.isEmpty():
@@ -290,17 +301,20 @@ def polygon_field_values(source, field, lon, lat, context):
             geom = geom.makeValid()
         geoms.append(geometry.from_wkb(bytes(geom.asWkb())))
         vals.append(feature[field])
+        fids.append(feature.id())
     values = as_float(vals)
     out = np.full(len(lon), np.nan)
+    units = np.full(len(lon), -1, dtype=np.int64)
     if not geoms:
-        return out
+        return (out, units) if with_units else out
     poly_idx, point_idx = geometry.polygons_hit(geoms, lon, lat)
     # A point on a shared border takes the first polygon that holds it.
     order = np.lexsort((poly_idx, point_idx))
     point_idx, poly_idx = point_idx[order], poly_idx[order]
     first = np.unique(point_idx, return_index=True)[1]
     out[point_idx[first]] = values[poly_idx[first]]
-    return out
+    units[point_idx[first]] = np.asarray(fids, dtype=np.int64)[poly_idx[first]]
+    return (out, units) if with_units else out
 
 
 def point_field_values(source, field, lon, lat, max_km, context):

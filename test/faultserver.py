@@ -31,6 +31,7 @@ FAULTS = (
     "401",
     "404_model",
     "400_logprobs",  # 400 saying logprobs are unsupported
+    "400",  # a request the endpoint will not answer (not retried): it fails, the run goes on
     "reasoning",  # an OpenAI o-series/GPT-5 model: rejects max_tokens, temperature and logprobs
 )
 # Completion tokens the "reasoning" fault spends thinking before it answers.
@@ -223,6 +224,11 @@ class FaultServer:
                     return self._send(404, msg)
                 if fault == "400_logprobs" and "logprobs" in body:
                     msg = b'{"error":{"message":"logprobs is not supported by this model"}}'
+                    return self._send(400, msg)
+                if fault == "400":
+                    msg = (
+                        b'{"error":{"message":"This model\'s maximum context length is exceeded"}}'
+                    )
                     return self._send(400, msg)
                 if fault == "reasoning":
                     error = reasoning_rejection(body)
