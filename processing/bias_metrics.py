@@ -351,15 +351,22 @@ def add_bootstrap_parameter(alg):
     )  # fmt: skip
 
 
+def two_anchors_message(parameters):
+    """The error for an anchor given both as polygons and as a raster, else ""."""
+    if parameters.get("ANCHOR") and parameters.get("ANCHOR_RASTER"):
+        return tr(
+            "Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster "
+            "(ANCHOR_RASTER), not both."
+        )
+    return ""
+
+
 def check_anchor_parameters(alg, parameters, context):
     """Clear errors for an anchor given twice or without its field, before any work."""
+    message = two_anchors_message(parameters)
+    if message:
+        raise QgsProcessingException(message)
     polygons = alg.parameterAsSource(parameters, "ANCHOR", context)
-    raster = alg.parameterAsRasterLayer(parameters, "ANCHOR_RASTER", context)
-    if polygons is not None and raster is not None:
-        raise QgsProcessingException(
-            tr("Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster "
-               "(ANCHOR_RASTER), not both.")
-        )  # fmt: skip
     if polygons is not None:
         field = alg.parameterAsString(parameters, "ANCHOR_FIELD", context)
         if not field:

@@ -3,6 +3,7 @@ imported scales, cluster bootstrap, field validation and raster anchors."""
 
 import os
 import sqlite3
+import uuid
 
 import numpy as np
 import pytest
@@ -49,10 +50,17 @@ def points(processing_ready):
     return run("geobias:samplepoints", {"COUNT": 12, "METHOD": 1, "OUTPUT": "memory:"})["OUTPUT"]
 
 
-def rate(points, fs, tmp_path, name="rated.gpkg", **params):
+def fresh_model():
+    """A model name no earlier run used: answers are cached by endpoint URL and model, and a
+    later fault server may get the port of an earlier one."""
+    return f"fake-{uuid.uuid4().hex[:8]}"
+
+
+def rate(points, fs, tmp_path, name="rated.gpkg", model=None, **params):
     out = str(tmp_path / name)
-    base = {"INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake",
-            "CONCURRENCY": 1, "TOPICS": "Infant Mortality Rate", "OUTPUT": out}  # fmt: skip
+    base = {"INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url,
+            "MODEL": model or fresh_model(), "CONCURRENCY": 1,
+            "TOPICS": "Infant Mortality Rate", "OUTPUT": out}  # fmt: skip
     res = run("geobias:ratelocations", {**base, **params})
     return res, QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
 
@@ -103,7 +111,7 @@ def test_the_dock_and_processing_share_one_default_score(processing_ready):
 
 def test_failed_requests_are_reported_and_not_counted_as_refusals(processing_ready, tmp_path):
     out = str(tmp_path / "survey.gpkg")
-    params = {"COUNT": 12, "METHOD": 1, "PROVIDER": 9, "MODEL": "fake", "CONCURRENCY": 1,
+    params = {"COUNT": 12, "METHOD": 1, "PROVIDER": 9, "MODEL": fresh_model(), "CONCURRENCY": 1,
               "TOPICS": "Infant Mortality Rate", "N_BOOT": 0, "OUTPUT": out}  # fmt: skip
     log = Log()
     with FaultServer(plan={2: "400", 7: "400", 4: "refusal"}) as fs:
@@ -129,9 +137,10 @@ def test_failed_requests_are_reported_and_not_counted_as_refusals(processing_rea
 
 
 def test_ratelocations_records_what_was_sent(points, tmp_path):
+    model = fresh_model()
     with FaultServer() as fs:
-        res, _ = rate(points, fs, tmp_path, "a.gpkg")
-        res, _ = rate(points, fs, tmp_path, "b.gpkg")  # everything from the cache
+        rate(points, fs, tmp_path, "a.gpkg", model)
+        rate(points, fs, tmp_path, "b.gpkg", model)  # everything from the cache
         assert fs.n_requests == 12
     for name, sent in (("a.gpkg", 12), ("b.gpkg", 0)):
         with sqlite3.connect(str(tmp_path / name)) as con:
@@ -213,9 +222,13 @@ def test_truth_from_polygons_gets_a_cluster_bootstrap(with_truth):
 def test_biasmetrics_fields_are_validated_with_the_parameter_named(points, tmp_path, params,
                                                                    message):  # fmt: skip
     with FaultServer() as fs:
-        _, layer = rate(points, fs, tmp_path)
+        res, layer = rate(points, fs, tmp_path)
+    # A layer still referenced from a frame the exception's traceback keeps alive outlives
+    # QGIS at exit and crashes the interpreter there: drop it before the error.
+    del layer
     with pytest.raises(QgsProcessingException, match=message):
-        run("geobias:biasmetrics", {"INPUT": [layer], "N_BOOT": 0, "OUTPUT": "memory:", **params})
+        run("geobias:biasmetrics", {"INPUT": res["OUTPUT_LAYERS"], "N_BOOT": 0,
+                                    "OUTPUT": "memory:", **params})  # fmt: skip
 
 
 # --- item 12: a raster anchor with the truth's window statistics ---
@@ -259,6 +272,10 @@ def test_raster_anchor_uses_the_truth_window_statistic(with_truth, tmp_path):
         "ANCHOR_NEGATE": True, "N_BOOT": 0, "OUTPUT": "memory:",
     })["OUTPUT"]  # fmt: skip
     assert next(negated.getFeatures())["rho_anchor"] == pytest.approx(-want.rho)
+
+
+def test_an_anchor_given_twice_is_a_clear_error(with_truth, tmp_path):
+    raster = make_world_raster(str(tmp_path / "anchor.tif"))
     with pytest.raises(QgsProcessingException, match="one anchor"):
         run("geobias:biasmetrics", {"INPUT": [with_truth], "ANCHOR_RASTER": raster,
                                     "ANCHOR": COUNTRIES, "ANCHOR_FIELD": "infant_survival",
