@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import shapely
 from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.geometry.base import BaseGeometry
+
+from . import geometry
 
 # Densify every ring to at least this many segments along the larger side of its bounds.
 SEGMENTS = 512
@@ -56,7 +57,7 @@ def _ring_lonlat(
         lat = np.concatenate([lat, [pole, pole, lat[0]]])
     poly = Polygon(np.column_stack([lon, lat]))
     if not poly.is_valid:
-        poly = shapely.make_valid(poly)
+        poly = geometry.make_valid(poly)
     return poly if not poly.is_empty and poly.area > 0 else None
 
 
@@ -67,7 +68,7 @@ def _shift_near(geom: BaseGeometry, reference: BaseGeometry) -> BaseGeometry:
     turns = np.round(((g0 + g1) / 2 - (r0 + r1) / 2) / 360.0)
     if turns == 0:
         return geom
-    return shapely.transform(geom, lambda c: c - np.array([360.0 * turns, 0.0]))
+    return geometry.transform(geom, lambda c: c - np.array([360.0 * turns, 0.0]))
 
 
 def _split_at_antimeridian(geom: BaseGeometry) -> list[Polygon]:
@@ -80,7 +81,7 @@ def _split_at_antimeridian(geom: BaseGeometry) -> list[Polygon]:
         if piece.is_empty:
             continue
         if k:
-            piece = shapely.transform(piece, lambda c, k=k: c - np.array([360.0 * k, 0.0]))
+            piece = geometry.transform(piece, lambda c, k=k: c - np.array([360.0 * k, 0.0]))
         parts += [p for p in _polygons(piece) if p.area > 0]
     return parts
 
@@ -108,7 +109,7 @@ def region_to_lonlat(
     for poly in _polygons(geometry):
         minx, miny, maxx, maxy = poly.bounds
         step = max(maxx - minx, maxy - miny) / max(int(segments), 8)
-        dense = shapely.segmentize(poly, step) if step > 0 else poly
+        dense = geometry.segmentize(poly, step) if step > 0 else poly
         shell_coords = np.asarray(dense.exterior.coords)
         shell_lat = project(shell_coords[:, 0], shell_coords[:, 1])[1]
 
@@ -120,18 +121,16 @@ def region_to_lonlat(
         shell = _ring_lonlat(shell_coords, project, pole_inside)
         if shell is None:
             continue
-        holes = [
-            _ring_lonlat(np.asarray(r.coords), project, pole_inside) for r in dense.interiors
-        ]
+        holes = [_ring_lonlat(np.asarray(r.coords), project, pole_inside) for r in dense.interiors]
         holes = [_shift_near(h, shell) for h in holes if h is not None]
         if holes:
-            shell = shell.difference(shapely.union_all(holes))
+            shell = shell.difference(geometry.union_all(holes))
         parts += _split_at_antimeridian(shell)
     if not parts:
         raise ValueError("the region has no area in lon/lat")
-    region = shapely.union_all(parts)
+    region = geometry.union_all(parts)
     if not region.is_valid:
-        region = shapely.make_valid(region)
+        region = geometry.make_valid(region)
     polygons = [p for p in _polygons(region) if p.area > 0]
     if not polygons:
         raise ValueError("the region has no area in lon/lat")

@@ -12,7 +12,6 @@ from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
     QgsFeatureRequest,
-    QgsGeometry,
     QgsProcessingException,
     QgsProcessingFeatureSource,
     QgsProject,
@@ -59,10 +58,60 @@ def to_wgs84(crs, context=None):
     return QgsCoordinateTransform(crs, WGS84, ctx)
 
 
+def _osr(crs):
+    """An osr SpatialReference (x/y = lon/lat order) for a QgsCoordinateReferenceSystem."""
+    srs = osr.SpatialReference()
+    if srs.ImportFromWkt(crs.toWkt(QgsCoordinateReferenceSystem.WKT_PREFERRED)) != 0:
+        srs.ImportFromProj4(crs.toProj())
+    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    return srs
+
+
+def _transform_arrays(ct, x, y):
+    """Vectorised osr transform; points it cannot transform come back NaN."""
+    pts = np.column_stack([x, y, np.zeros(len(x))])
+    try:
+        out = np.asarray(ct.TransformPoints(pts), float)
+    except RuntimeError:  # some PROJ builds raise for the whole batch: do it point by point
+        out = np.full((len(x), 3), np.nan)
+        for i, (px, py, _) in enumerate(pts):
+            try:
+                out[i] = ct.TransformPoint(float(px), float(py))
+            except RuntimeError:
+                pass
+    out[~np.isfinite(out).all(axis=1) | (np.abs(out) > 1e15).any(axis=1)] = np.nan
+    return out[:, 0], out[:, 1]
+
+
+def lonlat_region(region, crs):
+    """A shapely (Multi)Polygon in `crs` as a lon/lat region: densified, split at ±180 and with
+    polar caps closed (core.regions), so areas across the antimeridian or around a pole keep
+    their shape."""
+    from ..core.regions import region_to_lonlat
+
+    srs = _osr(crs)
+    wgs = osr.SpatialReference()
+    wgs.ImportFromEPSG(4326)
+    wgs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_ll = osr.CoordinateTransformation(srs, wgs)
+    from_ll = osr.CoordinateTransformation(wgs, srs)
+
+    def contains_pole(lat):
+        x, y = _transform_arrays(from_ll, np.array([0.0]), np.array([float(lat)]))
+        return bool(np.isfinite(x[0]) and geometry.contains_xy(region, x[:1], y[:1])[0])
+
+    try:
+        return region_to_lonlat(region, lambda x, y: _transform_arrays(to_ll, x, y), contains_pole)
+    except ValueError as err:
+        raise QgsProcessingException(tr("The region has no polygon with an area.")) from err
+
+
 def region_geometry(source, context, feedback, selected_only=False):
-    """Union of a polygon source's features as a shapely geometry in lon/lat, repaired if needed."""
-    transform = to_wgs84(source.sourceCrs(), context)
-    request = QgsFeatureRequest().setDestinationCrs(WGS84, transform.context())
+    """Union of a polygon source's features as a shapely geometry in lon/lat, repaired if needed.
+
+    Features are read and repaired in their own CRS, then taken to lon/lat by lonlat_region.
+    """
+    request = QgsFeatureRequest()
     request.setFlags(QgsFeatureRequest.NoFlags)
     parts, repaired = [], 0
     for feature in _features(source, request):
@@ -81,7 +130,7 @@ def region_geometry(source, context, feedback, selected_only=False):
     region = geometry.union_all(polygons) if polygons else None
     if region is None or region.is_empty or region.area == 0:
         raise QgsProcessingException(tr("The region has no polygon with an area."))
-    return region
+    return lonlat_region(region, source.sourceCrs())
 
 
 def _features(source, request):
@@ -94,14 +143,13 @@ def _features(source, request):
 
 
 def extent_region(rectangle, crs, context):
-    """A QgsRectangle in `crs` as a lon/lat shapely polygon (densified before reprojection)."""
-    geom = QgsGeometry.fromRect(rectangle)
-    geom = geom.densifyByCount(20)
-    geom.transform(to_wgs84(crs, context))
-    region = geometry.make_valid(geometry.from_wkb(bytes(geom.asWkb())))
-    if region.is_empty or region.area == 0:
+    """A QgsRectangle in `crs` as a lon/lat shapely region (see lonlat_region)."""
+    rect = geometry.box(
+        rectangle.xMinimum(), rectangle.yMinimum(), rectangle.xMaximum(), rectangle.yMaximum()
+    )
+    if rect.is_empty or rect.area == 0:
         raise QgsProcessingException(tr("The extent is empty."))
-    return region
+    return lonlat_region(rect, crs)
 
 
 def _polygons(geom):
