@@ -93,7 +93,7 @@ def _polygons(geom: BaseGeometry) -> list[Polygon]:
 
 
 def region_to_lonlat(
-    geometry: BaseGeometry,
+    shape: BaseGeometry,
     project: Project,
     contains_pole: Callable[[float], bool] | None = None,
     segments: int = SEGMENTS,
@@ -106,7 +106,7 @@ def region_to_lonlat(
     pole on its own side of the equator. Raises ValueError when nothing with an area is left.
     """
     parts = []
-    for poly in _polygons(geometry):
+    for poly in _polygons(shape):
         minx, miny, maxx, maxy = poly.bounds
         step = max(maxx - minx, maxy - miny) / max(int(segments), 8)
         dense = geometry.segmentize(poly, step) if step > 0 else poly

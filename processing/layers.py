@@ -4,7 +4,7 @@ import math
 import os
 import sqlite3
 import warnings
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import numpy as np
 from osgeo import gdal, ogr, osr
@@ -21,6 +21,8 @@ from ..core import geometry
 from ..i18n_util import tr
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+# GDAL's block cache while reading ground-truth windows (see _gdal_cache_at_most).
+RASTER_CACHE_BYTES = 64 * 2**20
 KM_PER_DEGREE = 111.32
 
 # Rated points schema: name -> OGR type; the order is the layer's field order.
@@ -210,6 +212,21 @@ def _read_block(band, x0, y0, w, h):
     return band.ReadAsArray(int(x0), int(y0), int(w), int(h)).astype(np.float64)
 
 
+@contextmanager
+def _gdal_cache_at_most(nbytes):
+    """Cap GDAL's block cache for a while: scattered window reads use each block once, and a
+    world survey would otherwise fill the default cache (5% of RAM) with blocks never read
+    again."""
+    old = gdal.GetCacheMax()
+    if old > nbytes:
+        gdal.SetCacheMax(nbytes)
+    try:
+        yield
+    finally:
+        if old > nbytes:
+            gdal.SetCacheMax(old)
+
+
 def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
     """Statistic of a raster over a size_km x size_km square around each point; nodata excluded.
 
@@ -277,6 +294,13 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
     key = np.where(big, -1 - np.arange(len(idx)), (r0 // tile) * (w // tile + 1) + c0 // tile)
     order = np.argsort(key, kind="stable")
     starts = np.flatnonzero(np.r_[True, key[order][1:] != key[order][:-1]])
+    with _gdal_cache_at_most(RASTER_CACHE_BYTES):
+        _stat_by_group(rb, nodata, idx, order, starts, c0, c1, r0, r1, stat, values)
+    return values, ~inside
+
+
+def _stat_by_group(rb, nodata, idx, order, starts, c0, c1, r0, r1, stat, values):
+    """Fill values[idx] group by group, each group reading the one block its windows cover."""
     for g, start in enumerate(starts):
         members = order[start : starts[g + 1] if g + 1 < len(starts) else len(order)]
         bx0, bx1 = int(c0[members].min()), int(c1[members].max())
@@ -286,7 +310,6 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
             block, nodata, c0[members] - bx0, c1[members] - bx0,
             r0[members] - by0, r1[members] - by0, stat,
         )  # fmt: skip
-    return values, ~inside
 
 
 def _block_stat(block, nodata, a0, a1, b0, b1, stat):
