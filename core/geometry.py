@@ -116,3 +116,21 @@ def polygons_hit(polygons, x, y) -> tuple[np.ndarray, np.ndarray]:
         poly_out.append(np.full(hit.size, j, dtype=np.intp))
         point_out.append(hit)
     return np.concatenate(poly_out), np.concatenate(point_out)
+
+
+def segmentize(polygon, max_length: float):
+    """A Polygon with vertices added so no edge is longer than max_length (ring by ring)."""
+    if SHAPELY2:
+        return shapely.segmentize(polygon, max_length)
+    from shapely.geometry import Polygon
+
+    def dense(ring):
+        c = np.asarray(ring.coords)[:, :2]
+        seg = np.hypot(*np.diff(c, axis=0).T)
+        n = np.maximum(1, np.ceil(seg / max_length).astype(int))
+        t = np.concatenate([np.arange(k) / k for k in n])
+        start = np.repeat(np.arange(len(seg)), n)
+        pts = c[start] + (c[start + 1] - c[start]) * t[:, None]
+        return np.vstack([pts, c[-1:]])
+
+    return Polygon(dense(polygon.exterior), [dense(r) for r in polygon.interiors])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.utils
 import json
 import random
+import re
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -39,8 +40,23 @@ PROVIDERS: dict[str, dict] = {
         "logprobs": None,
     },
 }
-# Which output constraint each provider family understands (see Endpoint.constraint).
-CONSTRAINTS = ("grammar", "regex", "json_schema")
+# Which output constraint each provider family understands (see Endpoint.constraint):
+# llama.cpp's "grammar", vLLM's "regex" (structured_outputs, vLLM >= 0.12; "guided_regex" for
+# older servers), OpenAI-style "json_schema".
+CONSTRAINTS = ("grammar", "regex", "guided_regex", "json_schema")
+
+# OpenAI's reasoning models (o1, o3, o4-mini, GPT-5; also behind a router as "openai/o3") reject
+# max_tokens, a temperature other than 1 and logprobs. "gpt-5-chat" is a plain chat model.
+_REASONING_MODEL = re.compile(r"^(?:o[1-9](?:-|$)|gpt-5(?!-chat)(?:[.-]|$))", re.I)
+# Reasoning tokens count against max_completion_tokens: with the paper's 10 tokens such a model
+# spends them all thinking and returns nothing. 4,096 leaves room for a low-effort answer.
+REASONING_MAX_TOKENS = 4096
+
+
+def is_reasoning_model(model: str) -> bool:
+    """True for OpenAI's reasoning models (o-series, GPT-5), by name."""
+    return bool(_REASONING_MODEL.match((model or "").rsplit("/", 1)[-1]))
+
 
 # Constrained answers keep the paper's "My answer is X.X.": after "My answer is " the model
 # predicts the first digit in context, so its logprobs carry the expected value (a bare "X.X"
@@ -98,6 +114,18 @@ class Endpoint:
     max_retries: int = 6
     price_in: float | None = None
     price_out: float | None = None
+    # None = recognise a reasoning model by its name (is_reasoning_model).
+    reasoning: bool | None = None
+    reasoning_effort: str | None = "low"
+    reasoning_max_tokens: int = REASONING_MAX_TOKENS
+
+    def is_reasoning(self) -> bool:
+        """Whether requests take the reasoning-model form (max_completion_tokens, greedy)."""
+        return is_reasoning_model(self.model) if self.reasoning is None else bool(self.reasoning)
+
+    def completion_budget(self) -> int:
+        """Completion tokens one request may use (what cost estimates count)."""
+        return self.reasoning_max_tokens if self.is_reasoning() else self.max_tokens
 
     def host(self) -> str:
         """The host (and port) requests go to, for the pre-run summary."""
@@ -208,6 +236,28 @@ def _is_model_error(status: int, text: str) -> bool:
     )
 
 
+def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
+    """A clear message for an endpoint that rejects a parameter GeoBias sends."""
+    param = ""
+    try:
+        error = json.loads(text).get("error") or {}
+        param, text = error.get("param") or "", error.get("message") or text
+    except (ValueError, AttributeError):
+        pass
+    sent = ", ".join(k for k in wire if k not in ("model", "messages"))
+    hint = (
+        "GeoBias recognised it as a reasoning model and sent only what those accept."
+        if ep.is_reasoning()
+        else "If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint "
+        "so GeoBias sends max_completion_tokens and no temperature or logprobs."
+    )
+    what = f"parameter {param!r}" if param else "a parameter"
+    return (
+        f"{ep.host()} rejects {what} for model {ep.model!r} (HTTP 400; GeoBias sent {sent}): "
+        f"{text} {hint}"
+    )
+
+
 class ChatClient:
     """A pooled, thread-safe client for one Endpoint, with limits, retries and logprob detection."""
 
@@ -230,8 +280,12 @@ class ChatClient:
         self.session.headers["Content-Type"] = "application/json"
         if endpoint.api_key:
             self.session.headers["Authorization"] = f"Bearer {endpoint.api_key}"
-        self.logprobs_supported: bool | None = endpoint.logprobs
+        # Reasoning models give no logprobs: greedy ratings only.
+        self.logprobs_supported: bool | None = (
+            False if endpoint.is_reasoning() else endpoint.logprobs
+        )
         self._missing_logprobs = 0
+        self.n_answers = 0  # completions received; a rejected parameter before any is fatal
         self._lock = threading.Lock()
         self.rpm = RateLimiter(endpoint.rpm) if endpoint.rpm else None
         # Allow a burst of one minute's tokens so a single long prompt can always pass.
@@ -244,18 +298,23 @@ class ChatClient:
     def request_body(self, prompt: str) -> dict:
         """The canonical request body (also the cache key's content) for one prompt."""
         ep = self.endpoint
-        body = {
-            "model": ep.model,
-            "messages": [{"role": "user", "content": prompt}],
-            "temperature": ep.temperature,
-            "max_tokens": ep.max_tokens,
-        }
-        if ep.logprobs is not False:
-            body["logprobs"] = True
-            body["top_logprobs"] = ep.top_logprobs
+        body = {"model": ep.model, "messages": [{"role": "user", "content": prompt}]}
+        if ep.is_reasoning():
+            # Only what o-series/GPT-5 accept: no temperature (always 1) and no logprobs.
+            body["max_completion_tokens"] = ep.completion_budget()
+            if ep.reasoning_effort:
+                body["reasoning_effort"] = ep.reasoning_effort
+        else:
+            body["temperature"] = ep.temperature
+            body["max_tokens"] = ep.max_tokens
+            if ep.logprobs is not False:
+                body["logprobs"] = True
+                body["top_logprobs"] = ep.top_logprobs
         if ep.constraint == "grammar":
             body["grammar"] = ANSWER_GBNF
         elif ep.constraint == "regex":
+            body["structured_outputs"] = {"regex": ANSWER_REGEX}
+        elif ep.constraint == "guided_regex":
             body["guided_regex"] = ANSWER_REGEX
         elif ep.constraint == "json_schema":
             body["response_format"] = {"type": "json_schema", "json_schema": ANSWER_JSON_SCHEMA}
@@ -362,12 +421,16 @@ class ChatClient:
             with self._lock:
                 self.logprobs_supported = False
             raise TransientError("endpoint rejects logprobs; continuing greedy", 0.0)
+        if status == 400 and "unsupported" in text.lower() and self.n_answers == 0:
+            # Every request would be rejected the same way: stop instead of "finishing" a survey
+            # with zero answers.
+            raise EndpointError(_unsupported_message(ep, wire, text))
         raise RequestError(f"HTTP {status}: {text}")
 
     def post(self, body: dict, is_cancelled=None) -> Completion:
         """Send one body with limits and retries; raise RequestError or EndpointError."""
         ep = self.endpoint
-        cost = estimate_tokens(body["messages"][0]["content"]) + ep.max_tokens
+        cost = estimate_tokens(body["messages"][0]["content"]) + ep.completion_budget()
         last = ""
         for attempt in range(ep.max_retries + 1):
             if self.rpm and not self.rpm.acquire(1, is_cancelled):
@@ -388,6 +451,8 @@ class ChatClient:
                     time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
                 continue
             self._note_logprobs(body, completion)
+            with self._lock:
+                self.n_answers += 1
             return completion
         raise RequestError(f"no answer after {ep.max_retries + 1} attempts: {last}")
 

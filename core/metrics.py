@@ -106,6 +106,7 @@ class Correlation:
     hi: float
     n: int
     reason: str = ""
+    bootstrap: str = "points"  # "points", or "clusters (k)" when whole units were resampled
 
 
 def _pearson_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -129,19 +130,78 @@ def _resample_ranks(levels: np.ndarray, n_levels: int, idx: np.ndarray) -> np.nd
     return np.take_along_axis(level_rank, drawn, axis=1)
 
 
+def _weighted_ranks(levels: np.ndarray, n_levels: int, w: np.ndarray) -> np.ndarray:
+    """Average ranks of each point per row when point i appears w[row, i] times."""
+    rows = w.shape[0]
+    flat = levels[None, :] + n_levels * np.arange(rows)[:, None]
+    counts = np.bincount(flat.ravel(), weights=w.ravel(), minlength=rows * n_levels)
+    counts = counts.reshape(rows, n_levels)
+    level_rank = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2.0
+    return level_rank[:, levels]
+
+
+def _weighted_pearson_rows(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Pearson correlation per row with point weights w (NaN for constant rows)."""
+    sw = w.sum(axis=1, keepdims=True)
+    a = a - (w * a).sum(axis=1, keepdims=True) / sw
+    b = b - (w * b).sum(axis=1, keepdims=True) / sw
+    den = np.sqrt((w * a * a).sum(axis=1) * (w * b * b).sum(axis=1))
+    num = (w * a * b).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 1e-12 * sw[:, 0] ** 2, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def cluster_ids(clusters) -> np.ndarray:
+    """Cluster labels as 0..k-1; a missing label (NaN, None, negative) is a cluster of its own."""
+    c = np.asarray(clusters).ravel()
+    if c.dtype.kind in "iufb":
+        c = c.astype(float)
+        missing = ~(c >= 0)
+    else:  # text labels
+        missing = np.array([v is None or v == "" for v in c], dtype=bool)
+        c = c.astype(str)
+    out = np.empty(len(c), dtype=np.int64)
+    ids = np.unique(c[~missing], return_inverse=True)[1].ravel()
+    out[~missing] = ids
+    first_free = int(ids.max()) + 1 if len(ids) else 0
+    out[missing] = first_free + np.arange(int(missing.sum()))
+    return out
+
+
 def bootstrap_spearman(
-    x: np.ndarray, y: np.ndarray, n_boot: int = 1000, seed: int = 0, chunk_elems: int = 4_000_000
+    x: np.ndarray,
+    y: np.ndarray,
+    n_boot: int = 1000,
+    seed: int = 0,
+    chunk_elems: int = 4_000_000,
+    clusters=None,
 ) -> np.ndarray:
-    """Spearman's rho of `n_boot` paired resamples (vectorised; NaN for constant resamples)."""
+    """Spearman's rho of `n_boot` paired resamples (vectorised; NaN for constant resamples).
+
+    With `clusters` (one label per point) whole clusters are resampled with replacement (a
+    block bootstrap): points sharing a truth unit, such as a country, are not independent.
+    """
     n = len(x)
     if n_boot <= 0 or n == 0:
         return np.empty(0)
     _, lx = np.unique(x, return_inverse=True)
     _, ly = np.unique(y, return_inverse=True)
+    lx, ly = lx.ravel(), ly.ravel()
     kx, ky = int(lx.max()) + 1, int(ly.max()) + 1
     rng = np.random.default_rng(seed)
     step = max(1, chunk_elems // max(n, 1))
     out = []
+    if clusters is not None:
+        cl = cluster_ids(clusters)
+        k = int(cl.max()) + 1
+        for start in range(0, n_boot, step):
+            rows = min(step, n_boot - start)
+            drawn = rng.integers(0, k, size=(rows, k)) + k * np.arange(rows)[:, None]
+            times = np.bincount(drawn.ravel(), minlength=rows * k).reshape(rows, k)
+            w = times[:, cl].astype(float)  # how often each point's cluster was drawn
+            rx, ry = _weighted_ranks(lx, kx, w), _weighted_ranks(ly, ky, w)
+            out.append(_weighted_pearson_rows(rx, ry, w))
+        return np.concatenate(out)
     for start in range(0, n_boot, step):
         idx = rng.integers(0, n, size=(min(step, n_boot - start), n))
         out.append(_pearson_rows(_resample_ranks(lx, kx, idx), _resample_ranks(ly, ky, idx)))
@@ -162,11 +222,19 @@ def _nan_correlation(n: int, reason: str) -> Correlation:
     return Correlation(np.nan, np.nan, np.nan, np.nan, n, reason)
 
 
-def spearman(x, y, n_boot: int = 1000, seed: int = 0, ci: float = 0.95) -> Correlation:
-    """Spearman's rho over paired points, scipy's p-value and a seeded percentile bootstrap CI."""
+def spearman(
+    x, y, n_boot: int = 1000, seed: int = 0, ci: float = 0.95, clusters=None
+) -> Correlation:
+    """Spearman's rho over paired points, scipy's p-value and a seeded percentile bootstrap CI.
+
+    `clusters` (a label per point, e.g. the polygon a point's truth came from) switches the
+    interval to a cluster bootstrap over those labels.
+    """
     x, y = _values(x), _values(y)
     if x.shape != y.shape:
         raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+    if clusters is not None and len(clusters) != len(x):
+        raise ValueError(f"clusters and x differ in length: {len(clusters)} vs {len(x)}")
     if np.isnan(x).all():
         return _nan_correlation(0, "no ratings (nothing answered)")
     if np.isnan(y).all():
@@ -182,12 +250,16 @@ def spearman(x, y, n_boot: int = 1000, seed: int = 0, ci: float = 0.95) -> Corre
         return _nan_correlation(n, "constant reference values")
     rho, p = _spearman_p(average_ranks(x), average_ranks(y))
     lo = hi = np.nan
-    boots = bootstrap_spearman(x, y, n_boot, seed)
+    kind = "points"
+    if clusters is not None:
+        clusters = cluster_ids(np.asarray(clusters)[both])
+        kind = f"clusters ({int(clusters.max()) + 1})"
+    boots = bootstrap_spearman(x, y, n_boot, seed, clusters=clusters)
     boots = boots[~np.isnan(boots)]
     if len(boots):
         tail = (1.0 - ci) / 2.0 * 100.0
         lo, hi = np.percentile(boots, [tail, 100.0 - tail])
-    return Correlation(float(rho), float(p), float(lo), float(hi), n)
+    return Correlation(float(rho), float(p), float(lo), float(hi), n, bootstrap=kind)
 
 
 def mad(x) -> float:
@@ -196,7 +268,10 @@ def mad(x) -> float:
     x = x[~np.isnan(x)]
     if len(x) == 0:
         return np.nan
-    return float(np.mean(np.abs(x - x.mean())))
+    # The mean is taken of deviations from one of the values: equal ratings give deviations of
+    # exactly 0 (x.mean() of 1,999 copies of 9.9 is off by an ulp, and MAD came out 1.8e-15).
+    shifted = x - x[0]
+    return float(np.mean(np.abs(shifted - shifted.mean())))
 
 
 def gini(x) -> float:
@@ -211,7 +286,9 @@ def gini(x) -> float:
     if n == 0 or x[0] < 0 or total <= 0:
         return np.nan
     i = np.arange(1, n + 1)
-    return float(np.sum((2 * i - n - 1) * x) / (n * total))
+    # The numerator is unchanged by a shift (the weights 2i - n - 1 sum to 0); shifting by the
+    # smallest value makes it exactly 0 for equal ratings instead of a rounding residue.
+    return float(np.sum((2 * i - n - 1) * (x - x[0])) / (n * total))
 
 
 def answer_rate(answered) -> float:
@@ -241,34 +318,75 @@ class Summary:
     anchor: Correlation | None
     bias_score: float
     reason: str = ""
+    n_failed: int = 0  # requests that failed after retries: not asked, outside the answer rate
+    n_no_score: int = 0  # answered points without a score of the chosen kind (e.g. no logprobs)
 
 
-def summarize(ratings, truth=None, anchor=None, n_boot: int = 1000, seed: int = 0) -> Summary:
-    """Metrics of one model's ratings (NaN = not answered) against truth and an anchor.
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def summarize(
+    ratings,
+    truth=None,
+    anchor=None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    answered=None,
+    failed=None,
+    truth_units=None,
+    anchor_units=None,
+) -> Summary:
+    """Metrics of one model's scores (NaN = no score) against truth and an anchor.
 
     The anchor is oriented so that higher means better off, e.g. infant survival
     (minus infant mortality) as in the paper; B uses rho with the anchor.
+    `failed` marks requests that failed after retries: they were not asked, so they count
+    neither as answered nor in the answer rate's denominator (refusals do). `answered` marks
+    the points whose completion held a rating (default: a finite score); an answered point
+    without a score (expected values asked, no logprobs) is counted in n_no_score, never
+    filled with another kind of score. `truth_units` (and `anchor_units`, which default to
+    them) label the unit each point's value came from: the intervals then come from a cluster
+    bootstrap over those units.
     """
     x = _values(ratings)
-    n_answered = int((~np.isnan(x)).sum())
+    n = len(x)
+    failed = np.zeros(n, bool) if failed is None else np.asarray(failed, bool).ravel()
+    ok = ~np.isnan(x) if answered is None else np.asarray(answered, bool).ravel()
+    ok = ok & ~failed
+    x = np.where(ok, x, np.nan)
+    n_failed = int(failed.sum())
+    n_answered = int(ok.sum())
+    n_no_score = int((ok & np.isnan(x)).sum())
+    n_scored = n_answered - n_no_score
     reasons = []
-    if len(x) == 0:
+    if n == 0:
         reasons.append("no points")
+    elif n_failed == n:
+        reasons.append("every request failed")
     elif n_answered == 0:
         reasons.append("no answered points")
-    elif np.nanmin(x) == np.nanmax(x):
+    elif n_scored and np.nanmin(x) == np.nanmax(x):
         reasons.append("constant ratings")
-    a = answer_rate(x)
+    if n_failed and n_failed < n:
+        reasons.append(_count(n_failed, "request failed", "requests failed") + " (not asked)")
+    if n_no_score:
+        reasons.append(
+            _count(n_no_score, "answered point has no score", "answered points have no score")
+        )
+    n_asked = n - n_failed
+    a = n_answered / n_asked if n_asked else np.nan
     m, g = mad(x), gini(x)
-    if n_answered and np.isnan(g):
+    if n_scored and np.isnan(g):
         reasons.append("Gini undefined (negative or all-zero ratings)")
-    t = spearman(x, truth, n_boot, seed) if truth is not None else None
-    c = spearman(x, anchor, n_boot, seed) if anchor is not None else None
+    anchor_units = truth_units if anchor_units is None else anchor_units
+    t = spearman(x, truth, n_boot, seed, clusters=truth_units) if truth is not None else None
+    c = spearman(x, anchor, n_boot, seed, clusters=anchor_units) if anchor is not None else None
     for label, corr in (("truth", t), ("anchor", c)):
         if corr is not None and corr.reason and corr.reason not in reasons:
             reasons.append(f"{label}: {corr.reason}")
     b = bias_score(c.rho, m, a) if c is not None else np.nan
-    return Summary(len(x), n_answered, a, m, g, t, c, b, "; ".join(reasons))
+    return Summary(n, n_answered, a, m, g, t, c, b, "; ".join(reasons), n_failed, n_no_score)
 
 
 def _nanmean_rows(rows: np.ndarray) -> np.ndarray:

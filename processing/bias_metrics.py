@@ -1,15 +1,21 @@
 """geobias:biasmetrics — answer rate, MAD, Gini, Spearman rho with truth and anchor, bias score."""
 
+import os
+
 import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
+    QgsProcessingParameterBand,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
     QgsProcessingParameterField,
     QgsProcessingParameterMultipleLayers,
     QgsProcessingParameterNumber,
+    QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
     QgsWkbTypes,
 )
@@ -17,7 +23,26 @@ from qgis.core import (
 from ..core.metrics import summarize
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
-from .layers import add_point_features, as_float, polygon_field_values, qgs_fields, read_columns
+from .layers import (
+    add_point_features,
+    as_float,
+    numeric_field,
+    polygon_field_values,
+    qgs_fields,
+    read_columns,
+)
+from .sample_ground_truth import STATISTIC_LABELS, STATISTICS, truth_from_raster
+
+# BOOTSTRAP choices. Automatic: whole truth units (the polygons the truth came from, field
+# truth_unit) are resampled when the layer has them, single points otherwise.
+BOOTSTRAPS = ("auto", "points", "clusters")
+BOOTSTRAP_LABELS = (
+    QT_TRANSLATE_NOOP(
+        "@default", "Automatic: clusters by truth unit when the truth came from polygons"
+    ),
+    QT_TRANSLATE_NOOP("@default", "Points (independent)"),
+    QT_TRANSLATE_NOOP("@default", "Clusters by truth unit (field truth_unit)"),
+)
 
 METRIC_FIELDS = {
     "model": ogr.OFTString,
@@ -25,6 +50,8 @@ METRIC_FIELDS = {
     "score_kind": ogr.OFTString,
     "n_points": ogr.OFTInteger,
     "n_answered": ogr.OFTInteger,
+    "n_failed": ogr.OFTInteger,  # requests that failed after retries: not asked
+    "n_no_score": ogr.OFTInteger,  # answered points without a score of this kind
     "answer_rate": ogr.OFTReal,
     "mad": ogr.OFTReal,
     "gini": ogr.OFTReal,
@@ -39,28 +66,42 @@ METRIC_FIELDS = {
     "rho_anchor_lo": ogr.OFTReal,
     "rho_anchor_hi": ogr.OFTReal,
     "bias_score": ogr.OFTReal,
+    "bootstrap": ogr.OFTString,  # "points" or "clusters (k)": how the 95% intervals were made
     "reason": ogr.OFTString,
 }
 
 
 def metrics_row(
-    model, topic, score_kind, score, truth=None, anchor=None, anchor_name="", n_boot=1000, seed=0
-):
-    """One metrics table row from arrays (NaN = not answered / no truth)."""
+    model, topic, score_kind, score, truth=None, anchor=None, anchor_name="", n_boot=1000, seed=0,
+    answered=None, failed=None, truth_units=None, anchor_units=None, note="",
+):  # fmt: skip
+    """One metrics table row from arrays (NaN = no score / no truth).
+
+    `answered` and `failed` (masks) keep answered points without a score and failed requests
+    apart from refusals; `truth_units`/`anchor_units` switch the intervals to a cluster
+    bootstrap; `note` is added to the reason (e.g. "greedy ratings only").
+    """
     truth = None if truth is None or not np.isfinite(truth).any() else truth
-    s = summarize(score, truth=truth, anchor=anchor, n_boot=n_boot, seed=seed)
+    s = summarize(
+        score, truth=truth, anchor=anchor, n_boot=n_boot, seed=seed, answered=answered,
+        failed=failed, truth_units=truth_units, anchor_units=anchor_units,
+    )  # fmt: skip
+    kinds = list(dict.fromkeys(c.bootstrap for c in (s.truth, s.anchor) if c is not None))
     row = {
         "model": model,
         "topic": topic,
         "score_kind": score_kind,
         "n_points": s.n_points,
         "n_answered": s.n_answered,
+        "n_failed": s.n_failed,
+        "n_no_score": s.n_no_score,
         "answer_rate": s.answer_rate,
         "mad": s.mad,
         "gini": s.gini,
         "anchor": anchor_name if anchor is not None else "",
         "bias_score": s.bias_score,
-        "reason": s.reason,
+        "bootstrap": "; ".join(kinds) if n_boot > 0 else "",
+        "reason": "; ".join(r for r in (note, s.reason) if r),
     }
     for prefix, corr in (("rho_truth", s.truth), ("rho_anchor", s.anchor)):
         if corr is not None:
@@ -147,20 +188,8 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
                 "TRUTH_FIELD", tr("Ground truth field"), "truth", optional=True
             )
         )
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "ANCHOR", tr("Anchoring polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterField(
-                "ANCHOR_FIELD",
-                tr("Anchoring field (higher = better off, e.g. infant survival)"),
-                parentLayerParameterName="ANCHOR",
-                type=QgsProcessingParameterField.Numeric,
-                optional=True,
-            )
-        )
+        add_anchor_parameters(self)
+        add_bootstrap_parameter(self)
         self.addParameter(
             QgsProcessingParameterNumber(
                 "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
@@ -179,52 +208,64 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(tr("Give at least one rated points layer."))
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
-        anchor_src = self.parameterAsSource(parameters, "ANCHOR", context)
-        anchor_field = self.parameterAsString(parameters, "ANCHOR_FIELD", context)
-        if anchor_src is not None and not anchor_field:
-            raise QgsProcessingException(tr("Choose the anchoring field."))
+        # The default 'truth' may be empty (no ground truth yet); a field the user named may not.
+        truth_named = bool(parameters.get("TRUTH_FIELD")) and truth_field != "truth"
+        check_anchor_parameters(self, parameters, context)
+        bootstrap = BOOTSTRAPS[self.parameterAsEnum(parameters, "BOOTSTRAP", context)]
         n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
         seed = self.parameterAsInt(parameters, "SEED", context)
         rows = []
         for k, layer in enumerate(layers):
             source = layer
-            if source.fields().lookupField(score_field) < 0:
-                raise QgsProcessingException(
-                    tr("Layer {name} has no score field '{f}'.").format(
-                        name=layer.name(), f=score_field
-                    )
-                )
-            if not source.fields().field(score_field).isNumeric():
-                raise QgsProcessingException(
-                    tr("Layer {name}: field '{f}' is not numeric.").format(
-                        name=layer.name(), f=score_field
-                    )
-                )
-            names = ["model", "topic", "score_kind", score_field]
+            role = tr("Score field (SCORE_FIELD) of layer {name}").format(name=layer.name())
+            numeric_field(source, score_field, role)
+            truth_role = tr("Ground truth field (TRUTH_FIELD)")
             if truth_field:
-                names.append(truth_field)
+                if truth_named or source.fields().lookupField(truth_field) >= 0:
+                    numeric_field(source, truth_field, truth_role)
+            names = ["model", "topic", "score_kind", "answered", "failed", "truth_unit"]
+            names += [score_field] + ([truth_field] if truth_field else [])
             columns = read_columns(source, context, names)
             score = as_float(columns[score_field])
             truth = as_float(columns[truth_field]) if truth_field in columns else None
-            anchor = None
-            if anchor_src is not None:
-                anchor = polygon_field_values(
-                    anchor_src, anchor_field, columns["lon"], columns["lat"], context
-                )
+            if truth is not None and not np.isfinite(truth).any():
+                if truth_named:
+                    raise QgsProcessingException(
+                        tr("{role}: field '{name}' has no values in layer {layer}.").format(
+                            role=truth_role, name=truth_field, layer=layer.name()
+                        )
+                    )
+                feedback.pushInfo(
+                    tr("Layer {layer} has no ground truth in '{name}': rho with truth is left "
+                       "empty.").format(layer=layer.name(), name=truth_field)
+                )  # fmt: skip
+                truth = None
+            answered = failed = None
+            if "answered" in columns:
+                answered = as_float(columns["answered"]) == 1
+            if "failed" in columns:
+                failed = as_float(columns["failed"]) == 1
+            truth_units = cluster_units(bootstrap, columns, truth, layer)
+            anchor, anchor_units, anchor_name = read_anchor(
+                self, parameters, context, feedback, columns["lon"], columns["lat"]
+            )
+            if bootstrap == "points":
+                anchor_units = None
+            elif anchor_units is None:
+                anchor_units = truth_units
             for (model, topic, kind), idx in groups(columns).items():
                 if feedback.isCanceled():
                     return {}
                 row = metrics_row(
-                    model or layer.name(),
-                    topic,
-                    kind,
-                    score[idx],
+                    model or layer.name(), topic, kind, score[idx],
                     None if truth is None else truth[idx],
                     None if anchor is None else anchor[idx],
-                    anchor_field,
-                    n_boot,
-                    seed,
-                )
+                    anchor_name, n_boot, seed,
+                    answered=None if answered is None else answered[idx],
+                    failed=None if failed is None else failed[idx],
+                    truth_units=None if truth_units is None else truth_units[idx],
+                    anchor_units=None if anchor_units is None else anchor_units[idx],
+                )  # fmt: skip
                 rows.append(row)
             feedback.setProgress(100.0 * (k + 1) / len(layers))
         fields = qgs_fields(METRIC_FIELDS)
@@ -237,3 +278,127 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         add_point_features(sink, fields, columns, with_geometry=False)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": dest}
+
+
+def cluster_units(bootstrap, columns, truth, layer):
+    """The truth units to resample as clusters (None: resample points)."""
+    if bootstrap == "points" or truth is None:
+        return None
+    units = as_float(columns["truth_unit"]) if "truth_unit" in columns else None
+    has_units = units is not None and np.isfinite(units[np.isfinite(truth)]).all()
+    if bootstrap == "clusters" and not has_units:
+        raise QgsProcessingException(
+            tr("BOOTSTRAP: clusters need the truth unit of every point with a truth (field "
+               "truth_unit, written by 'Sample ground truth' from polygons); layer {layer} "
+               "has none.").format(layer=layer.name())
+        )  # fmt: skip
+    return np.where(np.isfinite(units), units, -1) if has_units else None
+
+
+def add_anchor_parameters(alg):
+    """ANCHOR + ANCHOR_FIELD (polygons) or ANCHOR_RASTER + band/window/statistic, ANCHOR_NEGATE."""
+    alg.addParameter(
+        QgsProcessingParameterFeatureSource(
+            "ANCHOR", tr("Anchoring polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterField(
+            "ANCHOR_FIELD",
+            tr("Anchoring field (higher = better off, e.g. infant survival)"),
+            parentLayerParameterName="ANCHOR",
+            type=QgsProcessingParameterField.Numeric,
+            optional=True,
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterRasterLayer(
+            "ANCHOR_RASTER", tr("Anchoring raster (instead of polygons)"), optional=True
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterBand(
+            "ANCHOR_BAND", tr("Anchoring raster band"), 1, "ANCHOR_RASTER", optional=True
+        )
+    )
+    alg.addParameter(
+        QgsProcessingParameterNumber(
+            "ANCHOR_WINDOW_KM", tr("Anchoring raster window size (km)"),
+            QgsProcessingParameterNumber.Double, 5.0, minValue=0.0,
+        )
+    )  # fmt: skip
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "ANCHOR_STATISTIC", tr("Anchoring raster window statistic"),
+            [tr(s) for s in STATISTIC_LABELS], defaultValue=0,
+        )
+    )  # fmt: skip
+    alg.addParameter(
+        QgsProcessingParameterBoolean(
+            "ANCHOR_NEGATE",
+            tr("The anchor measures deprivation (e.g. infant mortality): use its negative"),
+            defaultValue=False,
+        )
+    )
+
+
+def add_bootstrap_parameter(alg):
+    alg.addParameter(
+        QgsProcessingParameterEnum(
+            "BOOTSTRAP", tr("Bootstrap of the 95% intervals"),
+            [tr(s) for s in BOOTSTRAP_LABELS], defaultValue=0,
+        )
+    )  # fmt: skip
+
+
+def two_anchors_message(parameters):
+    """The error for an anchor given both as polygons and as a raster, else ""."""
+    if parameters.get("ANCHOR") and parameters.get("ANCHOR_RASTER"):
+        return tr(
+            "Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster "
+            "(ANCHOR_RASTER), not both."
+        )
+    return ""
+
+
+def check_anchor_parameters(alg, parameters, context):
+    """Clear errors for an anchor given twice or without its field, before any work."""
+    message = two_anchors_message(parameters)
+    if message:
+        raise QgsProcessingException(message)
+    polygons = alg.parameterAsSource(parameters, "ANCHOR", context)
+    if polygons is not None:
+        field = alg.parameterAsString(parameters, "ANCHOR_FIELD", context)
+        if not field:
+            raise QgsProcessingException(tr("Choose the anchoring field (ANCHOR_FIELD)."))
+        numeric_field(polygons, field, tr("Anchoring field (ANCHOR_FIELD)"))
+
+
+def read_anchor(alg, parameters, context, feedback, lon, lat):
+    """(values or None, units or None, name) of the anchor at each point, higher = better off.
+
+    Polygons give the field value of the containing polygon (units: the polygons); a raster
+    gives the same window statistic as ground truth from a raster (no units).
+    """
+    polygons = alg.parameterAsSource(parameters, "ANCHOR", context)
+    raster = alg.parameterAsRasterLayer(parameters, "ANCHOR_RASTER", context)
+    negate = alg.parameterAsBool(parameters, "ANCHOR_NEGATE", context)
+    if polygons is not None:
+        field = alg.parameterAsString(parameters, "ANCHOR_FIELD", context)
+        values, units = polygon_field_values(
+            polygons, field, lon, lat, context, tr("Anchoring field (ANCHOR_FIELD)"), True
+        )
+        name = field
+    elif raster is not None:
+        band = alg.parameterAsInt(parameters, "ANCHOR_BAND", context) or 1
+        window = alg.parameterAsDouble(parameters, "ANCHOR_WINDOW_KM", context)
+        stat = STATISTICS[alg.parameterAsEnum(parameters, "ANCHOR_STATISTIC", context)]
+        values = truth_from_raster(raster, band, lon, lat, window, stat, feedback)[0]
+        units = None
+        name = os.path.basename(raster.source().split("|")[0])
+    else:
+        return None, None, ""
+    if negate:
+        values = -values
+        name = f"-{name}"
+    return values, units, name

@@ -10,11 +10,18 @@ from qgis.core import (
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFile,
+    QgsProcessingParameterNumber,
     QgsProcessingParameterString,
 )
 
 from ..core.metrics import fractional_rank
-from ..core.ratings import RatingsTableError, read_ratings_table
+from ..core.ratings import (
+    PAPER_SCALE,
+    RatingsTableError,
+    outside_scale,
+    read_ratings_table,
+    to_paper_scale,
+)
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import qgs_fields
@@ -23,9 +30,13 @@ from .styles import style_output
 SCORE_KINDS = ("greedy", "expected")
 
 
-def rated_columns(lon, lat, values, model, topic, score_kind="greedy"):
-    """Columns of a rated points layer from arrays of coordinates and ratings (NaN = no answer)."""
+def rated_columns(lon, lat, values, model, topic, score_kind="greedy", scale=PAPER_SCALE):
+    """Columns of a rated points layer from arrays of coordinates and ratings (NaN = no answer).
+
+    rating/expected keep the file's values; the score is put on the paper's 0.0-9.9 from `scale`.
+    """
     values = np.asarray(values, float)
+    score = to_paper_scale(values, *scale)
     answered = np.isfinite(values)
     n = len(values)
     nan = np.full(n, np.nan)
@@ -38,9 +49,9 @@ def rated_columns(lon, lat, values, model, topic, score_kind="greedy"):
         "rating": values if score_kind == "greedy" else nan,
         "expected": values if score_kind == "expected" else nan,
         "score_kind": [score_kind] * n,
-        "score": values,
+        "score": score,
         "answered": answered.astype(np.int64),
-        "rank": fractional_rank(values),
+        "rank": fractional_rank(score),
         "truth": nan,
         "truth_rank": nan,
         "rank_error": nan,
@@ -71,7 +82,9 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             "GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank "
             "(fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for "
             "'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, "
-            "e.g. the GPT-3.5 ratings published with the paper."
+            "e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale "
+            "(SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; "
+            "on another scale the score is mapped linearly onto 0–9.9."
         )
 
     def initAlgorithm(self, config=None):
@@ -101,6 +114,15 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
                 defaultValue=0,
             )
         )
+        for name, label, default in (
+            ("SCALE_MIN", tr("Bottom of the rating scale the model was asked for"), 0.0),
+            ("SCALE_MAX", tr("Top of the rating scale the model was asked for"), 9.9),
+        ):
+            self.addParameter(
+                QgsProcessingParameterNumber(
+                    name, label, QgsProcessingParameterNumber.Double, default
+                )
+            )
         self.addParameter(
             QgsProcessingParameterFeatureSink(
                 "OUTPUT", tr("Rated points"), QgsProcessing.TypeVectorPoint
@@ -108,6 +130,7 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
         )
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
         self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Number of answered points")))
+        self.addOutput(QgsProcessingOutputNumber("N_OUT_OF_SCALE", tr("Ratings outside the scale")))
 
     def processAlgorithm(self, parameters, context, feedback):
         path = self.parameterAsFile(parameters, "INPUT", context)
@@ -124,10 +147,29 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(tr("The ratings table has no rows."))
         if not np.isfinite(table["value"]).any():
             raise QgsProcessingException(tr("No answered points: every rating is empty."))
+        lo = self.parameterAsDouble(parameters, "SCALE_MIN", context)
+        hi = self.parameterAsDouble(parameters, "SCALE_MAX", context)
+        if not hi > lo:
+            raise QgsProcessingException(
+                tr("The scale's top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = "
+                   "{lo:g}).").format(lo=lo, hi=hi)
+            )  # fmt: skip
+        out = outside_scale(table["value"], lo, hi)
+        if out.any():
+            examples = ", ".join(f"{v:g}" for v in list(dict.fromkeys(table["value"][out]))[:3])
+            feedback.pushWarning(
+                tr("{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are "
+                   "kept as they are: if the model was asked for another scale, set SCALE_MIN and "
+                   "SCALE_MAX to it (the score is then put on the paper's 0–9.9).").format(
+                    n=int(out.sum()), lo=lo, hi=hi, examples=examples
+                )
+            )  # fmt: skip
         topic = self.parameterAsString(parameters, "TOPIC", context) or guess_topic(path)
         model = self.parameterAsString(parameters, "MODEL", context)
         kind = SCORE_KINDS[self.parameterAsEnum(parameters, "SCORE", context)]
-        columns = rated_columns(table["lon"], table["lat"], table["value"], model, topic, kind)
+        columns = rated_columns(
+            table["lon"], table["lat"], table["value"], model, topic, kind, (lo, hi)
+        )
         fields = qgs_fields()
         dest = self.write_points(parameters, context, fields, columns, feedback, "rank")
         if dest is None:
@@ -139,4 +181,9 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             )
         )
         style_output(context, dest, "rank", f"{model} {topic}".strip())
-        return {"OUTPUT": dest, "N_POINTS": len(columns["pid"]), "N_ANSWERED": n_answered}
+        return {
+            "OUTPUT": dest,
+            "N_POINTS": len(columns["pid"]),
+            "N_ANSWERED": n_answered,
+            "N_OUT_OF_SCALE": int(out.sum()),
+        }

@@ -4,7 +4,7 @@ import math
 import os
 import sqlite3
 import warnings
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import numpy as np
 from osgeo import gdal, ogr, osr
@@ -12,7 +12,6 @@ from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
     QgsFeatureRequest,
-    QgsGeometry,
     QgsProcessingException,
     QgsProcessingFeatureSource,
     QgsProject,
@@ -22,6 +21,8 @@ from ..core import geometry
 from ..i18n_util import tr
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
+# GDAL's block cache while reading ground-truth windows (see _gdal_cache_at_most).
+RASTER_CACHE_BYTES = 64 * 2**20
 KM_PER_DEGREE = 111.32
 
 # Rated points schema: name -> OGR type; the order is the layer's field order.
@@ -36,12 +37,18 @@ RATED_FIELDS = {
     "score_kind": ogr.OFTString,
     "score": ogr.OFTReal,
     "answered": ogr.OFTInteger,
+    # 1: answered, but without a score of this kind (expected value asked, no logprobs).
+    "no_score": ogr.OFTInteger,
+    # 1: the request failed after retries: not asked (outside the answer rate).
+    "failed": ogr.OFTInteger,
     "completion": ogr.OFTString,
     "prompt": ogr.OFTString,
     "rank": ogr.OFTReal,
     "truth": ogr.OFTReal,
     "truth_rank": ogr.OFTReal,
     "rank_error": ogr.OFTReal,
+    # The feature id of the polygon the truth came from (the cluster bootstrap's unit).
+    "truth_unit": ogr.OFTInteger64,
 }
 
 
@@ -53,10 +60,60 @@ def to_wgs84(crs, context=None):
     return QgsCoordinateTransform(crs, WGS84, ctx)
 
 
+def _osr(crs):
+    """An osr SpatialReference (x/y = lon/lat order) for a QgsCoordinateReferenceSystem."""
+    srs = osr.SpatialReference()
+    if srs.ImportFromWkt(crs.toWkt(QgsCoordinateReferenceSystem.WKT_PREFERRED)) != 0:
+        srs.ImportFromProj4(crs.toProj())
+    srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    return srs
+
+
+def _transform_arrays(ct, x, y):
+    """Vectorised osr transform; points it cannot transform come back NaN."""
+    pts = np.column_stack([x, y, np.zeros(len(x))])
+    try:
+        out = np.asarray(ct.TransformPoints(pts), float)
+    except RuntimeError:  # some PROJ builds raise for the whole batch: do it point by point
+        out = np.full((len(x), 3), np.nan)
+        for i, (px, py, _) in enumerate(pts):
+            try:
+                out[i] = ct.TransformPoint(float(px), float(py))
+            except RuntimeError:
+                pass
+    out[~np.isfinite(out).all(axis=1) | (np.abs(out) > 1e15).any(axis=1)] = np.nan
+    return out[:, 0], out[:, 1]
+
+
+def lonlat_region(region, crs):
+    """A shapely (Multi)Polygon in `crs` as a lon/lat region: densified, split at ±180 and with
+    polar caps closed (core.regions), so areas across the antimeridian or around a pole keep
+    their shape."""
+    from ..core.regions import region_to_lonlat
+
+    srs = _osr(crs)
+    wgs = osr.SpatialReference()
+    wgs.ImportFromEPSG(4326)
+    wgs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    to_ll = osr.CoordinateTransformation(srs, wgs)
+    from_ll = osr.CoordinateTransformation(wgs, srs)
+
+    def contains_pole(lat):
+        x, y = _transform_arrays(from_ll, np.array([0.0]), np.array([float(lat)]))
+        return bool(np.isfinite(x[0]) and geometry.contains_xy(region, x[:1], y[:1])[0])
+
+    try:
+        return region_to_lonlat(region, lambda x, y: _transform_arrays(to_ll, x, y), contains_pole)
+    except ValueError as err:
+        raise QgsProcessingException(tr("The region has no polygon with an area.")) from err
+
+
 def region_geometry(source, context, feedback, selected_only=False):
-    """Union of a polygon source's features as a shapely geometry in lon/lat, repaired if needed."""
-    transform = to_wgs84(source.sourceCrs(), context)
-    request = QgsFeatureRequest().setDestinationCrs(WGS84, transform.context())
+    """Union of a polygon source's features as a shapely geometry in lon/lat, repaired if needed.
+
+    Features are read and repaired in their own CRS, then taken to lon/lat by lonlat_region.
+    """
+    request = QgsFeatureRequest()
     request.setFlags(QgsFeatureRequest.NoFlags)
     parts, repaired = [], 0
     for feature in _features(source, request):
@@ -75,7 +132,7 @@ def region_geometry(source, context, feedback, selected_only=False):
     region = geometry.union_all(polygons) if polygons else None
     if region is None or region.is_empty or region.area == 0:
         raise QgsProcessingException(tr("The region has no polygon with an area."))
-    return region
+    return lonlat_region(region, source.sourceCrs())
 
 
 def _features(source, request):
@@ -88,14 +145,13 @@ def _features(source, request):
 
 
 def extent_region(rectangle, crs, context):
-    """A QgsRectangle in `crs` as a lon/lat shapely polygon (densified before reprojection)."""
-    geom = QgsGeometry.fromRect(rectangle)
-    geom = geom.densifyByCount(20)
-    geom.transform(to_wgs84(crs, context))
-    region = geometry.make_valid(geometry.from_wkb(bytes(geom.asWkb())))
-    if region.is_empty or region.area == 0:
+    """A QgsRectangle in `crs` as a lon/lat shapely region (see lonlat_region)."""
+    rect = geometry.box(
+        rectangle.xMinimum(), rectangle.yMinimum(), rectangle.xMaximum(), rectangle.yMaximum()
+    )
+    if rect.is_empty or rect.area == 0:
         raise QgsProcessingException(tr("The extent is empty."))
-    return region
+    return lonlat_region(rect, crs)
 
 
 def _polygons(geom):
@@ -151,12 +207,35 @@ def as_float(values):
 # ---------------------------------------------------------------- ground truth from layers
 
 
-def raster_window_stat(path, band, lon, lat, size_km, stat="mean"):
+def _read_block(band, x0, y0, w, h):
+    """One window of a band as float64 (the only place rasters are read: tests count reads)."""
+    return band.ReadAsArray(int(x0), int(y0), int(w), int(h)).astype(np.float64)
+
+
+@contextmanager
+def _gdal_cache_at_most(nbytes):
+    """Cap GDAL's block cache for a while: scattered window reads use each block once, and a
+    world survey would otherwise fill the default cache (5% of RAM) with blocks never read
+    again."""
+    old = gdal.GetCacheMax()
+    if old > nbytes:
+        gdal.SetCacheMax(nbytes)
+    try:
+        yield
+    finally:
+        if old > nbytes:
+            gdal.SetCacheMax(old)
+
+
+def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
     """Statistic of a raster over a size_km x size_km square around each point; nodata excluded.
 
     Returns (values, outside) where outside marks points off the raster (value NaN).
-    The raster is read once, over the points' bounding box; mean and sum come from a
-    summed-area table so every window costs O(1).
+    The raster is read in windows: the points are grouped by the tile x tile block of cells
+    holding their window's corner, and each group reads only the block its windows cover (a
+    window wider or taller than a tile is read on its own). A world survey on a 1-km world
+    raster so reads a few MB at a time instead of the points' whole bounding box; mean and sum
+    come from a summed-area table of each block, so every window costs O(1).
     """
     ds = gdal.Open(path)
     if ds is None:
@@ -194,31 +273,50 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean"):
         unit_km = srs.GetLinearUnits() / 1000.0
         half_x = size_km / 2 / (abs(gt[1]) * unit_km) * np.ones(len(x))
         half_y = size_km / 2 / (abs(gt[5]) * unit_km) * np.ones(len(x))
-    c0 = np.floor(col - half_x + 0.5).astype(np.int64)
-    c1 = np.floor(col + half_x + 0.5).astype(np.int64)
-    r0 = np.floor(row - half_y + 0.5).astype(np.int64)
-    r1 = np.floor(row + half_y + 0.5).astype(np.int64)
-    pix_c, pix_r = np.floor(col), np.floor(row)
-    # At least the pixel holding the point.
-    c0 = np.where(c1 <= c0, pix_c, c0).astype(np.int64)
-    c1 = np.maximum(c1, c0 + 1)
-    r0 = np.where(r1 <= r0, pix_r, r0).astype(np.int64)
-    r1 = np.maximum(r1, r0 + 1)
     w, h = ds.RasterXSize, ds.RasterYSize
+    idx = np.flatnonzero(inside)
+    col, row, half_x, half_y = col[idx], row[idx], half_x[idx], half_y[idx]
+    c0 = np.floor(np.clip(col - half_x + 0.5, -1, w + 1)).astype(np.int64)
+    c1 = np.floor(np.clip(col + half_x + 0.5, -1, w + 1)).astype(np.int64)
+    r0 = np.floor(np.clip(row - half_y + 0.5, -1, h + 1)).astype(np.int64)
+    r1 = np.floor(np.clip(row + half_y + 0.5, -1, h + 1)).astype(np.int64)
+    # At least the pixel holding the point.
+    c0 = np.where(c1 <= c0, np.floor(col), c0).astype(np.int64)
+    c1 = np.maximum(c1, c0 + 1)
+    r0 = np.where(r1 <= r0, np.floor(row), r0).astype(np.int64)
+    r1 = np.maximum(r1, r0 + 1)
     c0, c1 = np.clip(c0, 0, w), np.clip(c1, 0, w)
     r0, r1 = np.clip(r0, 0, h), np.clip(r1, 0, h)
-    # Read the block covering every window once.
-    bx0, bx1 = int(c0[inside].min()), int(c1[inside].max())
-    by0, by1 = int(r0[inside].min()), int(r1[inside].max())
     rb = ds.GetRasterBand(band)
-    block = rb.ReadAsArray(bx0, by0, bx1 - bx0, by1 - by0).astype(np.float64)
     nodata = rb.GetNoDataValue()
+    # Group by tile; a window larger than a tile is a group of its own.
+    big = ((c1 - c0) > tile) | ((r1 - r0) > tile)
+    key = np.where(big, -1 - np.arange(len(idx)), (r0 // tile) * (w // tile + 1) + c0 // tile)
+    order = np.argsort(key, kind="stable")
+    starts = np.flatnonzero(np.r_[True, key[order][1:] != key[order][:-1]])
+    with _gdal_cache_at_most(RASTER_CACHE_BYTES):
+        _stat_by_group(rb, nodata, idx, order, starts, c0, c1, r0, r1, stat, values)
+    return values, ~inside
+
+
+def _stat_by_group(rb, nodata, idx, order, starts, c0, c1, r0, r1, stat, values):
+    """Fill values[idx] group by group, each group reading the one block its windows cover."""
+    for g, start in enumerate(starts):
+        members = order[start : starts[g + 1] if g + 1 < len(starts) else len(order)]
+        bx0, bx1 = int(c0[members].min()), int(c1[members].max())
+        by0, by1 = int(r0[members].min()), int(r1[members].max())
+        block = _read_block(rb, bx0, by0, bx1 - bx0, by1 - by0)
+        values[idx[members]] = _block_stat(
+            block, nodata, c0[members] - bx0, c1[members] - bx0,
+            r0[members] - by0, r1[members] - by0, stat,
+        )  # fmt: skip
+
+
+def _block_stat(block, nodata, a0, a1, b0, b1, stat):
+    """The statistic of block[b0:b1, a0:a1] per window, nodata and non-finite cells excluded."""
     valid = np.isfinite(block)
     if nodata is not None:
         valid &= block != nodata
-    idx = np.flatnonzero(inside)
-    a0, a1 = c0[idx] - bx0, c1[idx] - bx0
-    b0, b1 = r0[idx] - by0, r1[idx] - by0
     if stat in ("mean", "sum"):
         total = _window_sums(np.where(valid, block, 0.0), a0, a1, b0, b1)
         if valid.all():
@@ -227,11 +325,9 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean"):
             count = _window_sums(valid.astype(np.float64), a0, a1, b0, b1)
         with np.errstate(invalid="ignore", divide="ignore"):
             res = total / count if stat == "mean" else total
-        values[idx] = np.where(count > 0, res, np.nan)
-    else:
-        reduce = np.nanmedian if stat == "median" else np.nanmax
-        values[idx] = _window_reduce(np.where(valid, block, np.nan), a0, a1, b0, b1, reduce)
-    return values, ~inside
+        return np.where(count > 0, res, np.nan)
+    reduce = np.nanmedian if stat == "median" else np.nanmax
+    return _window_reduce(np.where(valid, block, np.nan), a0, a1, b0, b1, reduce)
 
 
 def _window_sums(data, a0, a1, b0, b1):
@@ -274,14 +370,19 @@ def _project(lon, lat, srs):
     return out[:, 0], out[:, 1]
 
 
-def polygon_field_values(source, field, lon, lat, context):
-    """The `field` value of the polygon containing each point (NaN where none)."""
-    numeric_field(source, field, tr("Ground truth"))
+def polygon_field_values(source, field, lon, lat, context, role=None, with_units=False):
+    """The `field` value of the polygon containing each point (NaN where none).
+
+    `role` names the parameter in error messages (default: the ground truth). With
+    `with_units`, also the feature id of that polygon (-1 where none): the unit a cluster
+    bootstrap resamples.
+    """
+    numeric_field(source, field, role or tr("Ground truth"))
     request = QgsFeatureRequest().setDestinationCrs(
         WGS84, to_wgs84(source.sourceCrs(), context).context()
     )
     request.setSubsetOfAttributes([field], source.fields())
-    geoms, vals = [], []
+    geoms, vals, fids = [], [], []
     for feature in _features(source, request):
         geom = feature.geometry()
         if geom is None or geom.isNull() or geom.isEmpty():
@@ -290,17 +391,20 @@ def polygon_field_values(source, field, lon, lat, context):
             geom = geom.makeValid()
         geoms.append(geometry.from_wkb(bytes(geom.asWkb())))
         vals.append(feature[field])
+        fids.append(feature.id())
     values = as_float(vals)
     out = np.full(len(lon), np.nan)
+    units = np.full(len(lon), -1, dtype=np.int64)
     if not geoms:
-        return out
+        return (out, units) if with_units else out
     poly_idx, point_idx = geometry.polygons_hit(geoms, lon, lat)
     # A point on a shared border takes the first polygon that holds it.
     order = np.lexsort((poly_idx, point_idx))
     point_idx, poly_idx = point_idx[order], poly_idx[order]
     first = np.unique(point_idx, return_index=True)[1]
     out[point_idx[first]] = values[poly_idx[first]]
-    return out
+    units[point_idx[first]] = np.asarray(fids, dtype=np.int64)[poly_idx[first]]
+    return (out, units) if with_units else out
 
 
 def point_field_values(source, field, lon, lat, max_km, context):
@@ -509,36 +613,71 @@ def read_columns(source, context, names):
 
 
 def raster_candidates(path, band, region=None, max_cells=1_000_000):
-    """Cell centres (lon/lat) and values > 0 of a weight raster, read at most max_cells large."""
+    """Cell centres (lon/lat) and values > 0 of a weight raster inside a lon/lat region.
+
+    Only the region's window is read (one per polygon part), at full resolution up to
+    max_cells cells per window; a larger window is read as averaged blocks. A global raster
+    so still gives every cell of a small region (the paper's Bay Area study on a 1-km raster).
+    """
     ds = gdal.Open(path)
     if ds is None or not ds.GetProjection():
         raise QgsProcessingException(
             tr("The weight raster has no coordinate reference system; assign one first.")
         )
-    w, h = ds.RasterXSize, ds.RasterYSize
-    step = max(1.0, math.sqrt(w * h / max_cells))
-    bw, bh = max(1, int(w / step)), max(1, int(h / step))
-    rb = ds.GetRasterBand(band)
-    data = rb.ReadAsArray(
-        0, 0, w, h, buf_xsize=bw, buf_ysize=bh, resample_alg=gdal.GRIORA_Average
-    ).astype(np.float64)
-    nodata = rb.GetNoDataValue()
-    if nodata is not None:
-        data[data == nodata] = np.nan
-    gt = ds.GetGeoTransform()
-    rows, cols = np.nonzero(np.isfinite(data) & (data > 0))
-    x = gt[0] + (cols + 0.5) * gt[1] * w / bw
-    y = gt[3] + (rows + 0.5) * gt[5] * h / bh
     srs = osr.SpatialReference()
     srs.ImportFromWkt(ds.GetProjection())
     srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
+    gt = ds.GetGeoTransform()
+    w, h = ds.RasterXSize, ds.RasterYSize
+    windows = [(0, 0, w, h)] if region is None else _region_windows(region, srs, gt, w, h)
+    rb = ds.GetRasterBand(band)
+    nodata = rb.GetNoDataValue()
+    xs, ys, vals, keys = [], [], [], []
+    for x0, y0, ww, hh in windows:
+        step = max(1.0, math.sqrt(ww * hh / max_cells))
+        bw, bh = max(1, int(ww / step)), max(1, int(hh / step))
+        data = rb.ReadAsArray(
+            x0, y0, ww, hh, buf_xsize=bw, buf_ysize=bh, resample_alg=gdal.GRIORA_Average
+        ).astype(np.float64)
+        if nodata is not None:
+            data[data == nodata] = np.nan
+        rows, cols = np.nonzero(np.isfinite(data) & (data > 0))
+        cx, cy = ww / bw, hh / bh  # cells per buffer cell
+        xs.append(gt[0] + (x0 + (cols + 0.5) * cx) * gt[1])
+        ys.append(gt[3] + (y0 + (rows + 0.5) * cy) * gt[5])
+        vals.append(data[rows, cols])
+        keys.append((y0 + rows * cy) * (w + 1) + x0 + cols * cx)  # one id per cell, for overlaps
+    x, y, weights = np.concatenate(xs), np.concatenate(ys), np.concatenate(vals)
+    if len(windows) > 1:  # windows of different parts may overlap: keep each cell once
+        first = np.unique(np.concatenate(keys), return_index=True)[1]
+        x, y, weights = x[first], y[first], weights[first]
     if not srs.IsGeographic():
         x, y = _unproject(x, y, srs)
-    weights = data[rows, cols]
     if region is not None and len(x):
         inside = geometry.contains_xy(region, x, y)
         x, y, weights = x[inside], y[inside], weights[inside]
     return np.column_stack([x, y]), weights
+
+
+def _region_windows(region, srs, gt, w, h):
+    """Pixel windows (x0, y0, width, height) covering each polygon part of a lon/lat region."""
+    out = []
+    for part in getattr(region, "geoms", [region]):
+        x0, y0, x1, y1 = part.bounds
+        if not srs.IsGeographic():
+            ring = np.asarray(geometry.segmentize(part, 0.1).exterior.coords)
+            px, py = _project(ring[:, 0], ring[:, 1], srs)
+            ok = np.isfinite(px) & np.isfinite(py)
+            if not ok.any():
+                continue
+            x0, x1, y0, y1 = px[ok].min(), px[ok].max(), py[ok].min(), py[ok].max()
+        cols = sorted(((x0 - gt[0]) / gt[1], (x1 - gt[0]) / gt[1]))
+        rows = sorted(((y0 - gt[3]) / gt[5], (y1 - gt[3]) / gt[5]))
+        c0, c1 = max(0, int(math.floor(cols[0]))), min(w, int(math.ceil(cols[1])))
+        r0, r1 = max(0, int(math.floor(rows[0]))), min(h, int(math.ceil(rows[1])))
+        if c1 > c0 and r1 > r0:
+            out.append((c0, r0, c1 - c0, r1 - r0))
+    return out
 
 
 def _unproject(x, y, srs):

@@ -27,12 +27,15 @@ from ..core.prompts import DEFAULT_PRESET, PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import layer_name, point_arrays, write_points_layer
-from .runs import append_runs, now, run_record
+from .runs import append_runs, now, run_record, stats_fields
 from .styles import post_processor, style_file
 
 PROVIDER_NAMES = ("embedded", "openai", "ollama", "vllm", "llamacpp", "lmstudio", "together",
                   "openrouter", "gemini", "custom")  # fmt: skip
-SCORE_KINDS = ("expected", "greedy")
+# "auto" (the default, in the dock too): the expected value when the endpoint gives logprobs,
+# the greedy rating when it gives none. A score column always holds one kind.
+SCORE_KINDS = ("expected", "greedy", "auto")
+DEFAULT_SCORE = SCORE_KINDS.index("auto")
 DEFAULT_TOPICS = "Infant Mortality Rate"
 
 
@@ -113,11 +116,11 @@ def check_reachable(endpoint, timeout=5.0):
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
-    """Run the survey; returns ({topic: rated columns}, n_requests). Raises on fatal errors."""
+    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
-    from ..core.survey import SurveySpec, run_survey
+    from ..core.survey import RunStats, SurveySpec, run_survey
 
     check_reachable(endpoint)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
@@ -134,9 +137,15 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             )
         )
 
+    stats = RunStats()
     try:
         answers = run_survey(
-            spec, Gazetteer.load(), cache, progress=progress, is_cancelled=feedback.isCanceled
+            spec,
+            Gazetteer.load(),
+            cache,
+            progress=progress,
+            is_cancelled=feedback.isCanceled,
+            stats=stats,
         )
     except EndpointError as err:
         msg = tr("The endpoint refused the survey: {err}").format(err=err)
@@ -145,9 +154,20 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
     by_topic = {}
     n = len(lon)
+    kind, note = resolve_score_kind(score_kind, answers, endpoint)
+    if note:
+        feedback.pushInfo(note)
     for k, topic in enumerate(topics):
         chunk = answers[k * n : (k + 1) * n]
-        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, score_kind)
+        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
+        by_topic[topic]["score_note"] = note
+    if stats.n_failed:
+        feedback.pushWarning(
+            tr(
+                "{f} of {n} requests failed after retries: those points were not asked (failed "
+                "= 1), they are outside the answer rate; run again to retry them."
+            ).format(f=stats.n_failed, n=len(answers))
+        )
     if not any(cols["answered"].any() for cols in by_topic.values()):
         errors = [a.error for a in answers if a.error]
         detail = errors[0] if errors else tr("no completion held a rating")
@@ -156,21 +176,44 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 detail=detail, host=endpoint.host()
             )
         )
-    return by_topic, len(answers)
+    return by_topic, stats
+
+
+def resolve_score_kind(score_kind, answers, endpoint):
+    """("expected" | "greedy", note): "auto" is the expected value when logprobs came back."""
+    has_expected = any(a.rating.expected is not None for a in answers)
+    if score_kind != "auto":
+        if score_kind == "expected" and not has_expected:
+            return score_kind, tr(
+                "No answer came with log-probabilities: the expected value is empty everywhere; "
+                "choose the greedy rating for {model}."
+            ).format(model=endpoint.model)
+        return score_kind, ""
+    if has_expected:
+        return "expected", ""
+    if endpoint.is_reasoning():
+        note = tr(
+            "Greedy ratings only: reasoning models such as {model} give no log-probabilities."
+        )
+    else:
+        note = tr("Greedy ratings only: {model} gave no log-probabilities.")
+    return "greedy", note.format(model=endpoint.model)
 
 
 def answer_columns(answers, lon, lat, pids, model, topic, score_kind):
-    """Rated points columns from core.survey Answers (one per point, in point order)."""
+    """Rated points columns from core.survey Answers (one per point, in point order).
+
+    The score holds one kind only: an answered point without it (no logprobs for an expected
+    value) keeps an empty score and no_score = 1, never the other kind in its place.
+    """
     n = len(answers)
     rating = np.array([_f(a.rating.rating) for a in answers])
     expected = np.array([_f(a.rating.expected) for a in answers])
     answered = np.array([bool(a.rating.answered) for a in answers])
-    if score_kind == "expected":
-        # Without logprobs (some providers) the greedy rating is the best estimate there is.
-        score = np.where(np.isfinite(expected), expected, rating)
-    else:
-        score = rating.copy()
+    failed = np.array([bool(getattr(a, "failed", False)) for a in answers])
+    score = (expected if score_kind == "expected" else rating).copy()
     score[~answered] = np.nan
+    no_score = answered & ~np.isfinite(score)
     nan = np.full(n, np.nan)
     return {
         "pid": np.asarray(pids, dtype=np.int64),
@@ -183,6 +226,8 @@ def answer_columns(answers, lon, lat, pids, model, topic, score_kind):
         "score_kind": [score_kind] * n,
         "score": score,
         "answered": answered.astype(np.int64),
+        "no_score": no_score.astype(np.int64),
+        "failed": failed.astype(np.int64),
         "completion": [a.completion or a.error or "" for a in answers],
         "prompt": [a.prompt for a in answers],
         "rank": fractional_rank(score),
@@ -255,8 +300,12 @@ def endpoint_parameters(alg):
         QgsProcessingParameterEnum(
             "SCORE",
             tr("Score"),
-            [tr("Expected value (from log-probabilities)"), tr("Greedy rating")],
-            defaultValue=0,
+            [
+                tr("Expected value (from log-probabilities)"),
+                tr("Greedy rating"),
+                tr("Automatic: the expected value where the endpoint gives log-probabilities"),
+            ],
+            defaultValue=DEFAULT_SCORE,
         )
     )
     alg.addParameter(
@@ -295,9 +344,11 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             "(embedded = a small local model in its own process on 127.0.0.1, kept for later "
             "runs; or any OpenAI-compatible service), a base URL, the model name and an "
             "authentication configuration holding the API key. Score: the expected value of the "
-            "first digit from the log-probabilities (falls back to the greedy rating when the "
-            "endpoint gives none) or the greedy rating. Answers are cached, so a cancelled run "
-            "resumes."
+            "first digit from the log-probabilities, the greedy rating, or automatic (the "
+            "default: the expected value when the endpoint gives log-probabilities, else the "
+            "greedy rating). A score column holds one kind: answered points without it are "
+            "marked no_score = 1. Requests that fail after retries are marked failed = 1 and are "
+            "not counted as refusals. Answers are cached, so a cancelled run resumes."
         )
 
     def initAlgorithm(self, config=None):
@@ -336,11 +387,11 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
                     n=len(lon), k=len(topics), m=ep.model, h=ep.host()
                 )
             )
-            by_topic, n_requests = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
             uris = write_rated(path, by_topic, ep.model)
             record = run_record(
-                self.id(), parameters, started, ep, template, topics,
-                n_points=len(lon), n_requests=n_requests,
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                **stats_fields(stats),
             )  # fmt: skip
         append_runs(path, [record])
         load_outputs(context, uris)

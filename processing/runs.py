@@ -27,7 +27,12 @@ RUN_FIELDS = {
     "topics": ogr.OFTString,
     "parameters": ogr.OFTString,
     "n_points": ogr.OFTInteger64,
+    # Requests sent to the endpoint in this run (each once, however often retried), answers
+    # taken from the cache, requests that failed after retries; status says if any failed.
     "n_requests": ogr.OFTInteger64,
+    "n_cached": ogr.OFTInteger64,
+    "n_failed": ogr.OFTInteger64,
+    "status": ogr.OFTString,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
 }
@@ -65,6 +70,20 @@ def public_parameters(parameters):
     return out
 
 
+def stats_fields(stats):
+    """runs-table fields from a core.survey.RunStats: what was sent, cached and lost."""
+    status = "complete"
+    if stats.n_failed:
+        what = "request failed" if stats.n_failed == 1 else "requests failed"
+        status = f"incomplete: {stats.n_failed} {what} (not asked); run again to retry"
+    return {
+        "n_requests": stats.n_requests,
+        "n_cached": stats.n_cached,
+        "n_failed": stats.n_failed,
+        "status": status,
+    }
+
+
 def run_record(algorithm, parameters, started, endpoint=None, template=None, topics=(), **extra):
     """One row of the runs table."""
     public = endpoint.public_dict() if endpoint is not None else {}
@@ -100,7 +119,8 @@ def append_runs(path, rows):
     layer = ds.GetLayerByName("runs")
     if layer is None:
         layer = ds.CreateLayer("runs", None, ogr.wkbNone)
-        for name, kind in RUN_FIELDS.items():
+    for name, kind in RUN_FIELDS.items():  # a table from an older version gains new fields
+        if layer.GetLayerDefn().GetFieldIndex(name) < 0:
             layer.CreateField(ogr.FieldDefn(name, kind))
     defn = layer.GetLayerDefn()
     for row in rows:

@@ -84,7 +84,9 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             "errors. Give exactly one source: a raster (the statistic of the cells in a square "
             "window of the given size in km around each point, nodata excluded; the paper used 25 "
             "km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon "
-            "containing the point, e.g. a census unit), or a point layer and field (the nearest "
+            "containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias "
+            "metrics' resamples the points of one unit together), or a point layer and field (the "
+            "nearest "
             "point within the maximum distance). Layers in any CRS are reprojected. Writes truth, "
             "truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (> "
             "0: the model overestimates, red; < 0: underestimates, blue). Points without a truth "
@@ -168,7 +170,11 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_MISSING", tr("Points without a truth")))
 
     def truth(self, parameters, context, feedback, lon, lat):
-        """The truth array from whichever source was given (exactly one)."""
+        """(truth, units or None) from whichever source was given (exactly one).
+
+        Units are the ids of the truth polygons: points in one polygon share their truth, and
+        'Bias metrics' resamples them together (cluster bootstrap).
+        """
         raster = self.parameterAsRasterLayer(parameters, "RASTER", context)
         polygons = self.parameterAsSource(parameters, "POLYGONS", context)
         points = self.parameterAsSource(parameters, "POINTS", context)
@@ -181,17 +187,17 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             band = self.parameterAsInt(parameters, "BAND", context) or 1
             window = self.parameterAsDouble(parameters, "WINDOW_KM", context)
             stat = STATISTICS[self.parameterAsEnum(parameters, "STATISTIC", context)]
-            return truth_from_raster(raster, band, lon, lat, window, stat, feedback)[0]
+            return truth_from_raster(raster, band, lon, lat, window, stat, feedback)[0], None
         if polygons is not None:
             field = self.parameterAsString(parameters, "POLYGON_FIELD", context)
             if not field:
                 raise QgsProcessingException(tr("Choose the polygon truth field."))
-            return polygon_field_values(polygons, field, lon, lat, context)
+            return polygon_field_values(polygons, field, lon, lat, context, with_units=True)
         field = self.parameterAsString(parameters, "POINT_FIELD", context)
         if not field:
             raise QgsProcessingException(tr("Choose the point truth field."))
         km = self.parameterAsDouble(parameters, "MAX_DISTANCE_KM", context)
-        return point_field_values(points, field, lon, lat, km, context)
+        return point_field_values(points, field, lon, lat, km, context), None
 
     def processAlgorithm(self, parameters, context, feedback):
         source = self.parameterAsSource(parameters, "INPUT", context)
@@ -202,16 +208,25 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         names = [f.name() for f in source.fields()]
         columns = read_columns(source, context, names)
         feedback.setProgress(20)
-        truth = self.truth(parameters, context, feedback, columns["lon"], columns["lat"])
+        truth, units = self.truth(parameters, context, feedback, columns["lon"], columns["lat"])
         if feedback.isCanceled():
             return {}
         feedback.setProgress(60)
         columns.update(truth_columns(as_float(columns[score_field]), truth))
+        # A unit only where there is a truth; NULL for raster and point truth (no shared value).
+        columns["truth_unit"] = (
+            [None] * len(truth)
+            if units is None
+            else [int(u) if u >= 0 and np.isfinite(t) else None for u, t in zip(units, truth)]
+        )
         if "score" in columns:
             columns["score"] = as_float(columns["score"])
         fields = QgsFields(source.fields())
         extra = qgs_fields(
-            {k: RATED_FIELDS[k] for k in ("rank", "truth", "truth_rank", "rank_error")}
+            {
+                k: RATED_FIELDS[k]
+                for k in ("rank", "truth", "truth_rank", "rank_error", "truth_unit")
+            }
         )
         for f in extra:
             if fields.lookupField(f.name()) < 0:

@@ -15,7 +15,16 @@ from qgis.core import (
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
-from .bias_metrics import METRIC_FIELDS, format_table, metrics_row
+from .bias_metrics import (
+    BOOTSTRAPS,
+    METRIC_FIELDS,
+    add_anchor_parameters,
+    add_bootstrap_parameter,
+    check_anchor_parameters,
+    format_table,
+    metrics_row,
+    read_anchor,
+)
 from .layers import polygon_field_values, write_table
 from .rate_locations import (
     endpoint_parameters,
@@ -26,7 +35,7 @@ from .rate_locations import (
     split_topics,
     write_rated,
 )
-from .runs import append_runs, now, run_record
+from .runs import append_runs, now, run_record, stats_fields
 from .sample_ground_truth import truth_columns
 from .sample_points import add_sampling_parameters, sample_from_parameters
 
@@ -69,18 +78,8 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                 "", optional=True,
             )
         )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "ANCHOR", tr("Anchoring polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterField(
-                "ANCHOR_FIELD", tr("Anchoring field (higher = better off, e.g. infant survival)"),
-                parentLayerParameterName="ANCHOR", type=QgsProcessingParameterField.Numeric,
-                optional=True,
-            )
-        )  # fmt: skip
+        add_anchor_parameters(self)
+        add_bootstrap_parameter(self)
         self.addParameter(
             QgsProcessingParameterNumber("N_BOOT", tr("Bootstrap resamples"), defaultValue=1000)
         )
@@ -99,12 +98,10 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         provider, base_url, model, api_key, concurrency, template, score_kind, topics = values
         truth_src = self.parameterAsSource(parameters, "TRUTH", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
-        anchor_src = self.parameterAsSource(parameters, "ANCHOR", context)
-        anchor_field = self.parameterAsString(parameters, "ANCHOR_FIELD", context)
         if truth_src is not None and not truth_field:
             raise QgsProcessingException(tr("Choose the ground truth field."))
-        if anchor_src is not None and not anchor_field:
-            raise QgsProcessingException(tr("Choose the anchoring field."))
+        check_anchor_parameters(self, parameters, context)
+        bootstrap = BOOTSTRAPS[self.parameterAsEnum(parameters, "BOOTSTRAP", context)]
         truth_topics = split_topics(self.parameterAsString(parameters, "TRUTH_TOPICS", context))
         truth_topics = truth_topics or topics[:1]
         n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
@@ -114,35 +111,40 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         lon, lat = pts[:, 0], pts[:, 1]
         pids = np.arange(len(lon), dtype=np.int64)
         feedback.pushInfo(tr("Sampled {n} points ({m}).").format(n=len(lon), m=method))
-        truth = anchor = None
+        truth = units = None
         if truth_src is not None:
-            truth = polygon_field_values(truth_src, truth_field, lon, lat, context)
-        if anchor_src is not None:
-            anchor = polygon_field_values(anchor_src, anchor_field, lon, lat, context)
+            truth, units = polygon_field_values(
+                truth_src, truth_field, lon, lat, context, tr("Ground truth field (TRUTH_FIELD)"),
+                with_units=True,
+            )  # fmt: skip
+        anchor, anchor_units, anchor_name = read_anchor(
+            self, parameters, context, feedback, lon, lat
+        )
+        if bootstrap == "points":
+            units = anchor_units = None
 
         with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
-            by_topic, n_requests = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
             rows = []
             for topic, cols in by_topic.items():
                 t = truth if (truth is not None and topic in truth_topics) else None
+                u = units if t is not None else None
                 if t is not None:
                     cols.update(truth_columns(cols["score"], t))
+                    has = np.isfinite(t) & (units >= 0)
+                    cols["truth_unit"] = np.where(has, units, np.nan)  # NaN is written as NULL
                 rows.append(
                     metrics_row(
-                        ep.model,
-                        topic,
-                        score_kind,
-                        cols["score"],
-                        t,
-                        anchor,
-                        anchor_field,
-                        n_boot,
-                        seed,
+                        ep.model, topic, cols["score_kind"][0], cols["score"], t, anchor,
+                        anchor_name, n_boot, seed, answered=cols["answered"] == 1,
+                        failed=cols["failed"] == 1, truth_units=u,
+                        anchor_units=u if anchor_units is None else anchor_units,
+                        note=cols.get("score_note", ""),
                     )
-                )
+                )  # fmt: skip
             record = run_record(
-                self.id(), parameters, started, ep, template, topics,
-                n_points=len(lon), n_requests=n_requests,
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                **stats_fields(stats),
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.

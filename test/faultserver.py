@@ -31,7 +31,33 @@ FAULTS = (
     "401",
     "404_model",
     "400_logprobs",  # 400 saying logprobs are unsupported
+    "400",  # a request the endpoint will not answer (not retried): it fails, the run goes on
+    "reasoning",  # an OpenAI o-series/GPT-5 model: rejects max_tokens, temperature and logprobs
 )
+# Completion tokens the "reasoning" fault spends thinking before it answers.
+REASONING_TOKENS = 300
+
+
+def reasoning_rejection(body: dict) -> dict | None:
+    """OpenAI's 400 error for a parameter its reasoning models reject, None if all is accepted."""
+    for param in ("max_tokens", "logprobs", "top_logprobs"):
+        if param in body:
+            return {
+                "message": f"Unsupported parameter: '{param}' is not supported with this model."
+                + (" Use 'max_completion_tokens' instead." if param == "max_tokens" else ""),
+                "type": "invalid_request_error",
+                "param": param,
+                "code": "unsupported_parameter",
+            }
+    if body.get("temperature", 1) != 1:
+        return {
+            "message": f"Unsupported value: 'temperature' does not support "
+            f"{body['temperature']} with this model. Only the default (1) value is supported.",
+            "type": "invalid_request_error",
+            "param": "temperature",
+            "code": "unsupported_value",
+        }
+    return None
 
 
 def body_id(body: bytes | dict) -> str:
@@ -199,6 +225,24 @@ class FaultServer:
                 if fault == "400_logprobs" and "logprobs" in body:
                     msg = b'{"error":{"message":"logprobs is not supported by this model"}}'
                     return self._send(400, msg)
+                if fault == "400":
+                    msg = (
+                        b'{"error":{"message":"This model\'s maximum context length is exceeded"}}'
+                    )
+                    return self._send(400, msg)
+                if fault == "reasoning":
+                    error = reasoning_rejection(body)
+                    if error is not None:
+                        return self._send(400, json.dumps({"error": error}).encode())
+                    resp = chat_response(prompt, False)
+                    budget = int(body.get("max_completion_tokens") or 1 << 30)
+                    if budget < REASONING_TOKENS + 8:  # the budget ran out while reasoning
+                        resp["choices"][0]["message"]["content"] = ""
+                        resp["choices"][0]["finish_reason"] = "length"
+                    resp["usage"]["completion_tokens"] = min(budget, REASONING_TOKENS + 8)
+                    with server.lock:
+                        server.answers_by_body[bid] += 1
+                    return self._send(200, json.dumps(resp).encode())
                 if fault == "reset":
                     self.connection.setsockopt(
                         socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)

@@ -54,7 +54,11 @@ def method_labels():
 
 
 def score_labels():
-    return (("greedy", tr("Greedy rating")), ("expected", tr("Expected value (logprobs)")))
+    return (
+        ("auto", tr("Automatic (expected value where the model gives logprobs)")),
+        ("expected", tr("Expected value (logprobs)")),
+        ("greedy", tr("Greedy rating")),
+    )
 
 
 def kind_labels():

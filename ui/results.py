@@ -26,6 +26,9 @@ ALIASES = {
     "rho_lo": ("rho_lo", "rho_truth_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
     "rho_hi": ("rho_hi", "rho_truth_hi", "truth_rho_hi", "rho_high", "ci_hi", "hi"),
     "reason": ("reason",),
+    "n_failed": ("n_failed",),
+    "n_no_score": ("n_no_score",),
+    "bootstrap": ("bootstrap",),
 }
 SortRole = Qt.UserRole + 1
 
@@ -159,6 +162,9 @@ class MetricsTableModel(QAbstractTableModel):
                 lo, hi = _num(row.get("rho_lo")), _num(row.get("rho_hi"))
                 return "–" if math.isnan(lo) or math.isnan(hi) else f"[{lo:.2f}, {hi:.2f}]"
             if key == "answer_rate":
+                failed = _num(row.get("n_failed"))
+                if not math.isnan(failed) and failed > 0:  # a run with failures says so
+                    return tr("{a} ({n} failed)").format(a=_fmt(row.get(key), 2), n=int(failed))
                 return _fmt(row.get(key), 2)
             return _fmt(row.get(key), 3 if key == "bias_score" else 2)
         if role == SortRole:
@@ -170,6 +176,18 @@ class MetricsTableModel(QAbstractTableModel):
             return row.get(key, "")
         if role == Qt.ToolTipRole and key == "rho" and row.get("reason"):
             return str(row.get("reason"))
+        if role == Qt.ToolTipRole and key == "rho_ci" and row.get("bootstrap"):
+            return tr("Bootstrap: {kind}").format(kind=row.get("bootstrap"))
+        if role == Qt.ToolTipRole and key == "answer_rate":
+            notes = []
+            failed, no_score = _num(row.get("n_failed")), _num(row.get("n_no_score"))
+            if failed > 0:
+                notes.append(tr("{n} requests failed: not asked, outside the answer rate").format(
+                    n=int(failed)))  # fmt: skip
+            if no_score > 0:
+                notes.append(tr("{n} answered points have no score of this kind").format(
+                    n=int(no_score)))  # fmt: skip
+            return "\n".join(notes) or None
         if role == Qt.TextAlignmentRole and key not in ("model", "topic"):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         if role == Qt.ForegroundRole and key == "bias_score":

@@ -26,7 +26,7 @@ from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints
 from .task import AlgorithmChainTask, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
-SCORE_INDEX = {"expected": 0, "greedy": 1}
+SCORE_INDEX = {"expected": 0, "greedy": 1, "auto": 2}  # rate_locations.SCORE_KINDS
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 DEFAULT_ANCHOR_FIELD = "infant_survival"
 
@@ -164,7 +164,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": cfg.concurrency,
         "PRESET": list(PRESETS).index(settings.preset) if settings.preset in PRESETS else 0,
-        "SCORE": SCORE_INDEX.get(settings.score, 1),
+        "SCORE": SCORE_INDEX.get(settings.score, SCORE_INDEX["auto"]),
         "TOPICS": ";".join(settings.topics),
         "OUTPUT": out,
     }

@@ -155,7 +155,9 @@ class SurveySettings:
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
     endpoints: list = field(default_factory=lambda: [EMBEDDED_NAME])
     preset: str = "geollm"
-    score: str = "greedy"  # greedy | expected
+    # auto: the expected value where the endpoint gives log-probabilities, else greedy (as in
+    # Processing); greedy | expected force one kind.
+    score: str = "auto"
     truth_layer: str = ""
     truth_field: str = ""
     truth_topic: str = ""  # the topic the truth measures ("" = the first topic)

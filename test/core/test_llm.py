@@ -6,22 +6,25 @@ import time
 import pytest
 
 from geobias.core.llm import (
+    ANSWER_REGEX,
     PROVIDERS,
     ChatClient,
     Endpoint,
     EndpointError,
     RateLimiter,
     RequestError,
+    is_reasoning_model,
     normalise_base_url,
     parse_retry_after,
 )
+from geobias.core.ratings import rate_completion
 from geobias.test.faultserver import FaultServer, prompt_rating
 
 
-def client_for(fs, backoff=0.001, **kw):
+def client_for(fs, backoff=0.001, model_override="fault", **kw):
     kw.setdefault("max_retries", 3)
     kw.setdefault("timeout", 0.3)
-    return ChatClient(Endpoint(fs.base_url, "fault", **kw), backoff_base=backoff)
+    return ChatClient(Endpoint(fs.base_url, model_override, **kw), backoff_base=backoff)
 
 
 def test_api_key_is_not_in_repr_or_public_dict():
@@ -52,9 +55,9 @@ def test_request_body_and_constraints():
     assert "grammar" in ChatClient(Endpoint("http://x/v1", "m", constraint="grammar")).request_body(
         "p"
     )
-    assert "guided_regex" in ChatClient(
-        Endpoint("http://x/v1", "m", constraint="regex")
-    ).request_body("p")
+    # vLLM >= 0.12 takes the regex as structured_outputs (guided_regex was removed).
+    regex = ChatClient(Endpoint("http://x/v1", "m", constraint="regex")).request_body("p")
+    assert regex["structured_outputs"] == {"regex": ANSWER_REGEX} and "guided_regex" not in regex
     js = ChatClient(Endpoint("http://x/v1", "m", constraint="json_schema")).request_body("p")
     assert js["response_format"]["type"] == "json_schema"
     assert "logprobs" not in ChatClient(Endpoint("http://x/v1", "m", logprobs=False)).request_body(
@@ -159,3 +162,49 @@ def test_rpm_limit_applies_to_client():
         for i in range(30):
             c.complete(f"p{i}")
         assert time.monotonic() - t >= 0.4
+
+
+# --- issue 13, item 13: OpenAI reasoning models (o-series, GPT-5) ---
+
+
+@pytest.mark.parametrize(
+    "model, reasoning",
+    [("o1", True), ("o3-mini", True), ("o4-mini-2025-04-16", True), ("gpt-5", True),
+     ("gpt-5-mini", True), ("openai/o3", True), ("gpt-4o-mini", False),
+     ("gpt-5-chat-latest", False), ("llama3.2", False), ("olmo-2", False)],
+)  # fmt: skip
+def test_reasoning_models_are_recognised_by_name(model, reasoning):
+    assert is_reasoning_model(model) is reasoning
+
+
+def test_reasoning_model_request_sends_only_what_the_model_accepts():
+    ep = Endpoint.from_provider("openai", "o4-mini")
+    body = ChatClient(ep).request_body("hello")
+    assert "max_tokens" not in body and "temperature" not in body
+    assert "logprobs" not in body and "top_logprobs" not in body
+    # A budget it can answer in: reasoning tokens count against max_completion_tokens.
+    assert body["max_completion_tokens"] == ep.completion_budget() >= 1000
+    assert body["reasoning_effort"] == "low"
+    # An explicit setting wins over the name.
+    plain = ChatClient(Endpoint("http://x/v1", "o4-mini", reasoning=False)).request_body("p")
+    assert plain["max_tokens"] == 10 and plain["temperature"] == 0.0
+
+
+def test_reasoning_model_answers_greedy_within_its_budget():
+    with FaultServer(always="reasoning") as fs:
+        c = client_for(fs, model_override="o3-mini")
+        out = c.complete("Rate this place")
+        assert rate_completion(out.text).answered and out.logprobs_content is None
+        assert c.logprobs_supported is False and fs.n_requests == 1
+        # With the paper's 10 tokens the model spends them thinking: nothing is answered.
+        short = client_for(fs, model_override="o3-mini", reasoning_max_tokens=10)
+        assert not rate_completion(short.complete("Rate this place").text).answered
+
+
+def test_unsupported_parameter_on_the_first_request_is_a_fatal_endpoint_error():
+    # A reasoning model behind a name GeoBias does not recognise (or forced off).
+    with FaultServer(always="reasoning") as fs:
+        c = client_for(fs, max_retries=6, reasoning=False)
+        with pytest.raises(EndpointError, match=r"max_tokens.*max_completion_tokens|reasoning"):
+            c.complete("p")
+        assert fs.n_requests == 1

@@ -252,3 +252,73 @@ def test_mean_rank_and_mean_rank_error():
     assert mean_rank([]).shape == (0,) and mean_rank_error([], truth).shape == (0,)
     with pytest.raises(ValueError, match="same points"):
         mean_rank([good, good[:2]])
+
+
+# --- issue 13, item 6: constant ratings have exactly zero dispersion ---
+
+
+@pytest.mark.parametrize("value", [0.1, 7.3, 8.5, 1e-3, 9.9])
+def test_constant_ratings_give_exact_zero_mad_and_gini(value):
+    x = np.full(1999, value)
+    assert mad(x) == 0.0
+    assert gini(x) == 0.0
+    assert f"{gini(x):.3f}" == "0.000"
+
+
+# --- items 2 and 4: points without a score and failed requests are reported, not mixed in ---
+
+
+def test_failed_requests_are_not_asked_and_do_not_lower_the_answer_rate():
+    ratings = np.array([1.0, 2.0, 3.0, np.nan, np.nan])  # one refusal, one failed request
+    failed = np.array([False, False, False, False, True])
+    s = summarize(ratings, failed=failed)
+    assert (s.n_points, s.n_failed, s.n_answered) == (5, 1, 3)
+    assert s.answer_rate == pytest.approx(3 / 4)
+    assert "1 request failed" in s.reason
+
+
+def test_answered_points_without_a_score_are_counted_not_unanswered():
+    # Expected values asked for; the endpoint gave no logprobs for one answered point.
+    score = np.array([1.0, np.nan, 3.0, np.nan])
+    answered = np.array([True, True, True, False])
+    s = summarize(score, answered=answered)
+    assert (s.n_answered, s.n_no_score) == (3, 1)
+    assert s.answer_rate == pytest.approx(3 / 4)
+    assert s.mad == pytest.approx(1.0)
+    assert "1 answered point has no score" in s.reason
+
+
+# --- item 7b: a cluster bootstrap when truth is one value per unit ---
+
+
+def test_cluster_bootstrap_widens_the_interval_for_shared_truth():
+    rng = np.random.default_rng(1)
+    units = np.repeat(np.arange(15), 40)  # 15 countries, 40 points each
+    country_truth = rng.normal(size=15)
+    truth = country_truth[units]
+    ratings = (
+        country_truth[units]
+        + rng.normal(scale=1.0, size=15)[units]
+        + rng.normal(scale=0.2, size=len(units))
+    )
+    iid = spearman(ratings, truth, n_boot=500, seed=0)
+    block = spearman(ratings, truth, n_boot=500, seed=0, clusters=units)
+    assert iid.bootstrap == "points" and block.bootstrap == "clusters (15)"
+    assert block.rho == iid.rho and block.p == iid.p
+    assert (block.hi - block.lo) > 2 * (iid.hi - iid.lo)
+    # One point per cluster is the ordinary bootstrap.
+    single = spearman(ratings, truth, n_boot=2000, seed=0, clusters=np.arange(len(units)))
+    ordinary = spearman(ratings, truth, n_boot=2000, seed=0)
+    assert single.lo == pytest.approx(ordinary.lo, abs=0.02)
+    assert single.hi == pytest.approx(ordinary.hi, abs=0.02)
+
+
+def test_summarize_uses_the_truth_units_for_both_intervals_when_given():
+    rng = np.random.default_rng(2)
+    units = np.repeat(np.arange(30), 10)
+    truth = rng.normal(size=30)[units]
+    ratings = truth + rng.normal(size=300)
+    s = summarize(ratings, truth=truth, anchor=-truth, truth_units=units, n_boot=200)
+    assert s.truth.bootstrap == "clusters (30)" and s.anchor.bootstrap == "clusters (30)"
+    s = summarize(ratings, truth=truth, anchor=-truth, n_boot=200)
+    assert s.truth.bootstrap == "points"

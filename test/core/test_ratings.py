@@ -37,7 +37,7 @@ REFERENCE = str(Path(__file__).resolve().parents[2] / "resources/reference/geoll
         ("Rating: 8.5 out of 9.9", 8.5),
         ("I'd give it a 7.", 7.0),
         ("My answer is X.X. Actually 2.5", 2.5),
-        ("My answer is 10.0.", None),
+        ("My answer is 10.0.", 9.9),
         ("A rating of 10.0", None),
         ("Score: -3.0", None),
         ("Precisely 4.123", None),
@@ -168,3 +168,79 @@ def test_read_any_table_case_insensitive_and_errors(tmp_path):
     empty.write_text("", encoding="utf-8")
     with pytest.raises(RatingsTableError, match="empty"):
         read_ratings_table(str(empty))
+
+
+# --- issue 13, item 1: the expected value counts every alternative by the rating it begins ---
+
+
+def test_expected_value_whole_rating_token_counts_alternatives_by_first_digit():
+    # One token holds the whole rating; a 2% single-digit alternative must not take over E.
+    content = [
+        entry("My answer is"),
+        entry(" 7.3", {" 7.3": 0.49, " 5.8": 0.49, " 9": 0.02}),
+        entry("."),
+    ]
+    e, fine = expected_value(content)
+    assert e == pytest.approx(7 * 0.49 + 5 * 0.49 + 9 * 0.02)
+    # The fine value averages the alternatives that spell a whole rating.
+    assert fine == pytest.approx((7.3 * 0.49 + 5.8 * 0.49) / 0.98)
+
+
+def test_expected_value_multi_character_alternatives_and_out_of_scale_ones():
+    # Separate digit tokens: "6.", "8.5" and "4," start with a digit and count by it; "12" is
+    # no rating on 0.0-9.9 and "10" is the top of the scale (read as 9.9, first digit 9).
+    content = [
+        entry("My answer is "),
+        entry("7", {"7": 0.4, "6.": 0.2, "8.5": 0.1, "4,": 0.1, "12": 0.1, "10": 0.1}),
+        entry("."),
+        entry("5"),
+    ]
+    e, _ = expected_value(content)
+    assert e == pytest.approx((7 * 0.4 + 6 * 0.2 + 8 * 0.1 + 4 * 0.1 + 9 * 0.1) / 0.9)
+
+
+@pytest.mark.parametrize("marker", ["\u2581", "\u0120"])
+def test_expected_value_from_raw_sentencepiece_and_byte_bpe_pieces(marker):
+    # Some servers return raw token pieces: "▁7" (SentencePiece) or "Ġ7" (GPT-2 byte BPE).
+    content = [
+        entry("My"),
+        entry(f"{marker}answer"),
+        entry(f"{marker}is"),
+        entry(f"{marker}7", {f"{marker}7": 0.5, f"{marker}6": 0.3, "8": 0.2}),
+        entry("."),
+        entry("5", {"5": 0.5, "0": 0.5}),
+        entry("."),
+    ]
+    e, fine = expected_value(content)
+    assert e == pytest.approx(7 * 0.5 + 6 * 0.3 + 8 * 0.2)
+    assert fine == pytest.approx(e + 0.25)
+    r = rate_completion("My answer is 7.5.", content)
+    assert r.expected == pytest.approx(e)
+
+
+# --- item 3: the bare-number fallback never turns a refusal into an answer ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are 2 reasons I can't rate this",
+        "I cannot rate this location for 3 reasons.",
+        "There are 2 reasons to be careful here.",
+        "I'm sorry, but rating 1 place against all others is not possible.",
+    ],
+)
+def test_refusals_and_counts_are_not_ratings(text):
+    r = rate_completion(text)
+    assert not r.answered and r.rating is None
+    assert r.refusal == is_refusal(text)
+
+
+def test_top_of_scale_answer_is_read_as_9_9():
+    # The explicit format with 10 ("My answer is 10.0.") is an answer at the top of the scale.
+    for text in ("My answer is 10.0.", "My answer is 10.", "My answer is **10**"):
+        r = rate_completion(text)
+        assert r.answered and r.rating == 9.9
+    # Larger numbers and the bare fallback stay unanswered.
+    assert parse_rating("My answer is 12.0.") is None
+    assert parse_rating("A rating of 10.0") is None

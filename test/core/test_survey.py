@@ -13,6 +13,7 @@ from geobias.core.cache import SurveyCache
 from geobias.core.llm import ChatClient, Endpoint, EndpointError
 from geobias.core.survey import (
     Estimate,
+    RunStats,
     SurveySpec,
     estimate,
     run_requests,
@@ -209,3 +210,32 @@ def test_run_survey_and_estimate(tmp_path):
         again = run_survey(spec, None, cache)
         assert fs.n_requests == 60
         assert [a.rating for a in again] == [a.rating for a in answers]
+
+
+# --- issue 13, items 4 and 5: failed requests are "not asked"; what was sent is counted ---
+
+
+def test_failed_requests_are_not_asked_and_what_was_sent_is_counted(tmp_path):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    lon, lat = np.linspace(-10, 10, 12), np.linspace(40, 50, 12)
+    # Requests 2 and 7 fail on every attempt (max_retries=1: two attempts each).
+    with FaultServer(plan={2: "503", 3: "503", 8: "503", 9: "503", 5: "refusal"}) as fs:
+        ep = endpoint(fs, concurrency=1, max_retries=1)
+        spec = SurveySpec(lon, lat, ["Crime Rate"], [ep], _simple_template())
+        stats = RunStats()
+        progress = []
+        answers = run_survey(spec, None, cache, progress=progress.append, stats=stats)
+        assert fs.n_requests == 14
+        failed = [a for a in answers if a.failed]
+        assert len(failed) == 2 and all(not a.rating.answered and a.error for a in failed)
+        assert sum(a.rating.refusal for a in answers) == 1
+        assert (stats.n_requests, stats.n_cached, stats.n_failed) == (12, 0, 2)
+        # The answer rate counts the refusal, not the requests that failed: 9 of 10 asked.
+        assert progress[-1].answer_rate == pytest.approx(9 / 10)
+        # A re-run sends only the two failed requests; the rest come from the cache.
+        fs.plan = {}
+        again = RunStats()
+        answers = run_survey(spec, None, cache, stats=again)
+        assert fs.n_requests == 16
+    assert (again.n_requests, again.n_cached, again.n_failed) == (2, 10, 0)
+    assert not any(a.failed for a in answers)

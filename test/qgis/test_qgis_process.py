@@ -275,3 +275,59 @@ def test_biasmetrics_with_truth_and_anchor(qp, rated, tmp_path):
     assert 0.6 < row["rho_truth"] <= 1.0 and row["mad"] > 0
     # Higher rated infant mortality where infants survive less: a negative anchor correlation.
     assert row["rho_anchor"] < 0 and row["bias_score"] is not None
+
+
+# --- issue 13 where the user runs it: regions in projected CRSs, field errors, rating scales ---
+
+
+def region_file(path, wkt, epsg):
+    """A GeoPackage with one polygon in EPSG:`epsg`."""
+    from osgeo import osr
+
+    srs = osr.SpatialReference()
+    srs.ImportFromEPSG(epsg)
+    ds = ogr.GetDriverByName("GPKG").CreateDataSource(str(path))
+    layer = ds.CreateLayer("region", srs, ogr.wkbPolygon)
+    feature = ogr.Feature(layer.GetLayerDefn())
+    feature.SetGeometry(ogr.CreateGeometryFromWkt(wkt))
+    layer.CreateFeature(feature)
+    ds = None
+    return str(path)
+
+
+def test_regions_across_the_antimeridian_and_around_the_pole(qp, tmp_path):
+    from geobias.core.sampling import haversine_km
+
+    # Fiji in PDC Mercator (lon 176..182 = -178, lat -20..-15), and 1,000 km around the pole.
+    fiji = region_file(tmp_path / "fiji.gpkg", "POLYGON((2890000 -2258000, 3558000 -2258000, "
+                       "3558000 -1678000, 2890000 -1678000, 2890000 -2258000))", 3832)  # fmt: skip
+    out = tmp_path / "fiji_points.gpkg"
+    result = qp.run("samplepoints", REGION=fiji, COUNT=60, METHOD=0, OUTPUT=out)
+    lon, lat = zip(*point_coords(out))
+    assert result["N_POINTS"] == 60 and all(x >= 175.9 or x <= -177.9 for x in lon)
+    assert all(-20.1 <= y <= -14.9 for y in lat) and min(lon) < 0 < max(lon)
+    circle = ogr.CreateGeometryFromWkt("POINT (0 0)").Buffer(1_000_000, 16).ExportToWkt()
+    pole = region_file(tmp_path / "pole.gpkg", circle, 3413)
+    out = tmp_path / "pole_points.gpkg"
+    qp.run("samplepoints", REGION=pole, COUNT=100, METHOD=3, OUTPUT=out)
+    lon, lat = zip(*point_coords(out))
+    d = haversine_km(0, 90, lon, lat)
+    assert 70 <= len(d) <= 130 and d.max() < 1050 and d.min() < 200
+
+
+def test_biasmetrics_field_errors_name_the_parameter(qp, rated):
+    for field in ("model", "nope"):
+        proc = qp.call("run", "geobias:biasmetrics", "--", f"INPUT={rated}",
+                       f"TRUTH_FIELD={field}", "OUTPUT=TEMPORARY_OUTPUT")  # fmt: skip
+        said = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and "Ground truth field (TRUTH_FIELD)" in said
+        assert "Traceback" not in said
+
+
+def test_importratings_warns_about_ratings_outside_the_scale(qp, tmp_path):
+    mine = tmp_path / "mine.csv"
+    mine.write_text("Latitude,Longitude,Predictions\n1,2,3.5\n3,4,12.0\n5,6,-3\n")
+    proc = qp.call("run", "geobias:importratings", "--", f"INPUT={mine}",
+                   f"OUTPUT={tmp_path / 'mine.gpkg'}")  # fmt: skip
+    said = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "2 ratings lie outside the scale 0–9.9" in said
