@@ -81,6 +81,7 @@ data: setup
 	build/data-venv/bin/pip install -q -c constraints.txt -r requirements-data.txt
 	build/data-venv/bin/python scripts/build_gazetteer.py
 	build/data-venv/bin/python scripts/build_sample_data.py
+	build/data-venv/bin/python scripts/build_herb_hierarchy.py
 
 clean:
 	rm -rf build output geobias.zip i18n/*.qm .pytest_cache .ruff_cache

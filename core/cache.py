@@ -154,3 +154,64 @@ class SurveyCache:
         if con is not None:
             con.close()
             self._local.con = None
+
+
+_SCORES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sentence_scores (
+    scorer TEXT NOT NULL, model TEXT NOT NULL, rule TEXT NOT NULL, sentence TEXT NOT NULL,
+    score REAL NOT NULL, n_tokens INTEGER NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (scorer, model, rule, sentence));
+"""
+
+
+class ScoreCache(SurveyCache):
+    """HERB sentence scores in their own table of a survey cache file.
+
+    Keyed by scorer kind, model identity, scoring rule and sentence text, so two scorers or two
+    models never share a score; each batch is committed as soon as it is scored.
+    """
+
+    def __init__(self, path: str, timeout_s: float = 60.0):
+        super().__init__(path, timeout_s)
+        try:
+            with self._lock:
+                self._con().executescript(_SCORES_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise CacheError(f"the score cache {path} cannot be used ({e})") from e
+
+    def get_scores(self, scorer: str, model: str, rule: str, sentences) -> dict[str, float]:
+        """Stored scores of the given sentences (missing ones are absent from the dict)."""
+        sentences = list(dict.fromkeys(sentences))
+        out: dict[str, float] = {}
+        con = self._con()
+        for i in range(0, len(sentences), _CHUNK):
+            chunk = sentences[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                "SELECT sentence, score FROM sentence_scores WHERE scorer=? AND model=? AND "
+                f"rule=? AND sentence IN ({marks})"
+            )
+            out.update(con.execute(sql, [scorer, model, rule, *chunk]))
+        return out
+
+    def put_scores(self, scorer: str, model: str, rule: str, items) -> None:
+        """Store (sentence, score, n_tokens) triples in one transaction."""
+        now = time.time()
+        rows = [(scorer, model, rule, s, float(v), int(n), now) for s, v, n in items]
+        if not rows:
+            return
+        con = self._con()
+        with self._lock:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                con.executemany(
+                    "INSERT OR REPLACE INTO sentence_scores VALUES (?,?,?,?,?,?,?)", rows
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def n_scores(self) -> int:
+        """Number of stored sentence scores (all scorers)."""
+        return self._con().execute("SELECT COUNT(*) FROM sentence_scores").fetchone()[0]

@@ -50,6 +50,16 @@ if ! .venv/bin/python -c 'import shapely, sys; sys.exit(shapely.geos_version_str
     "${PIP[@]}" --no-binary shapely --no-deps --force-reinstall --no-cache-dir "$(grep -E '^shapely==' requirements.txt)"
 fi
 
+# Optional masked-LM scoring for HERB (tests need it): torch first, from the CPU wheel on disk
+# (constraints.txt pins it, so transformers cannot pull a CUDA build), then transformers.
+MLM_STAMP=.venv/.requirements-mlm.sha
+WANT_MLM="$(cat requirements-mlm.txt constraints.txt | sha256sum | cut -d' ' -f1)"
+if [ "${GEOBIAS_NO_MLM:-}" != 1 ] && { [ ! -f "$MLM_STAMP" ] || [ "$(cat "$MLM_STAMP")" != "$WANT_MLM" ]; }; then
+    .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt "$(grep '^torch==' requirements-mlm.txt)"
+    .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -r requirements-mlm.txt
+    echo "$WANT_MLM" > "$MLM_STAMP"
+fi
+
 # Make the plugin importable as `geobias` from the venv whatever this folder is called
 # (the plugin uses relative imports; tests, scripts and benchmarks import `geobias.*`).
 mkdir -p .venv/src

@@ -1,0 +1,266 @@
+"""Running HERB: plan the sentences, estimate, score them through the cache, aggregate.
+
+Every sentence is scored once (regions sharing a name share sentences), cached the moment its
+batch returns, and never sent again: a cancelled or failed run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cache import ScoreCache
+from .descriptors import (
+    DEFAULT_TEMPLATE,
+    Descriptor,
+    load_descriptors,
+    sentence,
+    validate_region_name,
+    validate_template,
+)
+from .herb import HerbResult, aggregate
+from .hierarchy import Hierarchy
+from .scorers import Scored, ScorerError, SentenceScorer
+
+
+class IncompleteScoresError(RuntimeError):
+    """Some sentences have no score (cancelled, or failed); `scores` holds what was scored."""
+
+    def __init__(self, message: str, scores: ScoreTable):
+        super().__init__(message)
+        self.scores = scores
+
+
+@dataclass
+class HerbSpec:
+    """What to score: regions, the model's scorer, descriptors and the sentence template."""
+
+    hierarchy: Hierarchy
+    scorer: SentenceScorer
+    descriptors: list[Descriptor] = field(default_factory=load_descriptors)
+    template: str = DEFAULT_TEMPLATE
+
+
+@dataclass
+class SentencePlan:
+    """The unique sentences of a run and where each region's scores come from."""
+
+    sentences: list[str]
+    matrix: np.ndarray  # (regions, descriptors) index into sentences
+    names: np.ndarray  # (regions,) index of each bare region name (for z)
+
+    def region_batches(self) -> list[list[int]]:
+        """Each region's descriptor sentences as one batch, then each bare name alone."""
+        return [list(row) for row in self.matrix] + [[int(i)] for i in self.names]
+
+
+@dataclass
+class HerbEstimate:
+    """Before a run: sentences in all, already cached, still to score, requests, time."""
+
+    n_sentences: int
+    n_cached: int
+    n_to_score: int
+    n_requests: int
+    seconds: float | None  # None when no rate is known for this scorer
+
+
+@dataclass
+class ScoreProgress:
+    """Progress of the scoring: sentences done of total, rate, time left, failures so far."""
+
+    done: int
+    total: int
+    rate: float
+    eta_s: float
+    failed: int
+
+
+@dataclass
+class ScoreTable:
+    """Scores in the hierarchy's order (NaN where missing) and what happened."""
+
+    scores: np.ndarray  # (regions, descriptors)
+    z: np.ndarray  # (regions,)
+    failures: dict[str, str]  # sentence -> error message
+    n_scored: int  # scored in this run
+    n_cached: int  # found in the cache
+    cancelled: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return bool(np.isfinite(self.scores).all() and np.isfinite(self.z).all())
+
+
+def plan(spec: HerbSpec) -> SentencePlan:
+    """Validate the template, descriptors and names; build the unique sentence list."""
+    template = validate_template(spec.template)
+    if not spec.descriptors:
+        raise ValueError("no descriptors")
+    index: dict[str, int] = {}
+
+    def add(text: str) -> int:
+        i = index.get(text)
+        if i is None:
+            i = index[text] = len(index)
+        return i
+
+    names = [validate_region_name(n) for n in spec.hierarchy.names]
+    matrix = np.array(
+        [[add(sentence(template, r, d.word)) for d in spec.descriptors] for r in names],
+        dtype=np.int64,
+    ).reshape(len(names), len(spec.descriptors))
+    bare = np.array([add(r) for r in names], dtype=np.int64)
+    return SentencePlan(list(index), matrix, bare)
+
+
+def cache_rule(spec: HerbSpec) -> str:
+    """The rule part of the cache key; region-batched scores also depend on the batch's words."""
+    scorer = spec.scorer
+    if not scorer.needs_region_batches:
+        return scorer.rule
+    words = "\n".join([spec.template] + [d.word for d in spec.descriptors])
+    return f"{scorer.rule}#{hashlib.sha256(words.encode('utf-8')).hexdigest()[:12]}"
+
+
+def estimate(spec: HerbSpec, cache: ScoreCache, rate: float | None = None) -> HerbEstimate:
+    """How much of the run is left after the cache; `rate` (sentences/s) gives a time."""
+    p = plan(spec)
+    s = spec.scorer
+    have = cache.get_scores(s.kind, s.identity, cache_rule(spec), p.sentences)
+    todo = len(p.sentences) - len(have)
+    n_requests = int(np.ceil(todo * s.requests_per_sentence))
+    if todo and s.kind == "llamacpp":
+        n_requests += int(np.ceil(todo / s.batch_size))  # one /tokenize per batch
+    seconds = todo / rate if rate else (0.0 if not todo else None)
+    return HerbEstimate(len(p.sentences), len(have), todo, n_requests, seconds)
+
+
+def score(
+    spec: HerbSpec,
+    cache: ScoreCache,
+    progress: Callable[[ScoreProgress], None] | None = None,
+    is_cancelled: Callable[[], bool] | None = None,
+    max_batch_errors: int = 3,
+) -> ScoreTable:
+    """Score every sentence not in the cache, `scorer.concurrency` batches at a time.
+
+    Each batch's scores are committed as soon as it returns; failed sentences are listed in
+    `failures` (and retried by the next run). A scorer that fails `max_batch_errors` batches in
+    a row stops the run with its message.
+    """
+    p = plan(spec)
+    s = spec.scorer
+    rule = cache_rule(spec)
+    have = cache.get_scores(s.kind, s.identity, rule, p.sentences)
+    n_cached = len(have)
+    if s.needs_region_batches:
+        batches = [b for b in p.region_batches() if any(p.sentences[i] not in have for i in b)]
+        seen: set[int] = set()
+        batches = [b for b in batches if not (set(b) <= seen) and not seen.update(b)]
+    else:
+        todo = [i for i, text in enumerate(p.sentences) if text not in have]
+        batches = [todo[i : i + s.batch_size] for i in range(0, len(todo), s.batch_size)]
+    values = dict(have)
+    failures: dict[str, str] = {}
+    total, done0 = len(p.sentences), n_cached
+    state = {"done": 0, "errors_in_row": 0, "fatal": None}
+    lock = threading.Lock()
+    t0 = time.monotonic()
+    cancelled = False
+
+    def run_batch(batch: list[int]) -> list[Scored]:
+        texts = [p.sentences[i] for i in batch]
+        try:
+            return s.score_batch(texts)
+        except ScorerError as e:
+            return [Scored(t, error=f"scorer: {e}") for t in texts]
+
+    def report() -> None:
+        if progress is None:
+            return
+        elapsed = max(1e-9, time.monotonic() - t0)
+        rate = state["done"] / elapsed
+        left = total - done0 - state["done"]
+        progress(
+            ScoreProgress(
+                done0 + state["done"], total, rate, left / rate if rate else 0.0, len(failures)
+            )
+        )
+
+    def absorb(results: list[Scored]) -> None:
+        """Commit a batch's scores, then count them (a cache failure loses nothing scored)."""
+        good = [(r.sentence, r.score, r.n_tokens) for r in results if not r.error]
+        cache.put_scores(s.kind, s.identity, rule, good)
+        with lock:
+            for r in results:
+                if r.error:
+                    failures[r.sentence] = r.error
+                else:
+                    values[r.sentence] = r.score
+                    failures.pop(r.sentence, None)
+            state["done"] += len(results)
+            batch_failed = bool(results) and all(r.error.startswith("scorer:") for r in results)
+            state["errors_in_row"] = state["errors_in_row"] + 1 if batch_failed else 0
+            if state["errors_in_row"] >= max_batch_errors:
+                state["fatal"] = results[0].error
+
+    with ThreadPoolExecutor(max_workers=max(1, s.concurrency), thread_name_prefix="herb") as pool:
+        pending: set = set()
+        queue = iter(batches)
+        report()
+        while True:
+            cancelled = cancelled or (is_cancelled is not None and bool(is_cancelled()))
+            while not cancelled and state["fatal"] is None and len(pending) < 2 * s.concurrency:
+                batch = next(queue, None)
+                if batch is None:
+                    break
+                pending.add(pool.submit(run_batch, batch))
+            if not pending:
+                break
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                absorb(fut.result())
+            report()
+    table = _table(p, values, failures, state["done"], n_cached, cancelled)
+    if state["fatal"] is not None:
+        raise IncompleteScoresError(f"the scorer stopped working: {state['fatal']}", table)
+    return table
+
+
+def _table(p: SentencePlan, values, failures, n_scored, n_cached, cancelled) -> ScoreTable:
+    flat = np.array([values.get(text, np.nan) for text in p.sentences], dtype=np.float64)
+    return ScoreTable(flat[p.matrix], flat[p.names], failures, n_scored, n_cached, cancelled)
+
+
+def run(
+    spec: HerbSpec,
+    cache: ScoreCache,
+    progress: Callable[[ScoreProgress], None] | None = None,
+    is_cancelled: Callable[[], bool] | None = None,
+    reference_code: bool = False,
+    topics: bool = True,
+    flat: bool = True,
+) -> HerbResult:
+    """Score (through the cache) and aggregate; raises IncompleteScoresError if any score is missing."""
+    table = score(spec, cache, progress, is_cancelled)
+    if not table.complete:
+        why = "cancelled" if table.cancelled else f"{len(table.failures)} sentences failed"
+        example = next(iter(table.failures.items()), None)
+        detail = f" (e.g. {example[0]!r}: {example[1]})" if example else ""
+        raise IncompleteScoresError(f"scoring incomplete: {why}{detail}; run again to resume", table)
+    return aggregate(
+        spec.hierarchy,
+        table.scores,
+        table.z,
+        spec.descriptors,
+        reference_code=reference_code,
+        topics=topics,
+        flat=flat,
+    )

@@ -1,0 +1,536 @@
+"""Sentence scorers for HERB: s(sentence) = mean log-probability of the sentence's own tokens.
+
+Every scorer applies the same rule (docs/design.md, HERB): each token of the sentence is scored
+given everything before it from the model's beginning-of-sequence token (causal LMs), or given
+the whole unmasked sentence (masked LMs, the all-unmasked likelihood AUL); special tokens and
+padding are never scored. Three kinds:
+
+- `LlamaCppScorer`: any llama.cpp server, the embedded one included, by forced decoding;
+- `EchoCompletionsScorer`: OpenAI-compatible `/v1/completions` with `echo` + `logprobs` (vLLM);
+- `MaskedLMScorer`: BERT-like masked LMs in this process via transformers + torch (optional).
+
+A scorer scores a batch of sentences and returns one `Scored` per sentence, each a score or an
+error; a failed sentence never stops the others.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import threading
+from dataclasses import dataclass
+
+import requests
+
+from .llm import Endpoint, normalise_base_url
+
+RULE_CAUSAL = "mean-logprob-from-bos"  # causal LMs: tokens after BOS, each given its prefix
+RULE_AUL = "aul"  # masked LMs: all-unmasked likelihood, special tokens and padding excluded
+RULE_AUL_PADDED = "aul-reference-padding"  # the reference code's mean over padded positions
+LOGIT_BIAS = 100  # forces the sentence's tokens without changing the returned raw log-probs
+
+
+class ScorerError(RuntimeError):
+    """A scorer that cannot work at all (unreachable server, missing package, no BOS token)."""
+
+
+@dataclass
+class Scored:
+    """One sentence's outcome: its score and number of scored tokens, or an error message."""
+
+    sentence: str
+    score: float = math.nan
+    n_tokens: int = 0
+    error: str = ""
+
+
+class SentenceScorer:
+    """Interface: `score_batch(sentences) -> list[Scored]`, plus what the cache key needs.
+
+    kind: scorer family; identity: the model (not the port or process) so re-runs find cached
+    scores; rule: the scoring rule. concurrency: batches in flight at once; batch_size:
+    sentences per batch; requests_per_sentence: for the estimate before a run.
+    """
+
+    kind = "abstract"
+    rule = RULE_CAUSAL
+    identity = ""
+    concurrency = 1
+    batch_size = 16
+    requests_per_sentence = 1.0
+    needs_region_batches = False  # True: a batch must be exactly one region's sentences
+
+    def score_batch(self, sentences: list[str]) -> list[Scored]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release connections or memory."""
+
+
+def _mean(logprobs: list[float]) -> float:
+    return float(sum(logprobs) / len(logprobs))
+
+
+class _Http:
+    """A pooled JSON poster with a few retries on transient failures."""
+
+    def __init__(self, api_key: str | None, timeout: float, max_retries: int, pool: int):
+        from requests.adapters import HTTPAdapter
+
+        self.session = requests.Session()
+        adapter = HTTPAdapter(pool_connections=2, pool_maxsize=max(4, pool), max_retries=0)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+        if api_key:
+            self.session.headers["Authorization"] = f"Bearer {api_key}"
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.n_requests = 0
+
+    def post(self, url: str, body: dict) -> dict:
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            self.n_requests += 1
+            try:
+                r = self.session.post(url, json=body, timeout=self.timeout)
+            except requests.RequestException as e:
+                last = f"{type(e).__name__}: {e}"
+            else:
+                if r.status_code == 200:
+                    try:
+                        return r.json()
+                    except ValueError:
+                        last = "the server answered something that is not JSON"
+                elif r.status_code in (429, 500, 502, 503, 504):
+                    last = f"HTTP {r.status_code}: {r.text[:200]}"
+                else:
+                    raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
+            if attempt < self.max_retries:
+                import time
+
+                time.sleep(min(8.0, 0.5 * 2**attempt))
+        raise ScorerError(f"{url}: no answer after {self.max_retries + 1} attempts ({last})")
+
+    def get(self, url: str) -> dict:
+        try:
+            r = self.session.get(url, timeout=min(30.0, self.timeout))
+        except requests.RequestException as e:
+            raise ScorerError(f"cannot reach {url}: {e}") from e
+        if r.status_code != 200:
+            raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
+        return r.json()
+
+    def close(self) -> None:
+        self.session.close()
+
+
+class LlamaCppScorer(SentenceScorer):
+    """Forced decoding on a llama.cpp server (its prompt log-probs are not exposed).
+
+    POST /completion with the BOS token as the prompt, a grammar that allows exactly the
+    sentence's tokens (token-id literals `<[id]>` where the server knows them, else the text),
+    logit_bias +100 on those tokens, temperature 0, n_probs 1 and n_predict = the number of
+    tokens: each returned `logprob` is the model's raw log-probability of the forced token. Every
+    returned token id is checked; a sentence whose tokens came out differently (a text grammar
+    lets " in" win where " intelligent" was meant) is redone one request per token, and a
+    mismatch there is an error for that sentence, never a score.
+    """
+
+    kind = "llamacpp"
+    rule = RULE_CAUSAL
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        concurrency: int = 2,
+        batch_size: int = 16,
+        timeout: float = 120.0,
+        max_retries: int = 3,
+        bos_id: int | None = None,
+        token_grammar: bool | None = None,
+        share_prefix: bool = True,
+    ):
+        root = normalise_base_url(base_url)
+        self.root = root[:-3] if root.endswith("/v1") else root
+        self.concurrency = max(1, int(concurrency))
+        self.batch_size = max(1, int(batch_size))
+        self.http = _Http(api_key, timeout, max_retries, self.concurrency)
+        props = self.http.get(self.root + "/props")
+        path = props.get("model_path") or ""
+        if not path:
+            raise ScorerError(f"{self.root}/props names no model file; is this a llama.cpp server?")
+        # The model file, not the host or port: the embedded server gets a new port every run.
+        self.identity = "gguf:" + os.path.basename(path)
+        self.bos_id = bos_id if bos_id is not None else self._bos_id(props)
+        self.token_grammar = self._probe_token_grammar() if token_grammar is None else token_grammar
+        self.share_prefix = share_prefix
+        self.min_shared_prefix = 3
+        self.n_fallback_sentences = 0
+        self._prefixes: dict[tuple[int, ...], list[float]] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_endpoint(cls, endpoint: Endpoint, **kwargs) -> LlamaCppScorer:
+        """A scorer for the server behind an Endpoint (e.g. `EmbeddedServer.endpoint()`)."""
+        kwargs.setdefault("concurrency", endpoint.concurrency)
+        kwargs.setdefault("timeout", endpoint.timeout)
+        return cls(endpoint.base_url, endpoint.api_key, **kwargs)
+
+    def _bos_id(self, props: dict) -> int:
+        text = props.get("bos_token")
+        if not text:
+            raise ScorerError("the server reports no BOS token; pass bos_id= explicitly")
+        out = self.http.post(
+            self.root + "/tokenize",
+            {"content": text, "add_special": False, "parse_special": True},
+        )
+        toks = out.get("tokens") or []
+        if len(toks) != 1:
+            raise ScorerError(f"BOS token {text!r} is not a single token ({toks}); pass bos_id=")
+        return int(toks[0])
+
+    def _probe_token_grammar(self) -> bool:
+        """Does the server's GBNF know token-id literals (<[id]>)? Probed with one request."""
+        toks = self._tokenize_one("People")
+        try:
+            out = self.http.post(self.root + "/completion", self._body(toks, True))
+            return [t for t, _ in self._returned(out)] == toks
+        except ScorerError:
+            return False
+
+    def tokenize_many(self, sentences: list[str]) -> list[list[int]]:
+        """Token ids of each sentence (no special tokens) in one /tokenize request.
+
+        llama.cpp tokenises each string of a mixed list on its own and keeps integers as token
+        ids, so the BOS id separates the sentences (plain text never yields a special token).
+        """
+        content: list = []
+        for i, s in enumerate(sentences):
+            if i:
+                content.append(self.bos_id)
+            content.append(s)
+        out = self.http.post(
+            self.root + "/tokenize", {"content": content, "add_special": False}
+        ).get("tokens")
+        if not isinstance(out, list):
+            raise ScorerError("/tokenize answered without tokens")
+        pieces: list[list[int]] = [[]]
+        for t in out:
+            t = t["id"] if isinstance(t, dict) else int(t)
+            if t == self.bos_id:
+                pieces.append([])
+            else:
+                pieces[-1].append(t)
+        if len(pieces) != len(sentences):  # e.g. an old server that reads lists differently
+            pieces = [self._tokenize_one(s) for s in sentences]
+        return pieces
+
+    def _tokenize_one(self, sentence: str) -> list[int]:
+        out = self.http.post(self.root + "/tokenize", {"content": sentence, "add_special": False})
+        return [t["id"] if isinstance(t, dict) else int(t) for t in out.get("tokens", [])]
+
+    def _body(self, tokens: list[int], token_grammar: bool, prefix: list[int] = ()) -> dict:
+        """The forced-decoding request for `tokens` after BOS + `prefix`."""
+        body = {
+            "prompt": [self.bos_id, *prefix],
+            "n_predict": len(tokens),
+            "n_probs": 1,
+            "temperature": 0,
+            "logit_bias": [[t, LOGIT_BIAS] for t in dict.fromkeys(tokens)],
+            "cache_prompt": True,
+        }
+        if token_grammar:
+            body["grammar"] = "root ::= " + " ".join(f"<[{t}]>" for t in tokens)
+        return body
+
+    def _text_grammar(self, body: dict, text: str) -> dict:
+        lit = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        body["grammar"] = f'root ::= "{lit}"'
+        return body
+
+    @staticmethod
+    def _returned(out: dict) -> list[tuple[int, float]]:
+        probs = out.get("completion_probabilities")
+        if not isinstance(probs, list) or (probs and "logprob" not in probs[0]):
+            raise ScorerError(
+                "this llama.cpp server returns no completion_probabilities[].logprob; "
+                "it is too old for forced decoding"
+            )
+        return [(int(p["id"]), float(p["logprob"])) for p in probs]
+
+    def _one_by_one(self, tokens: list[int]) -> list[float]:
+        """One request per token: only that token is biased, so nothing else can win."""
+        out = []
+        for i, t in enumerate(tokens):
+            body = self._body([t], self.token_grammar, prefix=tokens[:i])
+            got = self._returned(self.http.post(self.root + "/completion", body))
+            if len(got) != 1 or got[0][0] != t:
+                raise ScorerError(f"token {i} came out as {got[:1]} instead of {t}")
+            out.append(got[0][1])
+        return out
+
+    def prefix_logprobs(self, prefix: tuple[int, ...]) -> list[float]:
+        """Forced log-probabilities of a shared token prefix (remembered per scorer)."""
+        with self._lock:
+            known = self._prefixes.get(prefix)
+        if known is None:
+            known = self._one_request(list(prefix), [])
+            with self._lock:
+                if len(self._prefixes) > 10000:
+                    self._prefixes.clear()
+                self._prefixes[prefix] = known
+        return known
+
+    def _one_request(self, tokens: list[int], prefix: list[int], text: str = "") -> list[float]:
+        """Force `tokens` after BOS + `prefix` in one request; None if the ids came out wrong."""
+        body = self._body(tokens, self.token_grammar, prefix=prefix)
+        if not self.token_grammar:
+            body = self._text_grammar(body, text)
+        got = self._returned(self.http.post(self.root + "/completion", body))
+        if [t for t, _ in got] == list(tokens):
+            return [lp for _, lp in got]
+        return None
+
+    def score_batch(self, sentences: list[str]) -> list[Scored]:
+        """Score a batch; sentences sharing a token prefix (one region's) share its request."""
+        token_lists = self.tokenize_many(sentences)
+        out = []
+        for group in _prefix_groups(
+            token_lists, self.min_shared_prefix if self.share_prefix else 0
+        ):
+            shared = _common_prefix([token_lists[i] for i in group]) if len(group) > 1 else ()
+            for i in group:
+                s, toks = sentences[i], token_lists[i]
+                if not toks:
+                    out.append((i, Scored(s, error="the sentence has no tokens")))
+                    continue
+                try:
+                    lps = self._score_tokens(s, toks, shared)
+                except ScorerError as e:
+                    out.append((i, Scored(s, error=str(e))))
+                    continue
+                out.append((i, Scored(s, _mean(lps), len(lps))))
+        return [r for _, r in sorted(out, key=lambda x: x[0])]
+
+    def _score_tokens(self, sentence: str, toks: list[int], shared: tuple[int, ...]) -> list[float]:
+        if shared and len(shared) < len(toks) and self.token_grammar:
+            head = self.prefix_logprobs(shared)
+            tail = self._one_request(toks[len(shared) :], list(shared))
+            if head is not None and tail is not None:
+                return head + tail
+        else:
+            whole = self._one_request(toks, [], sentence)
+            if whole is not None:
+                return whole
+        with self._lock:
+            self.n_fallback_sentences += 1
+        return self._one_by_one(toks)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def _common_prefix(token_lists: list[list[int]]) -> tuple[int, ...]:
+    """The longest token prefix all lists share."""
+    first = token_lists[0]
+    n = min(len(t) for t in token_lists)
+    for t in token_lists[1:]:
+        k = 0
+        while k < n and t[k] == first[k]:
+            k += 1
+        n = k
+    return tuple(first[:n])
+
+
+def _prefix_groups(token_lists: list[list[int]], min_shared: int) -> list[list[int]]:
+    """Consecutive sentences that share at least `min_shared` leading tokens, as groups."""
+    groups: list[list[int]] = []
+    prefix: list[int] = []
+    for i, toks in enumerate(token_lists):
+        if groups and min_shared:
+            k = 0
+            while k < min(len(prefix), len(toks)) and prefix[k] == toks[k]:
+                k += 1
+            if k >= min_shared:
+                groups[-1].append(i)
+                prefix = prefix[:k]
+                continue
+        groups.append([i])
+        prefix = list(toks)
+    return groups
+
+
+class EchoCompletionsScorer(SentenceScorer):
+    """OpenAI-compatible `/v1/completions` with `echo: true` and `logprobs` (vLLM and others).
+
+    The answer lists the prompt's tokens with their log-probabilities, the first one null (it has
+    no context). The server must start the prompt with a BOS token of its own (Llama-style
+    tokenisers do), or `bos_text` gives the BOS token's text to put first; either way only the
+    sentence's tokens are scored. Tokens are aligned to the sentence by their text; a sentence
+    whose token texts do not spell it exactly is an error, never a guess.
+    """
+
+    kind = "openai-echo"
+    rule = RULE_CAUSAL
+
+    def __init__(self, endpoint: Endpoint, bos_text: str = "", batch_size: int = 8):
+        self.endpoint = endpoint
+        self.url = normalise_base_url(endpoint.base_url) + "/completions"
+        self.bos_text = bos_text
+        self.concurrency = max(1, endpoint.concurrency)
+        self.batch_size = max(1, batch_size)
+        self.requests_per_sentence = 1.0 / self.batch_size
+        base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
+        self.identity = f"{normalise_base_url(base)}|{endpoint.model}|bos={bos_text}"
+        self.http = _Http(endpoint.api_key, endpoint.timeout, min(3, endpoint.max_retries), 4)
+
+    def request_body(self, sentences: list[str]) -> dict:
+        return {
+            "model": self.endpoint.model,
+            "prompt": [self.bos_text + s for s in sentences],
+            "echo": True,
+            "logprobs": 1,
+            "max_tokens": 1,
+            "temperature": 0,
+        }
+
+    def align(self, sentence: str, logprobs: dict) -> list[float]:
+        """Log-probabilities of the sentence's own tokens in one choice's `logprobs`."""
+        tokens = logprobs.get("tokens") or []
+        values = logprobs.get("token_logprobs") or []
+        if len(tokens) != len(values) or len(tokens) < 2:
+            raise ValueError("echo answer without prompt tokens (does the server support echo?)")
+        if values[0] is not None:
+            raise ValueError("the first echoed token has a log-probability: not an echo answer")
+        # The prompt is bos_text + sentence + one generated token; find the sentence's tokens
+        # (start 0 last: an empty BOS text would otherwise hide the server's BOS token).
+        for start in [*range(1, len(tokens)), 0]:
+            text, end = "", start
+            for end in range(start, len(tokens)):
+                text += tokens[end]
+                if len(text) >= len(sentence):
+                    break
+            if text != sentence or not "".join(tokens[:start]).endswith(self.bos_text):
+                continue
+            if start == 0:
+                raise ValueError(
+                    "the server adds no BOS token, so the first token has no score; set "
+                    "bos_text to the model's BOS token text"
+                )
+            lps = values[start : end + 1]
+            if any(v is None for v in lps):
+                raise ValueError("a sentence token has no log-probability")
+            return [float(v) for v in lps]
+        raise ValueError("the echoed tokens do not spell the sentence (cannot align them)")
+
+    def score_batch(self, sentences: list[str]) -> list[Scored]:
+        out = self.http.post(self.url, self.request_body(sentences))
+        choices = sorted(out.get("choices") or [], key=lambda c: c.get("index", 0))
+        if len(choices) != len(sentences):
+            raise ScorerError(f"{len(choices)} choices for {len(sentences)} prompts")
+        results = []
+        for s, choice in zip(sentences, choices):
+            try:
+                lps = self.align(s, choice.get("logprobs") or {})
+            except ValueError as e:
+                results.append(Scored(s, error=str(e)))
+                continue
+            results.append(Scored(s, _mean(lps), len(lps)))
+        return results
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class MaskedLMScorer(SentenceScorer):
+    """All-unmasked likelihood (AUL, Kaneko & Bollegala 2022) of a masked LM, in this process.
+
+    AUL = mean over the sentence's tokens of log P(token | the whole sentence, nothing masked),
+    special tokens ([CLS], [SEP], <s>, </s>) and padding excluded. `reference_padding=True`
+    reproduces the HERB reference code instead: the mean over every position of the padded
+    batch but the first and last, pads included, with one region's sentences as the batch.
+    torch and transformers are imported only here, and only when such a scorer is made.
+    """
+
+    kind = "mlm"
+
+    def __init__(
+        self,
+        model,
+        tokenizer=None,
+        identity: str | None = None,
+        batch_size: int = 32,
+        reference_padding: bool = False,
+        threads: int | None = None,
+    ):
+        try:
+            import torch
+            import transformers
+        except ImportError as e:
+            raise ScorerError(
+                "masked language models need torch and transformers: "
+                "pip install torch==2.13.0 transformers (see requirements-mlm.txt)"
+            ) from e
+        self._torch = torch
+        if threads:
+            torch.set_num_threads(threads)
+        if isinstance(model, str):
+            path = model
+            try:
+                model = transformers.AutoModelForMaskedLM.from_pretrained(
+                    path, local_files_only=True
+                )
+                tokenizer = tokenizer or transformers.AutoTokenizer.from_pretrained(
+                    path, local_files_only=True
+                )
+            except (OSError, ValueError) as e:
+                raise ScorerError(f"cannot load a masked LM from {path}: {e}") from e
+            identity = identity or os.path.abspath(path)
+        if tokenizer is None:
+            raise ScorerError("a model object needs its tokenizer")
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.identity = identity or str(getattr(model.config, "_name_or_path", "")) or "mlm"
+        self.batch_size = max(1, int(batch_size))
+        self.reference_padding = reference_padding
+        self.rule = RULE_AUL_PADDED if reference_padding else RULE_AUL
+        self.needs_region_batches = reference_padding
+        self.requests_per_sentence = 0.0
+
+    def token_logprobs(self, sentences: list[str]):
+        """(log P of each input token, input ids, mask of the positions AUL scores)."""
+        torch = self._torch
+        enc = self.tokenizer(
+            list(sentences),
+            padding=True,
+            return_tensors="pt",
+            return_special_tokens_mask=True,
+        )
+        ids = enc["input_ids"]
+        with torch.no_grad():
+            logits = self.model(input_ids=ids, attention_mask=enc["attention_mask"]).logits
+        lp = torch.log_softmax(logits.float(), dim=-1).gather(-1, ids.unsqueeze(-1)).squeeze(-1)
+        scored = enc["attention_mask"].bool() & ~enc["special_tokens_mask"].bool()
+        return lp, ids, scored
+
+    def score_batch(self, sentences: list[str]) -> list[Scored]:
+        lp, _ids, scored = self.token_logprobs(sentences)
+        out = []
+        for i, s in enumerate(sentences):
+            if self.reference_padding:
+                row = lp[i, 1:-1]
+                out.append(Scored(s, float(row.mean()), int(row.numel())))
+                continue
+            n = int(scored[i].sum())
+            if n == 0:
+                out.append(Scored(s, error="the sentence has no tokens"))
+                continue
+            out.append(Scored(s, float(lp[i][scored[i]].sum()) / n, n))
+        return out
+
+
+def describe(scorer: SentenceScorer) -> str:
+    """One line for logs and reports: kind, model identity, rule (never a key)."""
+    return json.dumps({"scorer": scorer.kind, "model": scorer.identity, "rule": scorer.rule})
