@@ -248,13 +248,14 @@ def run(
     topics: bool = True,
     flat: bool = True,
 ) -> HerbResult:
-    """Score (through the cache) and aggregate; raises IncompleteScoresError if any score is missing."""
+    """Score (through the cache) and aggregate; IncompleteScoresError if a score is missing."""
     table = score(spec, cache, progress, is_cancelled)
     if not table.complete:
         why = "cancelled" if table.cancelled else f"{len(table.failures)} sentences failed"
         example = next(iter(table.failures.items()), None)
         detail = f" (e.g. {example[0]!r}: {example[1]})" if example else ""
-        raise IncompleteScoresError(f"scoring incomplete: {why}{detail}; run again to resume", table)
+        message = f"scoring incomplete: {why}{detail}; run again to resume"
+        raise IncompleteScoresError(message, table)
     return aggregate(
         spec.hierarchy,
         table.scores,
