@@ -15,10 +15,10 @@ error; a failed sentence never stops the others.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import threading
+import time
 from dataclasses import dataclass
 
 import requests
@@ -107,8 +107,6 @@ class _Http:
                 else:
                     raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
             if attempt < self.max_retries:
-                import time
-
                 time.sleep(min(8.0, 0.5 * 2**attempt))
         raise ScorerError(f"{url}: no answer after {self.max_retries + 1} attempts ({last})")
 
@@ -134,7 +132,9 @@ class LlamaCppScorer(SentenceScorer):
     tokens: each returned `logprob` is the model's raw log-probability of the forced token. Every
     returned token id is checked; a sentence whose tokens came out differently (a text grammar
     lets " in" win where " intelligent" was meant) is redone one request per token, and a
-    mismatch there is an error for that sentence, never a score.
+    mismatch there is an error for that sentence, never a score. Consecutive sentences sharing
+    their first tokens (one region's "People in Paris are") have those forced once; each then
+    forces only its tail after them (`share_prefix`): the same log-probabilities, less work.
     """
 
     kind = "llamacpp"
@@ -529,8 +529,3 @@ class MaskedLMScorer(SentenceScorer):
                 continue
             out.append(Scored(s, float(lp[i][scored[i]].sum()) / n, n))
         return out
-
-
-def describe(scorer: SentenceScorer) -> str:
-    """One line for logs and reports: kind, model identity, rule (never a key)."""
-    return json.dumps({"scorer": scorer.kind, "model": scorer.identity, "rule": scorer.rule})
