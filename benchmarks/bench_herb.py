@@ -13,12 +13,11 @@
 import hashlib
 import os
 import tempfile
-import threading
 import time
 import tracemalloc
 
 import numpy as np
-import requests
+from bench_llm import raw_client
 
 from geobias.core.cache import ScoreCache
 from geobias.core.descriptors import load_descriptors
@@ -31,28 +30,8 @@ REGIONS = ["Peru", "Kenya", "Norway"]
 
 
 def post_all(root, bodies, concurrency):
-    """Plain threads posting bodies to /completion: seconds for all of them."""
-    todo = list(bodies)
-    lock = threading.Lock()
-
-    def work():
-        s = requests.Session()
-        while True:
-            with lock:
-                if not todo:
-                    return
-                body = todo.pop(0)
-            r = s.post(root + "/completion", json=body, timeout=120)
-            r.raise_for_status()
-            r.json()
-
-    threads = [threading.Thread(target=work) for _ in range(concurrency)]
-    t0 = time.perf_counter()
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    return time.perf_counter() - t0
+    """Plain threads posting forced-decoding bodies to /completion: seconds for all."""
+    return len(bodies) / raw_client(root, bodies, concurrency, path="/completion")
 
 
 def raw_bodies(scorer, sentences, shared):

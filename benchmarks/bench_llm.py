@@ -52,8 +52,8 @@ def bench_stub(tmp, n=4000, repeats=3):
         proc.wait()
 
 
-def raw_client(url, bodies, concurrency):
-    """Plain requests threads posting the bodies: requests/s."""
+def raw_client(url, bodies, concurrency, path="/chat/completions"):
+    """Plain requests threads posting the bodies to url + path: requests/s."""
     todo = list(bodies)
     lock = threading.Lock()
 
@@ -64,7 +64,7 @@ def raw_client(url, bodies, concurrency):
                 if not todo:
                     return
                 body = todo.pop()
-            r = s.post(url + "/chat/completions", json=body, timeout=120)
+            r = s.post(url + path, json=body, timeout=120)
             r.raise_for_status()
             r.json()
 
