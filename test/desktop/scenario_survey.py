@@ -16,9 +16,8 @@ from qgis.core import (
     QgsGraduatedSymbolRenderer,
     QgsProject,
     QgsRectangle,
-    QgsVectorLayer,
 )
-from qgis.PyQt.QtCore import Qt, QTimer
+from qgis.PyQt.QtCore import Qt, QTimer, QUrl
 from qgis.PyQt.QtWidgets import QAction
 from qgis.utils import iface, plugins
 
@@ -36,6 +35,7 @@ OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
 TOPIC = "Infant Mortality Rate"
 # Lon/lat vertices of the drawn study area: West Africa to central Europe, many countries.
 POLYGON = [(-12.0, 5.0), (30.0, 5.0), (30.0, 50.0), (-5.0, 50.0)]
+SCREEN = (1600, 1000)  # launch.SCREEN
 RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "240"))
 rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "900")))
 state = {}
@@ -46,23 +46,23 @@ def dock():
 
 
 def show_dock():
-    """Open the dock with the plugin's toolbar button, over the bundled countries layer."""
+    """Open the dock with the plugin's toolbar button; add the bundled countries from it."""
     import geobias
-    from geobias.paths import DATA
 
-    iface.mainWindow().showMaximized()
-
+    # No window manager on the virtual screen: give the main window the whole screen.
+    iface.mainWindow().setGeometry(0, 0, SCREEN[0], SCREEN[1])
     rec.facts["plugin_file"] = os.path.realpath(geobias.__file__)
     action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
     assert action is not None, "the GeoBias toolbar button is missing"
     action.trigger()
     wait_until(lambda: dock().isVisible(), 10, "the dock to show")
-    countries = QgsVectorLayer(
-        os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
-    )
-    assert countries.isValid()
-    QgsProject.instance().addMapLayer(countries)
-    state["countries"] = countries
+    area = dock().area
+    dock().show_tab(area)
+    click(area.countriesButton)
+    layers = list(QgsProject.instance().mapLayers().values())
+    countries = [lyr for lyr in layers if lyr.name() == "Countries (GeoBias)"]
+    assert len(countries) == 1, [lyr.name() for lyr in layers]
+    state["countries"] = countries[0]
     pump(0.5)  # the first layer zooms the map to its extent: zoom in after that
     iface.mapCanvas().setExtent(QgsRectangle(-30, -5, 50, 60))
     iface.mapCanvas().refresh()
@@ -70,10 +70,52 @@ def show_dock():
     rec.facts["window"] = [iface.mainWindow().width(), iface.mainWindow().height()]
 
 
+def dock_fits_and_help():
+    """Every tab: the dock's minimum height and the main window within the screen; the Help
+    button opens the user guide shipped in the plugin (caught by a URL handler, no browser)."""
+    from qgis.PyQt.QtCore import QObject, pyqtSlot
+    from qgis.PyQt.QtGui import QDesktopServices
+
+    d = dock()
+    sizes = []
+    for i in range(d.ui.tabs.count()):
+        d.ui.tabs.setCurrentIndex(i)
+        pump(0.3)
+        sizes.append(
+            {
+                "tab": d.ui.tabs.tabText(i),
+                "dock_min_height": d.minimumSizeHint().height(),
+                "window_height": iface.mainWindow().height(),
+                "run_visible": d.ui.runButton.isVisible()
+                and d.ui.runButton.mapTo(iface.mainWindow(), d.ui.runButton.rect().bottomLeft()).y()
+                <= iface.mainWindow().height(),
+            }
+        )
+    rec.facts["sizes"] = sizes
+
+    class Catcher(QObject):
+        urls = []
+
+        @pyqtSlot(QUrl)
+        def open(self, url):
+            self.urls.append(url.toLocalFile())
+
+    catcher = Catcher()
+    QDesktopServices.setUrlHandler("file", catcher, "open")
+    try:
+        click(d.ui.helpButton)
+        pump(0.3)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    rec.facts["help"] = [(u, os.path.isfile(u), os.path.getsize(u) if os.path.isfile(u) else 0)
+                         for u in catcher.urls]  # fmt: skip
+    d.show_tab(d.area)
+
+
 def draw_area():
     """Press "Draw polygon", click four vertices on the map, right click to finish."""
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    ui = dock().area
+    dock().show_tab(ui)
     click(ui.drawButton)
     assert ui.drawButton.isChecked(), "the draw tool did not start"
     for lon, lat in POLYGON:
@@ -81,8 +123,8 @@ def draw_area():
     rec.shot("01_drawing")
     lon, lat = POLYGON[-1]
     click_map(lon + 0.5, lat, Qt.MouseButton.RightButton)  # finishes without adding a vertex
-    wait_until(lambda: dock().drawn is not None, 5, "the drawn polygon")
-    drawn = dock().drawn
+    wait_until(lambda: ui.drawn is not None, 5, "the drawn polygon")
+    drawn = ui.drawn
     expected = QgsGeometry.fromPolygonXY([[_pt(x, y) for x, y in POLYGON + POLYGON[:1]]])
     rec.facts["draw"] = {
         "vertices": len(drawn.asPolygon()[0]) - 1 if not drawn.isMultipart() else -1,
@@ -101,20 +143,20 @@ def _pt(x, y):
 
 
 def preview(n, method="gazetteer", seed=1, shot=None):
-    ui = dock().ui
+    ui = dock().area
     ui.nPointsSpin.setValue(n)
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
     ui.seedSpin.setValue(seed)
     click(ui.previewButton)
-    wait_until(lambda: dock().preview_layer is not None, 60, "the preview points")
-    layer = dock().preview_layer
-    area = dock().area_geometry()
+    wait_until(lambda: ui.preview_layer is not None, 60, "the preview points")
+    layer = ui.preview_layer
+    area = ui.area_geometry()
     inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
     rec.facts.setdefault("previews", []).append(
         {
             "points": layer.featureCount(),
             "inside": inside,
-            "band_points": dock().points_band.numberOfVertices(),
+            "band_points": ui.points_band.numberOfVertices(),
             "label": ui.areaLabel.text(),
         }
     )
@@ -125,8 +167,8 @@ def preview(n, method="gazetteer", seed=1, shot=None):
 def choose_survey(topic=TOPIC, truth=True):
     """Survey tab: only `topic` ticked, only the embedded model ticked, the ground truth."""
     d = dock()
-    ui = d.ui
-    ui.tabs.setCurrentWidget(ui.surveyTab)
+    ui = d.survey
+    d.show_tab(ui)
     for i in range(ui.topicsTree.topLevelItemCount()):
         item = ui.topicsTree.topLevelItem(i)
         want = item.data(0, Qt.ItemDataRole.UserRole) == topic
@@ -140,14 +182,19 @@ def choose_survey(topic=TOPIC, truth=True):
         found = found or want
         item.setCheckState(Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
     assert found, "the embedded model is not offered in the dock"
-    if truth:
-        ui.truthLayerCombo.setLayer(state["countries"])
-        ui.truthFieldCombo.setField("infant_mortality")
-    else:
-        ui.truthLayerCombo.setLayer(None)
     pump(0.2)
-    assert d.checked_topics() == [topic], d.checked_topics()
-    assert d.checked_models() == [EMBEDDED_NAME], d.checked_models()
+    # The bundled countries' infant mortality is proposed as the topic's ground truth.
+    table = ui.truthTable
+    rec.facts["truth_table"] = [
+        [table.item(r, 0).text(), table.cellWidget(r, 1).currentText(),
+         table.cellWidget(r, 2).currentField()]
+        for r in range(table.rowCount())
+    ]  # fmt: skip
+    if not truth:
+        table.cellWidget(0, 1).setLayer(None)
+    assert ui.checked_topics() == [topic], ui.checked_topics()
+    assert ui.checked_models() == [EMBEDDED_NAME], ui.checked_models()
+    rec.shot("02b_survey")
 
 
 def run_survey(name, shot=None, cancel_after=None):
@@ -239,15 +286,16 @@ def results_facts(name):
         )
     out["metrics_rows"] = [
         {k: (v if isinstance(v, (str, int, float)) or v is None else str(v)) for k, v in r.items()}
-        for r in d.metrics.rows
+        for r in d.results.metrics.rows
     ]
+    plot = d.results.plot
     out["plot"] = {
-        "points": int(len(d.plot.rating)),
-        "with_truth": int(sum(t == t for t in d.plot.truth)),
-        "rank_errors": int(sum(e == e for e in d.plot.rank_error)),
-        "title": d.plot.title,
+        "points": int(len(plot.rating)),
+        "with_truth": int(sum(t == t for t in plot.truth)),
+        "rank_errors": int(sum(e == e for e in plot.rank_error)),
+        "title": plot.title,
     }
-    out["tab"] = d.ui.tabs.currentWidget().objectName()
+    out["tab"] = d.ui.tabs.currentWidget().widget().objectName()
     state[f"rated_{name}"] = rated
     return out
 
@@ -263,7 +311,7 @@ def first_survey():
 def inspect_point():
     """Press "Inspect a point" and click a rated point on the map."""
     d = dock()
-    ui = d.ui
+    ui = d.results
     layer = state["rated_first"][0]
     # Make another layer active: Inspect must still pick the rated point.
     iface.setActiveLayer(state["countries"])
@@ -286,8 +334,7 @@ def inspect_point():
 
 def cancel_and_resume():
     """A second survey (new points) cancelled after two answers, then resumed from the cache."""
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    dock().show_tab(dock().area)
     preview(12, method="uniform", seed=7)
     cancelled = run_survey("resume", cancel_after=2)
     cancelled["group"] = (
@@ -302,8 +349,8 @@ def cancel_and_resume():
 
 
 def world_survey():
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    ui = dock().area
+    dock().show_tab(ui)
     click(ui.worldRadio)
     preview(4, method="uniform", seed=3)
     facts = run_survey("world")
@@ -316,11 +363,11 @@ def world_survey():
 def layer_survey():
     """The study area from a layer: three selected countries."""
     d = dock()
-    ui = d.ui
+    ui = d.area
     countries = state["countries"]
     countries.selectByExpression("\"iso_a3\" IN ('FRA', 'DEU', 'POL')")
     assert countries.selectedFeatureCount() == 3
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    d.show_tab(ui)
     click(ui.layerRadio)
     ui.areaLayerCombo.setLayer(countries)
     if not ui.selectedCheck.isChecked():
@@ -328,7 +375,7 @@ def layer_survey():
     preview(5, method="uniform", seed=5)
     facts = run_survey("layer")
     facts.update(results_facts("layer"))
-    area = d.area_geometry()
+    area = ui.area_geometry()
     rated = state["rated_layer"]
     facts["inside"] = sum(area.contains(f.geometry()) for f in rated[0].getFeatures())
     rec.facts["layer"] = facts
@@ -344,6 +391,7 @@ def main():
             exec(open(hook).read(), {"rec": rec, "state": state})
         steps = (
             ("show_dock", show_dock),
+            ("dock_fits_and_help", dock_fits_and_help),
             ("draw_area", draw_area),
             ("preview", lambda: preview(6, shot="02_preview")),
             ("choose_survey", choose_survey),

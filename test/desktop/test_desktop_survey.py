@@ -74,7 +74,7 @@ def test_a_survey_with_the_embedded_model_gives_styled_layers_metrics_and_plots(
     assert len(first["confirm"]) == 1 and "6 requests" in first["confirm"][0]
     assert first["requests"] == 6 and first["cached"] == 0
     assert first["progress"] == 100, first["progress_text"]
-    assert first["tab"] == "resultsTab"
+    assert first["tab"] == "ResultsTab"
     (rated,) = first["rated"]
     assert rated["features"] == 6 and rated["topics"] == [TOPIC]
     assert rated["models"] == ["SmolLM2-135M-Instruct.Q4_1"]
