@@ -276,6 +276,14 @@ def style_layer(layer, default="rank", save=True, values=None):
     return saved
 
 
+def describe_shown(layer):
+    """describe_layer for the style the layer shows now (after its default style loaded)."""
+    renderer = layer.renderer()
+    field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
+    style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank"}
+    return describe_layer(layer, style.get(field, "rank"))
+
+
 def _first_value(layer, field):
     if layer.fields().lookupField(field) < 0:
         return None

@@ -252,14 +252,11 @@ class AreaTab(QWidget, FORM):
         locale = QLocale()
         box = geom.boundingBox()
         if self.preview_points is not None:
-            points = translate(
-                "@default", "%n point(s) sampled (preview, nothing sent).", None,
-                len(self.preview_points[0]),
-            )  # fmt: skip
+            n = len(self.preview_points[0])
+            points = translate("@default", "%n point(s) sampled (preview, nothing sent).", None, n)
         else:
-            points = translate(
-                "@default", "%n point(s) will be sampled.", None, self.nPointsSpin.value()
-            )
+            n = self.nPointsSpin.value()
+            points = translate("@default", "%n point(s) will be sampled.", None, n)
         self.areaLabel.setText(
             tr("Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}").format(
                 km2=f"{area_km2(geom):,.0f}".replace(",", locale.groupSeparator()),
@@ -283,9 +280,8 @@ class AreaTab(QWidget, FORM):
         if geom is None:
             self.dock.push(tr("Draw or pick a study area first."), Qgis.Warning)
             return
-        self.dock.set_progress_text(
-            translate("@default", "Sampling %n point(s)…", None, self.nPointsSpin.value())
-        )
+        n = self.nPointsSpin.value()
+        self.dock.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
         try:
             layer = runner.sample_points(self.dock.settings(), geom)
         except Exception as e:  # shown in the message bar, details in the log

@@ -173,7 +173,8 @@ class GeoBiasDock(QDockWidget):
                 self.push(problem[0], Qgis.Critical, details=problem[1])
                 return
         if self.area.preview_layer is None:
-            self.set_progress_text(translate("@default", "Sampling %n point(s)…", None, s.n_points))
+            n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
+            self.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
         try:
             plan = runner.plan(s, geom, self.area.preview_layer)
         except Exception as e:
@@ -317,6 +318,7 @@ class GeoBiasDock(QDockWidget):
         except Exception as e:
             self.push(tr("Could not load the results: {e}").format(e=e), Qgis.Critical, details=e)
             return
+        self.area.points_band.reset()  # the rated points replace the preview on the map
         self.show_results(layers)
         self.ui.progressBar.setValue(100)
         self.ui.progressLabel.setText(tr("Done in {t}.").format(t=fmt_duration(task.elapsed)))

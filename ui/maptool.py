@@ -34,7 +34,7 @@ def to_wgs84(geometry, crs, project=None):
 def style_area_band(band):
     """The study-area look: translucent orange fill with a dark outline."""
     band.setColor(QColor(230, 120, 20, 200))
-    band.setFillColor(QColor(230, 120, 20, 50))
+    band.setFillColor(QColor(230, 120, 20, 28))
     band.setStrokeColor(QColor(140, 60, 0, 230))
     band.setWidth(2)
 

@@ -185,14 +185,15 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             self.modelCombo.addItems(models)
             self.modelCombo.setEditText(current or (models[0] if models else ""))
             if fetch_only or not current:
-                text = translate("@default", "%n model(s) offered.", None, len(models))
+                n = len(models)
+                text = translate("@default", "%n model(s) offered.", None, n)
             elif current in models:
                 text = tr("Connected: model {m} is available.").format(m=current)
             else:
+                n = len(models)
                 text = translate(
-                    "@default", "Connected, but {m} is not among the %n model(s) offered.", None,
-                    len(models),
-                ).format(m=current)  # fmt: skip
+                    "@default", "Connected, but {m} is not among the %n model(s) offered.", None, n
+                ).format(m=current)
             self.statusLabel.setText(text)
 
         self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)

@@ -3,12 +3,12 @@ GeoPackages (toolbox, qgis_process, an earlier session) or taken from the Layers
 prompt and answer of any rated point clicked on the map."""
 
 import os
+import re
 
 from qgis.core import (
     Qgis,
     QgsFeatureRequest,
     QgsProject,
-    QgsProviderRegistry,
     QgsVectorLayer,
 )
 from qgis.PyQt import uic
@@ -16,7 +16,7 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QFileDialog, QWidget
 
 from ..i18n_util import tr
-from ..processing.styles import describe_layer, layer_name
+from ..processing.styles import describe_shown, layer_name
 from . import runner
 from .maptool import RatedPointTool
 from .results import BiasPlot, MetricsTableModel, rows_from_layer
@@ -43,16 +43,27 @@ def is_metrics(layer):
 
 def gpkg_layers(path):
     """The layers of a GeoPackage as (uri, name), in the file's order."""
-    metadata = QgsProviderRegistry.instance().providerMetadata("ogr")
-    out = []
-    for sub in QgsVectorLayer(path, "probe", "ogr").dataProvider().subLayers():
-        # "index!!::!!name!!::!!count!!::!!geometry type!!::!!geometry column"
-        parts = sub.split(QgsProviderRegistry.instance().sublayerSeparator() or "!!::!!")
-        if len(parts) > 1:
-            name = parts[1]
-            uri = metadata.encodeUri({"path": path, "layerName": name})
-            out.append((uri, name))
-    return out or [(path, os.path.splitext(os.path.basename(path))[0])]
+    from osgeo import ogr
+
+    ds = ogr.Open(path)
+    if ds is None:
+        return []
+    names = [ds.GetLayer(i).GetName() for i in range(ds.GetLayerCount())]
+    ds = None  # close before QGIS opens the layers
+    return [(f"{path}|layername={name}", name) for name in names]
+
+
+def group_name(paths):
+    """The layer group of opened results: the file's name, or for the files of a dock run
+    (<survey>/<date-time>/rated_*.gpkg, truth_*.gpkg) the survey and its date."""
+    name = os.path.splitext(os.path.basename(paths[0]))[0]
+    if len(paths) == 1 and not name.startswith(("rated_", "truth_", "metrics", "points")):
+        return name
+    folder = os.path.dirname(os.path.abspath(paths[0]))
+    name = os.path.basename(folder)
+    if re.fullmatch(r"[0-9-]+", name):  # a run's time stamp: say which survey
+        name = f"{os.path.basename(os.path.dirname(folder))} {name}"
+    return name
 
 
 class ResultsTab(QWidget, FORM):
@@ -97,7 +108,6 @@ class ResultsTab(QWidget, FORM):
             if is_metrics(layer):
                 metrics = layer
             elif is_rated(layer):
-                describe_rated(layer)
                 rated.append(layer)
         self.rated_layers = rated
         if metrics is not None:
@@ -125,6 +135,7 @@ class ResultsTab(QWidget, FORM):
                     metrics.setName(tr("Bias metrics"))
                 elif is_rated(layer):
                     runner.add_saved_styles(layer)
+                    describe_shown(layer)
                     layer.setName(self._layer_name(layer))
                     layers.append(layer)
         if not layers:
@@ -137,10 +148,7 @@ class ResultsTab(QWidget, FORM):
             return []
         if metrics is None:
             metrics = self.compute_metrics(layers)
-        group = os.path.splitext(os.path.basename(paths[0]))[0]
-        if len(paths) > 1 or group in ("metrics", "points") or group.startswith("rated_"):
-            group = os.path.basename(os.path.dirname(paths[0]))
-        self.show_results(layers + ([metrics] if metrics is not None else []), group)
+        self.show_results(layers + ([metrics] if metrics is not None else []), group_name(paths))
         return layers
 
     def use_selected_layers(self):
@@ -287,14 +295,6 @@ class ResultsTab(QWidget, FORM):
     def close_tab(self):
         if self.identify_tool is not None and self.canvas.mapTool() is self.identify_tool:
             self.canvas.unsetMapTool(self.identify_tool)
-
-
-def describe_rated(layer):
-    """The layer's metadata title and abstract (map title, model, topic) for the style shown."""
-    renderer = layer.renderer()
-    field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
-    style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank"}
-    describe_layer(layer, style.get(field, "rank"))
 
 
 def _num(v):

@@ -192,9 +192,13 @@ class Plan:
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
         layers = []
+        from ..processing.styles import describe_shown
+
         for uri, name, _style in self.layers:
             layer = QgsVectorLayer(uri, name, "ogr")
             add_saved_styles(layer)
+            if layer.isValid():
+                describe_shown(layer)  # metadata title and abstract: map, model, topic
             layers.append(layer)
         if metrics:
             layers.append(QgsVectorLayer(metrics, tr("Bias metrics"), "ogr"))

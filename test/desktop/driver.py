@@ -13,7 +13,13 @@ import traceback
 from qgis.core import QgsApplication, QgsPointXY
 from qgis.PyQt.QtCore import QCoreApplication, QPoint, Qt, QTimer
 from qgis.PyQt.QtTest import QTest
-from qgis.PyQt.QtWidgets import QApplication, QMessageBox
+from qgis.PyQt.QtWidgets import (
+    QApplication,
+    QDialogButtonBox,
+    QFileDialog,
+    QLineEdit,
+    QMessageBox,
+)
 from qgis.utils import iface
 
 
@@ -62,22 +68,43 @@ def click_map(x, y, button=Qt.MouseButton.LeftButton):
 
 
 class DialogAnswerer:
-    """Answers the next modal message box by pressing `button`; keeps its text and a picture.
+    """Answers the modal message boxes that open by pressing `button` (Yes: a user who
+    confirms), or a file dialog by choosing `files`; keeps their texts and a picture.
 
     Use around the click that opens the dialog: `with DialogAnswerer(rec, "confirm") as d:`.
     """
 
-    def __init__(self, recorder, shot=None, button=QMessageBox.StandardButton.Yes):
-        self.recorder, self.shot, self.button = recorder, shot, button
+    def __init__(self, recorder, shot=None, button=QMessageBox.StandardButton.Yes, files=()):
+        self.recorder, self.shot, self.button, self.files = recorder, shot, button, files
         self.texts = []
+        self.answered = set()  # each dialog once: a dialog that stays open is a failure
         self.timer = QTimer()
         self.timer.setInterval(100)
         self.timer.timeout.connect(self._poll)
 
     def _poll(self):
         box = QApplication.activeModalWidget()
+        if box is None or id(box) in self.answered:
+            return
+        if isinstance(box, QFileDialog):
+            # As a user: type the names in "File name" and press Open (accept() is protected
+            # for a dialog made by QFileDialog's static functions).
+            self.answered.add(id(box))
+            self.texts.append(box.windowTitle())
+            box.setDirectory(os.path.dirname(self.files[0]))
+            edit = box.findChild(QLineEdit, "fileNameEdit")
+            if len(self.files) == 1:
+                edit.setText(self.files[0])
+            else:
+                edit.setText(" ".join(f'"{os.path.basename(f)}"' for f in self.files))
+            if self.shot:
+                self.recorder.shot(self.shot, box)
+            buttons = box.findChild(QDialogButtonBox, "buttonBox")
+            buttons.button(QDialogButtonBox.StandardButton.Open).click()
+            return
         if not isinstance(box, QMessageBox):
             return
+        self.answered.add(id(box))
         self.texts.append(box.text())
         if self.shot:
             self.recorder.shot(self.shot, box)

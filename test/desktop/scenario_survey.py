@@ -18,7 +18,7 @@ from qgis.core import (
     QgsRectangle,
 )
 from qgis.PyQt.QtCore import Qt, QTimer, QUrl
-from qgis.PyQt.QtWidgets import QAction
+from qgis.PyQt.QtWidgets import QAction, QMessageBox
 from qgis.utils import iface, plugins
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
@@ -191,7 +191,9 @@ def choose_survey(topic=TOPIC, truth=True):
         for r in range(table.rowCount())
     ]  # fmt: skip
     if not truth:
-        table.cellWidget(0, 1).setLayer(None)
+        table.cellWidget(0, 1).setLayer(None)  # "none": this topic gets no rank errors
+    elif table.cellWidget(0, 1).currentLayer() is None:
+        table.cellWidget(0, 1).setLayer(state["countries"])
     assert ui.checked_topics() == [topic], ui.checked_topics()
     assert ui.checked_models() == [EMBEDDED_NAME], ui.checked_models()
     rec.shot("02b_survey")
@@ -266,8 +268,18 @@ def results_facts(name):
     for lyr in rated:
         r = lyr.renderer()
         feats = list(lyr.getFeatures())
+        graduated = isinstance(r, QgsGraduatedSymbolRenderer)
+        # Keep the list: a range's symbol dies with a temporary copy of the range (segfault).
+        ranges = r.ranges() if graduated else []
+        symbol = ranges[0].symbol() if ranges else None
         out["rated"].append(
             {
+                "legend": [c.label() for c in ranges],
+                "colors": [c.symbol().color().name() for c in ranges],
+                "outline": symbol.symbolLayer(0).strokeColor().name() if symbol else "",
+                "size_mm": symbol.size() if symbol else 0,
+                "title": lyr.metadata().title(),
+                "abstract": lyr.metadata().abstract(),
                 "name": lyr.name(),
                 "features": len(feats),
                 "renderer": r.type(),
@@ -306,6 +318,43 @@ def first_survey():
     rec.facts["first"] = facts
     iface.mapCanvas().refreshAllLayers()
     rec.shot("04_results")
+
+
+def mismatch_needs_confirmation():
+    """Population density rated against infant mortality: the dock asks; No starts nothing."""
+    d = dock()
+    ui = d.survey
+    d.show_tab(ui)
+    choose_survey("Population Density")
+    rec.facts["truth_table_density"] = [
+        [ui.truthTable.item(0, 0).text(), ui.truthTable.cellWidget(0, 2).currentField()]
+    ]
+    ui.truthTable.cellWidget(0, 2).setField("infant_mortality")
+    with DialogAnswerer(rec, "11_mismatch", button=QMessageBox.StandardButton.No) as dialog:
+        click(d.ui.runButton)
+        wait_until(lambda: dialog.texts, 10, "the ground-truth question")
+        pump(0.3)
+    rec.facts["mismatch"] = {"asked": dialog.texts, "started": d.task is not None}
+    ui.truthTable.cellWidget(0, 2).setField("pop_density")
+    choose_survey()
+
+
+def open_results_from_files():
+    """Results tab → Open results… → the first survey's GeoPackage in the file dialog."""
+    d = dock()
+    first = rec.facts["first"]["folder"]
+    path = next(os.path.join(first, f) for f in sorted(os.listdir(first)) if f.startswith("truth_"))
+    d.show_tab(d.results)
+    with DialogAnswerer(rec, "12_open_dialog", files=[path]) as dialog:
+        click(d.results.openButton)
+        wait_until(lambda: dialog.texts, 10, "the file dialog")
+        pump(0.5)
+    from geobias.ui.results_tab import group_name
+
+    facts = results_facts(group_name([path]))
+    facts["dialog"] = dialog.texts
+    rec.facts["opened"] = facts
+    rec.shot("12_opened")
 
 
 def inspect_point():
@@ -350,10 +399,12 @@ def cancel_and_resume():
 
 def world_survey():
     ui = dock().area
+    choose_survey(truth=False)
     dock().show_tab(ui)
     click(ui.worldRadio)
     preview(4, method="uniform", seed=3)
     facts = run_survey("world")
+    choose_survey()
     facts.update(results_facts("world"))
     rec.facts["world"] = facts
     iface.mapCanvas().setExtent(QgsRectangle(-180, -90, 180, 90))
@@ -397,6 +448,8 @@ def main():
             ("choose_survey", choose_survey),
             ("first_survey", first_survey),
             ("inspect_point", inspect_point),
+            ("open_results_from_files", open_results_from_files),
+            ("mismatch_needs_confirmation", mismatch_needs_confirmation),
             ("cancel_and_resume", cancel_and_resume),
             ("world_survey", world_survey),
             ("layer_survey", layer_survey),

@@ -6,40 +6,13 @@ Screenshots are saved in build/desktop/ (look at them after a change to the dock
 """
 
 import os
-import shutil
 
 import pytest
 
-from geobias.test.desktop.launch import ROOT, run_scenario
+from geobias.test.desktop.launch import OUT, step_ok
 
-pytestmark = [
-    pytest.mark.desktop,
-    pytest.mark.skipif(not shutil.which("xvfb-run"), reason="needs xvfb-run (Debian xvfb)"),
-]
-OUT = os.path.join(ROOT, "build", "desktop")
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenario_survey.py")
+pytestmark = pytest.mark.desktop
 TOPIC = "Infant Mortality Rate"
-
-
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    shutil.rmtree(OUT, ignore_errors=True)
-    outcome = run_scenario(SCRIPT, OUT, str(tmp_path_factory.mktemp("qgis-profiles")))
-    assert not outcome.died, "QGIS died\n" + outcome.tail()
-    assert outcome.result, "the scenario wrote no result\n" + outcome.tail()
-    return outcome
-
-
-@pytest.fixture(scope="module")
-def facts(run):
-    return run.result["facts"]
-
-
-def step_ok(run, name):
-    steps = {s["name"]: s for s in run.result["steps"]}
-    assert name in steps, f"step {name} did not run; steps: {list(steps)}"
-    step = steps[name]
-    assert step["ok"], f"{name}: {step.get('error')}\n{step.get('traceback', '')}"
 
 
 def test_qgis_ran_the_whole_scenario_and_quit_cleanly(run, facts):
