@@ -86,10 +86,6 @@ def results(dock):
 
 def main():
     try:
-        hook = os.environ.get("GEOBIAS_DESKTOP_HOOK")
-        if hook:  # development only: code run before the scenario
-            with open(hook) as f:
-                exec(f.read(), {"rec": rec})
         dock = setup()
         for name, fn in (("area", area), ("survey", survey), ("results", results)):
             if not rec.step(name, fn, dock):

@@ -437,9 +437,6 @@ def layer_survey():
 
 def main():
     try:
-        hook = os.environ.get("GEOBIAS_DESKTOP_HOOK")
-        if hook:  # development only: code run before the scenario
-            exec(open(hook).read(), {"rec": rec, "state": state})
         steps = (
             ("show_dock", show_dock),
             ("dock_fits_and_help", dock_fits_and_help),
