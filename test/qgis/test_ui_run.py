@@ -150,7 +150,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     monkeypatch.setattr(embedded, "python_candidates", lambda override=None: [str(bare)])
     with FaultServer() as fs:
         setup_survey(dock, fs, "no model", 3, truth=False)
-    dock.refresh_models({EMBEDDED_NAME})
+    dock.survey.refresh_models({EMBEDDED_NAME})
     pushed, confirmed = [], []
     monkeypatch.setattr(dock, "push", lambda text, level=None, details=None: pushed.append(
         (text, details)))  # fmt: skip
