@@ -179,12 +179,13 @@ def short_topic(topic):
         name = name[len("Average ") :]
         name = name[0].upper() + name[1:]
     name = name.replace(" of Residents", " of residents")
-    return name if len(name) <= 26 else name[:25] + "…"
+    return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic):
-    """The rated layer's name in the Layers panel: short topic · short model."""
-    return f"{short_topic(topic)} · {short_model(model)}"
+def layer_name(model, topic, with_model=True):
+    """The rated layer's name in the Layers panel: the short topic, and the short model when a
+    survey asked several (the full names are in the layer's metadata)."""
+    return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
 
 
 def describe_layer(layer, style):

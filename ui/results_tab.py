@@ -136,7 +136,6 @@ class ResultsTab(QWidget, FORM):
                 elif is_rated(layer):
                     runner.add_saved_styles(layer)
                     describe_shown(layer)
-                    layer.setName(self._layer_name(layer))
                     layers.append(layer)
         if not layers:
             self.dock.push(
@@ -146,6 +145,10 @@ class ResultsTab(QWidget, FORM):
                 Qgis.Warning,
             )
             return []
+        models = {self._first(layer)[0] for layer in layers}
+        for layer in layers:
+            model, topic = self._first(layer)
+            layer.setName(layer_name(model, topic, with_model=len(models) > 1))
         if metrics is None:
             metrics = self.compute_metrics(layers)
         self.show_results(layers + ([metrics] if metrics is not None else []), group_name(paths))
@@ -193,10 +196,11 @@ class ResultsTab(QWidget, FORM):
         return QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
 
     @staticmethod
-    def _layer_name(layer):
+    def _first(layer):
+        """(model, topic) of a rated layer's first point."""
         for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
-            return layer_name(f["model"], f["topic"])
-        return layer.name()
+            return str(f["model"]), str(f["topic"])
+        return "", layer.name()
 
     # ------------------------------------------------------------------ table and plot
     def show_metrics(self, metrics_layer):

@@ -220,6 +220,10 @@ class SurveyTab(QWidget, FORM):
             layer_combo.layerChanged.connect(
                 lambda lyr, t=topic, f=field_combo: self._truth_layer_changed(t, lyr, f)
             )
+            # "none" picked by the user is a choice to keep; a combo emptied by itself is not.
+            layer_combo.activated.connect(
+                lambda _i, t=topic, c=layer_combo: self._truth_none_chosen(t, c)
+            )
             field_combo.fieldChanged.connect(
                 lambda name, t=topic, c=layer_combo: self._truth_field_changed(t, c, name)
             )
@@ -239,7 +243,8 @@ class SurveyTab(QWidget, FORM):
         field_combo.setLayer(layer)
         field_combo.setEnabled(layer is not None)
         if layer is None:
-            self.truth[topic] = ("", "")  # chosen: no ground truth (nothing proposed again)
+            if self.truth.get(topic, ("", ""))[0]:
+                self.truth.pop(topic, None)
             return
         names = layer.fields().names()
         field = BUNDLED_TRUTH_FIELDS.get(topic) if is_bundled(layer, "countries") else None
@@ -249,10 +254,14 @@ class SurveyTab(QWidget, FORM):
         field_combo.setField(field)
         self._truth_field_changed(topic, None, field, layer)
 
+    def _truth_none_chosen(self, topic, layer_combo):
+        if layer_combo.currentLayer() is None:
+            self.truth[topic] = ("", "")  # chosen: no ground truth (nothing proposed again)
+
     def _truth_field_changed(self, topic, layer_combo, field, layer=None):
         layer = layer if layer is not None else layer_combo.currentLayer()
         if layer is None or not field:
-            self.truth[topic] = ("", "")
+            self.truth.pop(topic, None)
         else:
             self.truth[topic] = (layer.id(), field)
 

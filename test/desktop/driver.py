@@ -49,6 +49,25 @@ def click(widget, button=Qt.MouseButton.LeftButton):
     pump(0.05)
 
 
+def choose_in_combo(combo, text):
+    """Open a combo box's list with a click and click the item showing `text`."""
+    click(combo)
+    view = combo.view()
+    wait_until(view.isVisible, 5, "the combo box list")
+    row = combo.findText(text)
+    assert row >= 0, f"{text!r} not in {[combo.itemText(i) for i in range(combo.count())]}"
+    index = view.model().index(row, combo.modelColumn(), view.rootIndex())
+    view.scrollTo(index)
+    QTest.mouseClick(
+        view.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        view.visualRect(index).center(),
+    )
+    pump(0.2)
+    assert combo.currentText() == text, combo.currentText()
+
+
 def canvas_pixel(x, y):
     """The canvas pixel of map coordinates (x, y) in the canvas CRS."""
     canvas = iface.mapCanvas()

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import (  # noqa: E402
     DialogAnswerer,
     Recorder,
+    choose_in_combo,
     click,
     click_map,
     pump,
@@ -190,10 +191,10 @@ def choose_survey(topic=TOPIC, truth=True):
          table.cellWidget(r, 2).currentField()]
         for r in range(table.rowCount())
     ]  # fmt: skip
-    if not truth:
-        table.cellWidget(0, 1).setLayer(None)  # "none": this topic gets no rank errors
+    if not truth:  # "none": this topic gets no rank errors
+        choose_in_combo(table.cellWidget(0, 1), "none")
     elif table.cellWidget(0, 1).currentLayer() is None:
-        table.cellWidget(0, 1).setLayer(state["countries"])
+        choose_in_combo(table.cellWidget(0, 1), state["countries"].name())
     assert ui.checked_topics() == [topic], ui.checked_topics()
     assert ui.checked_models() == [EMBEDDED_NAME], ui.checked_models()
     rec.shot("02b_survey")
@@ -239,6 +240,13 @@ def run_survey(name, shot=None, cancel_after=None):
         "folder": plan.folder,
         "seen": seen,
     }
+
+
+def _plain(v):
+    """A JSON value: QGIS's NULL (a null QVariant) becomes None."""
+    if v is None or (hasattr(v, "isNull") and v.isNull()):
+        return None
+    return v if isinstance(v, (str, int, float)) else str(v)
 
 
 def _number(v):
@@ -296,10 +304,7 @@ def results_facts(name):
                 "topics": sorted({str(f["topic"]) for f in feats}),
             }
         )
-    out["metrics_rows"] = [
-        {k: (v if isinstance(v, (str, int, float)) or v is None else str(v)) for k, v in r.items()}
-        for r in d.results.metrics.rows
-    ]
+    out["metrics_rows"] = [{k: _plain(v) for k, v in r.items()} for r in d.results.metrics.rows]
     plot = d.results.plot
     out["plot"] = {
         "points": int(len(plot.rating)),

@@ -62,7 +62,9 @@ def test_bundled_fields_are_proposed_per_topic_and_never_carried_to_another(dock
     assert table.rowCount() == 1 and table.cellWidget(0, 1).currentLayer() is None
     # The user's "none" for a paper topic is kept, not proposed again.
     survey.set_checked_topics([IMR])
-    table.cellWidget(0, 1).setLayer(None)
+    combo = table.cellWidget(0, 1)
+    combo.setLayer(None)
+    combo.activated.emit(combo.currentIndex())  # as when the user picks "none" in the list
     survey.set_checked_topics([IMR, DENSITY])
     assert survey.truth_for_run() == {DENSITY: (countries.id(), "pop_density")}
 
@@ -254,7 +256,7 @@ def test_results_of_the_toolbox_open_in_the_results_tab(dock, tmp_path):
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — toolbox")
     assert group is not None
     rated = layers[0]
-    assert rated.name() == "Infant Mortality Rate · gpt-3.5-turbo"
+    assert rated.name() == "Infant Mortality Rate"  # one model: its name is in the metadata
     assert rated.renderer().classAttribute() == "rank_error"
     assert "gpt-3.5-turbo-0613" in rated.metadata().abstract()
     (row,) = dock.results.metrics.rows
@@ -279,3 +281,14 @@ def test_a_gpkg_without_rated_points_says_so(dock, qgis_iface):
     dock.push = lambda text, *a, **k: messages.append(text)
     assert dock.results.open_files([os.path.join(DATA, "admin1.gpkg")]) == []
     assert messages and "No rated points layer" in messages[0]
+
+
+def test_layer_names_fit_the_layers_panel():
+    from geobias.processing.styles import layer_name
+
+    assert layer_name("SmolLM2-135M-Instruct.Q4_1", IMR) == "Infant Mortality Rate · SmolLM2-135M"
+    assert layer_name("gpt-3.5-turbo-0613", IMR, with_model=False) == IMR
+    long = layer_name(
+        "meta-llama/Llama-3.1-70B-Instruct-Turbo", "Average Attractiveness of Residents"
+    )
+    assert long == "Attractiveness of residents · Llama-3.1-70B-Ins…" and len(long) <= 48
