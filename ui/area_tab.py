@@ -20,7 +20,7 @@ from qgis.gui import QgsRubberBand
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QLocale, pyqtSignal
 from qgis.PyQt.QtGui import QColor
-from qgis.PyQt.QtWidgets import QWidget
+from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
 from ..i18n_util import tr, translate
 from ..paths import DATA
@@ -111,6 +111,8 @@ class AreaTab(QWidget, FORM):
         self.points_band.setFillColor(QColor(250, 200, 0, 230))
         self.points_band.setIcon(QgsRubberBand.ICON_CIRCLE)
         self.points_band.setIconSize(6)
+        for box in (self.mapBox, self.areaBox, self.pointsBox):  # the spacer takes the rest
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.areaLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         self.weightLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         self.weightLayerCombo.setAllowEmptyLayer(True)

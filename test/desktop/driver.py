@@ -183,6 +183,10 @@ class Recorder:
     def shot(self, name, widget=None):
         """Save a screenshot of the main window (or `widget`) as <out_dir>/<name>.png."""
         pump(0.3)
+        canvas = iface.mapCanvas()
+        deadline = time.monotonic() + 15
+        while canvas.isDrawing() and time.monotonic() < deadline:  # no half-rendered map
+            pump(0.1)
         path = os.path.join(self.out_dir, f"{name}.png")
         (widget or iface.mainWindow()).grab().save(path)
         self.result["shots"].append(path)
