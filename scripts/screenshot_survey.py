@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import DialogAnswerer, Recorder, click, click_map, pump, wait_until  # noqa: E402
 
 OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
-N_POINTS = int(os.environ.get("GEOBIAS_SCREENSHOT_POINTS", "24"))
+N_POINTS = int(os.environ.get("GEOBIAS_SCREENSHOT_POINTS", "16"))
 TOPIC = "Infant Mortality Rate"
 # From the Gulf of Guinea to the Baltic: countries with very different infant mortality.
 POLYGON = [(-17.0, 4.0), (35.0, 4.0), (35.0, 58.0), (-10.0, 58.0)]

@@ -16,7 +16,7 @@ def run(tmp_path_factory):
     if not shutil.which("xvfb-run"):
         pytest.fail("xvfb-run is missing (Debian xvfb): the desktop tests cannot run")
     shutil.rmtree(OUT, ignore_errors=True)
-    outcome = run_scenario(SCRIPT, OUT, str(tmp_path_factory.mktemp("qgis-profiles")))
+    outcome = run_scenario(SCRIPT, OUT, str(tmp_path_factory.mktemp("qgis-profiles")), timeout=1800)
     assert not outcome.died, "QGIS died\n" + outcome.tail()
     assert outcome.result, "the scenario wrote no result\n" + outcome.tail()
     return outcome

@@ -183,9 +183,14 @@ class Recorder:
     def shot(self, name, widget=None):
         """Save a screenshot of the main window (or `widget`) as <out_dir>/<name>.png."""
         pump(0.3)
+        # Render the map afresh: after a resize the canvas shows a scaled old image until its
+        # delayed refresh, and a half-drawn one while rendering.
         canvas = iface.mapCanvas()
+        done = []
+        canvas.mapCanvasRefreshed.connect(lambda: done.append(1))
+        canvas.refresh()
         deadline = time.monotonic() + 15
-        while canvas.isDrawing() and time.monotonic() < deadline:  # no half-rendered map
+        while not done and time.monotonic() < deadline:
             pump(0.1)
         path = os.path.join(self.out_dir, f"{name}.png")
         (widget or iface.mainWindow()).grab().save(path)

@@ -37,7 +37,7 @@ TOPIC = "Infant Mortality Rate"
 # Lon/lat vertices of the drawn study area: West Africa to central Europe, many countries.
 POLYGON = [(-12.0, 5.0), (30.0, 5.0), (30.0, 50.0), (-5.0, 50.0)]
 SCREEN = (1600, 1000)  # launch.SCREEN
-RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "240"))
+RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "480"))  # a loaded machine
 rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "900")))
 state = {}
 
