@@ -24,6 +24,17 @@ def tr(text):
     return QCoreApplication.translate(CONTEXT, text)
 
 
+def translate(context, text, disambiguation=None, n=-1):
+    """QCoreApplication.translate with a count: %n becomes n and the translation takes the
+    language's plural form (Qt numerus forms in the .ts). Without a translation (English) the
+    source's "(s)" becomes "s" unless n is 1. Call it as translate("@default", "...", None, n):
+    pylupdate5 files a call named translate with a count as a plural message."""
+    out = QCoreApplication.translate(context, text, disambiguation, n)
+    if n >= 0 and "(s)" in out:
+        out = out.replace("(s)", "" if n == 1 else "s")
+    return out
+
+
 def qgis_locale():
     """The locale QGIS runs in: the user's override if set, else the system's."""
     settings = QgsSettings()

@@ -11,3 +11,5 @@ DATA = os.path.join(RESOURCES, "data")
 REFERENCE = os.path.join(RESOURCES, "reference", "geollm-gpt35")
 # The HERB paper's descriptor words (resources/herb/README.md).
 HERB_DESCRIPTORS = os.path.join(RESOURCES, "herb", "descriptors.txt")
+# The user guide (HTML) the dock's Help button opens; shipped in the plugin zip.
+GUIDE = os.path.join(PLUGIN_DIR, "docs", "guide", "index.html")

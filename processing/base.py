@@ -1,5 +1,7 @@
 """Common base of the GeoBias algorithms: instance creation, groups, icon, translated strings."""
 
+import html
+
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtGui import QIcon
 
@@ -16,10 +18,12 @@ GROUPS = {
 
 
 class GeoBiasAlgorithm(QgsProcessingAlgorithm):
-    """Subclasses set NAME, DISPLAY and GROUP, write shortHelpString and the Processing hooks.
+    """Subclasses set NAME, DISPLAY and GROUP, write help_text and the Processing hooks.
 
-    Help texts are literal tr("..." "...") calls in each shortHelpString: pylupdate5 finds a
-    string split over lines there, but not inside QT_TRANSLATE_NOOP with a trailing comma.
+    Help texts are literal tr("..." "...") calls in each help_text: pylupdate5 finds a string
+    split over lines there, but not inside QT_TRANSLATE_NOOP with a trailing comma. They are
+    plain text; shortHelpString escapes them, as QGIS shows the help as HTML ("< 0" would start
+    a tag and hide the rest).
     """
 
     NAME = ""
@@ -33,6 +37,12 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def displayName(self):
         return tr(self.DISPLAY)
+
+    def help_text(self):
+        return ""
+
+    def shortHelpString(self):
+        return html.escape(self.help_text(), quote=False)
 
     def group(self):
         return tr(GROUPS[self.GROUP])

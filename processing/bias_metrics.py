@@ -165,7 +165,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Bias metrics")
     GROUP = "truth"
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Computes, for every model and topic in the rated points layers: the number of points "
             "and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini "

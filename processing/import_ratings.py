@@ -75,7 +75,7 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
     GROUP = "survey"
     USES_GEOS = False  # points are written as WKB by numpy, no shapely
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an "
             "empty value means not answered) and writes a rated points layer in EPSG:4326 with the "

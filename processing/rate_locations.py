@@ -334,7 +334,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
     GROUP = "survey"
     USES_GEOS = False  # points are written as WKB by numpy, no shapely
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Asks a large language model to rate every point on each topic (0.0–9.9) with the "
             "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
@@ -388,6 +388,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
                 )
             )
             by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            feedback.setProgressText(tr("Writing the rated layers…"))
             uris = write_rated(path, by_topic, ep.model)
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),

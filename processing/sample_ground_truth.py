@@ -78,7 +78,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Sample ground truth")
     GROUP = "truth"
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Adds the ground truth to rated points from one of your layers and computes rank "
             "errors. Give exactly one source: a raster (the statistic of the cells in a square "

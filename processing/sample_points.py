@@ -137,7 +137,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Sample points")
     GROUP = "survey"
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Samples the locations to rate inside a region: the polygons of a layer (or only its "
             "selected features), an extent, or the whole world when neither is given. Methods: "

@@ -5,6 +5,7 @@ import os
 import numpy as np
 from qgis.core import (
     QgsClassificationQuantile,
+    QgsFeatureRequest,
     QgsGradientColorRamp,
     QgsGraduatedSymbolRenderer,
     QgsMarkerSymbol,
@@ -18,59 +19,92 @@ from qgis.PyQt.QtGui import QColor
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 
-N_CLASSES = 10
-POINT_SIZE = 1.8
+POINT_SIZE = 2.4  # mm: rated points stay visible over a basemap at any scale
+OUTLINE = "#232323"  # a thin dark ring keeps pale classes (about right, mid ranks) visible
+# Colour-blind-safe ramps (ColorBrewer / viridis). A topic where a higher value is worse
+# (infant mortality) ranks from pale yellow to dark red, one where higher is better from pale
+# to dark blue, any other on the neutral viridis: red-yellow-green would read a high infant
+# mortality rating as "good".
+RAMPS = {False: "YlOrRd", True: "YlGnBu", None: "Viridis"}
+# Rank errors: blue underestimates, near-white "about right", red overestimates (RdBu is
+# readable by colour-blind readers); five classes a reader can name.
+ERROR_BREAKS = (-1.0, -0.5, -0.15, 0.15, 0.5, 1.0)
 
 
 def _ramp(name, invert=False):
     ramp = QgsStyle.defaultStyle().colorRamp(name)
     if ramp is None:  # a profile without the default style database
-        ramp = QgsGradientColorRamp(QColor("#d73027"), QColor("#1a9850"))
-        ramp.setStops([])
+        ramp = QgsGradientColorRamp(QColor("#ffffcc"), QColor("#800026"))
     if invert:
         ramp.invert()
     return ramp
 
 
 def _symbol(color):
-    symbol = QgsMarkerSymbol.createSimple(
-        {"name": "circle", "color": color.name(), "outline_style": "no", "size": str(POINT_SIZE)}
+    return QgsMarkerSymbol.createSimple(
+        {
+            "name": "circle",
+            "color": color.name(),
+            "outline_color": OUTLINE,
+            "outline_width": "0.2",
+            "outline_width_unit": "MM",
+            "size": str(POINT_SIZE),
+        }
     )
-    return symbol
 
 
-def _graduated(field, breaks, ramp, decimals=2):
-    """Classes between consecutive `breaks`, coloured along `ramp` from first to last class."""
-    n = len(breaks) - 1
+def topic_polarity(topic):
+    """True if a higher value of the topic is better, False if worse, None if neither."""
+    from ..core.topics import get_topic
+
+    return get_topic(topic).higher_is_better if topic else None
+
+
+def _classes(field, classes, ramp):
+    """A renderer from [(lo, hi, label)] in legend order, coloured along `ramp` by position
+    of the class (first class = end of the ramp: legends read top = highest)."""
     ranges = []
-    for i in range(n):
-        a, b = float(breaks[i]), float(breaks[i + 1])
-        color = ramp.color(i / (n - 1) if n > 1 else 0.5)
-        label = f"{a:.{decimals}f} – {b:.{decimals}f}"
-        ranges.append(QgsRendererRange(a, b, _symbol(color), label))
+    n = len(classes)
+    for i, (lo, hi, label) in enumerate(classes):
+        t = (n - 1 - i) / (n - 1) if n > 1 else 0.5
+        ranges.append(QgsRendererRange(lo, hi, _symbol(ramp.color(t)), label))
     renderer = QgsGraduatedSymbolRenderer(field, ranges)
     renderer.setSourceColorRamp(ramp.clone())
+    renderer.setSourceSymbol(_symbol(QColor("#888888")))
     return renderer
 
 
-def _fixed_ranges(field, lo, hi, ramp, decimals=2):
-    """Equal-width classes over [lo, hi] coloured along `ramp` (fixed, data-independent)."""
-    renderer = _graduated(field, np.linspace(lo, hi, N_CLASSES + 1), ramp, decimals)
-    # Values exactly at the ends belong to the outer classes.
-    renderer.updateRangeLowerValue(0, lo - 1e-9)
-    renderer.updateRangeUpperValue(N_CLASSES - 1, hi + 1e-9)
-    return renderer
+def rank_renderer(field="rank", topic=None):
+    """Fractional ranks 0..1 in five named classes, highest first (a legend reads downwards).
 
-
-def rank_renderer(field="rank"):
-    """Fractional ranks 0..1 on the red-yellow-green ramp (low rank red, high rank green)."""
-    return _fixed_ranges(field, 0.0, 1.0, _ramp("RdYlGn"))
+    `field` "truth_rank" names the ground truth's ranks instead of the ratings'.
+    """
+    what = tr("truth") if field == "truth_rank" else tr("rating")
+    eps = 1e-9  # the ends 0 and 1 belong to the outer classes
+    classes = [
+        (0.8, 1.0 + eps, tr("highest {what}s (rank 0.8–1)").format(what=what)),
+        (0.6, 0.8, tr("high (0.6–0.8)")),
+        (0.4, 0.6, tr("middle (0.4–0.6)")),
+        (0.2, 0.4, tr("low (0.2–0.4)")),
+        (0.0 - eps, 0.2, tr("lowest {what}s (rank 0–0.2)").format(what=what)),
+    ]
+    return _classes(field, classes, _ramp(RAMPS[topic_polarity(topic)]))
 
 
 def rank_error_renderer(field="rank_error", bound=1.0):
-    """Rank errors symmetric around 0: red overestimates (> 0), white 0, blue underestimates."""
-    # RdBu runs red -> blue; inverted it runs blue (negative) -> red (positive).
-    return _fixed_ranges(field, -bound, bound, _ramp("RdBu", invert=True))
+    """Rank error = rank of rating − rank of truth, in five classes from strong overestimate
+    (red, top) to strong underestimate (blue)."""
+    b = [v * bound for v in ERROR_BREAKS]
+    eps = 1e-9
+    classes = [
+        (b[4], b[5] + eps, tr("strong overestimate (> +0.5)")),
+        (b[3], b[4], tr("overestimate (+0.15 to +0.5)")),
+        (b[2], b[3], tr("about right (−0.15 to +0.15)")),
+        (b[1], b[2], tr("underestimate (−0.5 to −0.15)")),
+        (b[0] - eps, b[1], tr("strong underestimate (< −0.5)")),
+    ]
+    # RdBu runs red -> blue; inverted, its end (the first class, overestimates) is red.
+    return _classes(field, classes, _ramp("RdBu", invert=True))
 
 
 def quantile_breaks(values, classes=5):
@@ -83,39 +117,112 @@ def quantile_breaks(values, classes=5):
     return np.repeat(breaks, 2) if len(breaks) == 1 else breaks
 
 
-def rating_renderer(layer, field="score", classes=5, values=None):
-    """Raw ratings graduated by quantiles (as the paper's rating maps).
+def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
+    """Raw ratings (0.0–9.9) graduated by quantiles (as the paper's rating maps), highest first.
 
     `values` are the field's values when the caller has them (no second read of the layer).
     """
     if values is None:
         values, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, field)
-    renderer = _graduated(field, quantile_breaks(values, classes), _ramp("RdYlGn"), decimals=1)
+    breaks = quantile_breaks(values, classes)
+    spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
+    named = [(a, b, tr("rating {a:.1f}–{b:.1f}").format(a=a, b=b)) for a, b in spans]
+    renderer = _classes(field, named, _ramp(RAMPS[topic_polarity(topic)]))
     renderer.setClassificationMethod(QgsClassificationQuantile())
-    renderer.setSourceSymbol(_symbol(QColor("#888888")))
     return renderer
 
 
 # Saved styles: name, description, the field drawn.
 STYLE_SETS = (
-    ("rank", QT_TRANSLATE_NOOP("@default", "Rank of the score (0..1), red-yellow-green"), "rank"),
+    ("rank", QT_TRANSLATE_NOOP("@default", "Rank of the rating (0 lowest – 1 highest)"), "rank"),
     (
         "rank_error",
-        QT_TRANSLATE_NOOP("@default", "Rank error: red overestimate, white 0, blue underestimate"),
+        QT_TRANSLATE_NOOP("@default", "Rank error: overestimate (red) / underestimate (blue)"),
         "rank_error",
     ),
-    ("rating", QT_TRANSLATE_NOOP("@default", "Score by quantiles"), "score"),
-    ("truth_rank", QT_TRANSLATE_NOOP("@default", "Rank of the ground truth (0..1)"), "truth_rank"),
+    ("rating", QT_TRANSLATE_NOOP("@default", "Rating 0.0–9.9 by quantiles"), "score"),
+    (
+        "truth_rank",
+        QT_TRANSLATE_NOOP("@default", "Rank of the ground truth (0 lowest – 1 highest)"),
+        "truth_rank",
+    ),
 )
 
 
-def renderer_for(style, layer, values=None):
+def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style == "rank_error":
         return rank_error_renderer()
     if style == "rating":
-        return rating_renderer(layer, values=(values or {}).get("score"))
-    return rank_renderer(style)  # rank, truth_rank
+        return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
+    return rank_renderer(style, topic)  # rank, truth_rank
+
+
+def short_model(model):
+    """A model name short enough for the Layers panel ("SmolLM2-135M-Instruct.Q4_1" ->
+    "SmolLM2-135M", "gpt-3.5-turbo-0613" -> "gpt-3.5-turbo"); the full name is in the metadata."""
+    import re
+
+    name = str(model).split("/")[-1]
+    name = re.sub(r"\.(gguf|Q\d\w*|F16|F32|BF16)$", "", name, flags=re.I)
+    name = re.sub(r"[-_.](Q\d\w*|GGUF|F16|BF16)$", "", name, flags=re.I)
+    name = re.sub(r"[-_](instruct|chat|it)$", "", name, flags=re.I)
+    name = re.sub(r"-\d{4}(-\d{2}-\d{2})?$", "", name)
+    return name if len(name) <= 18 else name[:17] + "…"
+
+
+def short_topic(topic):
+    """A topic name for the Layers panel ("Average Attractiveness of Residents" ->
+    "Attractiveness of residents")."""
+    name = str(topic)
+    if name.startswith("Average ") and len(name) > 20:
+        name = name[len("Average ") :]
+        name = name[0].upper() + name[1:]
+    name = name.replace(" of Residents", " of residents")
+    return name if len(name) <= 28 else name[:27] + "…"
+
+
+def layer_name(model, topic, with_model=True):
+    """The rated layer's name in the Layers panel: the short topic, and the short model when a
+    survey asked several (the full names are in the layer's metadata)."""
+    return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
+
+
+def describe_layer(layer, style):
+    """Title and abstract of a rated layer's metadata: the map title, the full model and topic
+    names and what the colours mean (saved with the style into the GeoPackage)."""
+    names = layer.fields().names()
+    model = topic = ""
+    if "model" in names and "topic" in names:
+        for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
+            model, topic = str(f["model"]), str(f["topic"])
+    description = dict((s, d) for s, d, _f in STYLE_SETS).get(style, "")
+    title = tr("{topic} as rated by {model}: {what}").format(
+        topic=topic or layer.name(), model=model or "?", what=tr(description).lower()
+    )
+    polarity = topic_polarity(topic)
+    higher = (
+        tr("A higher value of this topic is worse.")
+        if polarity is False
+        else tr("A higher value of this topic is better.")
+        if polarity is True
+        else ""
+    )
+    abstract = tr(
+        "GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}"
+    ).format(
+        model=model or "?",
+        topic=topic or "?",
+        n=layer.featureCount(),
+        what=tr(description),
+        higher=higher,
+    )
+    meta = layer.metadata()
+    meta.setTitle(title)
+    meta.setAbstract(abstract.strip())
+    meta.setKeywords({"GeoBias": ["GeoBias", model, topic]})
+    layer.setMetadata(meta)
+    return title
 
 
 def has_values(layer, field, values=None):
@@ -147,24 +254,43 @@ def style_layer(layer, default="rank", save=True, values=None):
         delete_saved_styles(layer, [style for style, _, _ in STYLE_SETS])
     saved = []
     chosen = None
+    topic = _first_value(layer, "topic")
     for style, description, field in STYLE_SETS:
         if layer.fields().lookupField(field) < 0 or not (save or style == default):
             continue
-        renderer = renderer_for(style, layer, values)
+        renderer = renderer_for(style, layer, values, topic)
         if style == default:
             chosen = renderer
         elif save:
             layer.setRenderer(renderer)
+            describe_layer(layer, style)
             layer.saveStyleToDatabase(style, tr(description), False, "")
             saved.append(style)
     if chosen is None:
         return saved
     layer.setRenderer(chosen)
+    describe_layer(layer, default)
     if save:
         layer.saveStyleToDatabase(default, tr("GeoBias default style"), True, "")
         saved.append(default)
     layer.triggerRepaint()
     return saved
+
+
+def describe_shown(layer):
+    """describe_layer for the style the layer shows now (after its default style loaded)."""
+    renderer = layer.renderer()
+    field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
+    style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank"}
+    return describe_layer(layer, style.get(field, "rank"))
+
+
+def _first_value(layer, field):
+    if layer.fields().lookupField(field) < 0:
+        return None
+    for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
+        return str(f[field])
+    return None
 
 
 def delete_saved_styles(layer, names):

@@ -45,7 +45,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Run a bias survey")
     GROUP = "survey"
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
             "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "

@@ -18,6 +18,8 @@ EXCLUDE_DIRS = (
     "output/",
     ".venv/",
 )
+# ...except the user guide, which the dock's Help button opens.
+SHIPPED_DOCS = ("docs/guide/",)
 EXCLUDE_FILES = {"Makefile", "pyproject.toml", "requirements.txt", "constraints.txt", ".gitignore"}
 
 
@@ -29,7 +31,7 @@ def shipped_files():
     files = [
         f
         for f in tracked
-        if not f.startswith(EXCLUDE_DIRS)
+        if (f.startswith(SHIPPED_DOCS) or not f.startswith(EXCLUDE_DIRS))
         and f not in EXCLUDE_FILES
         and "__pycache__" not in f
         and os.path.exists(os.path.join(ROOT, f))

@@ -113,7 +113,7 @@ def build():
     root.findLayer(rated[1].id()).setItemVisibilityChecked(False)  # one map at a time
     iface.setActiveLayer(rated[0])
     feature = next(rated[0].getFeatures())
-    dock.show_answer(feature)
+    dock.results.show_answer(feature)
     iface.mapCanvas().setExtent(QgsRectangle(-170, -58, 180, 78))
     iface.mainWindow().resize(1600, 960)
     browser = iface.mainWindow().findChild(QDockWidget, "Browser")
@@ -126,7 +126,7 @@ def build():
 def grab():
     dock = plugins["geobias"].dock
     iface.mainWindow().resizeDocks([dock], [900], 1)  # once laid out, the dock can widen
-    dock.fit_metrics_table()
+    dock.results.fit_metrics_table()
     iface.mapCanvas().refreshAllLayers()
     QTimer.singleShot(2000, save)
 

@@ -4,12 +4,13 @@ from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
     QgsCsException,
+    QgsFeature,
     QgsGeometry,
     QgsPointXY,
     QgsProject,
     QgsWkbTypes,
 )
-from qgis.gui import QgsMapTool, QgsMapToolIdentifyFeature, QgsRubberBand
+from qgis.gui import QgsMapTool, QgsMapToolIdentify, QgsRubberBand
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor
 
@@ -33,7 +34,7 @@ def to_wgs84(geometry, crs, project=None):
 def style_area_band(band):
     """The study-area look: translucent orange fill with a dark outline."""
     band.setColor(QColor(230, 120, 20, 200))
-    band.setFillColor(QColor(230, 120, 20, 50))
+    band.setFillColor(QColor(230, 120, 20, 28))
     band.setStrokeColor(QColor(140, 60, 0, 230))
     band.setWidth(2)
 
@@ -141,9 +142,29 @@ class PolygonMapTool(QgsMapTool):
         self.canvas().scene().removeItem(self.band)
 
 
-class RatedPointTool(QgsMapToolIdentifyFeature):
-    """Click a rated point to read its prompt and the model's full answer."""
+class RatedPointTool(QgsMapToolIdentify):
+    """Click a point of any rated layer on the map to read its prompt and the model's answer,
+    whichever layer is active. `is_rated(layer)` tells which layers qualify."""
 
-    def __init__(self, canvas, layer=None):
-        super().__init__(canvas, layer)
-        self.setCursor(Qt.WhatsThisCursor)
+    featureIdentified = pyqtSignal(QgsFeature)
+
+    def __init__(self, canvas, is_rated):
+        super().__init__(canvas)
+        self.is_rated = is_rated
+        self.setCursor(Qt.CursorShape.WhatsThisCursor)
+
+    def rated_layers(self):
+        """Rated layers shown on the map, top of the layer tree first."""
+        return [lyr for lyr in self.canvas().layers() if self.is_rated(lyr)]
+
+    def canvasReleaseEvent(self, event):
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        layers = self.rated_layers()
+        if not layers:
+            return
+        hits = self.identify(
+            event.x(), event.y(), layers, QgsMapToolIdentify.IdentifyMode.TopDownStopAtFirst
+        )
+        if hits:
+            self.featureIdentified.emit(hits[0].mFeature)

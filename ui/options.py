@@ -11,7 +11,7 @@ from qgis.PyQt.QtGui import QIcon
 
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
-from ..i18n_util import tr
+from ..i18n_util import tr, translate
 from ..paths import ICON
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
 
@@ -185,13 +185,15 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             self.modelCombo.addItems(models)
             self.modelCombo.setEditText(current or (models[0] if models else ""))
             if fetch_only or not current:
-                text = tr("{n} models offered.").format(n=len(models))
+                n = len(models)
+                text = translate("@default", "%n model(s) offered.", None, n)
             elif current in models:
                 text = tr("Connected: model {m} is available.").format(m=current)
             else:
-                text = tr("Connected, but {m} is not among the {n} models offered.").format(
-                    m=current, n=len(models)
-                )
+                n = len(models)
+                text = translate(
+                    "@default", "Connected, but {m} is not among the %n model(s) offered.", None, n
+                ).format(m=current)
             self.statusLabel.setText(text)
 
         self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)

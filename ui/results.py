@@ -278,11 +278,12 @@ class BiasPlot(QWidget):
         x1 = x1 if x1 > x0 else x0 + 1
         self._ticks(p, r, x0, x1)
         p.setPen(Qt.NoPen)
-        p.setBrush(QColor(40, 90, 160, 110))
+        p.setBrush(QColor(40, 90, 160, 170))
+        radius = 3.0 if len(x) < 200 else 2.2  # a handful of points must still be seen
         for xi, yi in zip(x.tolist(), y.tolist()):
             px = r.left() + (xi - x0) / (x1 - x0) * r.width()
             py = r.bottom() - min(max(yi, 0.0), 9.9) / 9.9 * r.height()
-            p.drawEllipse(QPointF(px, py), 2.2, 2.2)
+            p.drawEllipse(QPointF(px, py), radius, radius)
 
     def _ticks(self, p, r, x0, x1):
         """Smallest and largest truth value under the x axis, 0 and 9.9 beside the y axis."""

@@ -22,7 +22,7 @@ from ..i18n_util import tr
 from ..paths import DATA
 from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
 from ..processing.rate_locations import default_cache_path, make_endpoint
-from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints
+from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
@@ -170,12 +170,12 @@ def rate_params(settings, cfg, points, out, base_url=None):
     }
 
 
-def truth_params(settings, layer):
+def truth_params(field_name, layer):
     """geobias:samplegroundtruth's truth source parameters for a polygon or point layer."""
     source = layer.source() if layer.providerType() != "memory" else layer.id()
-    if layer.geometryType() == QgsWkbTypes.PolygonGeometry:
-        return {"POLYGONS": source, "POLYGON_FIELD": settings.truth_field}
-    return {"POINTS": source, "POINT_FIELD": settings.truth_field, "MAX_DISTANCE_KM": 50.0}
+    if layer.geometryType() == QgsWkbTypes.GeometryType.PolygonGeometry:
+        return {"POLYGONS": source, "POLYGON_FIELD": field_name}
+    return {"POINTS": source, "POINT_FIELD": field_name, "MAX_DISTANCE_KM": 50.0}
 
 
 # ---------------------------------------------------------------------------- the plan
@@ -192,9 +192,13 @@ class Plan:
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
         layers = []
+        from ..processing.styles import describe_shown
+
         for uri, name, _style in self.layers:
             layer = QgsVectorLayer(uri, name, "ogr")
             add_saved_styles(layer)
+            if layer.isValid():
+                describe_shown(layer)  # metadata title and abstract: map, model, topic
             layers.append(layer)
         if metrics:
             layers.append(QgsVectorLayer(metrics, tr("Bias metrics"), "ogr"))
@@ -260,8 +264,8 @@ def _dom(xml):
 def plan(settings, geom, preview_layer=None, estimate=True):
     """Sample (or reuse the previewed) points, estimate the requests, build the task.
 
-    Steps: [start the embedded model] → ratelocations per model → samplegroundtruth for the
-    topic the truth layer measures → style → biasmetrics (anchor: infant survival by default).
+    Steps: [start the embedded model] → ratelocations per model → samplegroundtruth for each
+    topic with a ground truth → style → biasmetrics (anchor: infant survival by default).
     """
     folder = output_dir(settings.name, run=True)
     points = preview_layer if preview_layer is not None else sample_points(settings, geom)
@@ -284,34 +288,45 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         rate_steps.append((len(steps), e))
         steps.append(("geobias:ratelocations", rate_params(settings, e, points_source, out, url)))
 
-    truth = QgsProject.instance().mapLayer(settings.truth_layer) if settings.truth_field else None
-    truth_topic = settings.truth_topic if settings.truth_topic in topics else topics[0]
-    truth_steps = {}  # rate step index -> truth step index
-    if truth is not None:
-        k = topics.index(truth_topic)
-        source = truth_params(settings, truth)
-        for i, e in rate_steps:
+    # Ground truth per topic; a topic without one keeps its ratings and ranks only.
+    project = QgsProject.instance()
+    truth = {
+        t: (project.mapLayer(lid), f)
+        for t, (lid, f) in truth_map(settings.truth).items()
+        if t in topics and project.mapLayer(lid) is not None
+    }
+    truth_steps = {}  # (rate step index, topic index) -> truth step index
+    for i, e in rate_steps:
+        for k, topic in enumerate(topics):
+            if topic not in truth:
+                continue
+            layer, field_name = truth[topic]
+            source = truth_params(field_name, layer)
 
-            def params(results, i=i, e=e):
+            def params(results, i=i, k=k, e=e, source=source):
                 p = {"INPUT": results[i]["OUTPUT_LAYERS"][k], "SCORE_FIELD": "score"}
                 p.update(source)
-                p["OUTPUT"] = os.path.join(folder, f"truth_{slug(e.name)}.gpkg")
+                p["OUTPUT"] = os.path.join(folder, f"truth_{slug(e.name)}_{k}.gpkg")
                 return p
 
-            truth_steps[i] = len(steps)
+            truth_steps[(i, k)] = len(steps)
             steps.append(("geobias:samplegroundtruth", params))
 
     def collect(task):
         """The layers to load, the truth-topic one replaced by its ground-truth version."""
-        from ..processing.styles import style_file
+        from ..processing.styles import layer_name, style_file
 
         out = []
         for i, e in rate_steps:
             model = EMBEDDED_MODEL if e.is_embedded else e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                name = f"{model}: {topics[k]}" if k < len(topics) else _layer_title(uri)
-                if i in truth_steps and topics[k] == truth_topic:
-                    uri = task.results[truth_steps[i]]["OUTPUT"]
+                name = (
+                    layer_name(model, topics[k], with_model=len(rate_steps) > 1)
+                    if k < len(topics)
+                    else _layer_title(uri)
+                )
+                if (i, k) in truth_steps:
+                    uri = task.results[truth_steps[(i, k)]]["OUTPUT"]
                     style_file(uri, "rank_error")  # saves rank / rank error / rating styles
                     out.append((uri, name, "rank_error"))
                 else:

@@ -4,6 +4,7 @@ database, only their config id in settings), survey choices per project under "G
 from dataclasses import dataclass, field, fields
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
+from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..core.embedded import MODEL_NAME as EMBEDDED_MODEL
 from ..core.llm import PROVIDERS, Endpoint
@@ -94,6 +95,21 @@ def save_endpoints(endpoints, settings=None):
             if f.name != "name":
                 s.setValue(f"{p}/{f.name}", getattr(e, f.name))
     s.setValue(f"{SETTINGS_GROUP}/names", names)
+    _NOTIFIER.changed.emit()
+
+
+class _EndpointsNotifier(QObject):
+    """Tells open docks that the endpoint list changed (saved from the Options page)."""
+
+    changed = pyqtSignal()
+
+
+_NOTIFIER = _EndpointsNotifier()
+
+
+def endpoints_changed():
+    """The signal emitted after save_endpoints()."""
+    return _NOTIFIER.changed
 
 
 def find_endpoint(name, endpoints=None):
@@ -149,7 +165,7 @@ class SurveySettings:
     area_layer: str = ""  # layer id
     selected_only: bool = False
     n_points: int = 100
-    method: str = "uniform"  # uniform | gazetteer | raster | grid
+    method: str = "uniform"  # uniform | gazetteer | raster | grid | hex
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
@@ -158,9 +174,11 @@ class SurveySettings:
     # auto: the expected value where the endpoint gives log-probabilities, else greedy (as in
     # Processing); greedy | expected force one kind.
     score: str = "auto"
-    truth_layer: str = ""
-    truth_field: str = ""
-    truth_topic: str = ""  # the topic the truth measures ("" = the first topic)
+    # Ground truth per topic: "topic<TAB>layer id<TAB>field" entries; a topic without an entry
+    # gets no rank errors. `truth_confirmed`: "topic<TAB>field" pairs whose field name does not
+    # name the topic but which the user confirmed measures it.
+    truth: list = field(default_factory=list)
+    truth_confirmed: list = field(default_factory=list)
     anchor_layer: str = ""
     anchor_field: str = ""
     output_dir: str = ""
@@ -192,4 +210,25 @@ class SurveySettings:
                 value, ok = project.readEntry(SCOPE, f.name, default)
             if ok:
                 setattr(out, f.name, value)
+        if not out.truth:  # a project saved before the per-topic truth: one field, one topic
+            layer, ok_layer = project.readEntry(SCOPE, "truth_layer", "")
+            name, ok_field = project.readEntry(SCOPE, "truth_field", "")
+            topic, _ok = project.readEntry(SCOPE, "truth_topic", "")
+            topic = topic or (out.topics[0] if out.topics else "")
+            if ok_layer and ok_field and layer and name and topic:
+                out.truth = [truth_entry(topic, layer, name)]
         return out
+
+
+def truth_entry(topic, layer_id, field_name):
+    return f"{topic}\t{layer_id}\t{field_name}"
+
+
+def truth_map(entries):
+    """{topic: (layer id, field)} from SurveySettings.truth entries ("", "" for none)."""
+    out = {}
+    for entry in entries:
+        parts = str(entry).split("\t")
+        if len(parts) == 3 and parts[0]:  # ("", "") = the user chose no ground truth
+            out[parts[0]] = (parts[1], parts[2]) if all(parts) else ("", "")
+    return out

@@ -48,3 +48,17 @@ def test_invalid_topics_rejected():
         Topic("A\nB", "custom")
     with pytest.raises(ValueError, match="kind"):
         topics_of_kind("nope")
+
+
+def test_truth_field_names_are_checked_against_the_topic():
+    from geobias.core.topics import BUNDLED_TRUTH_FIELDS, truth_field_matches
+
+    for topic, field in BUNDLED_TRUTH_FIELDS.items():
+        assert truth_field_matches(topic, field)
+    assert truth_field_matches("Population Density", "popDensity")
+    assert truth_field_matches("Average Temperature", "tmean_2020")
+    assert truth_field_matches("Nighttime Light Intensity", "VIIRS_radiance")
+    # The silent mismatch: density ratings against infant mortality.
+    assert not truth_field_matches("Population Density", "infant_mortality")
+    assert not truth_field_matches("Infant Mortality Rate", "pop_density")
+    assert not truth_field_matches("Average Income", "unemployment")

@@ -13,7 +13,13 @@ import traceback
 from qgis.core import QgsApplication, QgsPointXY
 from qgis.PyQt.QtCore import QCoreApplication, QPoint, Qt, QTimer
 from qgis.PyQt.QtTest import QTest
-from qgis.PyQt.QtWidgets import QApplication, QMessageBox
+from qgis.PyQt.QtWidgets import (
+    QApplication,
+    QDialogButtonBox,
+    QFileDialog,
+    QLineEdit,
+    QMessageBox,
+)
 from qgis.utils import iface
 
 
@@ -43,6 +49,27 @@ def click(widget, button=Qt.MouseButton.LeftButton):
     pump(0.05)
 
 
+def choose_in_combo(combo, text):
+    """Open a combo box's list with a click and click the item showing `text`."""
+    click(combo)
+    view = combo.view()
+    wait_until(view.isVisible, 5, "the combo box list")
+    # A combo's list ignores a release that comes within a double-click interval of opening.
+    pump(QApplication.doubleClickInterval() / 1000 + 0.2)
+    row = combo.findText(text)
+    assert row >= 0, f"{text!r} not in {[combo.itemText(i) for i in range(combo.count())]}"
+    index = view.model().index(row, combo.modelColumn(), view.rootIndex())
+    view.scrollTo(index)
+    QTest.mouseClick(
+        view.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+        view.visualRect(index).center(),
+    )
+    pump(0.2)
+    assert combo.currentText() == text, combo.currentText()
+
+
 def canvas_pixel(x, y):
     """The canvas pixel of map coordinates (x, y) in the canvas CRS."""
     canvas = iface.mapCanvas()
@@ -62,22 +89,43 @@ def click_map(x, y, button=Qt.MouseButton.LeftButton):
 
 
 class DialogAnswerer:
-    """Answers the next modal message box by pressing `button`; keeps its text and a picture.
+    """Answers the modal message boxes that open by pressing `button` (Yes: a user who
+    confirms), or a file dialog by choosing `files`; keeps their texts and a picture.
 
     Use around the click that opens the dialog: `with DialogAnswerer(rec, "confirm") as d:`.
     """
 
-    def __init__(self, recorder, shot=None, button=QMessageBox.StandardButton.Yes):
-        self.recorder, self.shot, self.button = recorder, shot, button
+    def __init__(self, recorder, shot=None, button=QMessageBox.StandardButton.Yes, files=()):
+        self.recorder, self.shot, self.button, self.files = recorder, shot, button, files
         self.texts = []
+        self.answered = set()  # each dialog once: a dialog that stays open is a failure
         self.timer = QTimer()
         self.timer.setInterval(100)
         self.timer.timeout.connect(self._poll)
 
     def _poll(self):
         box = QApplication.activeModalWidget()
+        if box is None or id(box) in self.answered:
+            return
+        if isinstance(box, QFileDialog):
+            # As a user: type the names in "File name" and press Open (accept() is protected
+            # for a dialog made by QFileDialog's static functions).
+            self.answered.add(id(box))
+            self.texts.append(box.windowTitle())
+            box.setDirectory(os.path.dirname(self.files[0]))
+            edit = box.findChild(QLineEdit, "fileNameEdit")
+            if len(self.files) == 1:
+                edit.setText(self.files[0])
+            else:
+                edit.setText(" ".join(f'"{os.path.basename(f)}"' for f in self.files))
+            if self.shot:
+                self.recorder.shot(self.shot, box)
+            buttons = box.findChild(QDialogButtonBox, "buttonBox")
+            buttons.button(QDialogButtonBox.StandardButton.Open).click()
+            return
         if not isinstance(box, QMessageBox):
             return
+        self.answered.add(id(box))
         self.texts.append(box.text())
         if self.shot:
             self.recorder.shot(self.shot, box)
@@ -137,6 +185,15 @@ class Recorder:
     def shot(self, name, widget=None):
         """Save a screenshot of the main window (or `widget`) as <out_dir>/<name>.png."""
         pump(0.3)
+        # Render the map afresh: after a resize the canvas shows a scaled old image until its
+        # delayed refresh, and a half-drawn one while rendering.
+        canvas = iface.mapCanvas()
+        done = []
+        canvas.mapCanvasRefreshed.connect(lambda: done.append(1))
+        canvas.refresh()
+        deadline = time.monotonic() + 15
+        while not done and time.monotonic() < deadline:
+            pump(0.1)
         path = os.path.join(self.out_dir, f"{name}.png")
         (widget or iface.mainWindow()).grab().save(path)
         self.result["shots"].append(path)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ZIP = os.path.join(ROOT, "build", "geobias.zip")
 SCREEN = "1600x1000x24"
+OUT = os.path.join(ROOT, "build", "desktop")  # the scenario's screenshots and result.json
 
 
 @dataclass
@@ -63,6 +64,8 @@ def run_scenario(script, out_dir, profiles, timeout=900, env=None, zip_path=ZIP)
     # Desktop QGIS runs on the system Python; the venv's packages (shapely) come via PYTHONPATH,
     # as scripts/run_qgis.sh gives them.
     run_env["PYTHONPATH"] = sysconfig.get_paths()["purelib"]
+    # The scenario's own watchdog ends it (with a screenshot) before this process is killed.
+    run_env.setdefault("GEOBIAS_DESKTOP_TIMEOUT", str(max(60, timeout - 60)))
     run_env.update(GEOBIAS_ROOT=ROOT, GEOBIAS_DESKTOP_OUT=out_dir, **(env or {}))
     cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {SCREEN}", "qgis"]
     cmd += ["--profiles-path", profiles, "--profile", "geobias", "--nologo", "--noversioncheck"]
@@ -87,3 +90,11 @@ def run_scenario(script, out_dir, profiles, timeout=900, env=None, zip_path=ZIP)
         with open(result_path) as f:
             result = json.load(f)
     return Outcome(proc.returncode, stdout, stderr, result)
+
+
+def step_ok(run, name):
+    """Assert that the scenario's step `name` ran and passed (its error and traceback if not)."""
+    steps = {s["name"]: s for s in run.result["steps"]}
+    assert name in steps, f"step {name} did not run; steps: {list(steps)}"
+    step = steps[name]
+    assert step["ok"], f"{name}: {step.get('error')}\n{step.get('traceback', '')}"

@@ -16,16 +16,16 @@ from qgis.core import (
     QgsGraduatedSymbolRenderer,
     QgsProject,
     QgsRectangle,
-    QgsVectorLayer,
 )
-from qgis.PyQt.QtCore import Qt, QTimer
-from qgis.PyQt.QtWidgets import QAction
+from qgis.PyQt.QtCore import Qt, QTimer, QUrl
+from qgis.PyQt.QtWidgets import QAction, QMessageBox
 from qgis.utils import iface, plugins
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import (  # noqa: E402
     DialogAnswerer,
     Recorder,
+    choose_in_combo,
     click,
     click_map,
     pump,
@@ -36,7 +36,8 @@ OUT = os.environ["GEOBIAS_DESKTOP_OUT"]
 TOPIC = "Infant Mortality Rate"
 # Lon/lat vertices of the drawn study area: West Africa to central Europe, many countries.
 POLYGON = [(-12.0, 5.0), (30.0, 5.0), (30.0, 50.0), (-5.0, 50.0)]
-RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "240"))
+SCREEN = (1600, 1000)  # launch.SCREEN
+RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "480"))  # a loaded machine
 rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "900")))
 state = {}
 
@@ -46,23 +47,23 @@ def dock():
 
 
 def show_dock():
-    """Open the dock with the plugin's toolbar button, over the bundled countries layer."""
+    """Open the dock with the plugin's toolbar button; add the bundled countries from it."""
     import geobias
-    from geobias.paths import DATA
 
-    iface.mainWindow().showMaximized()
-
+    # No window manager on the virtual screen: give the main window the whole screen.
+    iface.mainWindow().setGeometry(0, 0, SCREEN[0], SCREEN[1])
     rec.facts["plugin_file"] = os.path.realpath(geobias.__file__)
     action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
     assert action is not None, "the GeoBias toolbar button is missing"
     action.trigger()
     wait_until(lambda: dock().isVisible(), 10, "the dock to show")
-    countries = QgsVectorLayer(
-        os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
-    )
-    assert countries.isValid()
-    QgsProject.instance().addMapLayer(countries)
-    state["countries"] = countries
+    area = dock().area
+    dock().show_tab(area)
+    click(area.countriesButton)
+    layers = list(QgsProject.instance().mapLayers().values())
+    countries = [lyr for lyr in layers if lyr.name() == "Countries (GeoBias)"]
+    assert len(countries) == 1, [lyr.name() for lyr in layers]
+    state["countries"] = countries[0]
     pump(0.5)  # the first layer zooms the map to its extent: zoom in after that
     iface.mapCanvas().setExtent(QgsRectangle(-30, -5, 50, 60))
     iface.mapCanvas().refresh()
@@ -70,10 +71,52 @@ def show_dock():
     rec.facts["window"] = [iface.mainWindow().width(), iface.mainWindow().height()]
 
 
+def dock_fits_and_help():
+    """Every tab: the dock's minimum height and the main window within the screen; the Help
+    button opens the user guide shipped in the plugin (caught by a URL handler, no browser)."""
+    from qgis.PyQt.QtCore import QObject, pyqtSlot
+    from qgis.PyQt.QtGui import QDesktopServices
+
+    d = dock()
+    sizes = []
+    for i in range(d.ui.tabs.count()):
+        d.ui.tabs.setCurrentIndex(i)
+        pump(0.3)
+        sizes.append(
+            {
+                "tab": d.ui.tabs.tabText(i),
+                "dock_min_height": d.minimumSizeHint().height(),
+                "window_height": iface.mainWindow().height(),
+                "run_visible": d.ui.runButton.isVisible()
+                and d.ui.runButton.mapTo(iface.mainWindow(), d.ui.runButton.rect().bottomLeft()).y()
+                <= iface.mainWindow().height(),
+            }
+        )
+    rec.facts["sizes"] = sizes
+
+    class Catcher(QObject):
+        urls = []
+
+        @pyqtSlot(QUrl)
+        def open(self, url):
+            self.urls.append(url.toLocalFile())
+
+    catcher = Catcher()
+    QDesktopServices.setUrlHandler("file", catcher, "open")
+    try:
+        click(d.ui.helpButton)
+        pump(0.3)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    rec.facts["help"] = [(u, os.path.isfile(u), os.path.getsize(u) if os.path.isfile(u) else 0)
+                         for u in catcher.urls]  # fmt: skip
+    d.show_tab(d.area)
+
+
 def draw_area():
     """Press "Draw polygon", click four vertices on the map, right click to finish."""
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    ui = dock().area
+    dock().show_tab(ui)
     click(ui.drawButton)
     assert ui.drawButton.isChecked(), "the draw tool did not start"
     for lon, lat in POLYGON:
@@ -81,8 +124,8 @@ def draw_area():
     rec.shot("01_drawing")
     lon, lat = POLYGON[-1]
     click_map(lon + 0.5, lat, Qt.MouseButton.RightButton)  # finishes without adding a vertex
-    wait_until(lambda: dock().drawn is not None, 5, "the drawn polygon")
-    drawn = dock().drawn
+    wait_until(lambda: ui.drawn is not None, 5, "the drawn polygon")
+    drawn = ui.drawn
     expected = QgsGeometry.fromPolygonXY([[_pt(x, y) for x, y in POLYGON + POLYGON[:1]]])
     rec.facts["draw"] = {
         "vertices": len(drawn.asPolygon()[0]) - 1 if not drawn.isMultipart() else -1,
@@ -101,20 +144,20 @@ def _pt(x, y):
 
 
 def preview(n, method="gazetteer", seed=1, shot=None):
-    ui = dock().ui
+    ui = dock().area
     ui.nPointsSpin.setValue(n)
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
     ui.seedSpin.setValue(seed)
     click(ui.previewButton)
-    wait_until(lambda: dock().preview_layer is not None, 60, "the preview points")
-    layer = dock().preview_layer
-    area = dock().area_geometry()
+    wait_until(lambda: ui.preview_layer is not None, 60, "the preview points")
+    layer = ui.preview_layer
+    area = ui.area_geometry()
     inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
     rec.facts.setdefault("previews", []).append(
         {
             "points": layer.featureCount(),
             "inside": inside,
-            "band_points": dock().points_band.numberOfVertices(),
+            "band_points": ui.points_band.numberOfVertices(),
             "label": ui.areaLabel.text(),
         }
     )
@@ -125,8 +168,8 @@ def preview(n, method="gazetteer", seed=1, shot=None):
 def choose_survey(topic=TOPIC, truth=True):
     """Survey tab: only `topic` ticked, only the embedded model ticked, the ground truth."""
     d = dock()
-    ui = d.ui
-    ui.tabs.setCurrentWidget(ui.surveyTab)
+    ui = d.survey
+    d.show_tab(ui)
     for i in range(ui.topicsTree.topLevelItemCount()):
         item = ui.topicsTree.topLevelItem(i)
         want = item.data(0, Qt.ItemDataRole.UserRole) == topic
@@ -140,14 +183,21 @@ def choose_survey(topic=TOPIC, truth=True):
         found = found or want
         item.setCheckState(Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
     assert found, "the embedded model is not offered in the dock"
-    if truth:
-        ui.truthLayerCombo.setLayer(state["countries"])
-        ui.truthFieldCombo.setField("infant_mortality")
-    else:
-        ui.truthLayerCombo.setLayer(None)
     pump(0.2)
-    assert d.checked_topics() == [topic], d.checked_topics()
-    assert d.checked_models() == [EMBEDDED_NAME], d.checked_models()
+    # The bundled countries' infant mortality is proposed as the topic's ground truth.
+    table = ui.truthTable
+    rec.facts["truth_table"] = [
+        [table.item(r, 0).text(), table.cellWidget(r, 1).currentText(),
+         table.cellWidget(r, 2).currentField()]
+        for r in range(table.rowCount())
+    ]  # fmt: skip
+    if not truth:  # "none": this topic gets no rank errors
+        choose_in_combo(table.cellWidget(0, 1), "none")
+    elif table.cellWidget(0, 1).currentLayer() is None:
+        choose_in_combo(table.cellWidget(0, 1), state["countries"].name())
+    assert ui.checked_topics() == [topic], ui.checked_topics()
+    assert ui.checked_models() == [EMBEDDED_NAME], ui.checked_models()
+    rec.shot("02b_survey")
 
 
 def run_survey(name, shot=None, cancel_after=None):
@@ -192,6 +242,13 @@ def run_survey(name, shot=None, cancel_after=None):
     }
 
 
+def _plain(v):
+    """A JSON value: QGIS's NULL (a null QVariant) becomes None."""
+    if v is None or (hasattr(v, "isNull") and v.isNull()):
+        return None
+    return v if isinstance(v, (str, int, float)) else str(v)
+
+
 def _number(v):
     """True for a finite number (not NULL, not NaN)."""
     try:
@@ -219,8 +276,18 @@ def results_facts(name):
     for lyr in rated:
         r = lyr.renderer()
         feats = list(lyr.getFeatures())
+        graduated = isinstance(r, QgsGraduatedSymbolRenderer)
+        # Keep the list: a range's symbol dies with a temporary copy of the range (segfault).
+        ranges = r.ranges() if graduated else []
+        symbol = ranges[0].symbol() if ranges else None
         out["rated"].append(
             {
+                "legend": [c.label() for c in ranges],
+                "colors": [c.symbol().color().name() for c in ranges],
+                "outline": symbol.symbolLayer(0).strokeColor().name() if symbol else "",
+                "size_mm": symbol.size() if symbol else 0,
+                "title": lyr.metadata().title(),
+                "abstract": lyr.metadata().abstract(),
                 "name": lyr.name(),
                 "features": len(feats),
                 "renderer": r.type(),
@@ -237,17 +304,15 @@ def results_facts(name):
                 "topics": sorted({str(f["topic"]) for f in feats}),
             }
         )
-    out["metrics_rows"] = [
-        {k: (v if isinstance(v, (str, int, float)) or v is None else str(v)) for k, v in r.items()}
-        for r in d.metrics.rows
-    ]
+    out["metrics_rows"] = [{k: _plain(v) for k, v in r.items()} for r in d.results.metrics.rows]
+    plot = d.results.plot
     out["plot"] = {
-        "points": int(len(d.plot.rating)),
-        "with_truth": int(sum(t == t for t in d.plot.truth)),
-        "rank_errors": int(sum(e == e for e in d.plot.rank_error)),
-        "title": d.plot.title,
+        "points": int(len(plot.rating)),
+        "with_truth": int(sum(t == t for t in plot.truth)),
+        "rank_errors": int(sum(e == e for e in plot.rank_error)),
+        "title": plot.title,
     }
-    out["tab"] = d.ui.tabs.currentWidget().objectName()
+    out["tab"] = d.ui.tabs.currentWidget().widget().objectName()
     state[f"rated_{name}"] = rated
     return out
 
@@ -260,10 +325,47 @@ def first_survey():
     rec.shot("04_results")
 
 
+def mismatch_needs_confirmation():
+    """Population density rated against infant mortality: the dock asks; No starts nothing."""
+    d = dock()
+    ui = d.survey
+    d.show_tab(ui)
+    choose_survey("Population Density")
+    rec.facts["truth_table_density"] = [
+        [ui.truthTable.item(0, 0).text(), ui.truthTable.cellWidget(0, 2).currentField()]
+    ]
+    ui.truthTable.cellWidget(0, 2).setField("infant_mortality")
+    with DialogAnswerer(rec, "11_mismatch", button=QMessageBox.StandardButton.No) as dialog:
+        click(d.ui.runButton)
+        wait_until(lambda: dialog.texts, 10, "the ground-truth question")
+        pump(0.3)
+    rec.facts["mismatch"] = {"asked": dialog.texts, "started": d.task is not None}
+    ui.truthTable.cellWidget(0, 2).setField("pop_density")
+    choose_survey()
+
+
+def open_results_from_files():
+    """Results tab → Open results… → the first survey's GeoPackage in the file dialog."""
+    d = dock()
+    first = rec.facts["first"]["folder"]
+    path = next(os.path.join(first, f) for f in sorted(os.listdir(first)) if f.startswith("truth_"))
+    d.show_tab(d.results)
+    with DialogAnswerer(rec, "12_open_dialog", files=[path]) as dialog:
+        click(d.results.openButton)
+        wait_until(lambda: dialog.texts, 10, "the file dialog")
+        pump(0.5)
+    from geobias.ui.results_tab import group_name
+
+    facts = results_facts(group_name([path]))
+    facts["dialog"] = dialog.texts
+    rec.facts["opened"] = facts
+    rec.shot("12_opened")
+
+
 def inspect_point():
     """Press "Inspect a point" and click a rated point on the map."""
     d = dock()
-    ui = d.ui
+    ui = d.results
     layer = state["rated_first"][0]
     # Make another layer active: Inspect must still pick the rated point.
     iface.setActiveLayer(state["countries"])
@@ -286,8 +388,7 @@ def inspect_point():
 
 def cancel_and_resume():
     """A second survey (new points) cancelled after two answers, then resumed from the cache."""
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    dock().show_tab(dock().area)
     preview(12, method="uniform", seed=7)
     cancelled = run_survey("resume", cancel_after=2)
     cancelled["group"] = (
@@ -302,11 +403,13 @@ def cancel_and_resume():
 
 
 def world_survey():
-    ui = dock().ui
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    ui = dock().area
+    choose_survey(truth=False)
+    dock().show_tab(ui)
     click(ui.worldRadio)
     preview(4, method="uniform", seed=3)
     facts = run_survey("world")
+    choose_survey()
     facts.update(results_facts("world"))
     rec.facts["world"] = facts
     iface.mapCanvas().setExtent(QgsRectangle(-180, -90, 180, 90))
@@ -316,11 +419,11 @@ def world_survey():
 def layer_survey():
     """The study area from a layer: three selected countries."""
     d = dock()
-    ui = d.ui
+    ui = d.area
     countries = state["countries"]
     countries.selectByExpression("\"iso_a3\" IN ('FRA', 'DEU', 'POL')")
     assert countries.selectedFeatureCount() == 3
-    ui.tabs.setCurrentWidget(ui.areaTab)
+    d.show_tab(ui)
     click(ui.layerRadio)
     ui.areaLayerCombo.setLayer(countries)
     if not ui.selectedCheck.isChecked():
@@ -328,7 +431,7 @@ def layer_survey():
     preview(5, method="uniform", seed=5)
     facts = run_survey("layer")
     facts.update(results_facts("layer"))
-    area = d.area_geometry()
+    area = ui.area_geometry()
     rated = state["rated_layer"]
     facts["inside"] = sum(area.contains(f.geometry()) for f in rated[0].getFeatures())
     rec.facts["layer"] = facts
@@ -339,16 +442,16 @@ def layer_survey():
 
 def main():
     try:
-        hook = os.environ.get("GEOBIAS_DESKTOP_HOOK")
-        if hook:  # development only: code run before the scenario
-            exec(open(hook).read(), {"rec": rec, "state": state})
         steps = (
             ("show_dock", show_dock),
+            ("dock_fits_and_help", dock_fits_and_help),
             ("draw_area", draw_area),
             ("preview", lambda: preview(6, shot="02_preview")),
             ("choose_survey", choose_survey),
             ("first_survey", first_survey),
             ("inspect_point", inspect_point),
+            ("open_results_from_files", open_results_from_files),
+            ("mismatch_needs_confirmation", mismatch_needs_confirmation),
             ("cancel_and_resume", cancel_and_resume),
             ("world_survey", world_survey),
             ("layer_survey", layer_survey),

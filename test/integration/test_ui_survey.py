@@ -68,23 +68,19 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
     dock = GeoBiasDock(qgis_env)
     model_pid = None
     try:
-        ui = dock.ui
-        ui.nameEdit.setText("embedded")
-        dock.drawn = QgsGeometry.fromWkt(AREA)
+        ui = dock.area
+        dock.ui.nameEdit.setText("embedded")
+        ui.drawn = QgsGeometry.fromWkt(AREA)
         ui.drawRadio.setChecked(True)
         ui.nPointsSpin.setValue(6)
         ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
-        for i in range(ui.topicsTree.topLevelItemCount()):
-            item = ui.topicsTree.topLevelItem(i)
-            item.setCheckState(0, 2 if item.text(0) == TOPIC else 0)
-        dock.refresh_models({EMBEDDED_NAME})
+        dock.survey.set_checked_topics([TOPIC])
+        dock.survey.refresh_models({EMBEDDED_NAME})
         countries = QgsVectorLayer(
             os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
         )
         QgsProject.instance().addMapLayer(countries)
-        ui.truthLayerCombo.setLayer(countries)
-        ui.truthFieldCombo.setLayer(countries)
-        ui.truthFieldCombo.setField("infant_mortality")
+        dock.survey.truth[TOPIC] = (countries.id(), "infant_mortality")
 
         shown = []
         monkeypatch.setattr(dock, "confirm", lambda plan: shown.append(plan.estimate) or True)
@@ -123,18 +119,18 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         assert all(f["completion"] for f in feats)  # the model's real answers are kept
         assert all("Coordinates:" in f["prompt"] for f in feats)
         assert sum(f["truth"] is not None and f["truth"] == f["truth"] for f in feats) >= 4
-        assert dock.metrics.rowCount() == 1
-        row = dock.metrics.rows[0]
+        assert dock.results.metrics.rowCount() == 1
+        row = dock.results.metrics.rows[0]
         assert row["model"] == MODEL_NAME and row["topic"] == TOPIC
-        dock.show_answer(feats[0])
-        text = dock.ui.answerText.toPlainText()
+        dock.results.show_answer(feats[0])
+        text = dock.results.answerText.toPlainText()
         assert feats[0]["completion"] in text and "Nearby Places" in text
 
         # The same survey again: everything comes from the cache, nothing is sent.
         dock.run()
         wait_for(lambda: dock.task is None, timeout=240.0)
         assert len(shown) == 1 and len(sent) == 6
-        assert dock.metrics.rowCount() == 1
+        assert dock.results.metrics.rowCount() == 1
     finally:
         dock.close_survey()
         assert embedded.shared_port() is None

@@ -70,9 +70,11 @@ def test_import_schema_ranks_and_saved_styles(imported):
         assert con.execute("select count(*) from layer_styles").fetchone()[0] == 4
     renderer = layer.renderer()
     assert renderer.classAttribute() == "rank"
-    assert (
-        renderer.ranges()[0].symbol().color().red() > renderer.ranges()[0].symbol().color().green()
-    )
+    ranges = renderer.ranges()  # kept: a range's symbol dies with a temporary copy
+    # Infant mortality: higher is worse, so the highest ranks (first in the legend) are dark red.
+    top, bottom = ranges[0].symbol().color(), ranges[-1].symbol().color()
+    assert ranges[0].label() == "highest ratings (rank 0.8–1)"
+    assert top.red() > 2 * top.green() and bottom.lightness() > top.lightness()
 
 
 def test_truth_from_countries_and_metrics_match_paper(imported, tmp_path):

@@ -56,13 +56,19 @@ def test_every_message_is_translated():
     found = messages(TS)
     assert len(found) > 100
     unfinished = [s for _, s, t in found if t.get("type") in ("unfinished", "obsolete")]
-    empty = [s for _, s, t in found if not (t.text or "").strip()]
+    # Plural messages (%n) hold their forms in <numerusform> elements.
+    empty = [s for _, s, t in found if not "".join(t.itertext()).strip()]
     assert not unfinished, f"unfinished messages in geobias_fr.ts: {unfinished}"
     assert not empty, f"empty translations in geobias_fr.ts: {empty}"
 
 
 def test_placeholders_survive_translation():
-    wrong = [(s, t.text) for _, s, t in messages(TS) if placeholders(s) != placeholders(t.text)]
+    def texts(t):  # a plural message has one text per <numerusform>
+        return [n.text for n in t.iter("numerusform")] or [t.text]
+
+    wrong = [
+        (s, x) for _, s, t in messages(TS) for x in texts(t) if placeholders(s) != placeholders(x)
+    ]
     assert not wrong, f"placeholders differ between source and translation: {wrong}"
 
 
@@ -88,18 +94,20 @@ def french(qgis_app):
 
 
 def test_french_translator_translates_code_and_forms(french, qgis_iface, qgis_new_project):
-    from geobias.i18n_util import tr
+    from geobias.i18n_util import tr, translate
     from geobias.ui.dock import GeoBiasDock
 
     assert tr("Run survey") == "Lancer l'enquête"
-    assert tr("{n} points sampled (preview, nothing sent).").format(n=3) == (
-        "3 points échantillonnés (aperçu, rien n'a été envoyé)."
+    assert translate("@default", "%n point(s) sampled (preview, nothing sent).", None, 3) == (
+        "3 points échantillonnés (aperçu, rien envoyé)."
     )
     dock = GeoBiasDock(qgis_iface)
     try:
-        # Set by the .ui form (its class context), not by code.
-        assert dock.ui.previewButton.text() == "Prévisualiser les points"
-        scores = [dock.ui.scoreCombo.itemText(i) for i in range(dock.ui.scoreCombo.count())]
+        # Set by each tab's .ui form (its class context), not by code.
+        assert dock.area.previewButton.text() == "Prévisualiser les points"
+        assert dock.ui.tabs.tabText(0) == "Zone" and dock.ui.helpButton.text() == "Aide"
+        combo = dock.survey.scoreCombo
+        scores = [combo.itemText(i) for i in range(combo.count())]
         assert "Note gloutonne (greedy)" in scores
     finally:
         dock.close_survey()

@@ -1,9 +1,12 @@
 """The dock: settings round-trip through the project, results shown from layers."""
 
+import os
+
 import pytest
 from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import QVariant
 
+from geobias.paths import DATA
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SurveySettings
 
@@ -17,17 +20,25 @@ def dock(qgis_iface, qgis_new_project):
 
 
 def test_settings_round_trip_through_project(dock, tmp_path):
-    ui = dock.ui
-    ui.nameEdit.setText("Round trip")
-    ui.nPointsSpin.setValue(42)
-    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("grid"))
-    ui.scoreCombo.setCurrentIndex(ui.scoreCombo.findData("expected"))
-    ui.presetCombo.setCurrentIndex(ui.presetCombo.findData("no_address"))
-    ui.customTopicEdit.setText("Average   Happiness")
-    dock.add_custom_topic()
-    dock.drawn = QgsGeometry.fromWkt("POLYGON((0 40,10 40,10 48,0 40))")
-    ui.drawRadio.setChecked(True)
+    area, survey = dock.area, dock.survey
+    dock.ui.nameEdit.setText("Round trip")
+    area.nPointsSpin.setValue(42)
+    area.methodCombo.setCurrentIndex(area.methodCombo.findData("hex"))
+    survey.scoreCombo.setCurrentIndex(survey.scoreCombo.findData("expected"))
+    survey.presetCombo.setCurrentIndex(survey.presetCombo.findData("no_address"))
+    survey.customTopicEdit.setText("Average   Happiness")
+    survey.add_custom_topic()
+    countries = QgsVectorLayer(
+        os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "c", "ogr"
+    )
+    QgsProject.instance().addMapLayer(countries)
+    countries_id = countries.id()
+    survey.truth["Average Happiness"] = (countries_id, "life_exp")
+    survey.confirmed.add(("Average Happiness", "life_exp"))
+    area.drawn = QgsGeometry.fromWkt("POLYGON((0 40,10 40,10 48,0 40))")
+    area.drawRadio.setChecked(True)
     before = dock.settings()
+    assert before.method == "hex" and before.truth_confirmed == ["Average Happiness\tlife_exp"]
     assert "Average Happiness" in before.topics and before.area_mode == "draw"
     path = str(tmp_path / "dock.qgz")
     assert QgsProject.instance().write(path)  # writeProject signal saves the dock settings
@@ -37,7 +48,12 @@ def test_settings_round_trip_through_project(dock, tmp_path):
     after = dock.settings()
     assert after == before
     assert SurveySettings.read() == before
-    tree = ui.topicsTree
+    # The bundled countries' field is proposed for the paper's topic, the user's choice kept.
+    assert survey.truth_for_run() == {
+        "Average Happiness": (countries_id, "life_exp"),
+        "Infant Mortality Rate": (countries_id, "infant_mortality"),
+    }
+    tree = survey.topicsTree
     kinds = {
         tree.topLevelItem(i).text(0): tree.topLevelItem(i).text(1)
         for i in range(tree.topLevelItemCount())
@@ -89,9 +105,10 @@ def test_show_results_groups_layers_and_fills_table(dock):
     dock.show_results([rated, metrics], group_name="unit")
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — unit")
     assert group is not None and {x.name() for x in group.findLayers()} >= {"rated", "metrics"}
-    assert dock.metrics.rowCount() == 1
-    assert dock.metrics.data(dock.metrics.index(0, 3)) == "1.00"
-    assert len(dock.plot.rating) == 20 and dock.plot.rank_error[0] == pytest.approx(-0.5)
-    dock.show_answer(next(rated.getFeatures()))
-    assert "My answer is 0.0." in dock.ui.answerText.toPlainText()
-    assert "prompt 0" in dock.ui.answerText.toPlainText()
+    results = dock.results
+    assert results.metrics.rowCount() == 1
+    assert results.metrics.data(results.metrics.index(0, 3)) == "1.00"
+    assert len(results.plot.rating) == 20 and results.plot.rank_error[0] == pytest.approx(-0.5)
+    results.show_answer(next(rated.getFeatures()))
+    assert "My answer is 0.0." in results.answerText.toPlainText()
+    assert "prompt 0" in results.answerText.toPlainText()

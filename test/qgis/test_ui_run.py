@@ -31,26 +31,21 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
 
 def setup_survey(dock, fs, name, n_points, truth=True):
     save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2)])
-    ui = dock.ui
-    ui.nameEdit.setText(name)
-    dock.drawn = QgsGeometry.fromWkt(FRANCE)
+    ui = dock.area
+    dock.ui.nameEdit.setText(name)
+    ui.drawn = QgsGeometry.fromWkt(FRANCE)
     ui.drawRadio.setChecked(True)
     ui.nPointsSpin.setValue(n_points)
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("uniform"))
     ui.seedSpin.setValue(7)
-    for i in range(ui.topicsTree.topLevelItemCount()):
-        item = ui.topicsTree.topLevelItem(i)
-        item.setCheckState(0, 2 if item.text(0) == TOPIC else 0)
-    dock.refresh_models({"stub"})
+    dock.survey.set_checked_topics([TOPIC])
+    dock.survey.refresh_models({"stub"})
     if truth:
         countries = QgsVectorLayer(
             os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "countries", "ogr"
         )
         QgsProject.instance().addMapLayer(countries)
-        ui.truthLayerCombo.setLayer(countries)
-        ui.truthFieldCombo.setLayer(countries)
-        ui.truthFieldCombo.setField("infant_mortality")
-        dock._refresh_truth_topics(TOPIC)
+        dock.survey.truth[TOPIC] = (countries.id(), "infant_mortality")
 
 
 def run_once(dock, monkeypatch):
@@ -91,11 +86,11 @@ def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
         truths = [f["truth"] for f in rated[0].getFeatures()]
         assert all(t is not None and 0 < float(t) < 200 for t in truths)  # France's IMR
 
-        assert dock.metrics.rowCount() == 1
-        row = dock.metrics.rows[0]
+        assert dock.results.metrics.rowCount() == 1
+        row = dock.results.metrics.rows[0]
         assert row["model"] == "fault" and row["topic"] == TOPIC
         assert row["rho"] is not None and row["rho_lo"] is not None
-        assert len(dock.plot.truth) == 6 and (dock.plot.truth > 0).all()
+        assert len(dock.results.plot.truth) == 6 and (dock.results.plot.truth > 0).all()
 
         # Same survey again: the estimate sees the cache and nothing is sent.
         shown = run_once(dock, monkeypatch)
@@ -123,7 +118,7 @@ def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
         # Only the requests in flight at the cancel (2 threads) may be sent a second time.
         assert 40 <= fs.n_requests <= 40 + 2
         assert sum(c > 1 for c in fs.requests_by_body.values()) <= 2
-        assert dock.metrics.rowCount() == 1
+        assert dock.results.metrics.rowCount() == 1
         assert dock.ui.runButton.text() == "Run survey"
 
 
@@ -155,7 +150,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     monkeypatch.setattr(embedded, "python_candidates", lambda override=None: [str(bare)])
     with FaultServer() as fs:
         setup_survey(dock, fs, "no model", 3, truth=False)
-    dock.refresh_models({EMBEDDED_NAME})
+    dock.survey.refresh_models({EMBEDDED_NAME})
     pushed, confirmed = [], []
     monkeypatch.setattr(dock, "push", lambda text, level=None, details=None: pushed.append(
         (text, details)))  # fmt: skip

@@ -2,7 +2,7 @@
 
 from qgis.core import QgsProject
 
-from geobias.ui.settings import SurveySettings
+from geobias.ui.settings import SurveySettings, truth_map
 
 
 def test_survey_settings_round_trip_through_project_file(qgis_app, tmp_path):
@@ -19,7 +19,8 @@ def test_survey_settings_round_trip_through_project_file(qgis_app, tmp_path):
         endpoints=["a", "b"],
         preset="no_address",
         score="expected",
-        truth_field="imr",
+        truth=["Infant Mortality Rate\tlayer_1\timr", "Average Happiness\t\t"],
+        truth_confirmed=["Average Happiness\tlife_exp"],
     )
     s.write(project)
     path = str(tmp_path / "p.qgz")
@@ -27,4 +28,17 @@ def test_survey_settings_round_trip_through_project_file(qgis_app, tmp_path):
     other = QgsProject()
     assert other.read(path)
     assert SurveySettings.read(other) == s
+    assert truth_map(s.truth) == {
+        "Infant Mortality Rate": ("layer_1", "imr"),
+        "Average Happiness": ("", ""),  # chosen: no ground truth
+    }
     assert SurveySettings.read(QgsProject()) == SurveySettings()
+
+
+def test_a_project_from_before_the_per_topic_truth_keeps_its_ground_truth(qgis_app):
+    project = QgsProject()
+    SurveySettings(topics=["Population Density"]).write(project)
+    for key, value in (("truth_layer", "countries_1"), ("truth_field", "pop_density")):
+        project.writeEntry("GeoBias", key, value)
+    s = SurveySettings.read(project)
+    assert truth_map(s.truth) == {"Population Density": ("countries_1", "pop_density")}

@@ -1,0 +1,361 @@
+"""The dock's Area tab: bundled layers and a basemap to draw on, the study area, the points."""
+
+import os
+
+from qgis.core import (
+    Qgis,
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsDistanceArea,
+    QgsFeatureRequest,
+    QgsGeometry,
+    QgsMapLayerProxyModel,
+    QgsProject,
+    QgsRasterLayer,
+    QgsRectangle,
+    QgsVectorLayer,
+    QgsWkbTypes,
+)
+from qgis.gui import QgsRubberBand
+from qgis.PyQt import uic
+from qgis.PyQt.QtCore import QLocale, pyqtSignal
+from qgis.PyQt.QtGui import QColor
+from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
+
+from ..i18n_util import tr, translate
+from ..paths import DATA
+from . import runner
+from .maptool import WGS84, PolygonMapTool, style_area_band, to_wgs84
+
+FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "area_tab.ui"))
+WORLD_WKT = "POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))"
+# Bundled layers: key -> (file, layer name in the GeoPackage, display name).
+BUNDLED = {
+    "countries": ("world_countries.gpkg", "countries"),
+    "regions": ("admin1.gpkg", "admin1"),
+    "counties": ("us_counties.gpkg", "counties"),
+}
+OSM_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+
+
+def bundled_names():
+    return {
+        "countries": tr("Countries (GeoBias)"),
+        "regions": tr("Regions, admin-1 (GeoBias)"),
+        "counties": tr("US counties (GeoBias)"),
+    }
+
+
+def bundled_source(key):
+    file, layer = BUNDLED[key]
+    return os.path.join(DATA, file) + f"|layername={layer}"
+
+
+def is_bundled(layer, key):
+    """Whether `layer` is the bundled layer `key` (by its file and layer name)."""
+    if layer is None or not isinstance(layer, QgsVectorLayer):
+        return False
+    file, name = BUNDLED[key]
+    source = layer.source().replace("\\", "/")
+    return source.split("|")[0].endswith("/" + file) and f"layername={name}" in source
+
+
+def method_labels():
+    """Sampling methods (key, translated label)."""
+    return (
+        ("uniform", tr("Uniform on the sphere")),
+        ("gazetteer", tr("Weighted by gazetteer population")),
+        ("raster", tr("Weighted by a raster")),
+        ("grid", tr("Regular grid")),
+        ("hex", tr("Hexagonal grid")),
+    )
+
+
+def area_km2(geom):
+    """Area of a lon/lat geometry on the WGS84 ellipsoid, in km².
+
+    Measured per hemisphere of longitude: a polygon spanning all 360° (the whole world) has
+    no area for QgsDistanceArea.
+    """
+    da = QgsDistanceArea()
+    da.setSourceCrs(WGS84, QgsProject.instance().transformContext())
+    da.setEllipsoid("EPSG:7030")
+    total = 0.0
+    for west in (-180, 0):
+        part = geom.intersection(QgsGeometry.fromRect(QgsRectangle(west, -90, west + 180, 90)))
+        if not part.isEmpty():
+            total += da.measureArea(part)
+    return total / 1e6
+
+
+class AreaTab(QWidget, FORM):
+    """Where to sample: a drawn polygon, a layer's (selected) features, the map extent or the
+    world, and how many points with which method. Emits areaChanged when the area changes."""
+
+    areaChanged = pyqtSignal()
+
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.setupUi(self)
+        self.dock = dock
+        self.iface = dock.iface
+        self.canvas = dock.canvas
+        self.drawn = None  # QgsGeometry in EPSG:4326
+        self.preview_points = None  # (lon, lat) of the last preview
+        self.preview_layer = None
+        self.draw_tool = None
+        self.area_band = QgsRubberBand(self.canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
+        style_area_band(self.area_band)
+        self.points_band = QgsRubberBand(self.canvas, QgsWkbTypes.GeometryType.PointGeometry)
+        self.points_band.setColor(QColor(20, 20, 20, 220))
+        self.points_band.setFillColor(QColor(250, 200, 0, 230))
+        self.points_band.setIcon(QgsRubberBand.ICON_CIRCLE)
+        self.points_band.setIconSize(6)
+        for box in (self.mapBox, self.areaBox, self.pointsBox):  # the spacer takes the rest
+            box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.areaLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
+        self.weightLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
+        self.weightLayerCombo.setAllowEmptyLayer(True)
+        for key, label in method_labels():
+            self.methodCombo.addItem(label, key)
+        self.countriesButton.clicked.connect(lambda: self.add_bundled("countries"))
+        self.regionsButton.clicked.connect(lambda: self.add_bundled("regions"))
+        self.countiesButton.clicked.connect(lambda: self.add_bundled("counties"))
+        self.basemapButton.clicked.connect(self.add_basemap)
+        self.drawButton.toggled.connect(self._toggle_draw)
+        for w in (self.drawRadio, self.layerRadio, self.extentRadio, self.worldRadio):
+            w.toggled.connect(self._area_changed)
+        self.areaLayerCombo.layerChanged.connect(self._area_changed)
+        self.selectedCheck.toggled.connect(self._area_changed)
+        self.methodCombo.currentIndexChanged.connect(self._method_changed)
+        self.nPointsSpin.valueChanged.connect(lambda *_: self._show_area_text())
+        self.previewButton.clicked.connect(self.preview)
+        self._method_changed()
+
+    # ------------------------------------------------------------------ map layers
+    def add_bundled(self, key):
+        """Add a bundled layer (once) and show it; returns it."""
+        project = QgsProject.instance()
+        for layer in project.mapLayers().values():
+            if is_bundled(layer, key):
+                self.iface.setActiveLayer(layer)
+                return layer
+        layer = QgsVectorLayer(bundled_source(key), bundled_names()[key], "ogr")
+        if not layer.isValid():
+            self.dock.push(tr("The bundled layer {f} could not be read.").format(f=key))
+            return None
+        symbol = layer.renderer().symbol()
+        symbol.setColor(QColor(238, 236, 228))
+        symbol.symbolLayer(0).setStrokeColor(QColor(150, 150, 150))
+        symbol.symbolLayer(0).setStrokeWidth(0.15)
+        project.addMapLayer(layer)
+        return layer
+
+    def add_basemap(self):
+        """OpenStreetMap tiles at the bottom of the layer tree (needs the internet)."""
+        project = QgsProject.instance()
+        for layer in project.mapLayers().values():
+            if isinstance(layer, QgsRasterLayer) and OSM_URL in layer.source():
+                return layer
+        uri = f"type=xyz&url={OSM_URL}&zmax=19&zmin=0"
+        layer = QgsRasterLayer(uri, tr("OpenStreetMap"), "wms")
+        if not layer.isValid():
+            self.dock.push(tr("The OpenStreetMap basemap could not be set up."))
+            return None
+        project.addMapLayer(layer, False)
+        project.layerTreeRoot().insertLayer(-1, layer)
+        self.iface.messageBar().pushMessage(
+            tr("GeoBias"),
+            tr(
+                "OpenStreetMap basemap added: its tiles load from the internet "
+                "(© OpenStreetMap contributors). Without a connection it stays blank."
+            ),
+            Qgis.Info,
+            8,
+        )
+        return layer
+
+    # ------------------------------------------------------------------ study area
+    def _toggle_draw(self, on):
+        if on:
+            self.drawRadio.setChecked(True)
+            if self.draw_tool is None:
+                self.draw_tool = PolygonMapTool(self.canvas)
+                self.draw_tool.polygonFinished.connect(self._drawn)
+                self.draw_tool.drawingCancelled.connect(lambda: self.drawButton.setChecked(False))
+                self.draw_tool.deactivated.connect(lambda: self.drawButton.setChecked(False))
+            self.canvas.setMapTool(self.draw_tool)
+            self.iface.messageBar().pushMessage(
+                tr("GeoBias"),
+                tr(
+                    "Click to add vertices; Backspace undoes, right click or Enter finishes, "
+                    "Esc cancels."
+                ),
+                Qgis.Info,
+                5,
+            )
+        elif self.draw_tool is not None and self.canvas.mapTool() is self.draw_tool:
+            self.canvas.unsetMapTool(self.draw_tool)
+
+    def _drawn(self, geometry):
+        self.drawn = geometry
+        self.drawButton.setChecked(False)
+        self.drawRadio.setChecked(True)
+        self._area_changed()
+
+    def mode(self):
+        if self.drawRadio.isChecked():
+            return "draw"
+        if self.layerRadio.isChecked():
+            return "layer"
+        if self.extentRadio.isChecked():
+            return "extent"
+        return "world"
+
+    def area_geometry(self):
+        """The study area as a QgsGeometry in EPSG:4326 (None if not defined yet)."""
+        mode = self.mode()
+        if mode == "draw":
+            return QgsGeometry(self.drawn) if self.drawn is not None else None
+        if mode == "layer":
+            layer = self.areaLayerCombo.currentLayer()
+            if layer is None:
+                return None
+            request = QgsFeatureRequest()
+            if self.selectedCheck.isChecked():
+                request.setFilterFids(layer.selectedFeatureIds())
+            request.setDestinationCrs(WGS84, QgsProject.instance().transformContext())
+            geoms = [f.geometry() for f in layer.getFeatures(request) if f.hasGeometry()]
+            return QgsGeometry.unaryUnion(geoms) if geoms else None
+        if mode == "extent":
+            rect = QgsGeometry.fromRect(self.canvas.extent())
+            geom = to_wgs84(rect, self.canvas.mapSettings().destinationCrs())
+            clip = QgsGeometry.fromRect(QgsRectangle(-180, -90, 180, 90))
+            return geom.intersection(clip)
+        return QgsGeometry.fromWkt(WORLD_WKT)
+
+    def _area_changed(self, *args):
+        self.preview_points = None
+        self.preview_layer = None
+        self.points_band.reset(QgsWkbTypes.GeometryType.PointGeometry)
+        self.area_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
+        geom = self.area_geometry()
+        if geom is not None and not geom.isEmpty() and self.mode() != "world":
+            self.area_band.setToGeometry(geom, QgsCoordinateReferenceSystem("EPSG:4326"))
+        self._show_area_text()
+        self.areaChanged.emit()
+
+    def _show_area_text(self):
+        """The area's size in km², its extent and how many points a run samples there."""
+        geom = self.area_geometry()
+        if geom is None or geom.isEmpty():
+            self.areaLabel.setText(tr("No study area yet: draw one, pick a layer or the world."))
+            return
+        locale = QLocale()
+        box = geom.boundingBox()
+        if self.preview_points is not None:
+            n = len(self.preview_points[0])
+            points = translate("@default", "%n point(s) sampled (preview, nothing sent).", None, n)
+        else:
+            n = self.nPointsSpin.value()
+            points = translate("@default", "%n point(s) will be sampled.", None, n)
+        self.areaLabel.setText(
+            tr("Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}").format(
+                km2=f"{area_km2(geom):,.0f}".replace(",", locale.groupSeparator()),
+                w=box.xMinimum(),
+                e=box.xMaximum(),
+                s=box.yMinimum(),
+                n=box.yMaximum(),
+                points=points,
+            )
+        )
+
+    def _method_changed(self, *args):
+        raster = self.methodCombo.currentData() == "raster"
+        self.weightLayerCombo.setEnabled(raster)
+        self.weightLabel.setEnabled(raster)
+
+    # ------------------------------------------------------------------ preview
+    def preview(self):
+        """Sample the points with geobias:samplepoints and show them on the map (nothing sent)."""
+        geom = self.area_geometry()
+        if geom is None:
+            self.dock.push(tr("Draw or pick a study area first."), Qgis.Warning)
+            return
+        n = self.nPointsSpin.value()
+        self.dock.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
+        try:
+            layer = runner.sample_points(self.dock.settings(), geom)
+        except Exception as e:  # shown in the message bar, details in the log
+            self.dock.set_progress_text("")
+            self.dock.push(tr("Could not sample points: {e}").format(e=e), Qgis.Warning, details=e)
+            return
+        self.dock.set_progress_text("")
+        self.show_preview(layer)
+
+    def show_preview(self, layer):
+        self.preview_layer = layer
+        self.points_band.reset(QgsWkbTypes.GeometryType.PointGeometry)
+        lon, lat = [], []
+        transform = QgsCoordinateTransform(layer.crs(), WGS84, QgsProject.instance())
+        for f in layer.getFeatures():
+            p = transform.transform(f.geometry().asPoint())
+            lon.append(p.x())
+            lat.append(p.y())
+        self.preview_points = (lon, lat)
+        dest = QgsCoordinateTransform(
+            WGS84, self.canvas.mapSettings().destinationCrs(), QgsProject.instance()
+        )
+        for i, (x, y) in enumerate(zip(lon, lat)):
+            self.points_band.addPoint(dest.transform(x, y), i == len(lon) - 1)
+        self._show_area_text()
+        self.areaChanged.emit()
+
+    def first_point(self):
+        """(lon, lat, from_preview) of the point the prompt preview shows, or None."""
+        if self.preview_points and self.preview_points[0]:
+            return self.preview_points[0][0], self.preview_points[1][0], True
+        geom = self.area_geometry()
+        if geom is None or geom.isEmpty():
+            return None
+        p = geom.pointOnSurface().asPoint()
+        return p.x(), p.y(), False
+
+    # ------------------------------------------------------------------ settings
+    def fill(self, s):
+        """Copy this tab's choices into SurveySettings `s`."""
+        layer = self.areaLayerCombo.currentLayer()
+        weight = self.weightLayerCombo.currentLayer()
+        s.area_mode = self.mode()
+        s.area_wkt = self.drawn.asWkt(6) if self.drawn is not None else ""
+        s.area_layer = layer.id() if layer else ""
+        s.selected_only = self.selectedCheck.isChecked()
+        s.n_points = self.nPointsSpin.value()
+        s.method = self.methodCombo.currentData()
+        s.weight_layer = weight.id() if weight else ""
+        s.seed = self.seedSpin.value()
+
+    def apply(self, s):
+        project = QgsProject.instance()
+        self.drawn = QgsGeometry.fromWkt(s.area_wkt) if s.area_wkt else None
+        {"draw": self.drawRadio, "layer": self.layerRadio, "extent": self.extentRadio}.get(
+            s.area_mode, self.worldRadio
+        ).setChecked(True)
+        if project.mapLayer(s.area_layer):
+            self.areaLayerCombo.setLayer(project.mapLayer(s.area_layer))
+        self.selectedCheck.setChecked(s.selected_only)
+        self.nPointsSpin.setValue(s.n_points)
+        self.methodCombo.setCurrentIndex(max(0, self.methodCombo.findData(s.method)))
+        self.weightLayerCombo.setLayer(project.mapLayer(s.weight_layer))
+        self.seedSpin.setValue(s.seed)
+        self._area_changed()
+
+    def close_tab(self):
+        """Release the map tool and rubber bands (plugin unload)."""
+        if self.draw_tool is not None:
+            if self.canvas.mapTool() is self.draw_tool:
+                self.canvas.unsetMapTool(self.draw_tool)
+            self.draw_tool.clean()
+        for band in (self.area_band, self.points_band):
+            band.reset()
+            self.canvas.scene().removeItem(band)
