@@ -186,11 +186,12 @@ def choose_survey(topic=TOPIC, truth=True):
     pump(0.2)
     # The bundled countries' infant mortality is proposed as the topic's ground truth.
     table = ui.truthTable
-    rec.facts["truth_table"] = [
+    # Kept from the first call only: later calls follow a "none" the world step chose.
+    rec.facts.setdefault("truth_table", [
         [table.item(r, 0).text(), table.cellWidget(r, 1).currentText(),
          table.cellWidget(r, 2).currentField()]
         for r in range(table.rowCount())
-    ]  # fmt: skip
+    ])  # fmt: skip
     if not truth:  # "none": this topic gets no rank errors
         choose_in_combo(table.cellWidget(0, 1), "none")
     elif table.cellWidget(0, 1).currentLayer() is None:
