@@ -12,6 +12,7 @@ from qgis.core import (
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
     QgsFeatureRequest,
+    QgsGeometry,
     QgsProcessingException,
     QgsProcessingFeatureSource,
     QgsProject,
@@ -106,6 +107,16 @@ def lonlat_region(region, crs):
         return region_to_lonlat(region, lambda x, y: _transform_arrays(to_ll, x, y), contains_pole)
     except ValueError as err:
         raise QgsProcessingException(tr("The region has no polygon with an area.")) from err
+
+
+def lonlat_geometry(geom, crs):
+    """A polygon QgsGeometry in `crs` as a lon/lat QgsGeometry through lonlat_region, so an area
+    drawn or viewed on a polar or Pacific-centred map keeps its shape (the dock's areas)."""
+    crs = crs if crs.isValid() else QgsCoordinateReferenceSystem("EPSG:4326")
+    region = lonlat_region(geometry.from_wkb(bytes(geom.asWkb())), crs)
+    out = QgsGeometry()
+    out.fromWkb(region.wkb)
+    return out
 
 
 def region_geometry(source, context, feedback, selected_only=False):

@@ -10,6 +10,7 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsGeometry,
     QgsMapLayerProxyModel,
+    QgsProcessingException,
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
@@ -24,8 +25,9 @@ from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
 from ..i18n_util import tr, translate
 from ..paths import DATA
+from ..processing.layers import lonlat_geometry
 from . import runner
-from .maptool import WGS84, PolygonMapTool, style_area_band, to_wgs84
+from .maptool import WGS84, PolygonMapTool, style_area_band
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "area_tab.ui"))
 WORLD_WKT = "POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))"
@@ -229,7 +231,10 @@ class AreaTab(QWidget, FORM):
             return QgsGeometry.unaryUnion(geoms) if geoms else None
         if mode == "extent":
             rect = QgsGeometry.fromRect(self.canvas.extent())
-            geom = to_wgs84(rect, self.canvas.mapSettings().destinationCrs())
+            try:
+                geom = lonlat_geometry(rect, self.canvas.mapSettings().destinationCrs())
+            except QgsProcessingException:
+                return None
             clip = QgsGeometry.fromRect(QgsRectangle(-180, -90, 180, 90))
             return geom.intersection(clip)
         return QgsGeometry.fromWkt(WORLD_WKT)

@@ -2,33 +2,20 @@
 
 from qgis.core import (
     QgsCoordinateReferenceSystem,
-    QgsCoordinateTransform,
     QgsCsException,
     QgsFeature,
     QgsGeometry,
     QgsPointXY,
-    QgsProject,
+    QgsProcessingException,
     QgsWkbTypes,
 )
 from qgis.gui import QgsMapTool, QgsMapToolIdentify, QgsRubberBand
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor
 
+from ..processing.layers import lonlat_geometry
+
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
-# Edges drawn as straight lines on the map stay (almost) straight after reprojection.
-DENSIFY_PER_EDGE = 32
-
-
-def to_wgs84(geometry, crs, project=None):
-    """A copy of a geometry in `crs` transformed to EPSG:4326 (densified so edges keep shape)."""
-    geom = QgsGeometry(geometry)
-    if crs == WGS84 or not crs.isValid():
-        return geom
-    if geom.type() == QgsWkbTypes.PolygonGeometry:
-        geom = geom.densifyByCount(DENSIFY_PER_EDGE - 1)
-    transform = QgsCoordinateTransform(crs, WGS84, project or QgsProject.instance())
-    geom.transform(transform)
-    return geom
 
 
 def style_area_band(band):
@@ -85,9 +72,9 @@ class PolygonMapTool(QgsMapTool):
         if geom is None or geom.isEmpty():
             return False
         try:
-            wgs = to_wgs84(geom, self.map_crs())
-        except QgsCsException:
-            return False
+            wgs = lonlat_geometry(geom, self.map_crs())
+        except (QgsCsException, QgsProcessingException):
+            return False  # nothing with an area on the globe: keep drawing
         self.reset()
         self.polygonFinished.emit(wgs)
         return True

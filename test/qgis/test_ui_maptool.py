@@ -114,3 +114,46 @@ def test_double_click_on_viewport_finishes(canvas):
     assert len(got) == 1
     assert got[0].boundingBox().xMaximum() == pytest.approx(10.0, abs=0.1)
     canvas.unsetMapTool(tool)
+
+
+def _draw(canvas, crs, extent, corners):
+    """Draw a polygon by its corners (in `crs` map units) on a canvas in `crs`; the lon/lat
+    polygon the tool emits."""
+    canvas.setDestinationCrs(crs)
+    canvas.setExtent(extent)
+    tool = PolygonMapTool(canvas)
+    canvas.setMapTool(tool)
+    got = finished(tool)
+    for x, y in corners:
+        p = canvas.getCoordinateTransform().transform(QgsPointXY(x, y))
+        click(tool, canvas, QPoint(round(p.x()), round(p.y())))
+    key(tool, Qt.Key_Return)
+    assert len(got) == 1
+    return got[0]
+
+
+def test_an_area_drawn_around_the_pole_keeps_the_pole(canvas):
+    # NSIDC polar stereographic north: a square of 2,000 km around the North Pole.
+    polar = QgsCoordinateReferenceSystem("EPSG:3413")
+    d = 1_000_000
+    geom = _draw(canvas, polar, QgsRectangle(-3 * d, -3 * d, 3 * d, 3 * d),
+                 [(-d, -d), (d, -d), (d, d), (-d, d)])  # fmt: skip
+    for lon in (-170.0, -100.0, 0.0, 45.0, 179.0):
+        assert geom.contains(QgsPointXY(lon, 89.0)), lon  # a plain reprojection loses the cap
+    assert not geom.contains(QgsPointXY(0.0, 70.0))
+
+
+def test_an_area_drawn_across_the_antimeridian_stays_in_the_pacific(canvas):
+    # PDC Mercator (centred on 150°W): Fiji to Samoa across 180°.
+    pacific = QgsCoordinateReferenceSystem("EPSG:3832")
+    to_map = QgsCoordinateTransform(WGS84, pacific, QgsProject.instance())
+    lonlat = [(170.0, -20.0), (-170.0, -20.0), (-170.0, -10.0), (170.0, -10.0)]
+    corners = [to_map.transform(QgsPointXY(lon, lat)) for lon, lat in lonlat]
+    xs, ys = [p.x() for p in corners], [p.y() for p in corners]
+    extent = QgsRectangle(min(xs), min(ys), max(xs), max(ys))
+    extent.scale(2.0)
+    geom = _draw(canvas, pacific, extent, [(p.x(), p.y()) for p in corners])
+    assert geom.contains(QgsPointXY(179.5, -15.0))
+    assert geom.contains(QgsPointXY(-179.5, -15.0))
+    assert not geom.contains(QgsPointXY(0.0, -15.0))  # not the long way round the globe
+    assert geom.boundingBox().yMinimum() == pytest.approx(-20.0, abs=0.2)
