@@ -187,6 +187,7 @@ class EmbeddedServer:
         self._proc = None
         self._log = None
         self.base_url: str | None = None
+        self.interpreter: str | None = None  # the Python that runs the child, once started
 
     def _command(self, python: str, port: int) -> list[str]:
         cmd = [python, LAUNCHER, "--port", str(port), "--parallel", str(self.parallel),
@@ -207,6 +208,7 @@ class EmbeddedServer:
         if self.model_path and not os.path.isfile(self.model_path):
             raise EmbeddedError(f"model file not found: {self.model_path}")
         python = find_python(self.python, self.model_path)
+        self.interpreter = python
         port = self.port or free_port()
         self._log = tempfile.NamedTemporaryFile(prefix="geobias-model-", suffix=".log",
                                                 delete=False)  # fmt: skip
