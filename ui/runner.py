@@ -358,7 +358,8 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
     endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
-    the_plan.recount = lambda: estimate_requests(settings, points, endpoints)
+    lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
+    the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
         the_plan.estimate = the_plan.recount()
     return the_plan
@@ -368,22 +369,27 @@ def _layer_title(uri):
     return uri.split("layername=")[-1] if "layername=" in uri else os.path.basename(uri)
 
 
-def estimate_requests(settings, points, endpoints, cache_path=None):
-    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
+def point_lonlat(points):
+    """(lon, lat) arrays of a point layer in EPSG:4326."""
     import numpy as np
-
-    from ..core.cache import SurveyCache
-    from ..core.gazetteer import Gazetteer
-    from ..core.survey import SurveySpec, estimate
 
     lon, lat = [], []
     for f in points.getFeatures():
         p = f.geometry().asPoint()
         lon.append(p.x())
         lat.append(p.y())
+    return np.asarray(lon), np.asarray(lat)
+
+
+def estimate_requests(settings, lonlat, endpoints, cache_path=None):
+    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
+    from ..core.cache import SurveyCache
+    from ..core.gazetteer import Gazetteer
+    from ..core.survey import SurveySpec, estimate
+
     spec = SurveySpec(
-        np.asarray(lon),
-        np.asarray(lat),
+        lonlat[0],
+        lonlat[1],
         list(dict.fromkeys(settings.topics)),
         list(endpoints),
         PRESETS.get(settings.preset),
