@@ -155,3 +155,12 @@ def test_model_name_is_the_alias_else_the_file_name():
         "Gemma-3-270M.Q8_0"
     )
     assert embedded.EmbeddedServer(alias="gemma3").model_name == "gemma3"
+
+
+def test_a_venv_child_does_not_inherit_pythonhome(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONHOME", r"C:\OSGeo4W\apps\Python39")
+    venv_python = touch(tmp_path / "venv" / "bin" / "python3")
+    (tmp_path / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    assert "PYTHONHOME" not in embedded.child_env(venv_python)
+    qgis_python = touch(tmp_path / "apps" / "Python39" / "python.exe")
+    assert embedded.child_env(qgis_python)["PYTHONHOME"] == r"C:\OSGeo4W\apps\Python39"
