@@ -126,7 +126,8 @@ def run_real_qgis(zip_path, tmp_path, pythonpath, **env_vars):
         start_new_session=True,
     )  # fmt: skip
     try:
-        out, err = proc.communicate(timeout=180)
+        # Rating with the model (GEOBIAS_POINTS) starts it and waits for answers: more time.
+        out, err = proc.communicate(timeout=420 if "GEOBIAS_POINTS" in env_vars else 180)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
