@@ -101,6 +101,15 @@ def _no_window() -> int:
     return 0x08000000 if sys.platform.startswith("win") else 0  # CREATE_NO_WINDOW
 
 
+def child_env(python: str) -> dict:
+    """The environment for a child Python: this process's, less PYTHONHOME for a venv (QGIS on
+    Windows sets it to its own Python, which would replace the venv's standard library)."""
+    env = dict(os.environ)
+    if os.path.isfile(os.path.join(os.path.dirname(os.path.dirname(python)), "pyvenv.cfg")):
+        env.pop("PYTHONHOME", None)
+    return env
+
+
 def check_python(python: str, model_path: str | None = None, timeout: float = 60.0) -> dict:
     """Ask `python` whether it can serve (imports xllamacpp, finds the model); its report."""
     key = (python, model_path)
@@ -112,7 +121,8 @@ def check_python(python: str, model_path: str | None = None, timeout: float = 60
     cmd = [python, LAUNCHER, "--check"] + (["--model", model_path] if model_path else [])
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL, creationflags=_no_window())  # fmt: skip
+                              stdin=subprocess.DEVNULL, env=child_env(python),
+                              creationflags=_no_window())  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as e:
         raise EmbeddedError(f"{python} did not run: {e}") from e
     if proc.returncode != 0:
@@ -187,6 +197,7 @@ class EmbeddedServer:
         self._proc = None
         self._log = None
         self.base_url: str | None = None
+        self.interpreter: str | None = None  # the Python that runs the child, once started
 
     def _command(self, python: str, port: int) -> list[str]:
         cmd = [python, LAUNCHER, "--port", str(port), "--parallel", str(self.parallel),
@@ -207,6 +218,7 @@ class EmbeddedServer:
         if self.model_path and not os.path.isfile(self.model_path):
             raise EmbeddedError(f"model file not found: {self.model_path}")
         python = find_python(self.python, self.model_path)
+        self.interpreter = python
         port = self.port or free_port()
         self._log = tempfile.NamedTemporaryFile(prefix="geobias-model-", suffix=".log",
                                                 delete=False)  # fmt: skip
@@ -214,6 +226,7 @@ class EmbeddedServer:
         # and the child stops (core/embedded_server.py watches it).
         self._proc = subprocess.Popen(self._command(python, port), stdin=subprocess.PIPE,
                                       stdout=self._log, stderr=subprocess.STDOUT,
+                                      env=child_env(python),
                                       creationflags=_no_window())  # fmt: skip
         _live.add(self)
         root = f"http://127.0.0.1:{port}"

@@ -27,24 +27,23 @@ def geos_version() -> tuple[int, int, int]:
 
 def contains_xy(geom, x, y) -> np.ndarray:
     """Whether each point (x[i], y[i]) lies in the interior of geom (boolean array)."""
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if x.size == 0:
-        return np.zeros(x.shape, dtype=bool)
-    if SHAPELY2:
-        return shapely.contains_xy(geom, x, y)
-    return vectorized.contains(geom, x, y)  # prepares geom on each call
+    return _points_in(geom, x, y, boundary=False)
 
 
 def intersects_xy(geom, x, y) -> np.ndarray:
     """Whether each point lies in geom or on its boundary (boolean array)."""
+    return _points_in(geom, x, y, boundary=True)
+
+
+def _points_in(geom, x, y, boundary: bool) -> np.ndarray:
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if x.size == 0:
         return np.zeros(x.shape, dtype=bool)
     if SHAPELY2:
-        return shapely.intersects_xy(geom, x, y)
-    return vectorized.contains(geom, x, y) | vectorized.touches(geom, x, y)
+        return (shapely.intersects_xy if boundary else shapely.contains_xy)(geom, x, y)
+    inside = vectorized.contains(geom, x, y)  # prepares geom on each call
+    return inside | vectorized.touches(geom, x, y) if boundary else inside
 
 
 def prepare(geom) -> None:

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="233"/>
+        <location filename="../ui/dock.py" line="237"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="204"/>
+        <location filename="../ui/runner.py" line="205"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="120"/>
+        <location filename="../ui/results_tab.py" line="121"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="273"/>
+        <location filename="../processing/styles.py" line="274"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -529,22 +529,22 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="65"/>
+        <location filename="../ui/area_tab.py" line="66"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="65"/>
+        <location filename="../ui/area_tab.py" line="66"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="65"/>
+        <location filename="../ui/area_tab.py" line="66"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="65"/>
+        <location filename="../ui/area_tab.py" line="66"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
@@ -579,7 +579,7 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="186"/>
+        <location filename="../ui/area_tab.py" line="189"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -589,32 +589,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="289"/>
-        <source>Could not sample points: {e}</source>
-        <translation>Impossible d'échantillonner les points : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="298"/>
+        <location filename="../ui/survey_tab.py" line="307"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="305"/>
+        <location filename="../ui/survey_tab.py" line="314"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="305"/>
+        <location filename="../ui/survey_tab.py" line="314"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="315"/>
+        <location filename="../ui/survey_tab.py" line="324"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="325"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -624,22 +619,17 @@
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="182"/>
-        <source>Cannot start the survey: {e}</source>
-        <translation>Impossible de lancer l'enquête : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="221"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="221"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="222"/>
+        <location filename="../ui/dock.py" line="226"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -652,72 +642,57 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="225"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="257"/>
+        <location filename="../ui/dock.py" line="261"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="285"/>
+        <location filename="../ui/dock.py" line="289"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="295"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
-        <source>Survey failed: {e}</source>
-        <translation>Échec de l'enquête : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="305"/>
-        <source>Failed.</source>
-        <translation>Échec.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="313"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="308"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="315"/>
+        <location filename="../ui/dock.py" line="339"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="319"/>
-        <source>Could not load the results: {e}</source>
-        <translation>Impossible de charger les résultats : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="324"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="259"/>
+        <location filename="../ui/results_tab.py" line="266"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="269"/>
+        <location filename="../ui/results_tab.py" line="276"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="279"/>
+        <location filename="../ui/results_tab.py" line="286"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -738,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="353"/>
+        <location filename="../ui/dock.py" line="381"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -903,7 +878,7 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="100"/>
+        <location filename="../ui/task.py" line="124"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -918,19 +893,14 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="276"/>
+        <location filename="../ui/runner.py" line="277"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="352"/>
+        <location filename="../ui/runner.py" line="357"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
-    </message>
-    <message>
-        <location filename="../ui/task.py" line="111"/>
-        <source>{alg} failed; see the GeoBias log.</source>
-        <translation>Échec de {alg} ; consultez le journal GeoBias.</translation>
     </message>
     <message>
         <location filename="../processing/base.py" line="15"/>
@@ -973,7 +943,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="65"/>
+        <location filename="../ui/area_tab.py" line="66"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1143,67 +1113,67 @@ Prompt :
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="199"/>
+        <location filename="../processing/styles.py" line="200"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="203"/>
+        <location filename="../processing/styles.py" line="204"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="203"/>
+        <location filename="../processing/styles.py" line="204"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="210"/>
+        <location filename="../processing/styles.py" line="211"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="43"/>
+        <location filename="../ui/area_tab.py" line="44"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="44"/>
+        <location filename="../ui/area_tab.py" line="45"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="45"/>
+        <location filename="../ui/area_tab.py" line="46"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="143"/>
+        <location filename="../ui/area_tab.py" line="146"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="159"/>
+        <location filename="../ui/area_tab.py" line="162"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="161"/>
+        <location filename="../ui/area_tab.py" line="164"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="165"/>
+        <location filename="../ui/area_tab.py" line="168"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="250"/>
+        <location filename="../ui/area_tab.py" line="253"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="263"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
@@ -1253,12 +1223,12 @@ Prompt :
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="191"/>
+        <location filename="../ui/dock.py" line="195"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="194"/>
+        <location filename="../ui/dock.py" line="198"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1271,17 +1241,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="198"/>
+        <location filename="../ui/dock.py" line="202"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="206"/>
+        <location filename="../ui/dock.py" line="210"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="336"/>
+        <location filename="../ui/dock.py" line="364"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1294,7 +1264,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="120"/>
+        <location filename="../ui/results_tab.py" line="121"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
@@ -1304,14 +1274,9 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="161"/>
+        <location filename="../ui/results_tab.py" line="165"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="189"/>
-        <source>Could not compute the metrics: {e}</source>
-        <translation>Impossible de calculer les mesures : {e}</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.py" line="78"/>
@@ -1324,12 +1289,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="282"/>
+        <location filename="../ui/survey_tab.py" line="291"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="256"/>
+        <location filename="../ui/area_tab.py" line="259"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1337,7 +1302,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="259"/>
+        <location filename="../ui/area_tab.py" line="262"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1569,6 +1534,46 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/survey_tab.py" line="30"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="292"/>
+        <source>Could not sample points: {e}.</source>
+        <translation>Impossible d'échantillonner les points : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="182"/>
+        <source>Cannot start the survey: {e}.</source>
+        <translation>Impossible de lancer l'enquête : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="311"/>
+        <source>Stopped. Resume continues where it stopped.</source>
+        <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="330"/>
+        <source>The survey stopped: {reason}.</source>
+        <translation>L'enquête s'est arrêtée : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="331"/>
+        <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
+        <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="343"/>
+        <source>Could not load the results: {e}.</source>
+        <translation>Impossible de charger les résultats : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="193"/>
+        <source>Could not compute the metrics: {e}.</source>
+        <translation>Impossible de calculer les mesures : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="137"/>
+        <source>{alg} failed; see the GeoBias log</source>
+        <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
 </context>
 <context>

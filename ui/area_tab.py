@@ -28,6 +28,7 @@ from ..paths import DATA
 from ..processing.layers import lonlat_geometry
 from . import runner
 from .maptool import WGS84, PolygonMapTool, style_area_band
+from .task import error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "area_tab.ui"))
 WORLD_WKT = "POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))"
@@ -293,7 +294,11 @@ class AreaTab(QWidget, FORM):
             layer = runner.sample_points(self.dock.settings(), geom)
         except Exception as e:  # shown in the message bar, details in the log
             self.dock.set_progress_text("")
-            self.dock.push(tr("Could not sample points: {e}").format(e=e), Qgis.Warning, details=e)
+            self.dock.push(
+                tr("Could not sample points: {e}.").format(e=error_sentence(e)),
+                Qgis.Warning,
+                details=e,
+            )
             return
         self.dock.set_progress_text("")
         self.show_preview(layer)

@@ -31,7 +31,7 @@ from .area_tab import AreaTab
 from .results_tab import ResultsTab
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
-from .task import log
+from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
 
@@ -179,7 +179,11 @@ class GeoBiasDock(QDockWidget):
             plan = runner.plan(s, geom, self.area.preview_layer)
         except Exception as e:
             self.set_progress_text("")
-            self.push(tr("Cannot start the survey: {e}").format(e=e), Qgis.Warning, details=e)
+            self.push(
+                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
+                Qgis.Warning,
+                details=e,
+            )
             return
         self.set_progress_text("")
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
@@ -299,15 +303,35 @@ class GeoBiasDock(QDockWidget):
         task = self.task
         self._finish_task()
         if task is not None and task.error:
+            # One sentence in the bar; the traceback behind Details, in the GeoBias log.
             self.push(
-                tr("Survey failed: {e}").format(e=task.error), Qgis.Critical, details=task.error
+                self.stopped_sentence(task.error), Qgis.Critical, details=task.details or task.error
             )
-            self.ui.progressLabel.setText(tr("Failed."))
+            self.ui.runButton.setText(tr("Resume survey"))
+            self.ui.progressLabel.setText(tr("Stopped. Resume continues where it stopped."))
         else:
             self.ui.runButton.setText(tr("Resume survey"))
             self.ui.progressLabel.setText(
                 tr("Cancelled. Answers so far are cached: Resume continues where it stopped.")
             )
+
+    def stopped_sentence(self, reason):
+        """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
+        if reason[:1].isupper() and reason[1:2].islower():  # "The endpoint…" mid-sentence
+            reason = reason[0].lower() + reason[1:]
+        counts = None
+        if self.plan is not None and self.plan.recount is not None:
+            try:
+                est = self.plan.recount()
+                counts = (est.n_cached, est.n_total or est.n_requests + est.n_cached)
+            except Exception as e:  # the count is a courtesy: never hide the reason
+                log(f"could not count the cached answers: {e!r}", Qgis.Warning)
+        if counts is None:
+            return tr("The survey stopped: {reason}.").format(reason=reason)
+        return tr(
+            "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
+            "continues."
+        ).format(reason=reason, cached=counts[0], total=counts[1])
 
     def _completed(self):
         task = self.task
@@ -316,7 +340,11 @@ class GeoBiasDock(QDockWidget):
         try:
             layers = self.plan.load(task.results)
         except Exception as e:
-            self.push(tr("Could not load the results: {e}").format(e=e), Qgis.Critical, details=e)
+            self.push(
+                tr("Could not load the results: {e}.").format(e=error_sentence(e)),
+                Qgis.Critical,
+                details=e,
+            )
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
         self.show_results(layers)

@@ -20,6 +20,7 @@ from ..processing.styles import describe_shown, layer_name
 from . import runner
 from .maptool import RatedPointTool
 from .results import BiasPlot, MetricsTableModel, rows_from_layer
+from .task import error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
 RATED_FIELDS = ("model", "topic", "score")
@@ -190,7 +191,9 @@ class ResultsTab(QWidget, FORM):
             )
         except Exception as e:
             self.dock.push(
-                tr("Could not compute the metrics: {e}").format(e=e), Qgis.Warning, details=e
+                tr("Could not compute the metrics: {e}.").format(e=error_sentence(e)),
+                Qgis.Warning,
+                details=e,
             )
             return None
         return QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")

@@ -10,7 +10,6 @@ from qgis.core import (
     QgsApplication,
     QgsFeature,
     QgsProcessingContext,
-    QgsProcessingFeedback,
     QgsProcessingUtils,
     QgsProject,
     QgsVectorLayer,
@@ -23,7 +22,7 @@ from ..paths import DATA
 from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
 from ..processing.rate_locations import default_cache_path, make_endpoint
 from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints, truth_map
-from .task import AlgorithmChainTask, log
+from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
 SCORE_INDEX = {"expected": 0, "greedy": 1, "auto": 2}  # rate_locations.SCORE_KINDS
@@ -69,10 +68,11 @@ def run_algorithm(alg_id, params):
         raise RuntimeError(tr("Processing algorithm {id} is not available.").format(id=alg_id))
     context = QgsProcessingContext()
     context.setProject(QgsProject.instance())
-    feedback = QgsProcessingFeedback()
+    feedback = Feedback()
     results, ok = alg.run(params, context, feedback)
     if not ok:
-        raise RuntimeError(feedback.textLog().strip().splitlines()[-1:] or alg_id)
+        log(feedback.textLog(), Qgis.Critical)  # a traceback stays in the log
+        raise RuntimeError(error_sentence(feedback.last_error) or alg.displayName())
     return results
 
 
@@ -186,6 +186,7 @@ class Plan:
     task: AlgorithmChainTask
     estimate: object = None
     layers: list = field(default_factory=list)  # (uri, display name, style), filled by the task
+    recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
 
@@ -356,9 +357,11 @@ def plan(settings, geom, preview_layer=None, estimate=True):
     the_plan.task = AlgorithmChainTask(
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
+    endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+    lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
+    the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
-        endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
-        the_plan.estimate = estimate_requests(settings, points, endpoints)
+        the_plan.estimate = the_plan.recount()
     return the_plan
 
 
@@ -366,22 +369,27 @@ def _layer_title(uri):
     return uri.split("layername=")[-1] if "layername=" in uri else os.path.basename(uri)
 
 
-def estimate_requests(settings, points, endpoints, cache_path=None):
-    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
+def point_lonlat(points):
+    """(lon, lat) arrays of a point layer in EPSG:4326."""
     import numpy as np
-
-    from ..core.cache import SurveyCache
-    from ..core.gazetteer import Gazetteer
-    from ..core.survey import SurveySpec, estimate
 
     lon, lat = [], []
     for f in points.getFeatures():
         p = f.geometry().asPoint()
         lon.append(p.x())
         lat.append(p.y())
+    return np.asarray(lon), np.asarray(lat)
+
+
+def estimate_requests(settings, lonlat, endpoints, cache_path=None):
+    """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
+    from ..core.cache import SurveyCache
+    from ..core.gazetteer import Gazetteer
+    from ..core.survey import SurveySpec, estimate
+
     spec = SurveySpec(
-        np.asarray(lon),
-        np.asarray(lat),
+        lonlat[0],
+        lonlat[1],
         list(dict.fromkeys(settings.topics)),
         list(endpoints),
         PRESETS.get(settings.preset),

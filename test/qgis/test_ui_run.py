@@ -122,18 +122,49 @@ def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
         assert dock.ui.runButton.text() == "Run survey"
 
 
+def capture_pushes(dock, monkeypatch):
+    pushed = []
+    monkeypatch.setattr(
+        dock, "push", lambda text, level=None, details=None: pushed.append((text, details))
+    )
+    return pushed
+
+
 def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis_iface):
-    with FaultServer(always="401") as fs:
-        setup_survey(dock, fs, "stub fail", 3, truth=False)
-        pushed = []
-        monkeypatch.setattr(
-            dock, "push", lambda text, level=None, details=None: pushed.append((text, details))
-        )
+    # The endpoint answers 3 requests, then refuses the key: the run stops mid-way.
+    with FaultServer(plan={i: "401" for i in range(3, 100)}) as fs:
+        setup_survey(dock, fs, "stub fail", 8, truth=False)
+        pushed = capture_pushes(dock, monkeypatch)
         run_once(dock, monkeypatch)
-        assert pushed, "no message for a failed run"
-        text, details = pushed[-1]
-        assert "Traceback" not in text and details
-        assert dock.ui.runButton.isEnabled()
+        answered = sum(fs.answers_by_body.values())
+    assert pushed, "no message for a failed run"
+    text, details = pushed[-1]
+    assert text.startswith("The survey stopped: ") and "HTTP 401" in text
+    assert text.endswith(f"; {answered} of 8 answers are cached, Resume continues."), text
+    assert "\n" not in text and "Traceback" not in text and details
+    assert dock.ui.runButton.isEnabled() and dock.ui.runButton.text() == "Resume survey"
+
+
+def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
+    # The failure of issue 9: a GEOS error raised in the background run, after the answers.
+    from geobias.processing import rate_locations
+
+    def broken(*args, **kwargs):
+        raise ValueError(
+            "GEOSException: IllegalArgumentException: WKB output dimension must be 2 or 3"
+        )
+
+    monkeypatch.setattr(rate_locations, "write_points_layer", broken)
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "stub exception", 4, truth=False)
+        pushed = capture_pushes(dock, monkeypatch)
+        run_once(dock, monkeypatch)
+    ((text, details),) = pushed
+    assert text == (
+        "The survey stopped: WKB output dimension must be 2 or 3; 4 of 4 answers are cached, "
+        "Resume continues."
+    )
+    assert "Traceback (most recent call last)" in details and "in broken" in details
 
 
 def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the_run(
