@@ -45,7 +45,8 @@ def benjamini_hochberg(p) -> np.ndarray:
         return out
     order = np.argsort(q, kind="stable")
     scaled = q[order] * m / np.arange(1, m + 1)
-    adjusted = np.minimum.accumulate(scaled[::-1])[::-1]
+    # Never below p itself (q * m / m can round one ulp under q).
+    adjusted = np.maximum(np.minimum.accumulate(scaled[::-1])[::-1], q[order])
     res = np.empty(m)
     res[order] = np.minimum(adjusted, 1.0)
     out[ok] = res

@@ -170,3 +170,8 @@ def test_holm_and_benjamini_hochberg_match_their_definitions():
     assert np.allclose(benjamini_hochberg([0.001, 0.5, 0.04]), [0.003, 0.5, 0.06])
     with pytest.raises(ValueError):
         holm([1.2])
+
+
+def test_adjusted_p_values_are_never_below_p():
+    p = np.random.default_rng(3).uniform(size=997)
+    assert (benjamini_hochberg(p) >= p).all() and (holm(p) >= p).all()
