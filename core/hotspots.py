@@ -26,7 +26,7 @@ import numpy as np
 from scipy import stats
 
 from .multiple_testing import benjamini_hochberg
-from .spatial_weights import Weights
+from .spatial_weights import Weights, knn_weights
 
 # Quadrants of the Moran scatter plot, numbered as esda numbers them.
 QUADRANTS = {1: "HH", 2: "LH", 3: "LL", 4: "HL"}
@@ -229,6 +229,23 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
             sims[start : start + rows] = n / s0 * ((ws @ zp.T).T * zp).sum(axis=1) / zz
         p_sim = float(_fold(int((sims >= value).sum()), permutations))
     return GlobalMoran(value, expected, float(z_norm), p_norm, p_sim, permutations, n)
+
+
+# Points' rank errors: each point's k nearest points (great-circle) as its neighbourhood.
+POINT_NEIGHBOURS = 8
+
+
+def points_moran(lon, lat, values, k: int = POINT_NEIGHBOURS, permutations: int = 999,
+                 seed: int = 0) -> GlobalMoran | None:  # fmt: skip
+    """Global Moran's I of point values (e.g. rank errors; NaN = left out) on k-nearest-neighbour
+    great-circle weights; None with too few points or constant values (nothing to measure)."""
+    lon, lat = np.asarray(lon, float).ravel(), np.asarray(lat, float).ravel()
+    v = np.asarray(values, float).ravel()
+    ok = np.isfinite(v) & np.isfinite(lon) & np.isfinite(lat)
+    if ok.sum() <= max(k, 2) or not v[ok].std() > 0:
+        return None
+    w = knn_weights(lon[ok], lat[ok], k, geographic=True)
+    return global_moran(v[ok], w, permutations, seed)
 
 
 def adjusted(p, fdr: bool) -> np.ndarray:

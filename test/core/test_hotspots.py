@@ -13,6 +13,7 @@ from geobias.core.hotspots import (
     lisa_classes,
     local_moran,
     permutation_draws,
+    points_moran,
 )
 from geobias.core.multiple_testing import benjamini_hochberg, holm
 from geobias.core.sampling import haversine_km
@@ -175,3 +176,16 @@ def test_holm_and_benjamini_hochberg_match_their_definitions():
 def test_adjusted_p_values_are_never_below_p():
     p = np.random.default_rng(3).uniform(size=997)
     assert (benjamini_hochberg(p) >= p).all() and (holm(p) >= p).all()
+
+
+def test_points_moran_leaves_out_points_without_a_value():
+    rng = np.random.default_rng(1)
+    lon, lat = rng.uniform(-10, 10, 60), rng.uniform(40, 50, 60)
+    value = lon + rng.normal(0, 1, 60)  # a west-east gradient clusters
+    value[::7] = np.nan
+    ok = np.isfinite(value)
+    m = points_moran(lon, lat, value, k=5, permutations=99, seed=2)
+    ref = global_moran(value[ok], knn_weights(lon[ok], lat[ok], 5), 99, 2)
+    assert m.I == ref.I and m.p_sim == ref.p_sim and m.n == ok.sum() and m.I > 0.5
+    assert points_moran(lon, lat, np.ones(60)) is None  # constant: nothing to measure
+    assert points_moran(lon[:5], lat[:5], value[:5]) is None  # too few points
