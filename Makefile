@@ -36,8 +36,9 @@ test-shapely18: setup
 	GEOBIAS_EXPECT_SHAPELY=1.8 PYTHONPATH=build/shapely18src \
 		build/shapely18/bin/python -m pytest -p no:cacheprovider test/core -q
 
+# test/esda: core/hotspots.py against PySAL's esda (test-only, requirements-dev.txt).
 test-core: setup
-	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core -q
+	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core test/esda -q
 
 test-qgis: setup translations
 	$(HEADLESS) $(PY) -m pytest test/qgis -q

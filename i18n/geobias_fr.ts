@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="43"/>
+        <location filename="../processing/provider.py" line="49"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="180"/>
+        <location filename="../processing/bias_metrics.py" line="210"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="300"/>
+        <location filename="../processing/bias_metrics.py" line="331"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="305"/>
+        <location filename="../processing/bias_metrics.py" line="336"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="208"/>
+        <location filename="../processing/bias_metrics.py" line="238"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -144,62 +144,62 @@
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="129"/>
+        <location filename="../processing/layers.py" line="140"/>
         <source>{n} invalid region geometries were repaired with makeValid.</source>
         <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="134"/>
+        <location filename="../processing/layers.py" line="145"/>
         <source>The region has no polygon with an area.</source>
         <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="153"/>
+        <location filename="../processing/layers.py" line="164"/>
         <source>The extent is empty.</source>
         <translation>L'emprise est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="186"/>
+        <location filename="../processing/layers.py" line="197"/>
         <source>{role}: the layer has no field &apos;{name}&apos;.</source>
         <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="190"/>
+        <location filename="../processing/layers.py" line="201"/>
         <source>{role}: field &apos;{name}&apos; is not numeric.</source>
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="242"/>
+        <location filename="../processing/layers.py" line="253"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="245"/>
+        <location filename="../processing/layers.py" line="256"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="258"/>
+        <location filename="../processing/layers.py" line="269"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="416"/>
+        <location filename="../processing/layers.py" line="427"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="445"/>
+        <location filename="../processing/layers.py" line="456"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="536"/>
+        <location filename="../processing/layers.py" line="547"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="624"/>
+        <location filename="../processing/layers.py" line="635"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
@@ -529,22 +529,22 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="66"/>
+        <location filename="../ui/area_tab.py" line="68"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="66"/>
+        <location filename="../ui/area_tab.py" line="68"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="66"/>
+        <location filename="../ui/area_tab.py" line="68"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="66"/>
+        <location filename="../ui/area_tab.py" line="68"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
@@ -579,7 +579,7 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="189"/>
+        <location filename="../ui/area_tab.py" line="191"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -943,7 +943,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="66"/>
+        <location filename="../ui/area_tab.py" line="68"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -956,11 +956,6 @@ Prompt :
         <location filename="../processing/survey.py" line="45"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
-    </message>
-    <message>
-        <location filename="../processing/bias_metrics.py" line="169"/>
-        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
         <location filename="../processing/sample_ground_truth.py" line="35"/>
@@ -1133,47 +1128,47 @@ Prompt :
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="44"/>
+        <location filename="../ui/area_tab.py" line="46"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="45"/>
+        <location filename="../ui/area_tab.py" line="47"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="46"/>
+        <location filename="../ui/area_tab.py" line="48"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="146"/>
+        <location filename="../ui/area_tab.py" line="148"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="162"/>
+        <location filename="../ui/area_tab.py" line="164"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="164"/>
+        <location filename="../ui/area_tab.py" line="166"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="168"/>
+        <location filename="../ui/area_tab.py" line="170"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="253"/>
+        <location filename="../ui/area_tab.py" line="258"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="263"/>
+        <location filename="../ui/area_tab.py" line="268"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
@@ -1294,7 +1289,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="259"/>
+        <location filename="../ui/area_tab.py" line="264"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1302,7 +1297,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="262"/>
+        <location filename="../ui/area_tab.py" line="267"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1361,22 +1356,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="39"/>
+        <location filename="../processing/bias_metrics.py" line="40"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="39"/>
+        <location filename="../processing/bias_metrics.py" line="40"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="39"/>
+        <location filename="../processing/bias_metrics.py" line="40"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="220"/>
+        <location filename="../processing/bias_metrics.py" line="250"/>
         <source>Score field (SCORE_FIELD) of layer {name}</source>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
@@ -1386,62 +1381,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="233"/>
+        <location filename="../processing/bias_metrics.py" line="263"/>
         <source>{role}: field &apos;{name}&apos; has no values in layer {layer}.</source>
         <translation>{role} : le champ « {name} » n'a aucune valeur dans la couche {layer}.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="238"/>
+        <location filename="../processing/bias_metrics.py" line="268"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rho with truth is left empty.</source>
         <translation>La couche {layer} n'a pas de vérité terrain dans « {name} » : le rho avec la vérité reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="290"/>
+        <location filename="../processing/bias_metrics.py" line="321"/>
         <source>BOOTSTRAP: clusters need the truth unit of every point with a truth (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); layer {layer} has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="314"/>
+        <location filename="../processing/bias_metrics.py" line="345"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="319"/>
+        <location filename="../processing/bias_metrics.py" line="350"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="324"/>
+        <location filename="../processing/bias_metrics.py" line="355"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="330"/>
+        <location filename="../processing/bias_metrics.py" line="361"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="336"/>
+        <location filename="../processing/bias_metrics.py" line="367"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="346"/>
+        <location filename="../processing/bias_metrics.py" line="377"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="357"/>
+        <location filename="../processing/bias_metrics.py" line="388"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="373"/>
+        <location filename="../processing/bias_metrics.py" line="404"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="388"/>
+        <location filename="../processing/bias_metrics.py" line="419"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1536,7 +1531,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="292"/>
+        <location filename="../ui/area_tab.py" line="297"/>
         <source>Could not sample points: {e}.</source>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
@@ -1569,6 +1564,486 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/results_tab.py" line="193"/>
         <source>Could not compute the metrics: {e}.</source>
         <translation>Impossible de calculer les mesures : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="39"/>
+        <source>Aggregate ratings to polygons</source>
+        <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="43"/>
+        <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
+        <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="61"/>
+        <source>Units (polygons)</source>
+        <translation>Unités (polygones)</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="67"/>
+        <source>Minimum scored points per unit (fewer: flagged few_points)</source>
+        <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="73"/>
+        <source>Units with ratings</source>
+        <translation>Unités avec notes</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="78"/>
+        <source>Units with at least one point</source>
+        <translation>Unités ayant au moins un point</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="79"/>
+        <source>Units with too few points</source>
+        <translation>Unités ayant trop peu de points</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="80"/>
+        <source>Points in no unit</source>
+        <translation>Points hors de toute unité</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="90"/>
+        <source>Score field (SCORE_FIELD)</source>
+        <translation>Champ de score (SCORE_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="98"/>
+        <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
+        <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="105"/>
+        <source>The polygon layer has no geometry.</source>
+        <translation>La couche de polygones n'a aucune géométrie.</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="141"/>
+        <source>Units: mean rank error</source>
+        <translation>Unités : erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="145"/>
+        <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
+        <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
+    </message>
+    <message>
+        <location filename="../processing/aggregate_to_polygons.py" line="151"/>
+        <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
+        <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="17"/>
+        <source>Census overlay and report</source>
+        <translation>Superposition au recensement et rapport</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="47"/>
+        <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
+        <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="56"/>
+        <source>Correlate with census fields</source>
+        <translation>Corréler avec des champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="61"/>
+        <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
+        <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="72"/>
+        <source>Units or rated points</source>
+        <translation>Unités ou points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="78"/>
+        <source>Bias measure</source>
+        <translation>Mesure de biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="84"/>
+        <source>Census fields</source>
+        <translation>Champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="142"/>
+        <source>Leave out units flagged few_points</source>
+        <translation>Écarter les unités marquées few_points</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="130"/>
+        <source>Significance level</source>
+        <translation>Seuil de signification</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="108"/>
+        <source>Correlations</source>
+        <translation>Corrélations</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="113"/>
+        <source>Fields tested</source>
+        <translation>Champs testés</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="114"/>
+        <source>Significant (unadjusted)</source>
+        <translation>Significatives (sans ajustement)</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="115"/>
+        <source>Significant (Holm)</source>
+        <translation>Significatives (Holm)</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="116"/>
+        <source>Significant (FDR)</source>
+        <translation>Significatives (FDR)</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="117"/>
+        <source>Multiple-testing note</source>
+        <translation>Note sur les tests multiples</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="124"/>
+        <source>Bias measure (VALUE_FIELD)</source>
+        <translation>Mesure de biais (VALUE_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="127"/>
+        <source>Choose at least one census field (FIELDS).</source>
+        <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="129"/>
+        <source>Census fields (FIELDS)</source>
+        <translation>Champs de recensement (FIELDS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="132"/>
+        <source>FIELDS holds only the bias measure itself: choose census fields.</source>
+        <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="268"/>
+        <source>{n} units flagged few_points were left out.</source>
+        <translation>{n} unités marquées few_points ont été écartées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="175"/>
+        <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
+        <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
+    </message>
+    <message>
+        <location filename="../processing/correlate.py" line="194"/>
+        <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
+        <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="35"/>
+        <source>k nearest neighbours</source>
+        <translation>k plus proches voisins</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="118"/>
+        <source>Distance band (km)</source>
+        <translation>Bande de distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="78"/>
+        <source>Bias hot spots</source>
+        <translation>Points chauds du biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="83"/>
+        <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
+        <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="98"/>
+        <source>Units or points</source>
+        <translation>Unités ou points</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="104"/>
+        <source>Value (e.g. mean rank error)</source>
+        <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="110"/>
+        <source>Spatial weights</source>
+        <translation>Poids spatiaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="115"/>
+        <source>Neighbours (k)</source>
+        <translation>Voisins (k)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="124"/>
+        <source>Permutations</source>
+        <translation>Permutations</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="136"/>
+        <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
+        <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="147"/>
+        <source>Hot spots</source>
+        <translation>Points chauds</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Global Moran&apos;s I</source>
+        <translation>I de Moran global</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Global Moran&apos;s I: z (normal approximation)</source>
+        <translation>I de Moran global : z (approximation normale)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Global Moran&apos;s I: permutation p-value</source>
+        <translation>I de Moran global : valeur p par permutations</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Units analysed</source>
+        <translation>Unités analysées</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>High–High units</source>
+        <translation>Unités Haut–Haut</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Low–Low units</source>
+        <translation>Unités Bas–Bas</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Gi* hot spots</source>
+        <translation>Points chauds Gi*</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="153"/>
+        <source>Gi* cold spots</source>
+        <translation>Points froids Gi*</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="170"/>
+        <source>Value (FIELD)</source>
+        <translation>Valeur (FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="195"/>
+        <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
+        <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="202"/>
+        <source>{k} nearest neighbours</source>
+        <translation>{k} plus proches voisins</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="205"/>
+        <source>distance band {km:g} km</source>
+        <translation>bande de distance de {km:g} km</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="214"/>
+        <source>Hot spots: {e}</source>
+        <translation>Points chauds : {e}</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="216"/>
+        <source> (great-circle)</source>
+        <translation> (orthodromique)</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="223"/>
+        <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
+        <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="242"/>
+        <source>Hot spots: LISA clusters</source>
+        <translation>Points chauds : agrégats LISA</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="263"/>
+        <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
+        <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/hotspots.py" line="269"/>
+        <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
+        <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="50"/>
+        <source>strong overestimate (&gt; +0.25)</source>
+        <translation>forte surestimation (&gt; +0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="51"/>
+        <source>overestimate (+0.1 to +0.25)</source>
+        <translation>surestimation (+0,1 à +0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="52"/>
+        <source>about right (−0.1 to +0.1)</source>
+        <translation>à peu près juste (−0,1 à +0,1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="53"/>
+        <source>underestimate (−0.25 to −0.1)</source>
+        <translation>sous-estimation (−0,25 à −0,1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="54"/>
+        <source>strong underestimate (&lt; −0.25)</source>
+        <translation>forte sous-estimation (&lt; −0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="55"/>
+        <source>High–High (hot spot)</source>
+        <translation>Haut–Haut (point chaud)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="56"/>
+        <source>Low–Low (cold spot)</source>
+        <translation>Bas–Bas (point froid)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="57"/>
+        <source>High–Low (high outlier)</source>
+        <translation>Haut–Bas (valeur haute atypique)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="58"/>
+        <source>Low–High (low outlier)</source>
+        <translation>Bas–Haut (valeur basse atypique)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="59"/>
+        <source>not significant</source>
+        <translation>non significatif</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="60"/>
+        <source>no neighbours</source>
+        <translation>sans voisins</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="61"/>
+        <source>hot spot, 99% confidence</source>
+        <translation>point chaud, 99 % de confiance</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="62"/>
+        <source>hot spot, 95%</source>
+        <translation>point chaud, 95 %</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="63"/>
+        <source>hot spot, 90%</source>
+        <translation>point chaud, 90 %</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="64"/>
+        <source>cold spot, 90%</source>
+        <translation>point froid, 90 %</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="65"/>
+        <source>cold spot, 95%</source>
+        <translation>point froid, 95 %</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="66"/>
+        <source>cold spot, 99% confidence</source>
+        <translation>point froid, 99 % de confiance</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="96"/>
+        <source>too few points</source>
+        <translation>trop peu de points</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="96"/>
+        <source>too few points (&lt; {n})</source>
+        <translation>trop peu de points (&lt; {n})</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="107"/>
+        <source>highest (0.8–1)</source>
+        <translation>le plus haut (0,8–1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="108"/>
+        <source>lowest (0–0.2)</source>
+        <translation>le plus bas (0–0,2)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="115"/>
+        <source>no value</source>
+        <translation>sans valeur</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="130"/>
+        <source>left out (no value)</source>
+        <translation>écartée (sans valeur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="139"/>
+        <source>Mean rank error per unit</source>
+        <translation>Erreur de rang moyenne par unité</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="139"/>
+        <source>Mean rank of the ratings per unit</source>
+        <translation>Rang moyen des notes par unité</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="143"/>
+        <source>Local Moran&apos;s I clusters (LISA)</source>
+        <translation>Agrégats du I de Moran local (LISA)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="143"/>
+        <source>Getis–Ord Gi* hot and cold spots</source>
+        <translation>Points chauds et froids Gi* de Getis–Ord</translation>
+    </message>
+    <message>
+        <location filename="../processing/units.py" line="43"/>
+        <source>{n} invalid polygon geometries were repaired with makeValid.</source>
+        <translation>{n} géométries de polygones invalides ont été réparées avec makeValid.</translation>
+    </message>
+    <message>
+        <location filename="../processing/units.py" line="101"/>
+        <source>The layer&apos;s CRS {crs} has no linear unit; reproject it first.</source>
+        <translation>Le SCR {crs} de la couche n'a pas d'unité linéaire ; reprojetez-la d'abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/units.py" line="201"/>
+        <source>Choose the value to analyse ({name}): the layer has neither mean_rank_error nor rank_error.</source>
+        <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
+    </message>
+    <message>
+        <location filename="../processing/bias_metrics.py" line="197"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
         <location filename="../ui/task.py" line="137"/>

@@ -14,6 +14,7 @@ from .styles import save_output_styles
 GROUPS = {
     "survey": QT_TRANSLATE_NOOP("@default", "Rating survey"),
     "truth": QT_TRANSLATE_NOOP("@default", "Ground truth and metrics"),
+    "overlay": QT_TRANSLATE_NOOP("@default", "Census overlay and report"),
 }
 
 

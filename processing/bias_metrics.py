@@ -20,7 +20,8 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core.metrics import summarize
+from ..core.hotspots import points_moran
+from ..core.metrics import rank_error, summarize
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
@@ -66,6 +67,10 @@ METRIC_FIELDS = {
     "rho_anchor_lo": ogr.OFTReal,
     "rho_anchor_hi": ogr.OFTReal,
     "bias_score": ogr.OFTReal,
+    # Global Moran's I of the rank errors on each point's 8 nearest points (great-circle) and
+    # its permutation p-value: do the errors cluster in space?
+    "moran_i": ogr.OFTReal,
+    "moran_p": ogr.OFTReal,
     "bootstrap": ogr.OFTString,  # "points" or "clusters (k)": how the 95% intervals were made
     "reason": ogr.OFTString,
 }
@@ -73,13 +78,14 @@ METRIC_FIELDS = {
 
 def metrics_row(
     model, topic, score_kind, score, truth=None, anchor=None, anchor_name="", n_boot=1000, seed=0,
-    answered=None, failed=None, truth_units=None, anchor_units=None, note="",
+    answered=None, failed=None, truth_units=None, anchor_units=None, note="", lon=None, lat=None,
 ):  # fmt: skip
     """One metrics table row from arrays (NaN = no score / no truth).
 
     `answered` and `failed` (masks) keep answered points without a score and failed requests
     apart from refusals; `truth_units`/`anchor_units` switch the intervals to a cluster
-    bootstrap; `note` is added to the reason (e.g. "greedy ratings only").
+    bootstrap; `note` is added to the reason (e.g. "greedy ratings only"); with the points'
+    `lon`/`lat` and truth, the global Moran's I of their rank errors is added.
     """
     truth = None if truth is None or not np.isfinite(truth).any() else truth
     s = summarize(
@@ -109,7 +115,21 @@ def metrics_row(
             row[f"{prefix}_hi"] = corr.hi
             if prefix == "rho_truth":
                 row["n_truth"] = corr.n
+    if truth is not None and lon is not None and lat is not None:
+        scored = np.where(_answered(score, answered, failed), score, np.nan)
+        moran = points_moran(lon, lat, rank_error(scored, truth), seed=seed)
+        if moran is not None:
+            row.update({"moran_i": moran.I, "moran_p": moran.p_sim})
     return row
+
+
+def _answered(score, answered, failed):
+    ok = np.isfinite(np.asarray(score, float))
+    if answered is not None:
+        ok &= np.asarray(answered, bool)
+    if failed is not None:
+        ok &= ~np.asarray(failed, bool)
+    return ok
 
 
 def groups(columns):
@@ -135,13 +155,14 @@ def format_table(rows):
         return "" if v is None or v != v else fmt.format(v)
 
     header = ("model", "topic", "n", "answered", "MAD", "Gini", "rho truth [95% CI]",
-              "rho anchor [95% CI]", "bias score")  # fmt: skip
+              "rho anchor [95% CI]", "bias score", "Moran's I (rank error)")  # fmt: skip
     table = [header]
     for r in rows:
         table.append((
             str(r.get("model") or ""), str(r.get("topic") or ""), num(r.get("n_points"), "{}"),
             num(r.get("answer_rate"), "{:.0%}"), num(r.get("mad")), num(r.get("gini")),
             _with_ci(r, "rho_truth"), _with_ci(r, "rho_anchor"), num(r.get("bias_score")),
+            _moran(r),
         ))  # fmt: skip
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     return "\n".join(
@@ -149,6 +170,13 @@ def format_table(rows):
                   for i, (cell, w) in enumerate(zip(row, widths)))
         for row in table
     )  # fmt: skip
+
+
+def _moran(row):
+    i, p = row.get("moran_i"), row.get("moran_p")
+    if i is None or i != i:
+        return ""
+    return f"{i:+.2f} (p {p:.3f})"
 
 
 def _with_ci(row, name):
@@ -172,8 +200,10 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             "coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with "
             "its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring "
             "distribution taken from a polygon layer field (e.g. infant survival by country), and "
-            "the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). Degenerate cases "
-            "(no answers, constant ratings) give empty values with a reason."
+            "the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, "
+            "the global Moran's I of the rank errors (each point's 8 nearest points, "
+            "great-circle, with a permutation p-value) says whether the errors cluster in space. "
+            "Degenerate cases (no answers, constant ratings) give empty values with a reason."
         )
 
     def initAlgorithm(self, config=None):
@@ -265,6 +295,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
                     failed=None if failed is None else failed[idx],
                     truth_units=None if truth_units is None else truth_units[idx],
                     anchor_units=None if anchor_units is None else anchor_units[idx],
+                    lon=columns["lon"][idx], lat=columns["lat"][idx],
                 )  # fmt: skip
                 rows.append(row)
             feedback.setProgress(100.0 * (k + 1) / len(layers))

@@ -12,7 +12,10 @@ def algorithm_classes():
     classes = []
     # Imported here so a broken algorithm module shows up as a load error of that algorithm,
     # not of the whole plugin.
+    from .aggregate_to_polygons import AggregateToPolygonsAlgorithm
     from .bias_metrics import BiasMetricsAlgorithm
+    from .correlate import CorrelateAlgorithm
+    from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
     from .rate_locations import RateLocationsAlgorithm
     from .sample_ground_truth import SampleGroundTruthAlgorithm
@@ -26,6 +29,9 @@ def algorithm_classes():
         BiasMetricsAlgorithm,
         ImportRatingsAlgorithm,
         SurveyAlgorithm,
+        AggregateToPolygonsAlgorithm,
+        CorrelateAlgorithm,
+        HotspotsAlgorithm,
     ]
     return classes
 

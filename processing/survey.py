@@ -139,7 +139,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                         anchor_name, n_boot, seed, answered=cols["answered"] == 1,
                         failed=cols["failed"] == 1, truth_units=u,
                         anchor_units=u if anchor_units is None else anchor_units,
-                        note=cols.get("score_note", ""),
+                        note=cols.get("score_note", ""), lon=lon, lat=lat,
                     )
                 )  # fmt: skip
             record = run_record(

@@ -7,10 +7,11 @@ cd "$ROOT"
 
 # Debian packages: QGIS (qgis_process is in `qgis`), its Python, numpy/scipy/requests,
 # venv support, Xvfb for screenshots, Qt tools for translations; GEOS headers and a compiler to
-# build shapely on QGIS's own GEOS, and Debian's shapely 1.8 (make test-shapely18).
+# build shapely on QGIS's own GEOS, and Debian's shapely 1.8 (make test-shapely18); poppler's
+# pdftoppm/pdftotext read the report's PDF in the tests.
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-requests
           python3-venv python3-pip xvfb xauth pyqt5-dev-tools qttools5-dev-tools
-          libgeos-dev gcc python3-dev python3-shapely)
+          libgeos-dev gcc python3-dev python3-shapely poppler-utils)
 missing=()
 for p in "${APT_PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -58,6 +59,15 @@ if [ "${GEOBIAS_NO_MLM:-}" != 1 ] && { [ ! -f "$MLM_STAMP" ] || [ "$(cat "$MLM_S
     .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt "$(grep '^torch==' requirements-mlm.txt)"
     .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -r requirements-mlm.txt
     echo "$WANT_MLM" > "$MLM_STAMP"
+fi
+
+# Test-only: PySAL's esda and libpysal check core/hotspots.py (test/esda); constraints.txt
+# keeps Debian's numpy 1.24.2.
+DEV_STAMP=.venv/.requirements-dev.sha
+WANT_DEV="$(cat requirements-dev.txt constraints.txt | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$DEV_STAMP" ] || [ "$(cat "$DEV_STAMP")" != "$WANT_DEV" ]; then
+    .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -r requirements-dev.txt
+    echo "$WANT_DEV" > "$DEV_STAMP"
 fi
 
 # Make the plugin importable as `geobias` from the venv whatever this folder is called

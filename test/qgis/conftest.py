@@ -20,11 +20,8 @@ import processing  # noqa: E402, F401
 _KEEP = []
 
 
-@pytest.fixture()
-def processing_ready(qgis_app, qgis_processing):
-    """Processing with QGIS's native algorithms and the GeoBias provider registered.
-
-    Checked for every test: the plugin lifecycle tests remove the provider they find.
+def register_providers():
+    """QGIS's native algorithms and the GeoBias provider, registered if they are not.
 
     Standalone QGIS 3.22 has no `native:` algorithms until QgsNativeAlgorithms is added.
     """
@@ -42,6 +39,15 @@ def processing_ready(qgis_app, qgis_processing):
         _KEEP.append(GeoBiasProvider())
         registry.addProvider(_KEEP[-1])
     return registry
+
+
+@pytest.fixture()
+def processing_ready(qgis_app, qgis_processing):
+    """Processing with QGIS's native algorithms and the GeoBias provider registered.
+
+    Checked for every test: the plugin lifecycle tests remove the provider they find.
+    """
+    return register_providers()
 
 
 @pytest.fixture(scope="session")

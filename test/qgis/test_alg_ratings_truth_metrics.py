@@ -8,6 +8,7 @@ import pytest
 from osgeo import gdal, osr
 from qgis.core import QgsProcessingException, QgsVectorLayer
 
+from geobias.core.hotspots import points_moran
 from geobias.paths import DATA
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
@@ -15,7 +16,7 @@ RATED = {"pid", "lat", "lon", "model", "topic", "rating", "expected", "score", "
          "completion", "prompt", "rank", "truth", "truth_rank", "rank_error"}  # fmt: skip
 METRICS = {"model", "topic", "score_kind", "n_points", "n_answered", "answer_rate", "mad", "gini",
            "rho_truth", "rho_truth_p", "rho_truth_lo", "rho_truth_hi", "anchor", "rho_anchor",
-           "bias_score", "reason"}  # fmt: skip
+           "bias_score", "moran_i", "moran_p", "reason"}  # fmt: skip
 
 
 def run(alg, params):
@@ -101,6 +102,12 @@ def test_truth_from_countries_and_metrics_match_paper(imported, tmp_path):
     assert row["rho_truth"] > 0.6 and row["rho_truth_lo"] < row["rho_truth"] < row["rho_truth_hi"]
     # Rating infant mortality high where survival is low: B is negative.
     assert row["rho_anchor"] < -0.6 and row["bias_score"] < 0
+    # The rank errors cluster in space (GPT-3.5 misjudges whole regions): Moran's I on the
+    # points' 8 nearest neighbours, the same as from the layer's own rank_error field.
+    lon, lat = values(layer, "lon"), values(layer, "lat")
+    moran = points_moran(lon, lat, err, seed=0)
+    assert row["moran_i"] == pytest.approx(moran.I) and row["moran_p"] == moran.p_sim
+    assert row["moran_i"] > 0.1 and row["moran_p"] < 0.01
 
 
 def make_raster(path, with_crs=True):

@@ -331,3 +331,35 @@ def test_importratings_warns_about_ratings_outside_the_scale(qp, tmp_path):
                    f"OUTPUT={tmp_path / 'mine.gpkg'}")  # fmt: skip
     said = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "2 ratings lie outside the scale 0–9.9" in said
+
+
+# --- issue 15: census overlay, correlation, hot spots ---
+
+
+def test_aggregate_correlate_and_hotspots(qp, rated, tmp_path):
+    countries = COUNTRIES + "|layername=countries"
+    truth = tmp_path / "truth.gpkg"
+    qp.run("samplegroundtruth", INPUT=rated, POLYGONS=countries,
+           POLYGON_FIELD="infant_mortality", OUTPUT=truth)  # fmt: skip
+    units = tmp_path / "units.gpkg"
+    result = qp.run("aggregatetopolygons", INPUT=truth, POLYGONS=countries, MIN_POINTS=5,
+                    OUTPUT=units)  # fmt: skip
+    assert result["N_UNITS"] > 100 and result["N_FLAGGED"] > 0
+    assert saved_styles(units) == {"mean_rank_error": 1, "mean_rank": 0}
+    table = tmp_path / "corr.gpkg"
+    result = qp.run("correlate", INPUT=units, VALUE_FIELD="mean_rating",
+                    FIELDS=["infant_mortality", "life_exp", "gdp_percap"], N_BOOT=200,
+                    OUTPUT=table)  # fmt: skip
+    assert result["N_FIELDS"] == 3 and "3 variables tested" in result["NOTE"]
+    with sqlite3.connect(table) as con:
+        rho = dict(con.execute("SELECT field, rho FROM corr").fetchall())
+    assert rho["infant_mortality"] > 0.7 and rho["life_exp"] < -0.6
+    hot, moran = tmp_path / "hot.gpkg", tmp_path / "moran.gpkg"
+    result = qp.run("hotspots", INPUT=units, WEIGHTS=1, DISTANCE_KM=1500, PERMUTATIONS=199,
+                    FDR="true", OUTPUT=hot, METRICS=moran)  # fmt: skip
+    assert result["N_UNITS"] > 50 and -1 < result["MORAN_I"] < 1
+    assert saved_styles(hot) == {"lisa": 1, "gi": 0}
+    with sqlite3.connect(moran) as con:
+        (i, fdr, weights) = con.execute("SELECT moran_i, fdr, weights FROM moran").fetchone()
+    assert i == pytest.approx(result["MORAN_I"]) and fdr == 1
+    assert weights == "distance band 1500 km (great-circle)"

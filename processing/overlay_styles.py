@@ -1,0 +1,217 @@
+"""Styles of the overlay outputs: census units by mean rank error (or rank), LISA clusters in
+their classic colours, Gi* hot and cold spots; saved in the GeoPackage and applied on load."""
+
+from qgis.core import (
+    QgsFillSymbol,
+    QgsMarkerSymbol,
+    QgsProcessingLayerPostProcessorInterface,
+    QgsRuleBasedRenderer,
+    QgsVectorLayer,
+    QgsWkbTypes,
+)
+
+from ..core.hotspots import NO_NEIGHBOURS, NOT_SIGNIFICANT
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .styles import RAMPS, _ramp, delete_saved_styles, is_geopackage, topic_polarity
+
+NO_DATA = "#d9d9d9"
+# Mean rank errors of whole units are smaller than those of single points: narrower classes.
+# ColorBrewer RdBu (colour-blind safe), red = the model overestimates, blue = underestimates.
+UNIT_ERROR_CLASSES = (
+    (0.25, None, "#b2182b", "strong overestimate (> +0.25)"),
+    (0.1, 0.25, "#ef8a62", "overestimate (+0.1 to +0.25)"),
+    (-0.1, 0.1, "#f7f7f7", "about right (−0.1 to +0.1)"),
+    (-0.25, -0.1, "#67a9cf", "underestimate (−0.25 to −0.1)"),
+    (None, -0.25, "#2166ac", "strong underestimate (< −0.25)"),
+)
+# GeoDa's LISA cluster map colours.
+LISA_COLOURS = (
+    ("HH", "#ff0000", "High–High (hot spot)"),
+    ("LL", "#0000ff", "Low–Low (cold spot)"),
+    ("HL", "#f4ada8", "High–Low (high outlier)"),
+    ("LH", "#a7adf9", "Low–High (low outlier)"),
+    (NOT_SIGNIFICANT, "#eeeeee", "not significant"),
+    (NO_NEIGHBOURS, "#ffffff", "no neighbours"),
+)
+GI_COLOURS = (
+    (3, "#d7191c", "hot spot, 99% confidence"),
+    (2, "#fc8d59", "hot spot, 95%"),
+    (1, "#fed090", "hot spot, 90%"),
+    (0, "#f0f0f0", "not significant"),
+    (-1, "#c6dbef", "cold spot, 90%"),
+    (-2, "#6baed6", "cold spot, 95%"),
+    (-3, "#2c7bb6", "cold spot, 99% confidence"),
+)
+
+
+def _labels():
+    """The legend texts (literal tr() calls, so the translation tools find them)."""
+    return {
+        "strong overestimate (> +0.25)": tr("strong overestimate (> +0.25)"),
+        "overestimate (+0.1 to +0.25)": tr("overestimate (+0.1 to +0.25)"),
+        "about right (−0.1 to +0.1)": tr("about right (−0.1 to +0.1)"),
+        "underestimate (−0.25 to −0.1)": tr("underestimate (−0.25 to −0.1)"),
+        "strong underestimate (< −0.25)": tr("strong underestimate (< −0.25)"),
+        "High–High (hot spot)": tr("High–High (hot spot)"),
+        "Low–Low (cold spot)": tr("Low–Low (cold spot)"),
+        "High–Low (high outlier)": tr("High–Low (high outlier)"),
+        "Low–High (low outlier)": tr("Low–High (low outlier)"),
+        "not significant": tr("not significant"),
+        "no neighbours": tr("no neighbours"),
+        "hot spot, 99% confidence": tr("hot spot, 99% confidence"),
+        "hot spot, 95%": tr("hot spot, 95%"),
+        "hot spot, 90%": tr("hot spot, 90%"),
+        "cold spot, 90%": tr("cold spot, 90%"),
+        "cold spot, 95%": tr("cold spot, 95%"),
+        "cold spot, 99% confidence": tr("cold spot, 99% confidence"),
+    }
+
+
+def _symbol(geometry_type, color):
+    if geometry_type == QgsWkbTypes.GeometryType.PointGeometry:
+        return QgsMarkerSymbol.createSimple(
+            {"name": "circle", "color": color, "outline_color": "#232323",
+             "outline_width": "0.2", "size": "2.4"}
+        )  # fmt: skip
+    return QgsFillSymbol.createSimple(
+        {"color": color, "outline_color": "#6e6e6e", "outline_width": "0.1",
+         "outline_width_unit": "MM"}
+    )  # fmt: skip
+
+
+def _rules(geometry_type, rules):
+    """A rule-based renderer from (expression, colour, label) in legend order."""
+    root = QgsRuleBasedRenderer.Rule(None)
+    for expression, color, label in rules:
+        root.appendChild(
+            QgsRuleBasedRenderer.Rule(_symbol(geometry_type, color), 0, 0, expression, label)
+        )
+    return QgsRuleBasedRenderer(root)
+
+
+def unit_renderer(geometry_type, field="mean_rank_error", topic=None, min_points=None):
+    """Units by mean rank error (diverging) or, without rank errors, by mean rank (sequential);
+    units flagged few_points in grey."""
+    labels = _labels()
+    few = tr("too few points") if min_points is None else tr(
+        "too few points (< {n})").format(n=min_points)  # fmt: skip
+    rules = [('"few_points" = 1', NO_DATA, few)]
+    ok = '"few_points" = 0 AND '
+    if field == "mean_rank_error":
+        for lo, hi, color, label in UNIT_ERROR_CLASSES:
+            cond = [f'"{field}" >= {lo}' if lo is not None else "",
+                    f'"{field}" < {hi}' if hi is not None else ""]  # fmt: skip
+            rules.append((ok + " AND ".join(c for c in cond if c), color, labels[label]))
+    else:  # mean rank 0..1 in five classes, highest first
+        ramp = _ramp(RAMPS[topic_polarity(topic)])
+        names = [tr("highest (0.8–1)"), tr("high (0.6–0.8)"), tr("middle (0.4–0.6)"),
+                 tr("low (0.2–0.4)"), tr("lowest (0–0.2)")]  # fmt: skip
+        for k, label in enumerate(names):
+            lo = 0.8 - 0.2 * k
+            cond = f'"{field}" >= {lo:.1f}' if k < 4 else f'"{field}" < 0.2'
+            if 0 < k < 4:
+                cond += f' AND "{field}" < {lo + 0.2:.1f}'
+            rules.append((ok + cond, ramp.color(1 - k / 4).name(), label))
+    rules.append((f'"{field}" IS NULL AND "few_points" = 0', "#ffffff", tr("no value")))
+    return _rules(geometry_type, rules)
+
+
+def lisa_renderer(geometry_type):
+    labels = _labels()
+    return _rules(
+        geometry_type,
+        [(f"\"lisa_class\" = '{c}'", color, labels[label]) for c, color, label in LISA_COLOURS]
+        + [('"lisa_class" IS NULL', NO_DATA, tr("left out (no value)"))],
+    )
+
+
+def gi_renderer(geometry_type):
+    labels = _labels()
+    return _rules(
+        geometry_type,
+        [(f'"gi_bin" = {b}', color, labels[label]) for b, color, label in GI_COLOURS]
+        + [('"gi_bin" IS NULL', NO_DATA, tr("left out (no value)"))],
+    )
+
+
+# Saved styles of each output kind: (name, description, renderer factory).
+STYLE_SETS = {
+    "units": (
+        ("mean_rank_error", QT_TRANSLATE_NOOP("@default", "Mean rank error per unit")),
+        ("mean_rank", QT_TRANSLATE_NOOP("@default", "Mean rank of the ratings per unit")),
+    ),
+    "hotspots": (
+        ("lisa", QT_TRANSLATE_NOOP("@default", "Local Moran's I clusters (LISA)")),
+        ("gi", QT_TRANSLATE_NOOP("@default", "Getis–Ord Gi* hot and cold spots")),
+    ),
+}
+
+
+def renderer_for(style, layer, topic=None, min_points=None):
+    gtype = layer.geometryType()
+    if style == "lisa":
+        return lisa_renderer(gtype)
+    if style == "gi":
+        return gi_renderer(gtype)
+    return unit_renderer(gtype, style, topic, min_points)
+
+
+def has_values(layer, field):
+    idx = layer.fields().lookupField(field)
+    return idx >= 0 and layer.maximumValue(idx) is not None and str(
+        layer.maximumValue(idx)) != "NULL"  # fmt: skip
+
+
+def style_overlay(layer, kind, save=True, topic=None, min_points=None):
+    """Apply the default style of an overlay output ('units' or 'hotspots') and, for a
+    GeoPackage layer, save all its styles there (the default one as default)."""
+    if not isinstance(layer, QgsVectorLayer) or not layer.isValid():
+        return None
+    styles = STYLE_SETS[kind]
+    default = styles[0][0]
+    if kind == "units" and not has_values(layer, "mean_rank_error"):
+        default = "mean_rank"
+    save = save and is_geopackage(layer)
+    if save:
+        delete_saved_styles(layer, [name for name, _ in styles])
+        for name, description in styles:
+            if name != default:
+                layer.setRenderer(renderer_for(name, layer, topic, min_points))
+                layer.saveStyleToDatabase(name, tr(description), False, "")
+    layer.setRenderer(renderer_for(default, layer, topic, min_points))
+    if save:
+        layer.saveStyleToDatabase(default, tr("GeoBias default style"), True, "")
+    layer.triggerRepaint()
+    return default
+
+
+def save_overlay_styles(dest, kind, topic=None, min_points=None):
+    """Save the styles into a sink output when it is a GeoPackage file (after the sink closed)."""
+    path = dest.split("|")[0]
+    if not path.lower().endswith(".gpkg"):
+        return None
+    return style_overlay(QgsVectorLayer(dest, "tmp", "ogr"), kind, True, topic, min_points)
+
+
+class OverlayPostProcessor(QgsProcessingLayerPostProcessorInterface):
+    """Styles an overlay output when Processing loads it."""
+
+    def __init__(self, kind, name=None, topic=None, min_points=None):
+        super().__init__()
+        self.kind, self.name, self.topic, self.min_points = kind, name, topic, min_points
+
+    def postProcessLayer(self, layer, context, feedback):
+        if self.name:
+            layer.setName(self.name)
+        style_overlay(layer, self.kind, False, self.topic, self.min_points)
+
+
+_KEEP = []  # Processing keeps only a raw pointer to a post-processor
+
+
+def style_overlay_output(context, layer_id, kind, name=None, topic=None, min_points=None):
+    if context.willLoadLayerOnCompletion(layer_id):
+        proc = OverlayPostProcessor(kind, name, topic, min_points)
+        _KEEP.append(proc)
+        del _KEEP[:-200]
+        context.layerToLoadOnCompletionDetails(layer_id).setPostProcessor(proc)
