@@ -1568,7 +1568,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
     <message>
         <location filename="../processing/aggregate_to_polygons.py" line="39"/>
         <source>Aggregate ratings to polygons</source>
-        <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
+        <translation>Agréger les notes aux polygones</translation>
     </message>
     <message>
         <location filename="../processing/aggregate_to_polygons.py" line="43"/>
