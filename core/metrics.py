@@ -262,6 +262,19 @@ def spearman(
     return Correlation(float(rho), float(p), float(lo), float(hi), n, bootstrap=kind)
 
 
+def pearson_r2(x, y) -> float:
+    """Pearson's r² over paired points (Appendix A.4's zero-shot figure); NaN when fewer than
+    3 pairs or either side is constant."""
+    x, y = _values(x), _values(y)
+    if x.shape != y.shape:
+        raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+    both = ~np.isnan(x) & ~np.isnan(y)
+    if both.sum() < 3:
+        return np.nan
+    r = _pearson_rows(x[both][None, :], y[both][None, :])[0]
+    return float(min(r * r, 1.0)) if np.isfinite(r) else np.nan
+
+
 def mad(x) -> float:
     """Mean absolute deviation from the mean over answered points (the paper's eq. 3)."""
     x = _values(x)

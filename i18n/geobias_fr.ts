@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="49"/>
+        <location filename="../processing/provider.py" line="51"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="210"/>
+        <location filename="../processing/compare_models.py" line="115"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="331"/>
+        <location filename="../processing/bias_metrics.py" line="355"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="336"/>
+        <location filename="../processing/bias_metrics.py" line="360"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="274"/>
+        <location filename="../processing/styles.py" line="285"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -1108,22 +1108,22 @@ Prompt :
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="200"/>
+        <location filename="../processing/styles.py" line="211"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="204"/>
+        <location filename="../processing/styles.py" line="215"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="204"/>
+        <location filename="../processing/styles.py" line="215"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="211"/>
+        <location filename="../processing/styles.py" line="222"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1371,7 +1371,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="250"/>
+        <location filename="../processing/bias_metrics.py" line="279"/>
         <source>Score field (SCORE_FIELD) of layer {name}</source>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
@@ -1381,62 +1381,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="263"/>
+        <location filename="../processing/bias_metrics.py" line="292"/>
         <source>{role}: field &apos;{name}&apos; has no values in layer {layer}.</source>
         <translation>{role} : le champ « {name} » n'a aucune valeur dans la couche {layer}.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="268"/>
+        <location filename="../processing/bias_metrics.py" line="297"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rho with truth is left empty.</source>
         <translation>La couche {layer} n'a pas de vérité terrain dans « {name} » : le rho avec la vérité reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="321"/>
+        <location filename="../processing/bias_metrics.py" line="345"/>
         <source>BOOTSTRAP: clusters need the truth unit of every point with a truth (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); layer {layer} has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="345"/>
+        <location filename="../processing/bias_metrics.py" line="369"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="350"/>
+        <location filename="../processing/bias_metrics.py" line="374"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="355"/>
+        <location filename="../processing/bias_metrics.py" line="379"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="361"/>
+        <location filename="../processing/bias_metrics.py" line="385"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="367"/>
+        <location filename="../processing/bias_metrics.py" line="391"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="377"/>
+        <location filename="../processing/bias_metrics.py" line="401"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="388"/>
+        <location filename="../processing/bias_metrics.py" line="412"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="404"/>
+        <location filename="../processing/bias_metrics.py" line="428"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="419"/>
+        <location filename="../processing/bias_metrics.py" line="443"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -2049,6 +2049,116 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/task.py" line="137"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="56"/>
+        <source>Cannot open {path}.</source>
+        <translation>Impossible d'ouvrir {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="96"/>
+        <source>Compare models and topics</source>
+        <translation>Comparer modèles et thèmes</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="100"/>
+        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
+        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="120"/>
+        <source>Survey GeoPackage (all its rated layers)</source>
+        <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="126"/>
+        <source>Models to compare (separated by ;, empty: all)</source>
+        <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="131"/>
+        <source>Topics to compare (separated by ;, empty: all)</source>
+        <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="150"/>
+        <source>Comparison GeoPackage</source>
+        <translation>GeoPackage de comparaison</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="155"/>
+        <source>Folder for the CSV and Markdown tables</source>
+        <translation>Dossier des tableaux CSV et Markdown</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="161"/>
+        <source>Mean rank layers</source>
+        <translation>Couches de rang moyen</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="165"/>
+        <source>Pivot tables</source>
+        <translation>Tableaux croisés</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="166"/>
+        <source>The tables as Markdown</source>
+        <translation>Les tableaux en Markdown</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="175"/>
+        <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
+        <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="181"/>
+        <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
+        <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="202"/>
+        <source>Metrics of {layer}…</source>
+        <translation>Métriques de {layer}…</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="228"/>
+        <source>Comparing {m} model(s) on {t} topic(s).</source>
+        <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="250"/>
+        <source>Mean rank · {topic}</source>
+        <translation>Rang moyen · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="278"/>
+        <source>{param}: {missing} not in the input (it has: {have}).</source>
+        <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="284"/>
+        <source>Nothing to compare: no rated model and topic.</source>
+        <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="292"/>
+        <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
+        <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
+    </message>
+    <message>
+        <location filename="../processing/compare_models.py" line="305"/>
+        <source>mean of {models}</source>
+        <translation>moyenne de {models}</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Mean rank across models (0 lowest – 1 highest)</source>
+        <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="136"/>
+        <source>Mean rank error: common overestimate (red) / underestimate</source>
+        <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
 </context>
 <context>

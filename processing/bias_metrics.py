@@ -246,58 +246,13 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         seed = self.parameterAsInt(parameters, "SEED", context)
         rows = []
         for k, layer in enumerate(layers):
-            source = layer
-            role = tr("Score field (SCORE_FIELD) of layer {name}").format(name=layer.name())
-            numeric_field(source, score_field, role)
-            truth_role = tr("Ground truth field (TRUTH_FIELD)")
-            if truth_field:
-                if truth_named or source.fields().lookupField(truth_field) >= 0:
-                    numeric_field(source, truth_field, truth_role)
-            names = ["model", "topic", "score_kind", "answered", "failed", "truth_unit"]
-            names += [score_field] + ([truth_field] if truth_field else [])
-            columns = read_columns(source, context, names)
-            score = as_float(columns[score_field])
-            truth = as_float(columns[truth_field]) if truth_field in columns else None
-            if truth is not None and not np.isfinite(truth).any():
-                if truth_named:
-                    raise QgsProcessingException(
-                        tr("{role}: field '{name}' has no values in layer {layer}.").format(
-                            role=truth_role, name=truth_field, layer=layer.name()
-                        )
-                    )
-                feedback.pushInfo(
-                    tr("Layer {layer} has no ground truth in '{name}': rho with truth is left "
-                       "empty.").format(layer=layer.name(), name=truth_field)
-                )  # fmt: skip
-                truth = None
-            answered = failed = None
-            if "answered" in columns:
-                answered = as_float(columns["answered"]) == 1
-            if "failed" in columns:
-                failed = as_float(columns["failed"]) == 1
-            truth_units = cluster_units(bootstrap, columns, truth, layer)
-            anchor, anchor_units, anchor_name = read_anchor(
-                self, parameters, context, feedback, columns["lon"], columns["lat"]
-            )
-            if bootstrap == "points":
-                anchor_units = None
-            elif anchor_units is None:
-                anchor_units = truth_units
-            for (model, topic, kind), idx in groups(columns).items():
-                if feedback.isCanceled():
-                    return {}
-                row = metrics_row(
-                    model or layer.name(), topic, kind, score[idx],
-                    None if truth is None else truth[idx],
-                    None if anchor is None else anchor[idx],
-                    anchor_name, n_boot, seed,
-                    answered=None if answered is None else answered[idx],
-                    failed=None if failed is None else failed[idx],
-                    truth_units=None if truth_units is None else truth_units[idx],
-                    anchor_units=None if anchor_units is None else anchor_units[idx],
-                    lon=columns["lon"][idx], lat=columns["lat"][idx],
-                )  # fmt: skip
+            for row, _arrays in layer_metrics(
+                self, parameters, context, feedback, layer, score_field, truth_field,
+                truth_named, bootstrap, n_boot, seed,
+            ):  # fmt: skip
                 rows.append(row)
+            if feedback.isCanceled():
+                return {}
             feedback.setProgress(100.0 * (k + 1) / len(layers))
         fields = qgs_fields(METRIC_FIELDS)
         sink, dest = self.parameterAsSink(
@@ -309,6 +264,75 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         add_point_features(sink, fields, columns, with_geometry=False)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": dest}
+
+
+def layer_metrics(
+    alg, parameters, context, feedback, layer, score_field, truth_field, truth_named, bootstrap,
+    n_boot, seed,
+):  # fmt: skip
+    """Yield (metrics row, arrays) for every (model, topic, score kind) of one rated layer.
+
+    `arrays` holds that group's lon, lat, score and truth (None without one): what the
+    comparisons across models need besides the row. Stops early when cancelled.
+    """
+    source = layer
+    role = tr("Score field (SCORE_FIELD) of layer {name}").format(name=layer.name())
+    numeric_field(source, score_field, role)
+    truth_role = tr("Ground truth field (TRUTH_FIELD)")
+    if truth_field:
+        if truth_named or source.fields().lookupField(truth_field) >= 0:
+            numeric_field(source, truth_field, truth_role)
+    names = ["model", "topic", "score_kind", "answered", "failed", "truth_unit"]
+    names += [score_field] + ([truth_field] if truth_field else [])
+    columns = read_columns(source, context, names)
+    score = as_float(columns[score_field])
+    truth = as_float(columns[truth_field]) if truth_field in columns else None
+    if truth is not None and not np.isfinite(truth).any():
+        if truth_named:
+            raise QgsProcessingException(
+                tr("{role}: field '{name}' has no values in layer {layer}.").format(
+                    role=truth_role, name=truth_field, layer=layer.name()
+                )
+            )
+        feedback.pushInfo(
+            tr("Layer {layer} has no ground truth in '{name}': rho with truth is left "
+               "empty.").format(layer=layer.name(), name=truth_field)
+        )  # fmt: skip
+        truth = None
+    answered = failed = None
+    if "answered" in columns:
+        answered = as_float(columns["answered"]) == 1
+    if "failed" in columns:
+        failed = as_float(columns["failed"]) == 1
+    truth_units = cluster_units(bootstrap, columns, truth, layer)
+    anchor, anchor_units, anchor_name = read_anchor(
+        alg, parameters, context, feedback, columns["lon"], columns["lat"]
+    )
+    if bootstrap == "points":
+        anchor_units = None
+    elif anchor_units is None:
+        anchor_units = truth_units
+    for (model, topic, kind), idx in groups(columns).items():
+        if feedback.isCanceled():
+            return
+        row = metrics_row(
+            model or layer.name(), topic, kind, score[idx],
+            None if truth is None else truth[idx],
+            None if anchor is None else anchor[idx],
+            anchor_name, n_boot, seed,
+            answered=None if answered is None else answered[idx],
+            failed=None if failed is None else failed[idx],
+            truth_units=None if truth_units is None else truth_units[idx],
+            anchor_units=None if anchor_units is None else anchor_units[idx],
+            lon=columns["lon"][idx], lat=columns["lat"][idx],
+        )  # fmt: skip
+        arrays = {
+            "lon": columns["lon"][idx],
+            "lat": columns["lat"][idx],
+            "score": score[idx],
+            "truth": None if truth is None else truth[idx],
+        }
+        yield row, arrays
 
 
 def cluster_units(bootstrap, columns, truth, layer):

@@ -14,6 +14,7 @@ def algorithm_classes():
     # not of the whole plugin.
     from .aggregate_to_polygons import AggregateToPolygonsAlgorithm
     from .bias_metrics import BiasMetricsAlgorithm
+    from .compare_models import CompareModelsAlgorithm
     from .correlate import CorrelateAlgorithm
     from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
@@ -32,6 +33,7 @@ def algorithm_classes():
         AggregateToPolygonsAlgorithm,
         CorrelateAlgorithm,
         HotspotsAlgorithm,
+        CompareModelsAlgorithm,
     ]
     return classes
 

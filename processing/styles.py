@@ -146,16 +146,27 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Rank of the ground truth (0 lowest – 1 highest)"),
         "truth_rank",
     ),
+    # Comparison layers (geobias:comparemodels): the same classes, across models (§4.3-4.4).
+    (
+        "mean_rank",
+        QT_TRANSLATE_NOOP("@default", "Mean rank across models (0 lowest – 1 highest)"),
+        "mean_rank",
+    ),
+    (
+        "mean_rank_error",
+        QT_TRANSLATE_NOOP("@default", "Mean rank error: common overestimate (red) / underestimate"),
+        "mean_rank_error",
+    ),
 )
 
 
 def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
-    if style == "rank_error":
-        return rank_error_renderer()
+    if style in ("rank_error", "mean_rank_error"):
+        return rank_error_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
-    return rank_renderer(style, topic)  # rank, truth_rank
+    return rank_renderer(style, topic)  # rank, truth_rank, mean_rank
 
 
 def short_model(model):
@@ -247,8 +258,8 @@ def style_layer(layer, default="rank", save=True, values=None):
     """
     if not isinstance(layer, QgsVectorLayer) or not layer.isValid():
         return []
-    if default == "rank_error" and not has_values(layer, "rank_error", values):
-        default = "rank"
+    if default.endswith("rank_error") and not has_values(layer, default, values):
+        default = default[: -len("_error")]  # rank_error -> rank, mean_rank_error -> mean_rank
     save = save and is_geopackage(layer)
     if save:
         delete_saved_styles(layer, [style for style, _, _ in STYLE_SETS])
@@ -281,7 +292,8 @@ def describe_shown(layer):
     """describe_layer for the style the layer shows now (after its default style loaded)."""
     renderer = layer.renderer()
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
-    style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank"}
+    style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
+             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

@@ -363,3 +363,23 @@ def test_aggregate_correlate_and_hotspots(qp, rated, tmp_path):
         (i, fdr, weights) = con.execute("SELECT moran_i, fdr, weights FROM moran").fetchone()
     assert i == pytest.approx(result["MORAN_I"]) and fdr == 1
     assert weights == "distance band 1500 km (great-circle)"
+
+
+def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):
+    attractiveness = CSV.replace("Infant_Mortality_Rate", "Average_Attractiveness_of_Residents")
+    other = tmp_path / "attractiveness.gpkg"
+    qp.run("importratings", INPUT=attractiveness, MODEL="gpt-3.5", OUTPUT=other)
+    out, tables = tmp_path / "compare.gpkg", tmp_path / "tables"
+    anchor = {"ANCHOR": COUNTRIES + "|layername=countries", "ANCHOR_FIELD": "infant_survival"}
+    result = qp.run("comparemodels", INPUT=[rated, other], **anchor, N_BOOT=0, OUTPUT=out,
+                    TABLES_FOLDER=tables)  # fmt: skip
+    assert len(result["MEAN_RANK_LAYERS"]) == 2 and len(result["PIVOTS"]) == 7
+    with sqlite3.connect(out) as con:
+        bias = dict(con.execute('SELECT topic, "gpt-3.5" FROM pivot_bias_score').fetchall())
+        n = con.execute("SELECT count(*) FROM mean_rank_infant_mortality_rate").fetchone()[0]
+    # The paper's Table: GPT-3.5's attractiveness ratings follow infant survival (rho 0.50,
+    # B 0.29 with country-level survival here near it); infant mortality ratings oppose it.
+    assert 0.1 < bias["Average Attractiveness of Residents"] < 0.5
+    assert bias["Infant Mortality Rate"] < 0 and n == 1999
+    assert "| Average Attractiveness of Residents |" in (tables / "comparison.md").read_text()
+    assert saved_styles(out) == {"mean_rank": 1, "mean_rank_error": 0}
