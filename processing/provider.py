@@ -15,6 +15,7 @@ def algorithm_classes():
     from .aggregate_to_polygons import AggregateToPolygonsAlgorithm
     from .bias_metrics import BiasMetricsAlgorithm
     from .correlate import CorrelateAlgorithm
+    from .herb import HerbAlgorithm
     from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
     from .rate_locations import RateLocationsAlgorithm
@@ -32,6 +33,7 @@ def algorithm_classes():
         AggregateToPolygonsAlgorithm,
         CorrelateAlgorithm,
         HotspotsAlgorithm,
+        HerbAlgorithm,
     ]
     return classes
 
