@@ -8,6 +8,7 @@ number-changing bugs instead, to compare with the paper's tables.
 
 from __future__ import annotations
 
+import contextlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -17,7 +18,8 @@ from .descriptors import Descriptor, topic_columns
 from .hierarchy import Hierarchy
 
 _EXACT_MAX = 512  # clusters up to this size: float64 distances; above: float32 Gram blocks
-_BLOCK = 1024  # rows per block of pairwise distances (bounded memory: BLOCK x columns floats)
+_BLOCK = 256  # rows per block of a cluster's pairwise distances (fastest here: fits the cache)
+_FLAT_ROWS, _FLAT_COLS = 512, 4096  # flat baseline blocks, where OpenBLAS's sgemm ran fastest
 
 
 class AggregationError(ValueError):
@@ -173,27 +175,34 @@ def pair_weighted_distance_sums(w: np.ndarray, u: np.ndarray) -> np.ndarray:
     error ~1e-6), the upper triangle only, never an m x m matrix.
     """
     m = w.shape[0]
-    x = w - w.mean(axis=0)
     if m <= _EXACT_MAX:
+        x = w - w.mean(axis=0)
         sq = np.einsum("ij,ij->i", x, x)
         d2 = sq[:, None] + sq[None, :] - 2.0 * (x @ x.T)
         np.fill_diagonal(d2, 0.0)
         d = np.sqrt(np.maximum(d2, 0.0))
         return 0.5 * np.einsum("kq,kq->q", u, d @ u)
-    left, right = _squared_distance_factors(x)
+    left, right = _squared_distance_factors(w)
     u32 = u.astype(np.float32)
     total = np.zeros(u.shape[1])
     for i0 in range(0, m, _BLOCK):
         i1 = min(m, i0 + _BLOCK)
         g = left[i0:i1] @ right[i0:].T  # squared distances to this row and all after it
-        np.maximum(g, 0.0, out=g)
-        np.sqrt(g, out=g)
+        _sqrt_abs(g)
         diag = g[:, : i1 - i0]
         np.fill_diagonal(diag, 0.0)
         diag *= 0.5  # the diagonal block holds each pair twice
         du = g @ u32[i0:]
         total += np.einsum("kq,kq->q", u32[i0:i1], du, dtype=np.float64)
     return total
+
+
+def _sqrt_abs(g: np.ndarray) -> None:
+    """In place: distances from float32 squared distances. Rounding leaves a near-zero squared
+    distance within ~1e-7 of 0 on either side; |.| treats both sides alike and, unlike
+    np.maximum (not vectorised for float32 here), costs a fraction of the square root."""
+    np.abs(g, out=g)
+    np.sqrt(g, out=g)
 
 
 def _squared_distance_factors(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -211,15 +220,42 @@ def _pair_weights(b: np.ndarray) -> tuple[np.ndarray, float]:
     return a, 0.5 * (a.sum() ** 2 - (a * a).sum())
 
 
+def _one_blas_thread():
+    """While our two threads share the work, each BLAS call uses one thread: OpenBLAS's own
+    threads would oversubscribe the cores and spin while they wait (measured here: 60% more
+    CPU time for the same aggregation). threadpoolctl sets that when installed (optional)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+class _Tree:
+    """What every aggregation of one hierarchy shares, whatever its descriptor columns."""
+
+    def __init__(self, h: Hierarchy, kids: list[np.ndarray]):
+        n = len(h)
+        self.h = h
+        self.kids = kids
+        self.n_kids = np.array([len(k) for k in kids])
+        self.leaf = self.n_kids[:n] == 0
+        inner = np.flatnonzero(~self.leaf)
+        # Bottom-up, the root last.
+        self.order = list(inner[np.argsort(-h.depth[inner], kind="stable")]) + [n]
+        max_depth = h.n_levels - 1
+        self.lowest = {r: bool(np.all(h.depth[kids[r]] == max_depth)) for r in self.order}
+
+
 def _aggregate(
-    h: Hierarchy,
-    kids: list[np.ndarray],
+    tree: _Tree,
     s: np.ndarray,
     z: np.ndarray,
     reference: bool,
     deviations: bool = True,
 ) -> dict:
     """V, C_w, C_z, child bias and deviations for one set of descriptor columns."""
+    h, kids, n_kids, leaf = tree.h, tree.kids, tree.n_kids, tree.leaf
     n, d = s.shape
     v = normalise_rows(s)
     V = np.empty((n + 1, d))
@@ -227,18 +263,13 @@ def _aggregate(
     C_z = np.full(n + 1, np.nan)
     bias = np.zeros(n)
     deviation = np.zeros((n, d)) if deviations else None
-    n_kids = np.array([len(k) for k in kids])
-    leaf = n_kids[:n] == 0
-    max_depth = h.n_levels - 1
     # Leaves keep their own vector (the reference code adds raw scores at the top level).
     V[:n][leaf] = v[leaf]
     if reference:
         top_leaf = leaf & (h.depth == 0)
         V[:n][top_leaf] = s[top_leaf]
         C_w[:n][leaf] = C_z[:n][leaf] = 0.0
-    inner = np.flatnonzero(~leaf)
-    order = list(inner[np.argsort(-h.depth[inner], kind="stable")]) + [n]  # bottom-up, root last
-    for r in order:
+    for r in tree.order:
         k = kids[r]
         m = len(k)
         own = None if r == n else v[r]
@@ -260,7 +291,7 @@ def _aggregate(
             else:
                 V[r] = own
             continue
-        lowest = bool(np.all(h.depth[k] == max_depth))
+        lowest = tree.lowest[r]
         if reference:
             # Per-dimension sum overwritten in its loop: only the last pair, squared, and the
             # raw stored V above the lowest level.
@@ -299,57 +330,79 @@ def flat_baseline(h: Hierarchy, v: np.ndarray, kids=None, reference: bool = Fals
     """Plain bias: mean pairwise distance of the v of all regions in each top-level region's
     subtree (itself included), and of all regions (under the root's name). Chunked: never an
     n x n matrix; identical vectors are counted once with their multiplicity."""
-    n = len(h)
-    if reference:
-        # The reference code's per-country list holds the only city's v for one-city countries.
-        kids = kids if kids is not None else h.children()
-        v = v.copy()
-        for r in range(n):
-            if len(kids[r]) == 1:
-                v[r] = v[kids[r][0]]
-    top = h.top_ancestor()
-    tops = np.flatnonzero(h.depth == 0)
-    group_of_top = np.full(n, -1)
-    group_of_top[tops] = np.arange(len(tops))
-    group = group_of_top[top]
-    # Identical vectors (regions sharing a name share every sentence) count once, weighted.
-    xs, ms, gs = [], [], []
-    for g in range(len(tops)):
-        uniq, counts = np.unique(v[group == g], axis=0, return_counts=True)
-        xs.append(uniq)
-        ms.append(counts)
-        gs.append(np.full(len(uniq), g))
-    x = np.concatenate(xs)
-    mult = np.concatenate(ms).astype(np.float64)
-    grp = np.concatenate(gs)
-    left, right = _squared_distance_factors(x)
-    n_groups = len(tops)
-    onehot = np.zeros((len(x), n_groups), dtype=np.float32)
-    onehot[np.arange(len(x)), grp] = mult
-    sums = np.zeros((n_groups, n_groups))  # pair distance sums by (row group, column group)
-    rows_per, cols_per = 512, 4096  # block shape where OpenBLAS's sgemm ran fastest here
-    for i0 in range(0, len(x), rows_per):
-        i1 = min(len(x), i0 + rows_per)
-        for j0 in range(i0, len(x), cols_per):
-            j1 = min(len(x), j0 + cols_per)
-            g = left[i0:i1] @ right[j0:j1].T
-            np.maximum(g, 0.0, out=g)
-            np.sqrt(g, out=g)
-            if j0 == i0:
-                diag = g[:, : i1 - i0]
-                np.fill_diagonal(diag, 0.0)
-                diag *= 0.5
-            per_col_group = g @ onehot[j0:j1]  # (rows, groups)
-            rows = onehot[i0:i1].T @ per_col_group  # (groups, groups)
-            sums += rows
-    out = {}
-    counts = np.array([m.sum() for m in ms])
-    for g, t in enumerate(tops):
-        pairs = counts[g] * (counts[g] - 1) / 2
-        out[h.names[t]] = float(sums[g, g] / pairs) if pairs else float("nan")
-    total = counts.sum()
-    out[h.root] = float(sums.sum() / (total * (total - 1) / 2)) if total > 1 else float("nan")
-    return out
+    flat = _FlatBaseline(h, v, kids, reference)
+    return flat.means(flat.pair_sums(flat.row_blocks()))
+
+
+class _FlatBaseline:
+    """The flat baseline in parts: the sums over row blocks can run on several threads."""
+
+    def __init__(self, h: Hierarchy, v: np.ndarray, kids=None, reference: bool = False):
+        n = len(h)
+        if reference:
+            # The reference code's per-country list holds the only city's v for one-city
+            # countries.
+            kids = kids if kids is not None else h.children()
+            v = v.copy()
+            for r in range(n):
+                if len(kids[r]) == 1:
+                    v[r] = v[kids[r][0]]
+        self.h = h
+        top = h.top_ancestor()
+        self.tops = np.flatnonzero(h.depth == 0)
+        group_of_top = np.full(n, -1)
+        group_of_top[self.tops] = np.arange(len(self.tops))
+        group = group_of_top[top]
+        # Identical vectors (regions sharing a name share every sentence) count once, weighted.
+        xs, ms, gs = [], [], []
+        for g in range(len(self.tops)):
+            uniq, counts = np.unique(v[group == g], axis=0, return_counts=True)
+            xs.append(uniq)
+            ms.append(counts)
+            gs.append(np.full(len(uniq), g))
+        x = np.concatenate(xs)
+        mult = np.concatenate(ms).astype(np.float64)
+        grp = np.concatenate(gs)
+        self.counts = np.array([m.sum() for m in ms])
+        self.left, self.right = _squared_distance_factors(x)
+        self.onehot = np.zeros((len(x), len(self.tops)), dtype=np.float32)
+        self.onehot[np.arange(len(x)), grp] = mult
+
+    def row_blocks(self, part: int = 0, parts: int = 1) -> range:
+        """First rows of this part's row blocks; interleaved parts carry equal work."""
+        return range(part * _FLAT_ROWS, len(self.left), parts * _FLAT_ROWS)
+
+    def pair_sums(self, starts) -> np.ndarray:
+        """Sums of pair distances by (row group, column group) over the rows of these blocks,
+        pairs with the column after the row only."""
+        n = len(self.left)
+        left, right, onehot = self.left, self.right, self.onehot
+        sums = np.zeros((onehot.shape[1], onehot.shape[1]))
+        for i0 in starts:
+            i1 = min(n, i0 + _FLAT_ROWS)
+            for j0 in range(i0, n, _FLAT_COLS):
+                j1 = min(n, j0 + _FLAT_COLS)
+                g = left[i0:i1] @ right[j0:j1].T
+                _sqrt_abs(g)
+                if j0 == i0:
+                    diag = g[:, : i1 - i0]
+                    np.fill_diagonal(diag, 0.0)
+                    diag *= 0.5
+                per_col_group = g @ onehot[j0:j1]  # (rows, groups)
+                sums += onehot[i0:i1].T @ per_col_group  # (groups, groups)
+        return sums
+
+    def means(self, sums: np.ndarray) -> dict:
+        """Mean pair distance per top-level region and over all regions (the root's name)."""
+        out = {}
+        counts = self.counts
+        for g, t in enumerate(self.tops):
+            pairs = counts[g] * (counts[g] - 1) / 2
+            out[self.h.names[t]] = float(sums[g, g] / pairs) if pairs else float("nan")
+        total = counts.sum()
+        pairs = total * (total - 1) / 2
+        out[self.h.root] = float(sums.sum() / pairs) if total > 1 else float("nan")
+        return out
 
 
 def aggregate(
@@ -382,44 +435,47 @@ def aggregate(
     if len(h) == 0:
         raise AggregationError("the hierarchy has no regions")
     kids = h.children()
-    main = _aggregate(h, kids, s, z, reference_code)
-    result = HerbResult(
-        hierarchy=h,
-        descriptors=list(descriptors),
-        scores=s,
-        z=z,
-        v=main["v"],
-        V=main["V"],
-        C_w=main["C_w"],
-        C_z=main["C_z"],
-        child_bias=main["bias"],
-        deviation=main["deviation"],
-        n_children=np.array([len(k) for k in kids]),
-        reference_code=reference_code,
-    )
-    # The topic variants and the flat baseline are independent: two threads (numpy's sorts,
-    # element-wise passes and matrix products release the GIL) halve the wall time on 2 cores.
+    tree = _Tree(h, kids)
+    # Everything after the scores' check is independent work: the main aggregation, each topic
+    # variant and two halves of the flat baseline, on two threads (numpy's sorts, element-wise
+    # passes and matrix products release the GIL), the largest jobs first.
     jobs = {}
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="herb-aggregate") as pool:
+    with _one_blas_thread(), ThreadPoolExecutor(2, thread_name_prefix="herb-aggregate") as pool:
+        flat_parts = None
+        if flat:
+            base = _FlatBaseline(h, normalise_rows(s), kids, reference_code)
+            flat_parts = [pool.submit(base.pair_sums, base.row_blocks(i, 2)) for i in range(2)]
+        main_job = pool.submit(_aggregate, tree, s, z, reference_code)
         if topics:
             all_cols = np.arange(len(descriptors))
             for t, c in topic_columns(descriptors).items():
-                jobs[("only", t)] = pool.submit(
-                    _aggregate, h, kids, s[:, c], z, reference_code, False
-                )
                 rest = np.setdiff1d(all_cols, c)
                 if rest.size:
                     jobs[("without", t)] = pool.submit(
-                        _aggregate, h, kids, s[:, rest], z, reference_code, False
+                        _aggregate, tree, s[:, rest], z, reference_code, False
                     )
-        if flat:
-            jobs[("flat", "")] = pool.submit(flat_baseline, h, main["v"], kids, reference_code)
+                jobs[("only", t)] = pool.submit(_aggregate, tree, s[:, c], z, reference_code, False)
+        main = main_job.result()
+        result = HerbResult(
+            hierarchy=h,
+            descriptors=list(descriptors),
+            scores=s,
+            z=z,
+            v=main["v"],
+            V=main["V"],
+            C_w=main["C_w"],
+            C_z=main["C_z"],
+            child_bias=main["bias"],
+            deviation=main["deviation"],
+            n_children=np.array([len(k) for k in kids]),
+            reference_code=reference_code,
+        )
         for (what, t), job in jobs.items():
             out = job.result()
             if what == "only":
                 result.topic_C_w[t], result.topic_C_z[t] = out["C_w"], out["C_z"]
-            elif what == "without":
-                result.without_C_w[t], result.without_C_z[t] = out["C_w"], out["C_z"]
             else:
-                result.flat = out
+                result.without_C_w[t], result.without_C_z[t] = out["C_w"], out["C_z"]
+        if flat_parts is not None:
+            result.flat = base.means(sum(part.result() for part in flat_parts))
     return result

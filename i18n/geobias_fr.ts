@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="51"/>
+        <location filename="../processing/provider.py" line="53"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -2159,6 +2159,356 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../processing/styles.py" line="136"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="480"/>
+        <source>Regional bias (HERB)</source>
+        <translation>Biais régional (HERB)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="59"/>
+        <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
+        <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="62"/>
+        <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
+        <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="65"/>
+        <source>distance from its sibling regions (higher = judged more unlike them)</source>
+        <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="108"/>
+        <source>{err}; the continents are: {known}.</source>
+        <translation>{err} ; les continents sont : {known}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="129"/>
+        <source>Layer {k} of the scope is missing.</source>
+        <translation>La couche {k} de l’étendue manque.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="133"/>
+        <source>Layer {k} has no field {f}.</source>
+        <translation>La couche {k} n’a pas de champ {f}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="140"/>
+        <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
+        <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="148"/>
+        <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
+        <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="167"/>
+        <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
+        <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="172"/>
+        <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
+        <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="180"/>
+        <source>The regions do not form a hierarchy: {err}</source>
+        <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="243"/>
+        <source>Give the server&apos;s URL.</source>
+        <translation>Indiquez l’URL du serveur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="251"/>
+        <source>Give the model name the server serves.</source>
+        <translation>Indiquez le nom du modèle servi par le serveur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="256"/>
+        <source>Give the transformers model&apos;s folder or name.</source>
+        <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="263"/>
+        <source>The scorer cannot start: {err}</source>
+        <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="286"/>
+        <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
+        <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="392"/>
+        <source>{level}: {legend}</source>
+        <translation>{level} : {legend}</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="394"/>
+        <source>Wrote layer {t} ({n} regions).</source>
+        <translation>Couche {t} écrite ({n} régions).</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="465"/>
+        <source>unknown (no measured rate for this scorer)</source>
+        <translation>inconnu (pas de débit mesuré pour ce modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="467"/>
+        <source>{s:.0f} s</source>
+        <translation>{s:.0f} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="469"/>
+        <source>{m:.0f} min</source>
+        <translation>{m:.0f} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="471"/>
+        <source>{h:.1f} h</source>
+        <translation>{h:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="472"/>
+        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}, about {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host}, environ {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="485"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="505"/>
+        <source>Regions</source>
+        <translation>Régions</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="505"/>
+        <source>World: continents → countries → cities (bundled GeoNames)</source>
+        <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="505"/>
+        <source>My nested layers (2–3 layers, each naming its parent)</source>
+        <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="505"/>
+        <source>One layer with a parent field</source>
+        <translation>Une couche avec un champ parent</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="513"/>
+        <source>World: continents (separated by ;, empty = all six)</source>
+        <translation>Monde : continents (séparés par ;, vide = les six)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="519"/>
+        <source>World: cities with at least this population</source>
+        <translation>Monde : villes d’au moins cette population</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="525"/>
+        <source>World: largest cities per country (0 = stop at countries)</source>
+        <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="532"/>
+        <source>Layer {k} (top level first)</source>
+        <translation>Couche {k} (niveau supérieur d’abord)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="538"/>
+        <source>Layer {k}: region name field</source>
+        <translation>Couche {k} : champ du nom de région</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="544"/>
+        <source>Layer {k}: region id field (empty: the name)</source>
+        <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="550"/>
+        <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
+        <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="558"/>
+        <source>Embedded local model</source>
+        <translation>Modèle local intégré</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="558"/>
+        <source>llama.cpp server (URL)</source>
+        <translation>Serveur llama.cpp (URL)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="558"/>
+        <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
+        <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="558"/>
+        <source>transformers masked LM (model folder or name)</source>
+        <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="566"/>
+        <source>Server URL</source>
+        <translation>URL du serveur</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="567"/>
+        <source>Model name (echo endpoint) or transformers folder</source>
+        <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="584"/>
+        <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
+        <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="584"/>
+        <source>Text files (*.txt *.tsv)</source>
+        <translation>Fichiers texte (*.txt *.tsv)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="590"/>
+        <source>Sentence template</source>
+        <translation>Modèle de phrase</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="593"/>
+        <source>Descriptor topics to include (separated by ;, empty = all)</source>
+        <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="599"/>
+        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
+        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="604"/>
+        <source>Score cache (empty: the survey cache in the QGIS profile)</source>
+        <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="604"/>
+        <source>SQLite (*.sqlite)</source>
+        <translation>SQLite (*.sqlite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="610"/>
+        <source>Only estimate (score nothing, write nothing)</source>
+        <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="615"/>
+        <source>HERB GeoPackage</source>
+        <translation>GeoPackage HERB</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="620"/>
+        <source>Region layers</source>
+        <translation>Couches de régions</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="621"/>
+        <source>Descriptor table URI</source>
+        <translation>URI de la table des descripteurs</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="622"/>
+        <source>Region table URI</source>
+        <translation>URI de la table des régions</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="623"/>
+        <source>C of the Earth (C_w)</source>
+        <translation>C de la Terre (C_w)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="624"/>
+        <source>Sentences</source>
+        <translation>Phrases</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="625"/>
+        <source>Sentences not yet cached</source>
+        <translation>Phrases pas encore en cache</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="626"/>
+        <source>Estimate</source>
+        <translation>Estimation</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="639"/>
+        <source>the world</source>
+        <translation>le monde</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="640"/>
+        <source>{what}, {n} regions</source>
+        <translation>{what}, {n} régions</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="646"/>
+        <source>Give layer {k} of the scope.</source>
+        <translation>Donnez la couche {k} de l’étendue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="650"/>
+        <source>Choose the region name field of layer {k}.</source>
+        <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="656"/>
+        <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
+        <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="663"/>
+        <source>{n} regions of your layers</source>
+        <translation>{n} régions de vos couches</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="676"/>
+        <source>Unknown topics {u}; the descriptors have: {k}.</source>
+        <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="715"/>
+        <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
+        <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="742"/>
+        <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
+        <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="751"/>
+        <source>{err} (scores so far are kept in the cache; nothing was written)</source>
+        <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="761"/>
+        <source>Writing the region layers…</source>
+        <translation>Écriture des couches de régions…</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="778"/>
+        <source>Model: {m}</source>
+        <translation>Modèle : {m}</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@ GROUPS = {
     "survey": QT_TRANSLATE_NOOP("@default", "Rating survey"),
     "truth": QT_TRANSLATE_NOOP("@default", "Ground truth and metrics"),
     "overlay": QT_TRANSLATE_NOOP("@default", "Census overlay and report"),
+    "herb": QT_TRANSLATE_NOOP("@default", "Regional bias (HERB)"),
 }
 
 

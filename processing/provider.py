@@ -16,6 +16,7 @@ def algorithm_classes():
     from .bias_metrics import BiasMetricsAlgorithm
     from .compare_models import CompareModelsAlgorithm
     from .correlate import CorrelateAlgorithm
+    from .herb import HerbAlgorithm
     from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
     from .rate_locations import RateLocationsAlgorithm
@@ -34,6 +35,7 @@ def algorithm_classes():
         CorrelateAlgorithm,
         HotspotsAlgorithm,
         CompareModelsAlgorithm,
+        HerbAlgorithm,
     ]
     return classes
 

@@ -8,10 +8,11 @@ cd "$ROOT"
 # Debian packages: QGIS (qgis_process is in `qgis`), its Python, numpy/scipy/requests,
 # venv support, Xvfb for screenshots, Qt tools for translations; GEOS headers and a compiler to
 # build shapely on QGIS's own GEOS, and Debian's shapely 1.8 (make test-shapely18); poppler's
-# pdftoppm/pdftotext read the report's PDF in the tests.
+# pdftoppm/pdftotext read the report's PDF in the tests; threadpoolctl (optional) gives HERB's
+# aggregation threads one BLAS thread each.
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-requests
           python3-venv python3-pip xvfb xauth pyqt5-dev-tools qttools5-dev-tools
-          libgeos-dev gcc python3-dev python3-shapely poppler-utils)
+          libgeos-dev gcc python3-dev python3-shapely poppler-utils python3-threadpoolctl)
 missing=()
 for p in "${APT_PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -383,3 +383,34 @@ def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):
     assert bias["Infant Mortality Rate"] < 0 and n == 1999
     assert "| Average Attractiveness of Residents |" in (tables / "comparison.md").read_text()
     assert saved_styles(out) == {"mean_rank": 1, "mean_rank_error": 0}
+
+
+def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
+    # South America and its 14 countries (no cities), three descriptors: 60 sentences.
+    words = tmp_path / "words.txt"
+    words.write_text("intelligence\tintelligent\nmorality\thonest\nmorality\tcruel\n")
+    out = tmp_path / "herb.gpkg"
+    result = qp.run("herb", SCOPE=0, CONTINENTS="South America", MAX_CITIES=0,
+                    DESCRIPTORS=words, CACHE=tmp_path / "cache.sqlite", OUTPUT=out)  # fmt: skip
+    assert result["N_SENTENCES"] == 15 * 3 + 15 and result["N_TO_SCORE"] == 60
+    with sqlite3.connect(out) as con:
+        continent = con.execute("SELECT region, n_children, c_w, c_z FROM herb_0_continent")
+        ((name, kids, c_w, c_z),) = continent.fetchall()
+        countries = con.execute("SELECT region, c_morality, deviation FROM herb_1_country")
+        countries = countries.fetchall()
+        n_words = con.execute("SELECT count(*) FROM herb_descriptors").fetchone()[0]
+        defaults = dict(con.execute("SELECT f_table_name, styleName FROM layer_styles "
+                                    "WHERE useAsDefault").fetchall())  # fmt: skip
+        (host,) = con.execute("SELECT endpoint_host FROM runs").fetchone()
+    assert name == "South America" and kids == 14 and c_w > 0 and c_z > 0
+    assert result["C_ROOT"] is None  # one continent: the Earth has no C (NaN, JSON null)
+    assert len(countries) == 14 and all(d > 0 for _, _, d in countries)
+    assert n_words == 15 * 3 and host.startswith("127.0.0.1")
+    assert defaults == {"herb_0_continent": "c_w", "herb_1_country": "deviation"}
+    # Polygons: the continent dissolved from Natural Earth countries, Brazil's own outline.
+    ds = ogr.Open(str(out))
+    feature = ds.GetLayerByName("herb_0_continent").GetNextFeature()  # kept: owns its geometry
+    geom = feature.GetGeometryRef()
+    assert geom.GetGeometryName() == "MULTIPOLYGON" and 1500 < geom.GetArea() < 2000
+    brazil = [f for f in ds.GetLayerByName("herb_1_country") if f["region"] == "Brazil"]
+    assert brazil[0].GetGeometryRef().GetArea() > 500

@@ -1,0 +1,168 @@
+"""geobias:herb through processing.run: the user's nested layers scored by the real embedded
+model, fields, saved styles and numbers checked against the core engine; bad scopes and a
+chat-only endpoint refused with nothing written."""
+
+import sqlite3
+
+import numpy as np
+import pytest
+from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer
+
+from geobias.test.faultserver import FaultServer
+
+WORDS = "intelligence\tintelligent\nintelligence\tstupid\nmorality\thonest\nmorality\tcruel\n"
+TOPIC_FIELDS = ["c_intelligence", "c_morality", "c_wo_intelligence", "c_wo_morality"]
+FIELDS = ["fid", "region_id", "level", "region", "parent", "c_w", "c_z", *TOPIC_FIELDS, "z",
+          "n_children", "deviation", "flat"]  # fmt: skip
+
+
+def run(params):
+    import processing
+
+    return processing.run("geobias:herb", params)
+
+
+def polygons(name, rows, fields="name:string&field=id:string&field=up:string"):
+    """A memory polygon layer of (name, id, parent id, x0) squares."""
+    layer = QgsVectorLayer(f"Polygon?crs=EPSG:4326&field={fields}", name, "memory")
+    feats = []
+    for n, rid, up, x in rows:
+        f = QgsFeature(layer.fields())
+        f.setAttributes([n, rid, up])
+        f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x} 0, {x + 1} 0, {x + 1} 1, {x} 1, {x} 0))"))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+@pytest.fixture()
+def scope(tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text(WORDS)
+    countries = polygons("countries", [("Norway", "NO", None, 0), ("Chile", "CL", None, 4)])
+    cities = [("Oslo", "1", "NO", 0), ("Bergen", "2", "NO", 1), ("Santiago", "3", "CL", 4),
+              ("Valparaiso", "4", "CL", 5)]  # fmt: skip
+    cities = polygons("cities", cities)
+    return {"SCOPE": 1, "LAYER_1": countries, "NAME_FIELD_1": "name", "ID_FIELD_1": "id",
+            "LAYER_2": cities, "NAME_FIELD_2": "name", "PARENT_FIELD_2": "up",
+            "DESCRIPTORS": str(words), "CACHE": str(tmp_path / "cache.sqlite"),
+            "OUTPUT": str(tmp_path / "herb.gpkg")}  # fmt: skip
+
+
+def columns(path, table):
+    with sqlite3.connect(path) as con:
+        con.row_factory = sqlite3.Row
+        rows = [dict(r) for r in con.execute(f'SELECT * FROM "{table}"')]
+        names = [c[1] for c in con.execute(f'PRAGMA table_info("{table}")')]
+    return names, rows
+
+
+def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
+    from geobias.core.cache import ScoreCache
+    from geobias.core.descriptors import load_descriptors
+    from geobias.core.embedded import shared_server
+    from geobias.core.herb_run import HerbSpec
+    from geobias.core.herb_run import run as core_run
+    from geobias.core.hierarchy import Hierarchy
+    from geobias.core.scorers import LlamaCppScorer
+
+    out = run(scope)
+    path = scope["OUTPUT"]
+    assert out["N_SENTENCES"] == 6 * 4 + 6 and out["N_TO_SCORE"] == 30
+    assert sorted(u.split("layername=")[1] for u in out["OUTPUT_LAYERS"]) == [
+        "herb_0_countries", "herb_1_cities"]  # fmt: skip
+    names, top = columns(path, "herb_0_countries")
+    _, leaves = columns(path, "herb_1_cities")
+    assert names == ["fid", "geom", *FIELDS[1:]]
+    _, words = columns(path, "herb_descriptors")
+    assert len(words) == 6 * 4 and {"region", "descriptor", "topic", "score", "v",
+                                    "deviation"} <= set(words[0])  # fmt: skip
+    _, regions = columns(path, "herb_regions")
+    assert [r["region"] for r in regions[:1]] == ["Earth"] and len(regions) == 7
+    _, runs = columns(path, "runs")
+    assert runs[0]["algorithm"] == "geobias:herb" and runs[0]["endpoint_host"].startswith("127.")
+
+    # The same scores (from the cache: nothing scored again) through the core engine.
+    ids = ["NO", "CL", "1", "2", "3", "4"]
+    names_ = ["Norway", "Chile", "Oslo", "Bergen", "Santiago", "Valparaiso"]
+    h = Hierarchy.from_parent_ids(ids, names_, [None, None, "NO", "NO", "CL", "CL"])
+    scorer = LlamaCppScorer.from_endpoint(shared_server().endpoint())
+    before = scorer.http.n_requests
+    spec = HerbSpec(h, scorer, load_descriptors(scope["DESCRIPTORS"]))
+    core = core_run(spec, ScoreCache(scope["CACHE"]))
+    assert scorer.http.n_requests == before  # everything came from the cache
+    scorer.close()
+    by_name = {r["region"]: r for r in top + leaves}
+    for i, name in enumerate(names_):
+        row = by_name[name]
+        assert row["n_children"] == (2 if i < 2 else 0)
+        assert row["z"] == pytest.approx(core.z[i], abs=1e-9)
+        if i < 2:  # a country: C over its two cities, per topic and without each topic
+            assert row["c_w"] == pytest.approx(core.C_w[i], rel=1e-9) and row["c_w"] > 0
+            assert row["c_z"] == pytest.approx(core.C_z[i], rel=1e-9)
+            assert row["c_morality"] == pytest.approx(core.topic_C_w["morality"][i], rel=1e-9)
+            assert row["c_wo_morality"] == pytest.approx(core.without_C_w["morality"][i], rel=1e-9)
+        else:
+            assert row["c_w"] is None  # a leaf has no C
+        dev = np.asarray(core.deviation[i]).mean()
+        assert row["deviation"] == pytest.approx(dev, rel=1e-9)
+    assert regions[0]["c_w"] == pytest.approx(core.C_w[core.root], rel=1e-9)
+    assert out["C_ROOT"] == pytest.approx(core.C_w[core.root], rel=1e-9)
+
+    # Styles saved in the GeoPackage: graduated on C where regions have one, else the deviation.
+    with sqlite3.connect(path) as con:
+        styles = con.execute(
+            "SELECT f_table_name, styleName, useAsDefault, description FROM layer_styles"
+        ).fetchall()
+    default = {t: s for t, s, d, _ in styles if d}
+    assert default == {"herb_0_countries": "c_w", "herb_1_cities": "deviation"}
+    legend = "regional bias C (higher = more inconsistent judgements of its sub-regions)"
+    assert (
+        "herb_0_countries", "c_w", 1, legend) in [tuple(s) for s in styles]  # fmt: skip
+    layer = QgsVectorLayer(out["OUTPUT_LAYERS"][0], "x", "ogr")
+    layer.loadDefaultStyle()
+    renderer = layer.renderer()
+    assert renderer.type() == "graduatedSymbol"
+    assert renderer.classAttribute() in ("c_w", "deviation")
+
+    # A second run resumes from the cache: nothing left to score.
+    again = run(dict(scope, OUTPUT=scope["OUTPUT"].replace("herb.gpkg", "again.gpkg")))
+    assert again["N_TO_SCORE"] == 0 and again["C_ROOT"] == pytest.approx(out["C_ROOT"])
+
+
+def test_estimate_only_writes_nothing(processing_ready, scope, tmp_path):
+    out = run(dict(scope, ESTIMATE_ONLY=True, OUTPUT=str(tmp_path / "none.gpkg")))
+    assert out["N_SENTENCES"] == 30 and "30 sentences" in out["ESTIMATE"]
+    assert not (tmp_path / "none.gpkg").exists()
+
+
+def refused(params, match, tmp_path):
+    with pytest.raises(QgsProcessingException, match=match):
+        run(params)
+    assert not (tmp_path / "herb.gpkg").exists()
+
+
+def test_bad_scopes_are_refused_and_write_nothing(processing_ready, scope, tmp_path):
+    base = {k: v for k, v in scope.items() if not k.startswith(("LAYER_2", "NAME_FIELD_2",
+                                                                "PARENT_FIELD_2"))}  # fmt: skip
+    # One layer whose parent links form a cycle.
+    cycle = polygons("loop", [("A", "a", "b", 0), ("B", "b", "a", 1), ("C", "c", None, 2)])
+    one = dict(base, SCOPE=2, LAYER_1=cycle, PARENT_FIELD_1="up")
+    refused(one, "cycle", tmp_path)
+    # One layer without any parent: no hierarchy.
+    flat = polygons("flat", [("A", "a", None, 0), ("B", "b", None, 1)])
+    refused(dict(one, LAYER_1=flat), "no parent relation", tmp_path)
+    # A region without a name.
+    unnamed = polygons("unnamed", [("A", "a", None, 0), ("", "b", "a", 1), ("C", "c", "a", 2)])
+    refused(dict(one, LAYER_1=unnamed), "has no name", tmp_path)
+    # Two layers but no parent field, then a parent id that is not in the layer above.
+    refused(dict(scope, PARENT_FIELD_2=None), "no parent relation", tmp_path)
+    orphan = polygons("orphans", [("Oslo", "1", "SE", 0), ("Bergen", "2", "NO", 1)])
+    refused(dict(scope, LAYER_2=orphan), "no id of layer 1", tmp_path)
+
+
+def test_a_chat_only_endpoint_is_refused(processing_ready, scope, tmp_path):
+    with FaultServer() as server:  # answers /v1/chat/completions only
+        echo = dict(scope, SCORER=2, URL=server.base_url, MODEL="fault")
+        refused(echo, "cannot score sentences.*chat-only", tmp_path)
+        refused(dict(scope, SCORER=1, URL=server.base_url), "cannot start", tmp_path)
