@@ -14,12 +14,12 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="53"/>
+        <location filename="../processing/provider.py" line="55"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="256"/>
+        <location filename="../ui/results_tab.py" line="252"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="121"/>
+        <location filename="../ui/results_tab.py" line="123"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -682,17 +682,17 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="266"/>
+        <location filename="../ui/results_tab.py" line="322"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="276"/>
+        <location filename="../ui/results_tab.py" line="332"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="286"/>
+        <location filename="../ui/results_tab.py" line="342"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -758,122 +758,122 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="39"/>
+        <location filename="../ui/results.py" line="40"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="40"/>
+        <location filename="../ui/results.py" line="41"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="41"/>
+        <location filename="../ui/results.py" line="42"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="43"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="138"/>
+        <location filename="../ui/results.py" line="139"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="139"/>
+        <location filename="../ui/results.py" line="140"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="140"/>
+        <location filename="../ui/results.py" line="141"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="141"/>
+        <location filename="../ui/results.py" line="142"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="143"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="144"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="147"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="275"/>
+        <location filename="../processing/plots.py" line="124"/>
         <source>ground truth</source>
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="275"/>
+        <location filename="../processing/styles.py" line="82"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="303"/>
+        <location filename="../processing/plots.py" line="165"/>
         <source>rating (no ground truth)</source>
         <translation>note (sans vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="318"/>
+        <location filename="../processing/plots.py" line="175"/>
         <source>points</source>
         <translation>points</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="306"/>
+        <location filename="../processing/plots.py" line="168"/>
         <source>no answers</source>
         <translation>aucune réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="318"/>
+        <location filename="../processing/plots.py" line="175"/>
         <source>rank error</source>
         <translation>erreur de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="321"/>
+        <location filename="../processing/plots.py" line="178"/>
         <source>no rank errors (no ground truth)</source>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
@@ -1259,17 +1259,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="121"/>
+        <location filename="../ui/results_tab.py" line="123"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="142"/>
+        <location filename="../ui/results_tab.py" line="144"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="165"/>
+        <location filename="../ui/results_tab.py" line="167"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1506,22 +1506,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="167"/>
+        <location filename="../ui/results.py" line="168"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="180"/>
+        <location filename="../ui/results.py" line="181"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="185"/>
+        <location filename="../ui/results.py" line="186"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="188"/>
+        <location filename="../ui/results.py" line="189"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1561,7 +1561,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="193"/>
+        <location filename="../ui/results_tab.py" line="195"/>
         <source>Could not compute the metrics: {e}.</source>
         <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
@@ -1796,7 +1796,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="147"/>
+        <location filename="../processing/report.py" line="509"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
@@ -2016,7 +2016,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="143"/>
+        <location filename="../processing/report.py" line="512"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2451,7 +2451,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="639"/>
+        <location filename="../processing/report.py" line="527"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2509,6 +2509,331 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../processing/herb.py" line="778"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
+    </message>
+    <message>
+        <location filename="../processing/plots.py" line="51"/>
+        <source>no values</source>
+        <translation>aucune valeur</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="80"/>
+        <source>Bias report (PDF)</source>
+        <translation>Rapport de biais (PDF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="85"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="108"/>
+        <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
+        <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="114"/>
+        <source>Title</source>
+        <translation>Titre</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="121"/>
+        <source>Resolution of the PNG pages (dpi)</source>
+        <translation>Résolution des pages PNG (ppp)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="127"/>
+        <source>Report (PDF)</source>
+        <translation>Rapport (PDF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="127"/>
+        <source>PDF files (*.pdf)</source>
+        <translation>Fichiers PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="132"/>
+        <source>Pages</source>
+        <translation>Pages</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="133"/>
+        <source>PNG pages (; separated)</source>
+        <translation>Pages PNG (séparées par ;)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="134"/>
+        <source>Layout name in the project</source>
+        <translation>Nom de la mise en page dans le projet</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="140"/>
+        <source>Rated points (INPUT): field score</source>
+        <translation>Points notés (INPUT) : champ score</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="143"/>
+        <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
+        <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="158"/>
+        <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
+        <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="173"/>
+        <source>Computing the metrics…</source>
+        <translation>Calcul des métriques…</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="181"/>
+        <source>{topic} as rated by {model}</source>
+        <translation>{topic} selon {model}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="193"/>
+        <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
+        <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="251"/>
+        <source>The rated points have no usable coordinates.</source>
+        <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="288"/>
+        <source>Points</source>
+        <translation>Points</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="289"/>
+        <source>Answered</source>
+        <translation>Réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="290"/>
+        <source>Answer rate</source>
+        <translation>Taux de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="291"/>
+        <source>Mean absolute deviation (MAD)</source>
+        <translation>Écart absolu moyen (MAD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="292"/>
+        <source>Gini coefficient</source>
+        <translation>Coefficient de Gini</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="293"/>
+        <source>Points with ground truth</source>
+        <translation>Points avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="294"/>
+        <source>Spearman&apos;s rho with truth [95% CI]</source>
+        <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="295"/>
+        <source>p-value of rho</source>
+        <translation>Valeur p du rho</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="296"/>
+        <source>Global Moran&apos;s I of the rank errors</source>
+        <translation>I de Moran global des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="297"/>
+        <source>Moran&apos;s I permutation p-value</source>
+        <translation>Valeur p par permutations du I de Moran</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="298"/>
+        <source>Bootstrap</source>
+        <translation>Bootstrap</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="305"/>
+        <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
+        <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="314"/>
+        <source>the embedded model on this computer ({host}): nothing left the machine</source>
+        <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="316"/>
+        <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
+        <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="324"/>
+        <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
+        <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="330"/>
+        <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
+        <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="334"/>
+        <source>Made with GeoBias {v} and QGIS {q}.</source>
+        <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="393"/>
+        <source>Countries</source>
+        <translation>Pays</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="454"/>
+        <source>Metric</source>
+        <translation>Métrique</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="454"/>
+        <source>Value</source>
+        <translation>Valeur</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="468"/>
+        <source>Could not write {path}.</source>
+        <translation>Impossible d'écrire {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="481"/>
+        <source>{model} · {topic} · {date}</source>
+        <translation>{model} · {topic} · {date}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="488"/>
+        <source>Rank of the rating</source>
+        <translation>Rang de la note</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="491"/>
+        <source>Metrics</source>
+        <translation>Métriques</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="497"/>
+        <source>Rank error</source>
+        <translation>Erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="498"/>
+        <source>Rank error: rank of the rating − rank of the truth</source>
+        <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="501"/>
+        <source>No ground truth: no rank errors to map.</source>
+        <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="503"/>
+        <source>Rating vs ground truth, and rank errors</source>
+        <translation>Note contre vérité terrain, et erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="511"/>
+        <source>Bias hot spots (local Moran&apos;s I)</source>
+        <translation>Points chauds du biais (I de Moran local)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="527"/>
+        <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
+        <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="531"/>
+        <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
+        <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="535"/>
+        <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
+        <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="536"/>
+        <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
+        <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="536"/>
+        <source>No ground truth.</source>
+        <translation>Pas de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>Study area: {area}; {n} points.</source>
+        <translation>Zone d'étude : {area} ; {n} points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
+        <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>Maps in an equal-area projection ({crs})</source>
+        <translation>Cartes en projection équivalente ({crs})</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>Equal Earth</source>
+        <translation>Equal Earth</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>Lambert azimuthal, centred on the points</source>
+        <translation>azimutale de Lambert, centrée sur les points</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="539"/>
+        <source>; no scale bar, since no single scale holds across a world map.</source>
+        <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="561"/>
+        <source>The PDF could not be written ({path}): {error}</source>
+        <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="572"/>
+        <source>The PNG pages could not be written ({path}).</source>
+        <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report.py" line="591"/>
+        <source>GeoBias report</source>
+        <translation>Rapport GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="226"/>
+        <source>Open results or use selected layers first, then pick a row of the table.</source>
+        <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="242"/>
+        <source>Could not write the report: {e}</source>
+        <translation>Impossible d'écrire le rapport : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="252"/>
+        <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
+        <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="257"/>
+        <source>Open PDF</source>
+        <translation>Ouvrir le PDF</translation>
     </message>
 </context>
 <context>
@@ -2818,14 +3143,24 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Montrer les mesures des couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="16"/>
+        <location filename="../ui/results_tab.ui" line="17"/>
         <source>Inspect a point</source>
         <translation>Inspecter un point</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="16"/>
+        <location filename="../ui/results_tab.ui" line="17"/>
         <source>Click a point of any rated layer on the map to read its prompt and the model&apos;s answer</source>
         <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="10"/>
+        <source>Report</source>
+        <translation>Rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="10"/>
+        <source>Write a PDF report of the selected rated layer (maps, metrics, plots, hot spots if the project has them) and keep its print layout in the project</source>
+        <translation>Écrire un rapport PDF de la couche notée sélectionnée (cartes, métriques, graphiques, points chauds si le projet en a) et garder sa mise en page dans le projet</translation>
     </message>
 </context>
 <context>

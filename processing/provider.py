@@ -20,6 +20,7 @@ def algorithm_classes():
     from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
     from .rate_locations import RateLocationsAlgorithm
+    from .report import ReportAlgorithm
     from .sample_ground_truth import SampleGroundTruthAlgorithm
     from .sample_points import SamplePointsAlgorithm
     from .survey import SurveyAlgorithm
@@ -36,6 +37,7 @@ def algorithm_classes():
         HotspotsAlgorithm,
         CompareModelsAlgorithm,
         HerbAlgorithm,
+        ReportAlgorithm,
     ]
     return classes
 

@@ -3,11 +3,12 @@
 import math
 
 import numpy as np
-from qgis.PyQt.QtCore import QAbstractTableModel, QModelIndex, QPointF, QRectF, QSize, Qt
-from qgis.PyQt.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from qgis.PyQt.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt
+from qgis.PyQt.QtGui import QBrush, QColor, QPainter
 from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
 from ..i18n_util import tr
+from ..processing.plots import PlotStyle, paint_bias_plot
 
 # Column key, header, and the names a metrics layer/table may use for it.
 COLUMNS = (
@@ -237,99 +238,7 @@ class BiasPlot(QWidget):
 
     def paintEvent(self, event):
         p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
-        p.fillRect(self.rect(), self.palette().base())
-        w, h = self.width(), self.height()
-        top = 18
-        p.setPen(self.palette().text().color())
-        font = QFont(self.font())
-        font.setBold(True)
-        p.setFont(font)
-        p.drawText(QRectF(4, 0, w - 8, top), Qt.AlignLeft | Qt.AlignVCenter, self.title)
-        p.setFont(self.font())
-        half = w / 2
-        self._scatter(p, QRectF(34, top + 4, half - 44, h - top - 26))
-        self._histogram(p, QRectF(half + 24, top + 4, half - 34, h - top - 26))
+        style = PlotStyle(self.font(), self.palette().text().color(), self.palette().base().color())
+        paint_bias_plot(p, QRectF(self.rect()), style, self.rating, self.truth, self.rank_error,
+                        self.title)  # fmt: skip
         p.end()
-
-    def _axes(self, p, r, xlabel, ylabel):
-        p.setPen(QPen(QColor(120, 120, 120), 1))
-        p.drawLine(r.bottomLeft(), r.bottomRight())
-        p.drawLine(r.bottomLeft(), r.topLeft())
-        p.setPen(self.palette().text().color())
-        p.drawText(
-            QRectF(r.left(), r.bottom() + 2, r.width(), 16), Qt.AlignHCenter | Qt.AlignTop, xlabel
-        )
-        p.save()
-        p.translate(r.left() - 18, r.center().y())
-        p.rotate(-90)
-        p.drawText(QRectF(-r.height() / 2, -8, r.height(), 16), Qt.AlignCenter, ylabel)
-        p.restore()
-
-    def _scatter(self, p, r):
-        x, y = self.truth, self.rating
-        ok = np.isfinite(x) & np.isfinite(y) if len(x) == len(y) else np.zeros(0, bool)
-        if not ok.any():
-            self._rating_histogram(p, r)
-            return
-        self._axes(p, r, tr("ground truth"), tr("rating"))
-        x, y = x[ok], y[ok]
-        x0, x1 = float(x.min()), float(x.max())
-        x1 = x1 if x1 > x0 else x0 + 1
-        self._ticks(p, r, x0, x1)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor(40, 90, 160, 170))
-        radius = 3.0 if len(x) < 200 else 2.2  # a handful of points must still be seen
-        for xi, yi in zip(x.tolist(), y.tolist()):
-            px = r.left() + (xi - x0) / (x1 - x0) * r.width()
-            py = r.bottom() - min(max(yi, 0.0), 9.9) / 9.9 * r.height()
-            p.drawEllipse(QPointF(px, py), radius, radius)
-
-    def _ticks(self, p, r, x0, x1):
-        """Smallest and largest truth value under the x axis, 0 and 9.9 beside the y axis."""
-        p.setPen(QColor(110, 110, 110))
-        font = QFont(self.font())
-        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.8))
-        p.save()
-        p.setFont(font)
-        below = QRectF(r.left(), r.bottom() + 1, r.width(), 12)
-        p.drawText(below, Qt.AlignLeft | Qt.AlignTop, f"{x0:.3g}")
-        p.drawText(below, Qt.AlignRight | Qt.AlignTop, f"{x1:.3g}")
-        p.drawText(QRectF(r.left() + 2, r.top(), 30, 12), Qt.AlignLeft | Qt.AlignTop, "9.9")
-        p.restore()
-
-    def _rating_histogram(self, p, r):
-        """Without a ground truth: the distribution of the ratings (0.0 to 9.9)."""
-        self._axes(p, r, tr("rating (no ground truth)"), tr("points"))
-        y = self.rating[np.isfinite(self.rating)]
-        if not len(y):
-            p.drawText(r, Qt.AlignCenter, tr("no answers"))
-            return
-        counts, _ = np.histogram(np.clip(y, 0.0, 9.9), bins=10, range=(0.0, 10.0))
-        peak = max(int(counts.max()), 1)
-        bw = r.width() / len(counts)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QColor(40, 90, 160, 170))
-        for i, c in enumerate(counts.tolist()):
-            bh = c / peak * r.height()
-            p.drawRect(QRectF(r.left() + i * bw + 0.5, r.bottom() - bh, bw - 1, bh))
-
-    def _histogram(self, p, r):
-        self._axes(p, r, tr("rank error"), tr("points"))
-        e = self.rank_error[np.isfinite(self.rank_error)]
-        if not len(e):
-            p.drawText(r, Qt.AlignCenter | Qt.TextWordWrap, tr("no rank errors (no ground truth)"))
-            return
-        counts, edges = np.histogram(e, bins=20, range=(-1.0, 1.0))
-        peak = max(int(counts.max()), 1)
-        bw = r.width() / len(counts)
-        p.setPen(Qt.NoPen)
-        for i, c in enumerate(counts.tolist()):
-            mid = (edges[i] + edges[i + 1]) / 2
-            # Red for overestimates, blue for underestimates, as on the map.
-            color = QColor(200, 60, 50) if mid > 0 else QColor(50, 100, 190)
-            p.setBrush(color)
-            bh = c / peak * r.height()
-            p.drawRect(QRectF(r.left() + i * bw + 0.5, r.bottom() - bh, bw - 1, bh))
-        p.setPen(QPen(QColor(90, 90, 90), 1, Qt.DashLine))
-        p.drawLine(QPointF(r.center().x(), r.top()), QPointF(r.center().x(), r.bottom()))

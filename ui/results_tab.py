@@ -12,8 +12,9 @@ from qgis.core import (
     QgsVectorLayer,
 )
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt
-from qgis.PyQt.QtWidgets import QFileDialog, QWidget
+from qgis.PyQt.QtCore import Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtWidgets import QApplication, QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
 from ..processing.styles import describe_shown, layer_name
@@ -88,6 +89,7 @@ class ResultsTab(QWidget, FORM):
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
+        self.reportButton.clicked.connect(self.make_report)
 
     # ------------------------------------------------------------------ loading results
     def show_results(self, layers, group_name):
@@ -204,6 +206,60 @@ class ResultsTab(QWidget, FORM):
         for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
             return str(f["model"]), str(f["topic"])
         return "", layer.name()
+
+    # ------------------------------------------------------------------ report
+    def report_layer(self):
+        """The rated layer of the selected metrics row, else the only one shown."""
+        index = self.metricsView.currentIndex()
+        if index.isValid() and index.row() < len(self.metrics.rows):
+            row = self.metrics.rows[index.row()]
+            layer = self._rated_layer(row["model"], row["topic"])
+            if layer is not None:
+                return layer
+        return self.rated_layers[0] if len(self.rated_layers) == 1 else None
+
+    def make_report(self):
+        """geobias:report of the selected rated layer, with the newest hot spots layer of the
+        project; the PDF beside the project, the layout in Project → Layouts."""
+        layer = self.report_layer()
+        if layer is None:
+            self.dock.push(
+                tr("Open results or use selected layers first, then pick a row of the table."),
+                Qgis.Info,
+            )
+            return None
+        spots = [lyr for lyr in QgsProject.instance().mapLayers().values()
+                 if isinstance(lyr, QgsVectorLayer) and lyr.isValid()
+                 and lyr.fields().lookupField("lisa_class") >= 0]  # fmt: skip
+        pdf = os.path.join(runner.output_dir("reports", run=True), "report.pdf")
+        params = {"INPUT": layer, "OUTPUT": pdf}
+        if spots:
+            params["HOTSPOTS"] = spots[-1]
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            result = runner.run_algorithm("geobias:report", params)
+        except Exception as e:
+            self.dock.push(tr("Could not write the report: {e}").format(e=e), Qgis.Warning,
+                           details=e)  # fmt: skip
+            return None
+        finally:
+            QApplication.restoreOverrideCursor()
+        self.report_written(result)
+        return result
+
+    def report_written(self, result):
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(
+            tr("GeoBias"),
+            tr("Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → "
+               "Layouts.").format(pdf=result["OUTPUT"], n=result["PAGES"], name=result["LAYOUT"]),
+        )  # fmt: skip
+        button = QPushButton(tr("Open PDF"), widget)
+        button.clicked.connect(
+            lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(result["OUTPUT"]))
+        )
+        widget.layout().addWidget(button)
+        bar.pushWidget(widget, Qgis.Success, 0)
 
     # ------------------------------------------------------------------ table and plot
     def show_metrics(self, metrics_layer):

@@ -221,6 +221,15 @@ def test_survey_with_the_embedded_model(qp, data, tmp_path):
         metrics = con.execute("SELECT n_points FROM metrics").fetchall()
     assert len(rows) == 3 and all(t is not None for _, t in rows)
     assert metrics == [(3,)]
+    # The report says which endpoint got the prompts: the embedded model, on this machine.
+    pdf = tmp_path / "survey.pdf"
+    report = qp.run("report", INPUT=result["OUTPUT_LAYERS"][0], N_BOOT=20, DPI=50, OUTPUT=pdf)
+    assert report["PAGES"] == 2
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+    text = " ".join(text.split())
+    assert "127.0.0.1" in text and "nothing left the machine" in text and "Lambert" in text
+    assert "Prompt preset:" in text and "3 points" in text
 
 
 @pytest.fixture(scope="module")
@@ -363,6 +372,12 @@ def test_aggregate_correlate_and_hotspots(qp, rated, tmp_path):
         (i, fdr, weights) = con.execute("SELECT moran_i, fdr, weights FROM moran").fetchone()
     assert i == pytest.approx(result["MORAN_I"]) and fdr == 1
     assert weights == "distance band 1500 km (great-circle)"
+    pdf = tmp_path / "report.pdf"
+    result = qp.run("report", INPUT=truth, HOTSPOTS=hot, N_BOOT=100, DPI=50, OUTPUT=pdf)
+    pngs = result["PNG_FILES"].split(";")
+    assert result["PAGES"] == 3 == len(pngs) and all(os.path.getsize(p) > 10_000 for p in pngs)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    assert "Pages:           3" in info.stdout
 
 
 def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):

@@ -276,6 +276,21 @@ def test_layers_picked_in_the_layers_panel_fill_the_results_tab(dock, tmp_path):
     assert dock.results.metrics.rows[0]["model"] == "gpt-3.5-turbo-0613"
 
 
+def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
+    (tmp_path / "toolbox").mkdir()
+    QgsProject.instance().setFileName(str(tmp_path / "project.qgz"))  # reports go beside it
+    messages = []
+    dock.push = lambda text, *a, **k: messages.append(text)
+    assert dock.results.make_report() is None and "Open results" in messages[0]
+    dock.results.open_files([reference_gpkgs(tmp_path)])
+    result = dock.results.make_report()
+    pdf = result["OUTPUT"]
+    assert pdf.startswith(str(tmp_path / "geobias" / "reports")) and os.path.getsize(pdf) > 10_000
+    assert result["PAGES"] == 2  # no hot spots in the project: no third page
+    layout = QgsProject.instance().layoutManager().layoutByName(result["LAYOUT"])
+    assert layout is not None and "gpt-3.5-turbo" in result["LAYOUT"]
+
+
 def test_a_gpkg_without_rated_points_says_so(dock, qgis_iface):
     messages = []
     dock.push = lambda text, *a, **k: messages.append(text)
