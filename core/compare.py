@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -53,10 +53,12 @@ class Pivot:
     topics: tuple
     models: tuple
     values: np.ndarray  # shape (len(topics), len(models))
+    label: str = ""  # the title, when not the metric's own
+    columns: str = "models"  # what the columns are, for the mean column's name
 
     @property
     def title(self) -> str:
-        return PIVOT_METRICS.get(self.metric, self.metric)
+        return self.label or PIVOT_METRICS.get(self.metric, self.metric)
 
     def mean_across_models(self) -> np.ndarray:
         """Per topic, the mean over the models that have a value (the paper's last column)."""
@@ -72,7 +74,8 @@ class Pivot:
 
     def table(self) -> tuple[list[str], list[list]]:
         """(header, rows): a row per topic plus the mean row; the mean column last."""
-        header = ["topic", *self.models, MEAN_ACROSS_MODELS]
+        mean = MEAN_ACROSS_MODELS if self.columns == "models" else f"Mean (across {self.columns})"
+        header = ["topic", *self.models, mean]
         by_topic = self.mean_across_models()
         rows = [
             [topic, *self.values[i].tolist(), float(by_topic[i])]
@@ -201,3 +204,11 @@ def mean_ranks(scores: list[Scores]) -> MeanRanks:
     n_models = (~np.isnan(matrix)).sum(axis=0)
     models = tuple(s.model for s in scores)
     return MeanRanks(models, lon, lat, ranks, errors, n_models, truth)
+
+
+def change_from(p: Pivot, base: str) -> Pivot:
+    """Each column minus the `base` column (Appendix A.3: the change from the whole prompt)."""
+    if base not in p.models:
+        raise ValueError(f"no column {base!r} to take the change from")
+    ref = p.values[:, [p.models.index(base)]]
+    return replace(p, metric=f"{p.metric}_change", values=p.values - ref, label="")

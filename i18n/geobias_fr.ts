@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="55"/>
+        <location filename="../processing/provider.py" line="59"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="115"/>
+        <location filename="../processing/compare_models.py" line="117"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -309,17 +309,17 @@
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="327"/>
+        <location filename="../processing/rate_locations.py" line="333"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="355"/>
+        <location filename="../processing/rate_locations.py" line="361"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="361"/>
+        <location filename="../processing/rate_locations.py" line="367"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -334,17 +334,17 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="367"/>
+        <location filename="../processing/rate_locations.py" line="373"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="381"/>
+        <location filename="../processing/rate_locations.py" line="387"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="385"/>
+        <location filename="../processing/rate_locations.py" line="391"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -918,7 +918,7 @@ Prompt :
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="333"/>
+        <location filename="../processing/rate_locations.py" line="339"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -1023,7 +1023,7 @@ Prompt :
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="391"/>
+        <location filename="../processing/rate_locations.py" line="397"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1496,7 +1496,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="338"/>
+        <location filename="../processing/rate_locations.py" line="344"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
@@ -2056,97 +2056,97 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="96"/>
+        <location filename="../processing/compare_models.py" line="98"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="100"/>
+        <location filename="../processing/compare_models.py" line="102"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="120"/>
+        <location filename="../processing/compare_models.py" line="122"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="126"/>
+        <location filename="../processing/compare_models.py" line="128"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="131"/>
+        <location filename="../processing/compare_models.py" line="133"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="150"/>
+        <location filename="../processing/compare_models.py" line="152"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="155"/>
+        <location filename="../processing/compare_models.py" line="157"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="161"/>
+        <location filename="../processing/compare_models.py" line="163"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="165"/>
+        <location filename="../processing/compare_models.py" line="167"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="166"/>
+        <location filename="../processing/compare_models.py" line="168"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="175"/>
+        <location filename="../processing/compare_models.py" line="177"/>
         <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="181"/>
+        <location filename="../processing/compare_models.py" line="183"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="202"/>
+        <location filename="../processing/compare_models.py" line="204"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="228"/>
+        <location filename="../processing/compare_models.py" line="230"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="250"/>
+        <location filename="../processing/compare_models.py" line="252"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="278"/>
+        <location filename="../processing/compare_models.py" line="280"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="284"/>
+        <location filename="../processing/compare_models.py" line="286"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="292"/>
+        <location filename="../processing/compare_models.py" line="294"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="305"/>
+        <location filename="../processing/compare_models.py" line="307"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2834,6 +2834,196 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/results_tab.py" line="257"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="115"/>
+        <source>Prompt ablations</source>
+        <translation>Ablations du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="120"/>
+        <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
+        <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="141"/>
+        <source>Prompt variants</source>
+        <translation>Variantes du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="172"/>
+        <source>Ablation GeoPackage</source>
+        <translation>GeoPackage des ablations</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="178"/>
+        <source>Ablation table URI</source>
+        <translation>URI de la table des ablations</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Requests sent</source>
+        <translation>Requêtes envoyées</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Answers from the cache</source>
+        <translation>Réponses tirées du cache</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="194"/>
+        <source>Choose at least one prompt variant.</source>
+        <translation>Choisissez au moins une variante du prompt.</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="230"/>
+        <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
+        <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="242"/>
+        <source>Cancelled.</source>
+        <translation>Annulé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/ablation.py" line="243"/>
+        <source>Prompt variant {i}/{n}: {name}</source>
+        <translation>Variante du prompt {i}/{n} : {name}</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="91"/>
+        <source>Choice probes and recommendations</source>
+        <translation>Sondes de choix et recommandations</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="96"/>
+        <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s.</source>
+        <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="114"/>
+        <source>First region of the choice</source>
+        <translation>Première région du choix</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="115"/>
+        <source>Second region of the choice</source>
+        <translation>Seconde région du choix</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="116"/>
+        <source>Activities (one per line)</source>
+        <translation>Activités (une par ligne)</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="120"/>
+        <source>Choice prompt ({a}, {b}, {activity})</source>
+        <translation>Prompt de choix ({a}, {b}, {activity})</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="124"/>
+        <source>Recommendation queries (one per line)</source>
+        <translation>Requêtes de recommandation (une par ligne)</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="128"/>
+        <source>Samples per prompt</source>
+        <translation>Échantillons par prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="133"/>
+        <source>Temperature</source>
+        <translation>Température</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="139"/>
+        <source>Longest answer (tokens)</source>
+        <translation>Réponse la plus longue (jetons)</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="149"/>
+        <source>Country name field</source>
+        <translation>Champ du nom de pays</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="298"/>
+        <source>Infant survival field</source>
+        <translation>Champ de survie infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="299"/>
+        <source>Infant mortality field</source>
+        <translation>Champ de mortalité infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="159"/>
+        <source>Probes GeoPackage</source>
+        <translation>GeoPackage des sondes</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="164"/>
+        <source>Countries with their mention counts</source>
+        <translation>Pays avec leur nombre de mentions</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Spearman&apos;s rho of mentions with infant survival</source>
+        <translation>Rho de Spearman des mentions avec la survie infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Median infant mortality of the countries named</source>
+        <translation>Mortalité infantile médiane des pays nommés</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Median infant mortality of all countries</source>
+        <translation>Mortalité infantile médiane de tous les pays</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="170"/>
+        <source>Refusals</source>
+        <translation>Refus</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="197"/>
+        <source>Give activities for the choice probes or recommendation queries.</source>
+        <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="203"/>
+        <source>Give two different regions to choose from.</source>
+        <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="207"/>
+        <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
+        <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="226"/>
+        <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
+        <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="235"/>
+        <source>The endpoint refused the probes: {err}</source>
+        <translation>Le point d'accès a refusé les sondes : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="239"/>
+        <source>Cancelled; answers so far are cached.</source>
+        <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="268"/>
+        <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
+        <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
+    </message>
+    <message>
+        <location filename="../processing/probes.py" line="293"/>
+        <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
+        <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
 </context>
 <context>

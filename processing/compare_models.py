@@ -79,15 +79,17 @@ def labelled(rows):
 
 
 def pivot_fields(p):
+    """A pivot table's schema: topic, a column per model (or variant), the mean column."""
     fields = {"topic": ogr.OFTString}
     fields.update({m: ogr.OFTReal for m in p.models})
-    fields["mean_across_models"] = ogr.OFTReal
+    fields[f"mean_across_{p.columns}"] = ogr.OFTReal
     return fields
 
 
 def pivot_rows(p):
+    """A pivot's rows (the mean across topics last) as dicts for write_table."""
     _header, rows = p.table()
-    names = ["topic", *p.models, "mean_across_models"]
+    names = list(pivot_fields(p))
     return [dict(zip(names, r)) for r in rows]
 
 

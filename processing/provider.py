@@ -12,6 +12,7 @@ def algorithm_classes():
     classes = []
     # Imported here so a broken algorithm module shows up as a load error of that algorithm,
     # not of the whole plugin.
+    from .ablation import AblationAlgorithm
     from .aggregate_to_polygons import AggregateToPolygonsAlgorithm
     from .bias_metrics import BiasMetricsAlgorithm
     from .compare_models import CompareModelsAlgorithm
@@ -19,6 +20,7 @@ def algorithm_classes():
     from .herb import HerbAlgorithm
     from .hotspots import HotspotsAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
+    from .probes import ProbesAlgorithm
     from .rate_locations import RateLocationsAlgorithm
     from .report import ReportAlgorithm
     from .sample_ground_truth import SampleGroundTruthAlgorithm
@@ -38,6 +40,8 @@ def algorithm_classes():
         CompareModelsAlgorithm,
         HerbAlgorithm,
         ReportAlgorithm,
+        AblationAlgorithm,
+        ProbesAlgorithm,
     ]
     return classes
 

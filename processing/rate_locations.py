@@ -313,13 +313,19 @@ def endpoint_parameters(alg):
     )
 
 
-def read_endpoint_parameters(alg, parameters, context):
-    """(provider, base_url, model, api_key, concurrency, template, score_kind, topics)."""
+def read_connection(alg, parameters, context):
+    """(provider, base_url, model, api_key, concurrency): where and how to ask."""
     provider = PROVIDER_NAMES[alg.parameterAsEnum(parameters, "PROVIDER", context)]
     base_url = alg.parameterAsString(parameters, "BASE_URL", context).strip()
     model = alg.parameterAsString(parameters, "MODEL", context).strip()
     api_key = api_key_from_auth(alg.parameterAsString(parameters, "AUTH_CONFIG", context))
     concurrency = alg.parameterAsInt(parameters, "CONCURRENCY", context)
+    return provider, base_url, model, api_key, concurrency
+
+
+def read_endpoint_parameters(alg, parameters, context):
+    """(provider, base_url, model, api_key, concurrency, template, score_kind, topics)."""
+    provider, base_url, model, api_key, concurrency = read_connection(alg, parameters, context)
     template = PRESETS[list(PRESETS)[alg.parameterAsEnum(parameters, "PRESET", context)]]
     score_kind = SCORE_KINDS[alg.parameterAsEnum(parameters, "SCORE", context)]
     topics = split_topics(alg.parameterAsString(parameters, "TOPICS", context))

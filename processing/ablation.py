@@ -1,0 +1,296 @@
+"""geobias:ablation — Appendix A.3: rho with the whole prompt and with each of its ablations."""
+
+from dataclasses import replace
+
+import numpy as np
+from osgeo import ogr
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputNumber,
+    QgsProcessingOutputString,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
+
+from ..core.compare import change_from, pivot, to_markdown
+from ..core.metrics import spearman
+from ..core.prompts import PRESET_LABELS, PRESETS
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .base import GeoBiasAlgorithm
+from .bias_metrics import add_anchor_parameters, check_anchor_parameters, read_anchor
+from .compare_models import pivot_fields, pivot_rows
+from .layers import point_arrays, polygon_field_values, write_table
+from .rate_locations import (
+    endpoint_parameters,
+    rate,
+    read_endpoint_parameters,
+    running_endpoint,
+    split_topics,
+    write_rated,
+)
+from .runs import append_runs, now, run_record, stats_fields
+from .sample_ground_truth import truth_columns
+
+# The whole prompt first, then the ablations in the order of the paper's Tables 1-2.
+VARIANTS = ("geollm", "no_coordinates", "no_nearby", "no_address", "short_address")
+WHOLE = VARIANTS[0]
+# Table 1 uses the greedy ratings, Table 2 the expected values (w/ logprobs); one request
+# gives both.
+SCORES = {"greedy": "rating", "expected": "expected"}
+ABLATION_FIELDS = {
+    "variant": ogr.OFTString,
+    "topic": ogr.OFTString,
+    "score_kind": ogr.OFTString,
+    "against": ogr.OFTString,  # "truth" or the anchor's field name
+    "n": ogr.OFTInteger,
+    "rho": ogr.OFTReal,
+    "rho_lo": ogr.OFTReal,
+    "rho_hi": ogr.OFTReal,
+    "change": ogr.OFTReal,  # rho minus rho with the whole prompt
+    "answer_rate": ogr.OFTReal,
+    "reason": ogr.OFTString,
+}
+
+
+def variant_rows(variant, by_topic, reference, n_boot, seed):
+    """Rows of the ablation table for one prompt variant: rho per topic and score kind.
+
+    `reference` maps a topic to (values, units, name): the ground truth for truth topics, the
+    anchor for the others.
+    """
+    rows = []
+    for topic, cols in by_topic.items():
+        ref = reference.get(topic)
+        answered = cols["answered"] == 1
+        asked = cols["failed"] != 1
+        rate = float(answered.sum() / asked.sum()) if asked.any() else np.nan
+        for kind, column in SCORES.items():
+            row = {"variant": variant, "topic": topic, "score_kind": kind, "answer_rate": rate}
+            score = np.where(answered, np.asarray(cols[column], float), np.nan)
+            if ref is None:
+                row["reason"] = "no ground truth or anchor for this topic"
+            elif not np.isfinite(score).any():
+                row["reason"] = f"no {kind} scores"
+                row["against"] = ref[2]
+            else:
+                c = spearman(score, ref[0], n_boot, seed, clusters=ref[1])
+                row.update(against=ref[2], n=c.n, rho=c.rho, rho_lo=c.lo, rho_hi=c.hi)
+                row["reason"] = c.reason
+            rows.append(row)
+    return rows
+
+
+def add_changes(rows):
+    """Fill each row's change from the whole prompt's rho (same topic and score kind)."""
+    whole = {(r["topic"], r["score_kind"]): r.get("rho") for r in rows if r["variant"] == WHOLE}
+    for r in rows:
+        base = whole.get((r["topic"], r["score_kind"]))
+        if base is not None and r.get("rho") is not None:
+            r["change"] = r["rho"] - base
+    return rows
+
+
+def ablation_tables(rows, variants):
+    """Per score kind: the Table 1/2 pivot (topics x variants) and its change from WHOLE."""
+    out = {}
+    for kind in SCORES:
+        records = [dict(r, model=r["variant"]) for r in rows if r["score_kind"] == kind]
+        if not any(r.get("rho") is not None for r in records):
+            continue
+        p = pivot(records, "rho", models=list(variants))
+        out[kind] = p
+        if WHOLE in variants:
+            out[f"{kind}_change"] = change_from(p, WHOLE)
+    return out
+
+
+class AblationAlgorithm(GeoBiasAlgorithm):
+    NAME = "ablation"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Prompt ablations")
+    GROUP = "survey"
+    USES_GEOS = True  # ground truth from polygons
+
+    def help_text(self):
+        return tr(
+            "Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics "
+            "with the whole prompt and with each ablation (without coordinates, without nearby "
+            "places, without the address, with only the last two parts of the address), and "
+            "Spearman's rho is computed per variant against the ground truth for the truth "
+            "topics and against the anchor (e.g. infant survival) for the others: Table 1 with "
+            "the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its "
+            "change from the whole prompt. Answers come from the survey cache where they were "
+            "asked before (the whole prompt of an earlier survey on the same points is not "
+            "asked again). Writes the rated layers of every variant, the table 'ablation' and "
+            "the pivots into one GeoPackage."
+        )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "INPUT", tr("Points to rate"), [QgsProcessing.TypeVectorPoint]
+            )
+        )
+        endpoint_parameters(self)
+        self.removeParameter("PRESET")  # the variants are the presets
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "VARIANTS", tr("Prompt variants"), [tr(PRESET_LABELS[v]) for v in VARIANTS],
+                allowMultiple=True, defaultValue=list(range(len(VARIANTS))),
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "TRUTH", tr("Ground truth polygons"), [QgsProcessing.TypeVectorPolygon],
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterField(
+                "TRUTH_FIELD", tr("Ground truth field"), parentLayerParameterName="TRUTH",
+                type=QgsProcessingParameterField.Numeric, optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterString(
+                "TRUTH_TOPICS", tr("Topics the ground truth measures (empty: the first topic)"),
+                "", optional=True,
+            )
+        )  # fmt: skip
+        add_anchor_parameters(self)
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
+            )
+        )
+        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("Ablation GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputString("TABLE", tr("Ablation table URI")))
+        self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests sent")))
+        self.addOutput(QgsProcessingOutputNumber("N_CACHED", tr("Answers from the cache")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        source = self.parameterAsSource(parameters, "INPUT", context)
+        if source is None:
+            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        values = read_endpoint_parameters(self, parameters, context)
+        provider, base_url, model, api_key, concurrency, _template, score_kind, topics = values
+        chosen = self.parameterAsEnums(parameters, "VARIANTS", context)
+        variants = [v for i, v in enumerate(VARIANTS) if i in chosen]
+        if not variants:
+            raise QgsProcessingException(tr("Choose at least one prompt variant."))
+        truth_src = self.parameterAsSource(parameters, "TRUTH", context)
+        truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
+        if truth_src is not None and not truth_field:
+            raise QgsProcessingException(tr("Choose the ground truth field."))
+        check_anchor_parameters(self, parameters, context)
+        truth_topics = split_topics(self.parameterAsString(parameters, "TRUTH_TOPICS", context))
+        truth_topics = truth_topics or topics[:1]
+        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
+        seed = self.parameterAsInt(parameters, "SEED", context)
+
+        has_pid = source.fields().lookupField("pid") >= 0
+        lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
+        ok = np.isfinite(lon) & np.isfinite(lat)
+        if not ok.any():
+            raise QgsProcessingException(tr("The input layer has no points."))
+        pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
+        lon, lat, pids = lon[ok], lat[ok], pids[ok]
+        truth = units = None
+        if truth_src is not None:
+            truth, units = polygon_field_values(
+                truth_src, truth_field, lon, lat, context, tr("Ground truth field (TRUTH_FIELD)"),
+                with_units=True,
+            )  # fmt: skip
+            units = np.where(units >= 0, units, -1)
+        anchor, anchor_units, anchor_name = read_anchor(
+            self, parameters, context, feedback, lon, lat
+        )
+        reference = {}
+        for topic in topics:
+            if truth is not None and topic in truth_topics:
+                reference[topic] = (truth, units, "truth")
+            elif anchor is not None:
+                reference[topic] = (anchor, anchor_units, anchor_name)
+        missing = [t for t in topics if t not in reference]
+        if missing:
+            feedback.pushWarning(
+                tr("No ground truth or anchor for {topics}: their rho stays empty.").format(
+                    topics="; ".join(missing)
+                )
+            )
+
+        rows, records, uris = [], [], {}
+        n_requests = n_cached = 0
+        with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
+            rated = {}
+            for k, variant in enumerate(variants):
+                if feedback.isCanceled():
+                    raise QgsProcessingException(tr("Cancelled."))
+                feedback.pushInfo(
+                    tr("Prompt variant {i}/{n}: {name}").format(
+                        i=k + 1, n=len(variants), name=tr(PRESET_LABELS[variant])
+                    )
+                )
+                template = PRESETS[variant]
+                by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+                n_requests += stats.n_requests
+                n_cached += stats.n_cached
+                rows += variant_rows(variant, by_topic, reference, n_boot, seed)
+                rated[variant] = by_topic
+                records.append(
+                    run_record(
+                        self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                        **stats_fields(stats),
+                    )
+                )  # fmt: skip
+            model_name = ep.model
+        add_changes(rows)
+        tables = ablation_tables(rows, variants)
+        # Everything is computed: only now write, so a failure above leaves no partial file.
+        for variant, by_topic in rated.items():
+            label = f"{model_name} [{variant}]"  # one model per variant for comparemodels
+            for topic, cols in by_topic.items():
+                cols["model"] = [label] * len(cols["score"])
+                if truth is not None and topic in truth_topics:
+                    cols.update(truth_columns(cols["score"], truth))
+            uris.update(write_rated(path, by_topic, label))
+        table_uri = write_table(path, "ablation", rows, ABLATION_FIELDS)
+        for name, p in tables.items():
+            p = replace(p, columns="variants")
+            write_table(path, f"ablation_{name}", pivot_rows(p), pivot_fields(p))
+        append_runs(path, records)
+        markdown = "\n".join(
+            to_markdown(replace(p, label=TITLES[name], columns="variants"))
+            for name, p in tables.items()
+        )
+        feedback.pushInfo(markdown)
+        return {
+            "OUTPUT": path,
+            "OUTPUT_LAYERS": list(uris),
+            "TABLE": table_uri,
+            "MARKDOWN": markdown,
+            "N_REQUESTS": n_requests,
+            "N_CACHED": n_cached,
+        }
+
+
+TITLES = {
+    "greedy": "Spearman's rho per prompt variant (greedy ratings, the paper's Table 1)",
+    "expected": "Spearman's rho per prompt variant (expected values, the paper's Table 2)",
+    "greedy_change": "Change of rho from the whole prompt (greedy ratings)",
+    "expected_change": "Change of rho from the whole prompt (expected values)",
+}
