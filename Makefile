@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo bench \
+.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb bench \
         package llm qgis \
         screenshot translations data clean
 
@@ -54,6 +54,9 @@ test: lint test-core test-floor test-shapely18 test-qgis test-integration test-d
 
 demo: setup translations
 	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)
+
+demo-herb: setup translations
+	$(HEADLESS) $(PY) scripts/demo_herb.py $(DEMO_ARGS)
 
 bench: setup
 	$(HEADLESS) $(PY) benchmarks/run.py

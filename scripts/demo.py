@@ -43,8 +43,10 @@ def start_qgis():
     return app, provider
 
 
-def render_png(layer, renderer, outline, path, title, size=(1600, 800)):
-    """Render one point layer over the country outlines to a titled PNG with QGIS."""
+def render_png(layer, renderer, outline, path, title, size=(1600, 800),
+               extent=(-180, -60, 180, 85), above=()):  # fmt: skip
+    """Render one layer (with `above` layers on top) over the country outlines to a titled PNG
+    with QGIS."""
     from qgis.core import QgsMapRendererParallelJob, QgsMapSettings, QgsRectangle
     from qgis.PyQt.QtCore import QSize
     from qgis.PyQt.QtGui import QColor, QFont, QPainter
@@ -52,9 +54,9 @@ def render_png(layer, renderer, outline, path, title, size=(1600, 800)):
     layer = layer.clone()
     layer.setRenderer(renderer)
     settings = QgsMapSettings()
-    settings.setLayers([layer, outline])
+    settings.setLayers([*above, layer, outline])
     settings.setDestinationCrs(layer.crs())
-    settings.setExtent(QgsRectangle(-180, -60, 180, 85))
+    settings.setExtent(QgsRectangle(*extent))
     settings.setOutputSize(QSize(*size))
     settings.setBackgroundColor(QColor("white"))
     job = QgsMapRendererParallelJob(settings)
