@@ -462,15 +462,15 @@ def format_c_table(result, limit=60):
 def format_estimate(est, host, scope_text):
     """The line shown before a run: sentences, requests after the cache, host, time."""
     if est.seconds is None:
-        when = tr("unknown (no measured rate for this scorer)")
+        when = tr("time unknown (no measured rate for this scorer)")
     elif est.seconds < 90:
-        when = tr("{s:.0f} s").format(s=est.seconds)
+        when = tr("about {s:.0f} s").format(s=est.seconds)
     elif est.seconds < 5400:
-        when = tr("{m:.0f} min").format(m=est.seconds / 60)
+        when = tr("about {m:.0f} min").format(m=est.seconds / 60)
     else:
-        when = tr("{h:.1f} h").format(h=est.seconds / 3600)
+        when = tr("about {h:.1f} h").format(h=est.seconds / 3600)
     return tr(
-        "{scope}: {n} sentences, {c} already cached, {r} requests to {host}, about {t}."
+        "{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}."
     ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests, host=host,
              t=when)  # fmt: skip
 
