@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="237"/>
+        <location filename="../ui/dock.py" line="240"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="159"/>
+        <location filename="../ui/dock.py" line="162"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="162"/>
+        <location filename="../ui/dock.py" line="165"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="226"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,42 +642,42 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="261"/>
+        <location filename="../ui/dock.py" line="264"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="289"/>
+        <location filename="../ui/dock.py" line="292"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="295"/>
+        <location filename="../ui/herb_tab.py" line="255"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="313"/>
+        <location filename="../ui/dock.py" line="316"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="317"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="339"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/herb_tab.py" line="279"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="381"/>
+        <location filename="../ui/dock.py" line="384"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1173,57 +1173,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="53"/>
+        <location filename="../ui/dock.py" line="54"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="54"/>
+        <location filename="../ui/dock.py" line="55"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="55"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="88"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="195"/>
+        <location filename="../ui/dock.py" line="198"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="198"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="202"/>
+        <location filename="../ui/dock.py" line="205"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="210"/>
+        <location filename="../ui/dock.py" line="213"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="177"/>
+        <location filename="../ui/dock.py" line="180"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="182"/>
+        <location filename="../ui/dock.py" line="185"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="330"/>
+        <location filename="../ui/dock.py" line="333"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="331"/>
+        <location filename="../ui/dock.py" line="334"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="343"/>
+        <location filename="../ui/dock.py" line="346"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2256,31 +2256,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="465"/>
-        <source>unknown (no measured rate for this scorer)</source>
-        <translation>inconnu (pas de débit mesuré pour ce modèle)</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb.py" line="467"/>
-        <source>{s:.0f} s</source>
-        <translation>{s:.0f} s</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb.py" line="469"/>
-        <source>{m:.0f} min</source>
-        <translation>{m:.0f} min</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb.py" line="471"/>
-        <source>{h:.1f} h</source>
-        <translation>{h:.1f} h</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb.py" line="472"/>
-        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}, about {t}.</source>
-        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host}, environ {t}.</translation>
-    </message>
-    <message>
         <location filename="../processing/herb.py" line="485"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
@@ -2341,12 +2316,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="558"/>
+        <location filename="../ui/herb_tab.py" line="104"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="558"/>
+        <location filename="../ui/herb_tab.py" line="104"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
@@ -3025,6 +3000,165 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
+    <message>
+        <location filename="../processing/herb.py" line="465"/>
+        <source>time unknown (no measured rate for this scorer)</source>
+        <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="467"/>
+        <source>about {s:.0f} s</source>
+        <translation>environ {s:.0f} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="469"/>
+        <source>about {m:.0f} min</source>
+        <translation>environ {m:.0f} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="471"/>
+        <source>about {h:.1f} h</source>
+        <translation>environ {h:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="472"/>
+        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="92"/>
+        <source>Regional bias</source>
+        <translation>Biais régional</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="68"/>
+        <source>nothing to show</source>
+        <translation>rien à afficher</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="100"/>
+        <source>World: continents → countries → cities</source>
+        <translation>Monde : continents → pays → villes</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="100"/>
+        <source>My nested layers</source>
+        <translation>Mes couches imbriquées</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="105"/>
+        <source>/v1/completions with echo (URL and model, e.g. vLLM)</source>
+        <translation>/v1/completions avec echo (URL et modèle, p. ex. vLLM)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="106"/>
+        <source>transformers masked LM (folder in Model)</source>
+        <translation>Modèle masqué transformers (dossier dans Modèle)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="144"/>
+        <source>Region</source>
+        <translation>Région</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="144"/>
+        <source>Level</source>
+        <translation>Niveau</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="144"/>
+        <source>Parent</source>
+        <translation>Parent</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="144"/>
+        <source>Sub-regions</source>
+        <translation>Sous-régions</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="185"/>
+        <source>Choose the upper and the lower layer.</source>
+        <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="208"/>
+        <source>Estimating…</source>
+        <translation>Estimation…</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="210"/>
+        <source>GeoBias: HERB estimate</source>
+        <translation>GeoBias : estimation HERB</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="240"/>
+        <source>{estimate}
+
+Start HERB?</source>
+        <translation>{estimate}
+
+Lancer HERB ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="241"/>
+        <source>GeoBias: regional bias</source>
+        <translation>GeoBias : biais régional</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="247"/>
+        <source>Not started.</source>
+        <translation>Non lancé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="250"/>
+        <source>GeoBias: HERB</source>
+        <translation>GeoBias : HERB</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="260"/>
+        <source>HERB failed: {e}</source>
+        <translation>Échec de HERB : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="262"/>
+        <source>Failed: {e}</source>
+        <translation>Échec : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="264"/>
+        <source>Resume HERB</source>
+        <translation>Reprendre HERB</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="265"/>
+        <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
+        <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="271"/>
+        <source>Run HERB</source>
+        <translation>Lancer HERB</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="276"/>
+        <source>Could not load the results: {e}</source>
+        <translation>Impossible de charger les résultats : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="345"/>
+        <source>C of the sub-regions of {r}</source>
+        <translation>C des sous-régions de {r}</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="350"/>
+        <source>Sub-regions of {r}: distance from their centre</source>
+        <translation>Sous-régions de {r} : distance à leur centre</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="362"/>
+        <source>Descriptors that set {r} apart from its siblings</source>
+        <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -3308,6 +3442,104 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/options.ui" line="83"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+</context>
+<context>
+    <name>HerbTab</name>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="8"/>
+        <source>Regions</source>
+        <translation>Régions</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="11"/>
+        <source>Continents</source>
+        <translation>Continents</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="12"/>
+        <source>all six, or e.g. South America; Africa</source>
+        <translation>les six, ou p. ex. South America; Africa</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="13"/>
+        <source>Cities per country</source>
+        <translation>Villes par pays</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="14"/>
+        <source>The largest cities of each country (0: stop at countries)</source>
+        <translation>Les plus grandes villes de chaque pays (0 : s’arrêter aux pays)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="15"/>
+        <source>Minimum population</source>
+        <translation>Population minimale</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="17"/>
+        <source>Upper layer</source>
+        <translation>Couche supérieure</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="19"/>
+        <source>Name, id</source>
+        <translation>Nom, identifiant</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="26"/>
+        <source>Lower layer</source>
+        <translation>Couche inférieure</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="28"/>
+        <source>Name, parent id</source>
+        <translation>Nom, identifiant du parent</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="40"/>
+        <source>Model and descriptors</source>
+        <translation>Modèle et descripteurs</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="43"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="44"/>
+        <source>http://localhost:8080</source>
+        <translation>http://localhost:8080</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="45"/>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="47"/>
+        <source>Topics</source>
+        <translation>Thèmes</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="48"/>
+        <source>all five, or e.g. intelligence; morality</source>
+        <translation>les cinq, ou p. ex. intelligence; morality</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="49"/>
+        <source>Scores of a causal model (the embedded one, llama.cpp, vLLM) are not comparable with the paper&apos;s masked-LM numbers.</source>
+        <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="55"/>
+        <source>Run HERB</source>
+        <translation>Lancer HERB</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="56"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
     </message>
 </context>
 <context>

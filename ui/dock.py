@@ -28,6 +28,7 @@ from ..i18n_util import tr, translate
 from ..paths import GUIDE
 from . import runner
 from .area_tab import AreaTab
+from .herb_tab import HerbTab
 from .results_tab import ResultsTab
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
@@ -87,6 +88,8 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.area, tr("Area"))
         self.add_tab(self.survey, tr("Survey"))
         self.add_tab(self.results, tr("Results"))
+        self.herb = HerbTab(self)
+        self.add_tab(self.herb, tr("Regional bias"))
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.ui.runButton.clicked.connect(self.run)
         self.ui.cancelButton.clicked.connect(self.cancel)

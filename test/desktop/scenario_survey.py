@@ -441,6 +441,52 @@ def layer_survey():
     rec.shot("10_layer")
 
 
+def herb_tab():
+    """The Regional bias tab: South America's countries on the morality descriptors with the
+    embedded model; Run, the estimate confirmed, the styled layers, the table and the bars."""
+    from qgis.PyQt.QtTest import QTest
+
+    d = dock()
+    ui = d.herb
+    d.show_tab(ui)
+    QTest.keyClicks(ui.continentsEdit, "South America")
+    ui.citiesSpin.setValue(0)  # stop at countries: 15 regions
+    QTest.keyClicks(ui.topicsEdit, "morality")
+    pump(0.2)
+    rec.shot("11_herb_setup")
+    t0 = time.monotonic()
+    with DialogAnswerer(rec, "12_herb_confirm") as dialog:
+        click(ui.runButton)
+        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
+                   "the HERB estimate and its confirmation")  # fmt: skip
+        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
+                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
+    facts = {"confirm": dialog.texts, "progress": ui.progressBar.value(),
+             "progress_text": ui.progressLabel.text(),
+             "seconds": time.monotonic() - t0}  # fmt: skip
+    groups = [g.name() for g in QgsProject.instance().layerTreeRoot().findGroups()]
+    facts["groups"] = groups
+    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — HERB — SmolLM2-135M")
+    layers = [n.layer() for n in group.findLayers()] if group is not None else []
+    facts["layers"] = []
+    for lyr in layers:
+        r = lyr.renderer()
+        graduated = isinstance(r, QgsGraduatedSymbolRenderer)
+        ranges = r.ranges() if graduated else []  # kept: a range's symbol dies with it
+        facts["layers"].append({"name": lyr.name(), "features": lyr.featureCount(),
+                                "field": r.classAttribute() if graduated else "",
+                                "classes": len(ranges)})  # fmt: skip
+    table = ui.regionTable
+    facts["rows"] = [[table.item(i, j).text() for j in range(6)] for i in range(table.rowCount())]
+    facts["child_bars"] = [ui.childBars.title, list(ui.childBars.labels)]
+    facts["word_bars"] = [ui.wordBars.title, list(ui.wordBars.labels)]
+    rec.facts["herb"] = facts
+    iface.mapCanvas().setExtent(QgsRectangle(-95, -57, -20, 14))
+    iface.mapCanvas().refresh()
+    pump(2.0)
+    rec.shot("13_herb_results")
+
+
 def main():
     try:
         steps = (
@@ -456,6 +502,7 @@ def main():
             ("cancel_and_resume", cancel_and_resume),
             ("world_survey", world_survey),
             ("layer_survey", layer_survey),
+            ("herb_tab", herb_tab),
         )
         only = set(filter(None, os.environ.get("GEOBIAS_DESKTOP_STEPS", "").split(",")))
         for name, fn in steps:

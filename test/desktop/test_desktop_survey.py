@@ -109,6 +109,25 @@ def test_a_survey_over_selected_features_of_a_layer(run, facts):
     assert rated["with_truth"] >= 3
 
 
+def test_the_regional_bias_tab_runs_herb_and_shows_styled_layers_table_and_bars(run, facts):
+    step_ok(run, "herb_tab")
+    herb = facts["herb"]
+    # 15 regions (South America, its 14 countries) x 19 morality words + 15 names.
+    assert len(herb["confirm"]) == 1 and "300 sentences" in herb["confirm"][0]
+    assert herb["progress"] == 100 and herb["progress_text"].startswith("Done"), herb
+    layers = {lyr["name"].split(":")[0]: lyr for lyr in herb["layers"]}
+    assert layers["Continent"]["features"] == 1 and layers["Country"]["features"] == 14
+    assert layers["Continent"]["field"] == "c_w" and layers["Country"]["field"] == "deviation"
+    assert "regional bias C (higher = more inconsistent" in herb["layers"][-1]["name"]
+    rows = herb["rows"]
+    assert len(rows) == 16 and rows[0][0] == "South America"  # sorted by C, highest first
+    assert float(rows[0][3]) > 0 and rows[0][5] == "14"
+    title, labels = herb["child_bars"]
+    assert "South America" in title and len(labels) == 12  # its countries, at most 12
+    title, labels = herb["word_bars"]
+    assert len(labels) == 12 and all(lb.endswith("(morality)") for lb in labels)
+
+
 def test_screenshots_are_saved(run):
     for name in ("01_drawing", "02_preview", "03_confirm", "04_results", "05_inspect"):
         path = os.path.join(OUT, f"{name}.png")

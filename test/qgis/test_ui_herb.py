@@ -1,0 +1,69 @@
+"""The dock's Regional bias tab (offscreen): parameters of its choices, and a HERB GeoPackage
+written by geobias:herb's writer shown as layers, a table sorted by C and bar charts."""
+
+import numpy as np
+import pytest
+from qgis.core import QgsProject
+
+from geobias.core.descriptors import load_descriptors
+from geobias.core.herb import aggregate
+from geobias.core.hierarchy import geonames_hierarchy
+from geobias.processing.herb import world_geometries, write_results
+from geobias.processing.runs import append_runs
+from geobias.ui.dock import GeoBiasDock
+
+
+@pytest.fixture()
+def dock(qgis_iface, qgis_new_project, processing_ready):
+    d = GeoBiasDock(qgis_iface)
+    yield d
+    d.close_survey()
+    d.deleteLater()
+
+
+def test_the_tab_turns_its_choices_into_herb_parameters(dock):
+    herb = dock.herb
+    herb.continentsEdit.setText("South America")
+    herb.citiesSpin.setValue(3)
+    p = herb.parameters()
+    assert p["SCOPE"] == 0 and p["CONTINENTS"] == "South America" and p["MAX_CITIES"] == 3
+    assert p["SCORER"] == 0 and not herb.urlEdit.isVisibleTo(herb)
+    herb.scorerCombo.setCurrentIndex(1)
+    assert herb.urlEdit.isVisibleTo(herb) and not herb.modelEdit.isVisibleTo(herb)
+    herb.scopeCombo.setCurrentIndex(1)
+    assert herb.topLayerCombo.isVisibleTo(herb) and not herb.citiesSpin.isVisibleTo(herb)
+    with pytest.raises(ValueError, match="upper and the lower layer"):
+        herb.parameters()  # no polygon layer in the project
+
+
+def test_results_show_as_layers_a_table_sorted_by_c_and_bars(dock, tmp_path):
+    # Europe's countries with two cities each, scores from a fixed random draw (no model).
+    h = geonames_hierarchy(continents=["Europe"], max_cities_per_country=2)
+    words = load_descriptors()[:10]
+    rng = np.random.default_rng(1)
+    result = aggregate(h, -rng.uniform(2, 8, (len(h), len(words))), -rng.uniform(2, 8, len(h)),
+                       words)  # fmt: skip
+    path = str(tmp_path / "herb.gpkg")
+    uris, _regions = write_results(path, result, world_geometries(h))
+    append_runs(path, [{"model": "gguf:SmolLM2-135M-Instruct.Q4_1.gguf"}])
+    herb = dock.herb
+    herb.show_results({"OUTPUT": path, "OUTPUT_LAYERS": list(uris)})
+    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — HERB — SmolLM2-135M")
+    names = [n.layer().name() for n in group.findLayers()]
+    assert names[0].startswith("City: distance") and names[-1].startswith("Continent: regional")
+    country = [n.layer() for n in group.findLayers() if n.layer().name().startswith("Country")]
+    assert country[0].renderer().classAttribute() == "c_w"
+    table = herb.regionTable
+    assert table.rowCount() == len(h) + 1
+    c = [table.item(i, 3).text() for i in range(table.rowCount())]
+    values = [float(v) for v in c if v != "–"]
+    assert values == sorted(values, reverse=True) and len(values) >= 30
+    # The highest C is selected first; then a user picks France: its two cities (leaves, by
+    # their distance from their centre) and the descriptors that set France apart.
+    assert table.selectionModel().selectedRows()[0].row() == 0
+    row = next(i for i in range(table.rowCount()) if table.item(i, 0).text() == "France")
+    table.selectRow(row)
+    assert herb.childBars.title == "Sub-regions of France: distance from their centre"
+    assert len(herb.childBars.values) == 2 and all(v > 0 for v in herb.childBars.values)
+    assert "France" in herb.wordBars.title and len(herb.wordBars.values) == 10
+    assert herb.wordBars.values == sorted(herb.wordBars.values, reverse=True)

@@ -1,0 +1,370 @@
+"""The dock's Regional bias tab: HERB (geobias:herb) over the world or two nested layers, run as
+a background task with the survey's estimate/confirm/progress/cancel/resume; the regions sortable
+by C, bar charts of the selected region's sub-regions and of the descriptors that set it apart."""
+
+import math
+import os
+import sqlite3
+from contextlib import closing
+
+from qgis.core import Qgis, QgsMapLayerProxyModel, QgsProject, QgsVectorLayer
+from qgis.PyQt import uic
+from qgis.PyQt.QtCore import QRectF, QSize, Qt
+from qgis.PyQt.QtGui import QColor, QFont, QPainter
+from qgis.PyQt.QtWidgets import (
+    QHeaderView,
+    QMessageBox,
+    QSizePolicy,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from ..host import embedded_problem
+from ..i18n_util import tr
+from ..processing.herb import HERB_STYLES
+from ..processing.styles import short_model
+from . import runner
+from .task import AlgorithmChainTask, error_sentence, log
+
+FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "herb_tab.ui"))
+MAX_BARS = 12
+LEGENDS = {field: legend for _style, legend, field in HERB_STYLES}
+
+
+class HerbBars(QWidget):
+    """Horizontal bars with their labels: one value per row, the largest first."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.title, self.labels, self.values = "", [], []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def set_data(self, title, labels, values):
+        pairs = [(lb, v) for lb, v in zip(labels, values) if v is not None and math.isfinite(v)]
+        pairs.sort(key=lambda p: -p[1])
+        self.title = title
+        self.labels = [p[0] for p in pairs[:MAX_BARS]]
+        self.values = [p[1] for p in pairs[:MAX_BARS]]
+        self.updateGeometry()
+        self.update()
+
+    def sizeHint(self):
+        return QSize(320, 24 + 16 * max(1, len(self.values)))
+
+    def minimumSizeHint(self):
+        return QSize(200, self.sizeHint().height())
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.fillRect(self.rect(), self.palette().base())
+        p.setPen(self.palette().text().color())
+        bold = QFont(self.font())
+        bold.setBold(True)
+        p.setFont(bold)
+        w = self.width()
+        p.drawText(QRectF(4, 0, w - 8, 20), Qt.AlignmentFlag.AlignLeft, self.title)
+        p.setFont(self.font())
+        if not self.values:
+            p.drawText(QRectF(4, 20, w - 8, 16), Qt.AlignmentFlag.AlignLeft, tr("nothing to show"))
+            p.end()
+            return
+        label_w = min(140.0, w * 0.4)
+        bar_w = w - label_w - 60
+        top = max(self.values) or 1.0
+        for i, (label, v) in enumerate(zip(self.labels, self.values)):
+            y = 22 + 16 * i
+            right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+            p.drawText(QRectF(2, y, label_w - 6, 14), right, label)
+            p.fillRect(QRectF(label_w, y + 2, max(1.0, bar_w * v / top), 11), QColor(200, 70, 40))
+            p.drawText(QRectF(label_w + bar_w * v / top + 4, y, 60, 14), left, f"{v:.4f}")
+        p.end()
+
+
+class NumberItem(QTableWidgetItem):
+    """A table cell that shows a number to 4 decimals and sorts by its value (NaN last)."""
+
+    def __init__(self, value):
+        self.value = float("nan") if value is None else float(value)
+        ok = math.isfinite(self.value)
+        super().__init__(f"{self.value:.4f}" if ok else "–")
+        self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+
+    def __lt__(self, other):
+        a = self.value if math.isfinite(self.value) else -math.inf
+        b = getattr(other, "value", -math.inf)
+        return a < (b if math.isfinite(b) else -math.inf)
+
+
+def scope_names():
+    return [tr("World: continents → countries → cities"), tr("My nested layers")]
+
+
+def scorer_names():
+    return [tr("Embedded local model"), tr("llama.cpp server (URL)"),
+            tr("/v1/completions with echo (URL and model, e.g. vLLM)"),
+            tr("transformers masked LM (folder in Model)")]  # fmt: skip
+
+
+def read_rows(path, sql, args=()):
+    with closing(sqlite3.connect(path)) as con:
+        con.row_factory = sqlite3.Row
+        return [dict(r) for r in con.execute(sql, args)]
+
+
+class HerbTab(QWidget, FORM):
+    """Scope, model, Run; then the regions by C and the bars of the selected region."""
+
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.setupUi(self)
+        self.dock = dock
+        self.task = None
+        self.params = None
+        self.path = None
+        self.regions = []
+        self.scopeCombo.addItems(scope_names())
+        self.scorerCombo.addItems(scorer_names())
+        for combo in (self.topLayerCombo, self.lowLayerCombo):
+            combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
+        self.topLayerCombo.layerChanged.connect(self.topNameCombo.setLayer)
+        self.topLayerCombo.layerChanged.connect(self.topIdCombo.setLayer)
+        self.lowLayerCombo.layerChanged.connect(self.lowNameCombo.setLayer)
+        self.lowLayerCombo.layerChanged.connect(self.lowParentCombo.setLayer)
+        self.topIdCombo.setAllowEmptyFieldName(True)
+        for combo, layer in ((self.topNameCombo, self.topLayerCombo),
+                             (self.topIdCombo, self.topLayerCombo),
+                             (self.lowNameCombo, self.lowLayerCombo),
+                             (self.lowParentCombo, self.lowLayerCombo)):  # fmt: skip
+            combo.setLayer(layer.currentLayer())
+        self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
+        self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
+        self.runButton.clicked.connect(self.run)
+        self.cancelButton.clicked.connect(self.cancel)
+        headers = [tr("Region"), tr("Level"), tr("Parent"), "C_w", "C_z", tr("Sub-regions")]
+        self.regionTable.setColumnCount(len(headers))
+        self.regionTable.setHorizontalHeaderLabels(headers)
+        self.regionTable.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.regionTable.verticalHeader().hide()
+        self.regionTable.itemSelectionChanged.connect(self.show_selected)
+        self.childBars = HerbBars(self)
+        self.wordBars = HerbBars(self)
+        self.layout().addWidget(self.childBars)
+        self.layout().addWidget(self.wordBars)
+        self.layout().addStretch(1)
+        self.update_visibility()
+
+    def update_visibility(self, *args):
+        world = self.scopeCombo.currentIndex() == 0
+        for w in (self.continentsLabel, self.continentsEdit, self.citiesLabel, self.citiesSpin,
+                  self.populationLabel, self.populationSpin):  # fmt: skip
+            w.setVisible(world)
+        for w in (self.topLayerLabel, self.topLayerCombo, self.topNameLabel, self.topNameCombo,
+                  self.topIdCombo, self.lowLayerLabel, self.lowLayerCombo, self.lowNameLabel,
+                  self.lowNameCombo, self.lowParentCombo):  # fmt: skip
+            w.setVisible(not world)
+        kind = self.scorerCombo.currentIndex()
+        self.urlLabel.setVisible(kind in (1, 2))
+        self.urlEdit.setVisible(kind in (1, 2))
+        self.modelLabel.setVisible(kind in (2, 3))
+        self.modelEdit.setVisible(kind in (2, 3))
+
+    # ------------------------------------------------------------------ run
+    def parameters(self):
+        """geobias:herb parameters of the tab's choices (OUTPUT in a new run folder)."""
+        p = {"SCORER": self.scorerCombo.currentIndex(), "URL": self.urlEdit.text().strip(),
+             "MODEL": self.modelEdit.text().strip(),
+             "TOPICS": self.topicsEdit.text().strip()}  # fmt: skip
+        if self.scopeCombo.currentIndex() == 0:
+            p.update(SCOPE=0, CONTINENTS=self.continentsEdit.text().strip(),
+                     MAX_CITIES=self.citiesSpin.value(),
+                     MIN_POPULATION=self.populationSpin.value())  # fmt: skip
+        else:
+            top, low = self.topLayerCombo.currentLayer(), self.lowLayerCombo.currentLayer()
+            if top is None or low is None:
+                raise ValueError(tr("Choose the upper and the lower layer."))
+            p.update(SCOPE=1, LAYER_1=top, NAME_FIELD_1=self.topNameCombo.currentField(),
+                     ID_FIELD_1=self.topIdCombo.currentField(), LAYER_2=low,
+                     NAME_FIELD_2=self.lowNameCombo.currentField(),
+                     PARENT_FIELD_2=self.lowParentCombo.currentField())  # fmt: skip
+        return p
+
+    def run(self):
+        """Estimate (a task), confirm, then score and write (a task); a re-run resumes."""
+        if self.task is not None:
+            return
+        try:
+            params = self.parameters()
+        except ValueError as e:
+            self.dock.push(str(e), Qgis.Warning)
+            return
+        if params["SCORER"] == 0:
+            problem = embedded_problem()
+            if problem:
+                self.dock.push(problem[0], Qgis.Critical, details=problem[1])
+                return
+        self.params = params
+        self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
+        self.progressLabel.setText(tr("Estimating…"))
+        steps = [("geobias:herb", dict(params, ESTIMATE_ONLY=True, OUTPUT=self.path))]
+        self.start(AlgorithmChainTask(tr("GeoBias: HERB estimate"), steps), self._estimated)
+
+    def start(self, task, done):
+        self.task = task
+        task.progressChanged.connect(self._progress)
+        task.feedback.text.connect(self.progressLabel.setText)
+        task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
+        task.taskCompleted.connect(done)
+        task.taskTerminated.connect(self._terminated)
+        self.runButton.setEnabled(False)
+        self.cancelButton.setEnabled(True)
+        self.progressBar.setValue(0)
+        from qgis.core import QgsApplication
+
+        QgsApplication.taskManager().addTask(task)
+
+    def _progress(self, percent):
+        self.progressBar.setValue(int(percent))
+
+    def _finish(self):
+        task, self.task = self.task, None
+        self.runButton.setEnabled(True)
+        self.cancelButton.setEnabled(False)
+        return task
+
+    def _estimated(self):
+        task = self._finish()
+        est = task.results[0]
+        self.progressLabel.setText(est.get("ESTIMATE", ""))
+        if est.get("N_TO_SCORE"):
+            text = tr("{estimate}\n\nStart HERB?").format(estimate=est.get("ESTIMATE", ""))
+            answer = QMessageBox.question(
+                self, tr("GeoBias: regional bias"), text,
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes,
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                self.progressLabel.setText(tr("Not started."))
+                return
+        steps = [("geobias:herb", dict(self.params, OUTPUT=self.path))]
+        self.start(AlgorithmChainTask(tr("GeoBias: HERB"), steps), self._completed)
+
+    def cancel(self):
+        if self.task is not None:
+            self.task.cancel()
+            self.progressLabel.setText(tr("Cancelling…"))
+
+    def _terminated(self):
+        task = self._finish()
+        if task is not None and task.error:
+            self.dock.push(tr("HERB failed: {e}").format(e=error_sentence(task.error)),
+                           Qgis.Critical, details=task.error)  # fmt: skip
+            self.progressLabel.setText(tr("Failed: {e}").format(e=error_sentence(task.error)))
+        else:
+            self.runButton.setText(tr("Resume HERB"))
+            self.progressLabel.setText(
+                tr("Cancelled. Scores so far are cached: Resume continues where it stopped.")
+            )
+
+    def _completed(self):
+        task = self._finish()
+        self.runButton.setText(tr("Run HERB"))
+        self.progressBar.setValue(100)
+        try:
+            self.show_results(task.results[0])
+        except Exception as e:  # noqa: BLE001 - a file that cannot be read: say so, keep QGIS
+            self.dock.push(tr("Could not load the results: {e}").format(e=e), Qgis.Critical,
+                           details=e)  # fmt: skip
+            return
+        self.progressLabel.setText(tr("Done in {t}.").format(t=f"{task.elapsed:.0f} s"))
+
+    # ------------------------------------------------------------------ results
+    def show_results(self, results):
+        """The region layers in "GeoBias — HERB — <model>", the table of regions by C."""
+        path = results["OUTPUT"]
+        runs = read_rows(path, "SELECT model FROM runs ORDER BY fid DESC LIMIT 1")
+        model = short_model(runs[0]["model"].replace("gguf:", "")) if runs else "?"
+        title = f"GeoBias — HERB — {model}"
+        root = QgsProject.instance().layerTreeRoot()
+        group = root.findGroup(title)
+        if group is None:
+            group = root.insertGroup(0, title)
+        else:  # a re-run replaces the earlier layers
+            QgsProject.instance().removeMapLayers([n.layerId() for n in group.findLayers()])
+        for uri in reversed(results["OUTPUT_LAYERS"]):  # the lowest level on top
+            level = uri.split("layername=")[-1].split("_", 2)[-1]
+            layer = QgsVectorLayer(uri, level.replace("_", " ").capitalize(), "ogr")
+            if layer.isValid():
+                # Named with the legend title of the style it shows (saved as the default).
+                r = layer.renderer()
+                field = r.classAttribute() if hasattr(r, "classAttribute") else ""
+                if field in LEGENDS:
+                    layer.setName(f"{layer.name()}: {tr(LEGENDS[field])}")
+                QgsProject.instance().addMapLayer(layer, False)
+                group.addLayer(layer)
+        self.path = path
+        self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
+        self.dock.show_tab(self)
+
+    def fill_table(self, regions):
+        self.regions = regions
+        table = self.regionTable
+        table.setSortingEnabled(False)
+        table.setRowCount(len(regions))
+        for i, r in enumerate(regions):
+            name = QTableWidgetItem(r["region"])
+            name.setData(Qt.ItemDataRole.UserRole, i)
+            table.setItem(i, 0, name)
+            table.setItem(i, 1, QTableWidgetItem(r["level"]))
+            table.setItem(i, 2, QTableWidgetItem(r["parent"] or ""))
+            table.setItem(i, 3, NumberItem(r["c_w"]))
+            table.setItem(i, 4, NumberItem(r["c_z"]))
+            table.setItem(i, 5, NumberItem(r["n_children"]))
+            table.item(i, 5).setText(str(r["n_children"]))
+        table.setSortingEnabled(True)
+        table.sortItems(3, Qt.SortOrder.DescendingOrder)
+        table.selectRow(0)
+
+    def selected_region(self):
+        rows = self.regionTable.selectionModel().selectedRows()
+        if not rows:
+            return None
+        item = self.regionTable.item(rows[0].row(), 0)
+        return self.regions[item.data(Qt.ItemDataRole.UserRole)]
+
+    def show_selected(self):
+        """Bars of the selected region: its sub-regions' C (or distance), its descriptors."""
+        r = self.selected_region()
+        if r is None or self.path is None:
+            return
+        kids = [k for k in self.regions if k["parent"] == r["region"] and k["level"] != "root"]
+        if r["level"] == "root":
+            kids = [k for k in self.regions if k["parent"] == r["region"]]
+        with_c = [k for k in kids if k["c_w"] is not None]
+        if with_c:
+            self.childBars.set_data(
+                tr("C of the sub-regions of {r}").format(r=r["region"]),
+                [k["region"] for k in with_c], [k["c_w"] for k in with_c],
+            )  # fmt: skip
+        else:
+            self.childBars.set_data(
+                tr("Sub-regions of {r}: distance from their centre").format(r=r["region"]),
+                [k["region"] for k in kids], [k["deviation"] for k in kids],
+            )  # fmt: skip
+        words = []
+        if r["region_id"]:
+            words = read_rows(
+                self.path,
+                "SELECT descriptor, topic, deviation FROM herb_descriptors WHERE region_id = ? "
+                "ORDER BY deviation DESC LIMIT ?",
+                (r["region_id"], MAX_BARS),
+            )
+        self.wordBars.set_data(
+            tr("Descriptors that set {r} apart from its siblings").format(r=r["region"]),
+            [f"{w['descriptor']} ({w['topic']})" for w in words], [w["deviation"] for w in words],
+        )  # fmt: skip
+
+    def close_tab(self):
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
