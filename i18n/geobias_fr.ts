@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="240"/>
+        <location filename="../ui/dock.py" line="249"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="162"/>
+        <location filename="../ui/dock.py" line="171"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="165"/>
+        <location filename="../ui/dock.py" line="174"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="233"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="233"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="238"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,42 +642,42 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="232"/>
+        <location filename="../ui/dock.py" line="241"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="264"/>
+        <location filename="../ui/dock.py" line="273"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="292"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="255"/>
+        <location filename="../ui/herb_tab.py" line="261"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="316"/>
+        <location filename="../ui/dock.py" line="325"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="317"/>
+        <location filename="../ui/dock.py" line="326"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="342"/>
+        <location filename="../ui/dock.py" line="351"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="285"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="384"/>
+        <location filename="../ui/dock.py" line="393"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1218,12 +1218,12 @@ Prompt :
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="198"/>
+        <location filename="../ui/dock.py" line="207"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="201"/>
+        <location filename="../ui/dock.py" line="210"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="214"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="213"/>
+        <location filename="../ui/dock.py" line="222"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/dock.py" line="376"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="180"/>
+        <location filename="../ui/dock.py" line="189"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="185"/>
+        <location filename="../ui/dock.py" line="194"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="323"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="333"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="334"/>
+        <location filename="../ui/dock.py" line="343"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="346"/>
+        <location filename="../ui/dock.py" line="355"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2351,7 +2351,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="584"/>
+        <location filename="../ui/herb_tab.py" line="140"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -3056,42 +3056,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier dans Modèle)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="144"/>
+        <location filename="../ui/herb_tab.py" line="145"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="144"/>
+        <location filename="../ui/herb_tab.py" line="145"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="144"/>
+        <location filename="../ui/herb_tab.py" line="145"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="144"/>
+        <location filename="../ui/herb_tab.py" line="145"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="185"/>
+        <location filename="../ui/herb_tab.py" line="191"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="208"/>
+        <location filename="../ui/herb_tab.py" line="214"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="210"/>
+        <location filename="../ui/herb_tab.py" line="216"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="240"/>
+        <location filename="../ui/herb_tab.py" line="246"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3100,62 +3100,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="241"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="253"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="250"/>
+        <location filename="../ui/herb_tab.py" line="256"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="260"/>
+        <location filename="../ui/herb_tab.py" line="266"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="262"/>
+        <location filename="../ui/herb_tab.py" line="268"/>
         <source>Failed: {e}</source>
         <translation>Échec : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="264"/>
+        <location filename="../ui/herb_tab.py" line="270"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="265"/>
+        <location filename="../ui/herb_tab.py" line="271"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="271"/>
+        <location filename="../ui/herb_tab.py" line="277"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="276"/>
+        <location filename="../ui/herb_tab.py" line="282"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="345"/>
+        <location filename="../ui/herb_tab.py" line="353"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="350"/>
+        <location filename="../ui/herb_tab.py" line="358"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="362"/>
+        <location filename="../ui/herb_tab.py" line="370"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3527,19 +3527,29 @@ Lancer HERB ?</translation>
         <translation>les cinq, ou p. ex. intelligence; morality</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="49"/>
+        <location filename="../ui/herb_tab.ui" line="51"/>
         <source>Scores of a causal model (the embedded one, llama.cpp, vLLM) are not comparable with the paper&apos;s masked-LM numbers.</source>
         <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="55"/>
+        <location filename="../ui/herb_tab.ui" line="57"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="56"/>
+        <location filename="../ui/herb_tab.ui" line="58"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="49"/>
+        <source>Descriptors</source>
+        <translation>Descripteurs</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="50"/>
+        <source>A file of topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112 descriptors</source>
+        <translation>Un fichier de lignes thème&lt;TAB&gt;mot ; vide : les 112 descripteurs de l’article</translation>
     </message>
 </context>
 <context>

@@ -90,6 +90,7 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.results, tr("Results"))
         self.herb = HerbTab(self)
         self.add_tab(self.herb, tr("Regional bias"))
+        self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.ui.runButton.clicked.connect(self.run)
         self.ui.cancelButton.clicked.connect(self.cancel)
@@ -117,6 +118,14 @@ class GeoBiasDock(QDockWidget):
         for i in range(self.ui.tabs.count()):
             self.ui.tabs.widget(i).setMinimumWidth(width)
         return index
+
+    def _show_survey_run(self, index):
+        """The survey's name, Run and progress only where they apply: the Regional bias tab
+        has its own."""
+        survey = self.tab_widgets()[index] is not self.herb
+        for w in (self.ui.nameLabel, self.ui.nameEdit, self.ui.runButton, self.ui.cancelButton,
+                  self.ui.progressBar, self.ui.progressLabel):  # fmt: skip
+            w.setVisible(survey)
 
     def tab_widgets(self):
         tabs = self.ui.tabs

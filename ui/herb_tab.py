@@ -137,6 +137,7 @@ class HerbTab(QWidget, FORM):
                              (self.lowNameCombo, self.lowLayerCombo),
                              (self.lowParentCombo, self.lowLayerCombo)):  # fmt: skip
             combo.setLayer(layer.currentLayer())
+        self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
         self.runButton.clicked.connect(self.run)
@@ -144,13 +145,17 @@ class HerbTab(QWidget, FORM):
         headers = [tr("Region"), tr("Level"), tr("Parent"), "C_w", "C_z", tr("Sub-regions")]
         self.regionTable.setColumnCount(len(headers))
         self.regionTable.setHorizontalHeaderLabels(headers)
-        self.regionTable.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.regionTable.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.regionTable.verticalHeader().hide()
         self.regionTable.itemSelectionChanged.connect(self.show_selected)
         self.childBars = HerbBars(self)
         self.wordBars = HerbBars(self)
         self.layout().addWidget(self.childBars)
         self.layout().addWidget(self.wordBars)
+        for w in (self.regionTable, self.childBars, self.wordBars):
+            w.setVisible(False)  # shown with the first results
         self.layout().addStretch(1)
         self.update_visibility()
 
@@ -174,7 +179,8 @@ class HerbTab(QWidget, FORM):
         """geobias:herb parameters of the tab's choices (OUTPUT in a new run folder)."""
         p = {"SCORER": self.scorerCombo.currentIndex(), "URL": self.urlEdit.text().strip(),
              "MODEL": self.modelEdit.text().strip(),
-             "TOPICS": self.topicsEdit.text().strip()}  # fmt: skip
+             "TOPICS": self.topicsEdit.text().strip(),
+             "DESCRIPTORS": self.descriptorsFile.filePath().strip()}  # fmt: skip
         if self.scopeCombo.currentIndex() == 0:
             p.update(SCOPE=0, CONTINENTS=self.continentsEdit.text().strip(),
                      MAX_CITIES=self.citiesSpin.value(),
@@ -308,6 +314,8 @@ class HerbTab(QWidget, FORM):
 
     def fill_table(self, regions):
         self.regions = regions
+        for w in (self.regionTable, self.childBars, self.wordBars):
+            w.setVisible(True)
         table = self.regionTable
         table.setSortingEnabled(False)
         table.setRowCount(len(regions))

@@ -442,8 +442,9 @@ def layer_survey():
 
 
 def herb_tab():
-    """The Regional bias tab: South America's countries on the morality descriptors with the
-    embedded model; Run, the estimate confirmed, the styled layers, the table and the bars."""
+    """The Regional bias tab: South America's countries on two morality descriptors (a file)
+    with the embedded model; Run, the estimate confirmed, the styled layers, the table and the
+    bars."""
     from qgis.PyQt.QtTest import QTest
 
     d = dock()
@@ -452,6 +453,11 @@ def herb_tab():
     QTest.keyClicks(ui.continentsEdit, "South America")
     ui.citiesSpin.setValue(0)  # stop at countries: 15 regions
     QTest.keyClicks(ui.topicsEdit, "morality")
+    # Two descriptors keep it short on a loaded machine (the model may score < 1 sentence/s).
+    words = os.path.join(OUT, "herb_words.txt")
+    with open(words, "w") as f:
+        f.write("morality\thonest\nmorality\tcruel\nstrength\tstrong\n")
+    QTest.keyClicks(ui.descriptorsFile.lineEdit(), words)
     pump(0.2)
     rec.shot("11_herb_setup")
     t0 = time.monotonic()
