@@ -657,7 +657,7 @@ Lancer l'enquête ?</translation>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="261"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
@@ -677,7 +677,7 @@ Lancer l'enquête ?</translation>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="285"/>
+        <location filename="../ui/herb_tab.py" line="286"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -3056,42 +3056,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier dans Modèle)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="145"/>
+        <location filename="../ui/herb_tab.py" line="146"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="145"/>
+        <location filename="../ui/herb_tab.py" line="146"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="145"/>
+        <location filename="../ui/herb_tab.py" line="146"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="145"/>
+        <location filename="../ui/herb_tab.py" line="146"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="191"/>
+        <location filename="../ui/herb_tab.py" line="192"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="214"/>
+        <location filename="../ui/herb_tab.py" line="215"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="216"/>
+        <location filename="../ui/herb_tab.py" line="217"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="246"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3100,62 +3100,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="248"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="254"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="256"/>
+        <location filename="../ui/herb_tab.py" line="257"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="267"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="268"/>
+        <location filename="../ui/herb_tab.py" line="269"/>
         <source>Failed: {e}</source>
         <translation>Échec : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="270"/>
+        <location filename="../ui/herb_tab.py" line="271"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="271"/>
+        <location filename="../ui/herb_tab.py" line="272"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="277"/>
+        <location filename="../ui/herb_tab.py" line="278"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="283"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="353"/>
+        <location filename="../ui/herb_tab.py" line="355"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="358"/>
+        <location filename="../ui/herb_tab.py" line="360"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="370"/>
+        <location filename="../ui/herb_tab.py" line="372"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>

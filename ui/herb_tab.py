@@ -142,7 +142,8 @@ class HerbTab(QWidget, FORM):
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
         self.runButton.clicked.connect(self.run)
         self.cancelButton.clicked.connect(self.cancel)
-        headers = [tr("Region"), tr("Level"), tr("Parent"), "C_w", "C_z", tr("Sub-regions")]
+        # C first after the name: the dock is narrow, level and parent come last.
+        headers = [tr("Region"), "C_w", "C_z", tr("Sub-regions"), tr("Level"), tr("Parent")]
         self.regionTable.setColumnCount(len(headers))
         self.regionTable.setHorizontalHeaderLabels(headers)
         header = self.regionTable.horizontalHeader()
@@ -323,14 +324,15 @@ class HerbTab(QWidget, FORM):
             name = QTableWidgetItem(r["region"])
             name.setData(Qt.ItemDataRole.UserRole, i)
             table.setItem(i, 0, name)
-            table.setItem(i, 1, QTableWidgetItem(r["level"]))
-            table.setItem(i, 2, QTableWidgetItem(r["parent"] or ""))
-            table.setItem(i, 3, NumberItem(r["c_w"]))
-            table.setItem(i, 4, NumberItem(r["c_z"]))
-            table.setItem(i, 5, NumberItem(r["n_children"]))
-            table.item(i, 5).setText(str(r["n_children"]))
+            name.setToolTip(f"{r['level']} · {r['parent'] or ''}")
+            table.setItem(i, 1, NumberItem(r["c_w"]))
+            table.setItem(i, 2, NumberItem(r["c_z"]))
+            table.setItem(i, 3, NumberItem(r["n_children"]))
+            table.item(i, 3).setText(str(r["n_children"]))
+            table.setItem(i, 4, QTableWidgetItem(r["level"]))
+            table.setItem(i, 5, QTableWidgetItem(r["parent"] or ""))
         table.setSortingEnabled(True)
-        table.sortItems(3, Qt.SortOrder.DescendingOrder)
+        table.sortItems(1, Qt.SortOrder.DescendingOrder)
         table.selectRow(0)
 
     def selected_region(self):

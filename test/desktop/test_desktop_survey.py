@@ -121,7 +121,7 @@ def test_the_regional_bias_tab_runs_herb_and_shows_styled_layers_table_and_bars(
     assert "regional bias C (higher = more inconsistent" in herb["layers"][-1]["name"]
     rows = herb["rows"]
     assert len(rows) == 16 and rows[0][0] == "South America"  # sorted by C, highest first
-    assert float(rows[0][3]) > 0 and rows[0][5] == "14"
+    assert float(rows[0][1]) > 0 and rows[0][3] == "14"  # C_w, sub-regions
     title, labels = herb["child_bars"]
     assert "South America" in title and len(labels) == 12  # its countries, at most 12
     title, labels = herb["word_bars"]

@@ -6,7 +6,13 @@ import sqlite3
 
 import numpy as np
 import pytest
-from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer
+from qgis.core import (
+    QgsFeature,
+    QgsGeometry,
+    QgsProcessingException,
+    QgsProcessingFeedback,
+    QgsVectorLayer,
+)
 
 from geobias.test.faultserver import FaultServer
 
@@ -166,3 +172,18 @@ def test_a_chat_only_endpoint_is_refused(processing_ready, scope, tmp_path):
         echo = dict(scope, SCORER=2, URL=server.base_url, MODEL="fault")
         refused(echo, "cannot score sentences.*chat-only", tmp_path)
         refused(dict(scope, SCORER=1, URL=server.base_url), "cannot start", tmp_path)
+
+
+def test_a_cancelled_run_writes_nothing_and_keeps_its_scores(processing_ready, scope, tmp_path):
+    import processing
+
+    # The paper's 112 descriptors ("strong" and "weak" twice: 110 sentences per region) and the
+    # 6 names: 666 sentences, 42 batches; cancel once the first batch has come back.
+    params = dict(scope, DESCRIPTORS="", CACHE=str(tmp_path / "cancel.sqlite"))
+    feedback = QgsProcessingFeedback()
+    feedback.progressChanged.connect(lambda p: p > 0 and feedback.cancel())
+    with pytest.raises(QgsProcessingException, match="cancelled.*nothing was written"):
+        processing.run("geobias:herb", params, feedback=feedback)
+    assert not (tmp_path / "herb.gpkg").exists()
+    left = run(dict(params, ESTIMATE_ONLY=True))
+    assert left["N_SENTENCES"] == 666 and 0 < left["N_TO_SCORE"] <= 666 - 16

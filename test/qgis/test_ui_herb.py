@@ -55,7 +55,7 @@ def test_results_show_as_layers_a_table_sorted_by_c_and_bars(dock, tmp_path):
     assert country[0].renderer().classAttribute() == "c_w"
     table = herb.regionTable
     assert table.rowCount() == len(h) + 1
-    c = [table.item(i, 3).text() for i in range(table.rowCount())]
+    c = [table.item(i, 1).text() for i in range(table.rowCount())]
     values = [float(v) for v in c if v != "–"]
     assert values == sorted(values, reverse=True) and len(values) >= 30
     # The highest C is selected first; then a user picks France: its two cities (leaves, by
