@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="237"/>
+        <location filename="../ui/dock.py" line="240"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="159"/>
+        <location filename="../ui/dock.py" line="162"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="162"/>
+        <location filename="../ui/dock.py" line="165"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="226"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,42 +642,42 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="261"/>
+        <location filename="../ui/dock.py" line="264"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="289"/>
+        <location filename="../ui/dock.py" line="292"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="295"/>
+        <location filename="../ui/dock.py" line="298"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="313"/>
+        <location filename="../ui/dock.py" line="316"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="317"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="339"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/dock.py" line="355"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="381"/>
+        <location filename="../ui/dock.py" line="384"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1173,57 +1173,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="53"/>
+        <location filename="../ui/dock.py" line="54"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="54"/>
+        <location filename="../ui/dock.py" line="55"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="55"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="91"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="195"/>
+        <location filename="../ui/dock.py" line="198"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="198"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="202"/>
+        <location filename="../ui/dock.py" line="205"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="210"/>
+        <location filename="../ui/dock.py" line="213"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="177"/>
+        <location filename="../ui/dock.py" line="180"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="182"/>
+        <location filename="../ui/dock.py" line="185"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="330"/>
+        <location filename="../ui/dock.py" line="333"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="331"/>
+        <location filename="../ui/dock.py" line="334"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="343"/>
+        <location filename="../ui/dock.py" line="346"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -3025,6 +3025,91 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
+    <message>
+        <location filename="../ui/dock.py" line="92"/>
+        <source>Overlay</source>
+        <translation>Superposition</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="103"/>
+        <source>Field</source>
+        <translation>Champ</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="103"/>
+        <source>ρ [95% CI]</source>
+        <translation>ρ [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="103"/>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="103"/>
+        <source>q (FDR)</source>
+        <translation>q (FDR)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="152"/>
+        <source>{what} failed: {e}</source>
+        <translation>{what} a échoué : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="161"/>
+        <source>Could not read {uri}.</source>
+        <translation>Impossible de lire {uri}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="172"/>
+        <source>Choose a rated points layer and a polygon layer of units.</source>
+        <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="178"/>
+        <source>Aggregating</source>
+        <translation>L'agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="181"/>
+        <source>{units}: mean rank error</source>
+        <translation>{units} : erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="186"/>
+        <source>{u} units have points; {f} have fewer than {m} (grey).</source>
+        <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="199"/>
+        <source>Choose a layer, its bias measure and at least one census field.</source>
+        <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="204"/>
+        <source>Correlating</source>
+        <translation>La corrélation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="236"/>
+        <source>Choose a layer and the value to search for hot spots.</source>
+        <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="244"/>
+        <source>Finding hot spots</source>
+        <translation>La recherche des points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="247"/>
+        <source>Hot spots of {field}</source>
+        <translation>Points chauds de {field}</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="248"/>
+        <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
+        <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -3308,6 +3393,124 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/options.ui" line="83"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+</context>
+<context>
+    <name>OverlayTab</name>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="8"/>
+        <source>Ratings per census unit</source>
+        <translation>Notes par unité de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="10"/>
+        <source>Rated points</source>
+        <translation>Points notés</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="12"/>
+        <source>Units</source>
+        <translation>Unités</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="12"/>
+        <source>Any polygon layer: census tracts, districts, countries</source>
+        <translation>Toute couche de polygones : îlots de recensement, districts, pays</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="14"/>
+        <source>Minimum points</source>
+        <translation>Points minimum</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="14"/>
+        <source>Units with fewer scored points are flagged few_points, shown grey and left out of correlations and hot spots</source>
+        <translation>Les unités ayant moins de points notés sont marquées few_points, affichées en gris et écartées des corrélations et des points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="16"/>
+        <source>Aggregate</source>
+        <translation>Agréger</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="16"/>
+        <source>Summarise the rated points per unit: mean rating, rank and rank error, answer rate</source>
+        <translation>Résumer les points notés par unité : note, rang et erreur de rang moyens, taux de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="22"/>
+        <source>Correlate with census fields</source>
+        <translation>Corréler avec des champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="45"/>
+        <source>Layer</source>
+        <translation>Couche</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="28"/>
+        <source>Bias measure</source>
+        <translation>Mesure de biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="32"/>
+        <source>Census fields</source>
+        <translation>Champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="34"/>
+        <source>Correlate</source>
+        <translation>Corréler</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="34"/>
+        <source>Spearman&apos;s rho of the bias measure with each ticked field, with its p-value, a bootstrap 95% interval and adjusted p-values</source>
+        <translation>Rho de Spearman de la mesure de biais avec chaque champ coché, avec sa valeur p, un intervalle bootstrap à 95 % et des valeurs p ajustées</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="43"/>
+        <source>Bias hot spots</source>
+        <translation>Points chauds du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="47"/>
+        <source>Value</source>
+        <translation>Valeur</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="49"/>
+        <source>Neighbours</source>
+        <translation>Voisins</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="51"/>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="53"/>
+        <source>Distance (km)</source>
+        <translation>Distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="55"/>
+        <source>Control the false discovery rate</source>
+        <translation>Contrôler le taux de fausses découvertes</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="55"/>
+        <source>Classify by Benjamini–Hochberg q-values: fewer, surer clusters when many units are tested</source>
+        <translation>Classer selon les valeurs q de Benjamini–Hochberg : des agrégats moins nombreux et plus sûrs quand beaucoup d'unités sont testées</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="56"/>
+        <source>Find hot spots</source>
+        <translation>Trouver les points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="56"/>
+        <source>Local Moran's I clusters (HH, LL, HL, LH) and Getis–Ord Gi* hot and cold spots, as a styled layer</source>
+        <translation>Agrégats du I de Moran local (HH, LL, HL, LH) et points chauds et froids Gi* de Getis–Ord, en couche stylée</translation>
     </message>
 </context>
 <context>

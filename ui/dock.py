@@ -28,6 +28,7 @@ from ..i18n_util import tr, translate
 from ..paths import GUIDE
 from . import runner
 from .area_tab import AreaTab
+from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
@@ -84,9 +85,11 @@ class GeoBiasDock(QDockWidget):
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
+        self.overlay = OverlayTab(self)
         self.add_tab(self.area, tr("Area"))
         self.add_tab(self.survey, tr("Survey"))
         self.add_tab(self.results, tr("Results"))
+        self.add_tab(self.overlay, tr("Overlay"))
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.ui.runButton.clicked.connect(self.run)
         self.ui.cancelButton.clicked.connect(self.cancel)
