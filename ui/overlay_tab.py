@@ -29,6 +29,7 @@ from ..processing.hotspots import WEIGHT_LABELS
 from ..processing.layers import as_float
 from ..processing.plots import PlotStyle, paint_scatter
 from . import runner
+from .results import _num
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
 # Fields of the aggregated units that are GeoBias's own, not census variables.
@@ -263,13 +264,6 @@ def _pick(combo, layer):
         if layer.fields().lookupField(name) >= 0:
             combo.setField(name)
             return
-
-
-def _num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return float("nan")
 
 
 def _p(v):
