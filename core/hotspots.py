@@ -226,7 +226,8 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
         for start in range(0, permutations, step):
             rows = min(step, permutations - start)
             zp = rng.permuted(np.broadcast_to(z, (rows, n)), axis=1)
-            sims[start : start + rows] = n / s0 * ((ws @ zp.T).T * zp).sum(axis=1) / zz
+            # Row k: zp_k · (W zp_k); einsum reads W zp (n x rows) without a strided product.
+            sims[start : start + rows] = n / s0 * np.einsum("ij,ji->i", zp, ws @ zp.T) / zz
         p_sim = float(_fold(int((sims >= value).sum()), permutations))
     return GlobalMoran(value, expected, float(z_norm), p_norm, p_sim, permutations, n)
 

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="249"/>
+        <location filename="../ui/dock.py" line="252"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="171"/>
+        <location filename="../ui/dock.py" line="174"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="174"/>
+        <location filename="../ui/dock.py" line="177"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="233"/>
+        <location filename="../ui/dock.py" line="236"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="233"/>
+        <location filename="../ui/dock.py" line="236"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="238"/>
+        <location filename="../ui/dock.py" line="241"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,17 +642,17 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="241"/>
+        <location filename="../ui/dock.py" line="244"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="273"/>
+        <location filename="../ui/dock.py" line="276"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="304"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="325"/>
+        <location filename="../ui/dock.py" line="328"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="326"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="351"/>
+        <location filename="../ui/dock.py" line="354"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="393"/>
+        <location filename="../ui/dock.py" line="396"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -758,87 +758,87 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="40"/>
+        <location filename="../ui/results.py" line="42"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="41"/>
+        <location filename="../ui/results.py" line="43"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="139"/>
+        <location filename="../ui/results.py" line="142"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="140"/>
+        <location filename="../ui/results.py" line="143"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="141"/>
+        <location filename="../ui/results.py" line="144"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="145"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="146"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="147"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="150"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -1173,57 +1173,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="54"/>
+        <location filename="../ui/dock.py" line="55"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="55"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="59"/>
+        <location filename="../ui/dock.py" line="60"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="91"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="92"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="207"/>
+        <location filename="../ui/dock.py" line="210"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="210"/>
+        <location filename="../ui/dock.py" line="213"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="214"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="222"/>
+        <location filename="../ui/dock.py" line="225"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="376"/>
+        <location filename="../ui/dock.py" line="379"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="189"/>
+        <location filename="../ui/dock.py" line="192"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1506,22 +1506,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="168"/>
+        <location filename="../ui/results.py" line="175"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="181"/>
+        <location filename="../ui/results.py" line="190"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="186"/>
+        <location filename="../ui/results.py" line="195"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="189"/>
+        <location filename="../ui/results.py" line="198"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="194"/>
+        <location filename="../ui/dock.py" line="197"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="323"/>
+        <location filename="../ui/dock.py" line="326"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="342"/>
+        <location filename="../ui/dock.py" line="345"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="343"/>
+        <location filename="../ui/dock.py" line="346"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="355"/>
+        <location filename="../ui/dock.py" line="358"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -3026,7 +3026,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="92"/>
+        <location filename="../ui/dock.py" line="95"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3158,6 +3158,106 @@ Lancer HERB ?</translation>
         <location filename="../ui/herb_tab.py" line="372"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="93"/>
+        <source>Overlay</source>
+        <translation>Superposition</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="104"/>
+        <source>Field</source>
+        <translation>Champ</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="104"/>
+        <source>ρ [95% CI]</source>
+        <translation>ρ [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="104"/>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="104"/>
+        <source>q (FDR)</source>
+        <translation>q (FDR)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="153"/>
+        <source>{what} failed: {e}</source>
+        <translation>{what} a échoué : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="162"/>
+        <source>Could not read {uri}.</source>
+        <translation>Impossible de lire {uri}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="173"/>
+        <source>Choose a rated points layer and a polygon layer of units.</source>
+        <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="179"/>
+        <source>Aggregating</source>
+        <translation>L'agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="182"/>
+        <source>{units}: mean rank error</source>
+        <translation>{units} : erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="187"/>
+        <source>{u} units have points; {f} have fewer than {m} (grey).</source>
+        <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="200"/>
+        <source>Choose a layer, its bias measure and at least one census field.</source>
+        <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="205"/>
+        <source>Correlating</source>
+        <translation>La corrélation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="237"/>
+        <source>Choose a layer and the value to search for hot spots.</source>
+        <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="245"/>
+        <source>Finding hot spots</source>
+        <translation>La recherche des points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="248"/>
+        <source>Hot spots of {field}</source>
+        <translation>Points chauds de {field}</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="249"/>
+        <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
+        <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="52"/>
+        <source>Moran&apos;s I</source>
+        <translation>I de Moran</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="151"/>
+        <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
+        <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="188"/>
+        <source>permutation p = {p:.3f}</source>
+        <translation>p par permutations = {p:.3f}</translation>
     </message>
 </context>
 <context>
@@ -3550,6 +3650,124 @@ Lancer HERB ?</translation>
         <location filename="../ui/herb_tab.ui" line="50"/>
         <source>A file of topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112 descriptors</source>
         <translation>Un fichier de lignes thème&lt;TAB&gt;mot ; vide : les 112 descripteurs de l’article</translation>
+    </message>
+</context>
+<context>
+    <name>OverlayTab</name>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="8"/>
+        <source>Ratings per census unit</source>
+        <translation>Notes par unité de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="10"/>
+        <source>Rated points</source>
+        <translation>Points notés</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="12"/>
+        <source>Units</source>
+        <translation>Unités</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="12"/>
+        <source>Any polygon layer: census tracts, districts, countries</source>
+        <translation>Toute couche de polygones : îlots de recensement, districts, pays</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="14"/>
+        <source>Minimum points</source>
+        <translation>Points minimum</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="14"/>
+        <source>Units with fewer scored points are flagged few_points, shown grey and left out of correlations and hot spots</source>
+        <translation>Les unités ayant moins de points notés sont marquées few_points, affichées en gris et écartées des corrélations et des points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="16"/>
+        <source>Aggregate</source>
+        <translation>Agréger</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="16"/>
+        <source>Summarise the rated points per unit: mean rating, rank and rank error, answer rate</source>
+        <translation>Résumer les points notés par unité : note, rang et erreur de rang moyens, taux de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="22"/>
+        <source>Correlate with census fields</source>
+        <translation>Corréler avec des champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="45"/>
+        <source>Layer</source>
+        <translation>Couche</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="28"/>
+        <source>Bias measure</source>
+        <translation>Mesure de biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="32"/>
+        <source>Census fields</source>
+        <translation>Champs de recensement</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="34"/>
+        <source>Correlate</source>
+        <translation>Corréler</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="34"/>
+        <source>Spearman&apos;s rho of the bias measure with each ticked field, with its p-value, a bootstrap 95% interval and adjusted p-values</source>
+        <translation>Rho de Spearman de la mesure de biais avec chaque champ coché, avec sa valeur p, un intervalle bootstrap à 95 % et des valeurs p ajustées</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="43"/>
+        <source>Bias hot spots</source>
+        <translation>Points chauds du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="47"/>
+        <source>Value</source>
+        <translation>Valeur</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="49"/>
+        <source>Neighbours</source>
+        <translation>Voisins</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="51"/>
+        <source>k</source>
+        <translation>k</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="53"/>
+        <source>Distance (km)</source>
+        <translation>Distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="55"/>
+        <source>Control the false discovery rate</source>
+        <translation>Contrôler le taux de fausses découvertes</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="55"/>
+        <source>Classify by Benjamini–Hochberg q-values: fewer, surer clusters when many units are tested</source>
+        <translation>Classer selon les valeurs q de Benjamini–Hochberg : des agrégats moins nombreux et plus sûrs quand beaucoup d'unités sont testées</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="56"/>
+        <source>Find hot spots</source>
+        <translation>Trouver les points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.ui" line="56"/>
+        <source>Local Moran's I clusters (HH, LL, HL, LH) and Getis–Ord Gi* hot and cold spots, as a styled layer</source>
+        <translation>Agrégats du I de Moran local (HH, LL, HL, LH) et points chauds et froids Gi* de Getis–Ord, en couche stylée</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,7 @@ from ..paths import GUIDE
 from . import runner
 from .area_tab import AreaTab
 from .herb_tab import HerbTab
+from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
@@ -85,9 +86,11 @@ class GeoBiasDock(QDockWidget):
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
+        self.overlay = OverlayTab(self)
         self.add_tab(self.area, tr("Area"))
         self.add_tab(self.survey, tr("Survey"))
         self.add_tab(self.results, tr("Results"))
+        self.add_tab(self.overlay, tr("Overlay"))
         self.herb = HerbTab(self)
         self.add_tab(self.herb, tr("Regional bias"))
         self.ui.tabs.currentChanged.connect(self._show_survey_run)

@@ -22,6 +22,7 @@ COLUMNS = (
     ("answer_rate", "Answer rate", ("answer_rate", "a")),
     ("anchor_rho", "ρ anchor", ("anchor_rho", "rho_anchor")),
     ("bias_score", "Bias score", ("bias_score", "bias", "b")),
+    ("moran_i", "Moran's I", ("moran_i",)),
 )
 ALIASES = {
     "rho_lo": ("rho_lo", "rho_truth_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
@@ -30,6 +31,7 @@ ALIASES = {
     "n_failed": ("n_failed",),
     "n_no_score": ("n_no_score",),
     "bootstrap": ("bootstrap",),
+    "moran_p": ("moran_p",),
 }
 SortRole = Qt.UserRole + 1
 
@@ -47,6 +49,7 @@ def column_headers():
         "answer_rate": tr("Answers"),
         "anchor_rho": tr("ρ anchor"),
         "bias_score": tr("Bias score"),
+        "moran_i": tr("Moran's I"),
     }
 
 
@@ -145,6 +148,10 @@ class MetricsTableModel(QAbstractTableModel):
                     "Spearman's rho with the anchoring distribution (infant survival)"
                 ),
                 "bias_score": tr("Bias score: rho(anchor) × MAD × answer rate²"),
+                "moran_i": tr(
+                    "Global Moran's I of the rank errors (each point's 8 nearest "
+                    "points): above 0 when the errors cluster in space"
+                ),
             }.get(COLUMNS[section][0])
         return None
 
@@ -177,6 +184,8 @@ class MetricsTableModel(QAbstractTableModel):
             return row.get(key, "")
         if role == Qt.ToolTipRole and key == "rho" and row.get("reason"):
             return str(row.get("reason"))
+        if role == Qt.ToolTipRole and key == "moran_i" and not math.isnan(_num(row.get("moran_p"))):
+            return tr("permutation p = {p:.3f}").format(p=_num(row.get("moran_p")))
         if role == Qt.ToolTipRole and key == "rho_ci" and row.get("bootstrap"):
             return tr("Bootstrap: {kind}").format(kind=row.get("bootstrap"))
         if role == Qt.ToolTipRole and key == "answer_rate":

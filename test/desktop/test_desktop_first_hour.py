@@ -33,7 +33,13 @@ def test_the_area_label_gives_km2_and_the_point_count(run, facts):
 
 def test_the_dock_fits_a_1000_px_screen_with_every_tab(run, facts):
     step_ok(run, "dock_fits_and_help")
-    assert [s["tab"] for s in facts["sizes"]] == ["Area", "Survey", "Results"]
+    assert [s["tab"] for s in facts["sizes"]] == [
+        "Area",
+        "Survey",
+        "Results",
+        "Overlay",
+        "Regional bias",
+    ]
     for size in facts["sizes"]:
         assert size["dock_min_height"] <= 600, size
         assert size["window_height"] <= 1000 and size["run_visible"], size

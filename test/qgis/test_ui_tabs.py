@@ -10,6 +10,7 @@ from qgis.PyQt.QtWidgets import QMessageBox, QScrollArea
 from geobias.paths import DATA, REFERENCE
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
+from geobias.ui.results import COLUMNS
 from geobias.ui.settings import EMBEDDED_NAME, EndpointConfig, save_endpoints
 
 IMR, DENSITY = "Infant Mortality Rate", "Population Density"
@@ -35,7 +36,7 @@ def countries_layer():
 def test_every_tab_scrolls_and_the_dock_stays_under_600_px(dock, qgis_app):
     tabs = dock.ui.tabs
     names = [tabs.tabText(i) for i in range(tabs.count())]
-    assert names == ["Area", "Survey", "Results", "Regional bias"]
+    assert names == ["Area", "Survey", "Results", "Overlay", "Regional bias"]
     for i in range(tabs.count()):
         tabs.setCurrentIndex(i)
         qgis_app.processEvents()
@@ -262,6 +263,10 @@ def test_results_of_the_toolbox_open_in_the_results_tab(dock, tmp_path):
     assert "gpt-3.5-turbo-0613" in rated.metadata().abstract()
     (row,) = dock.results.metrics.rows
     assert row["topic"] == IMR and row["n"] > 1500 and row["rho"] > 0.6
+    # The rank errors cluster in space: the table's Moran's I column (8 nearest points).
+    col = [key for key, _h, _n in COLUMNS].index("moran_i")
+    assert row["moran_i"] > 0.3 and dock.results.metrics.data(
+        dock.results.metrics.index(0, col)) == f"{row['moran_i']:.2f}"  # fmt: skip
     assert len(dock.results.plot.rating) == rated.featureCount()
     assert dock.ui.tabs.currentWidget().widget() is dock.results
 

@@ -1,0 +1,93 @@
+"""The dock's Overlay tab in QGIS (offscreen): GPT-3.5's infant mortality ratings aggregated to
+the bundled countries, correlated with their indicators (table, note, scatter plot) and searched
+for hot spots, each with one click, as a user does it."""
+
+import os
+
+import numpy as np
+import pytest
+from qgis.core import QgsProject, QgsVectorLayer
+from qgis.PyQt.QtCore import Qt
+
+from geobias.paths import DATA, REFERENCE
+from geobias.ui import runner
+from geobias.ui.dock import GeoBiasDock
+from geobias.ui.settings import save_endpoints
+
+IMR = os.path.join(REFERENCE, "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv")
+
+
+@pytest.fixture()
+def dock(qgis_iface, qgis_new_project, processing_ready, tmp_path):
+    QgsProject.instance().setFileName(str(tmp_path / "project.qgz"))
+    d = GeoBiasDock(qgis_iface)
+    d.messages = []
+    d.push = lambda text, *a, **k: d.messages.append(text)
+    yield d
+    d.close_survey()
+    d.deleteLater()
+    save_endpoints([])
+
+
+def rated_with_truth(tmp_path):
+    rated = runner.run_algorithm("geobias:importratings", {
+        "INPUT": IMR, "MODEL": "gpt-3.5-turbo-0613", "TOPIC": "Infant Mortality Rate",
+        "OUTPUT": str(tmp_path / "rated.gpkg")})["OUTPUT"]  # fmt: skip
+    truth = runner.run_algorithm("geobias:samplegroundtruth", {
+        "INPUT": rated, "POLYGONS": runner.COUNTRIES, "POLYGON_FIELD": "infant_mortality",
+        "OUTPUT": str(tmp_path / "truth.gpkg")})["OUTPUT"]  # fmt: skip
+    layer = QgsVectorLayer(truth, "IMR", "ogr")
+    QgsProject.instance().addMapLayer(layer)
+    return layer
+
+
+def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
+    tab = dock.overlay
+    assert tab.aggregate() is None and "Choose a rated points layer" in dock.messages[-1]
+    points = rated_with_truth(tmp_path)
+    countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
+                               "countries", "ogr")  # fmt: skip
+    QgsProject.instance().addMapLayer(countries)
+    tab.pointsCombo.setLayer(points)
+    tab.unitsCombo.setLayer(countries)
+    units = tab.aggregate()
+    assert units is not None and QgsProject.instance().mapLayer(units.id()) is units
+    assert units.renderer().type() == "RuleRenderer"  # styled from the GeoPackage
+    assert "fewer than 5 (grey)" in dock.messages[-1]
+    # The new units are the layer to correlate; the bundled indicators are ticked.
+    assert tab.corrLayerCombo.currentLayer() is units
+    assert tab.valueFieldCombo.currentField() == "mean_rank_error"
+    assert {"infant_mortality", "life_exp", "gdp_percap", "pop_density"} <= set(
+        tab.checked_fields()
+    )
+    assert "n_points" not in [tab.fieldsList.item(i).text() for i in range(tab.fieldsList.count())]
+    result = tab.correlate()
+    assert tab.corrTable.rowCount() == result["N_FIELDS"] >= 4
+    assert "variables tested" in tab.noteLabel.text()
+    fields = [tab.corrTable.item(r, 0).text() for r in range(tab.corrTable.rowCount())]
+    row = fields.index("infant_mortality")
+    assert tab.corrTable.item(row, 1).text().startswith("-0.")  # underrated where it is high
+    tab.corrTable.setCurrentCell(row, 0)
+    assert tab.scatter.xlabel == "infant_mortality" and tab.scatter.ylabel == "mean_rank_error"
+    assert np.isfinite(tab.scatter.x).sum() > 50
+    image = tab.scatter.grab().toImage()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3)
+               for y in range(0, image.height(), 3)}  # fmt: skip
+    assert len(colours) > 3  # points drawn
+    # Hot spots with the distance band, then k nearest neighbours.
+    assert tab.hotLayerCombo.currentLayer() is units
+    tab.weightsCombo.setCurrentIndex(1)
+    assert tab.kmSpin.isEnabled() and not tab.kSpin.isEnabled()
+    tab.weightsCombo.setCurrentIndex(0)
+    result = tab.hotspots()
+    assert result["N_UNITS"] > 50 and "Global Moran's I = 0.1" in tab.moranLabel.text()
+    hot = [lyr for lyr in QgsProject.instance().mapLayers().values()
+           if lyr.name() == "Hot spots of mean_rank_error"]  # fmt: skip
+    assert len(hot) == 1 and hot[0].renderer().type() == "RuleRenderer"
+
+
+def test_correlate_needs_a_field(dock):
+    tab = dock.overlay
+    for i in range(tab.fieldsList.count()):
+        tab.fieldsList.item(i).setCheckState(Qt.CheckState.Unchecked)
+    assert tab.correlate() is None and "at least one census field" in dock.messages[-1]
