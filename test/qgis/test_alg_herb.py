@@ -187,3 +187,42 @@ def test_a_cancelled_run_writes_nothing_and_keeps_its_scores(processing_ready, s
     assert not (tmp_path / "herb.gpkg").exists()
     left = run(dict(params, ESTIMATE_ONLY=True))
     assert left["N_SENTENCES"] == 666 and 0 < left["N_TO_SCORE"] <= 666 - 16
+
+
+def tiny_masked_lm(folder):
+    """A randomly initialised BertForMaskedLM with a vocabulary written here (no weights are
+    downloaded); None without torch and transformers."""
+    try:
+        import torch
+        from transformers import BertConfig, BertForMaskedLM, BertTokenizer
+    except ImportError:
+        return None
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "people", "in", "are", ".", "norway",
+             "chile", "oslo", "bergen", "santiago", "valparaiso", "intelligent", "stupid",
+             "honest", "cruel"]  # fmt: skip
+    folder.mkdir()
+    (folder / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
+    tok = BertTokenizer(vocab=str(folder / "vocab.txt"), do_lower_case=True)
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=len(words), hidden_size=16, num_hidden_layers=2,
+                     num_attention_heads=2, intermediate_size=32,
+                     max_position_embeddings=32)  # fmt: skip
+    BertForMaskedLM(cfg).eval().save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return str(folder)
+
+
+def test_a_transformers_masked_lm_from_a_folder(processing_ready, scope, tmp_path):
+    folder = tiny_masked_lm(tmp_path / "tiny-bert")
+    params = dict(scope, SCORER=3, MODEL=str(folder or tmp_path / "tiny-bert"))
+    if folder is None:  # without the optional packages: what to install, nothing written
+        refused(params, "pip install torch", tmp_path)
+        return
+    out = run(params)
+    assert out["N_TO_SCORE"] == 30 and out["C_ROOT"] > 0
+    _, top = columns(scope["OUTPUT"], "herb_0_countries")
+    assert all(r["c_w"] > 0 for r in top)
+    _, runs = columns(scope["OUTPUT"], "runs")
+    assert runs[0]["provider"] == "transformers" and runs[0]["model"] == folder
+    _, words = columns(scope["OUTPUT"], "herb_descriptors")
+    assert all(-20 < w["score"] < 0 for w in words)  # mean log-probabilities (AUL)
