@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import email.utils
 import json
+import os
 import random
 import re
 import threading
 import time
+import urllib.request
 from dataclasses import asdict, dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-import requests
+import requests.certs
 import urllib3
-from requests.adapters import HTTPAdapter
 
 # logprobs: True = supported, False = not, None = detect on the first answers.
 PROVIDERS: dict[str, dict] = {
@@ -22,11 +23,13 @@ PROVIDERS: dict[str, dict] = {
     # preset leaves constraints off: a constraint hides refusals, which the answer rate counts.
     # Under the grammar it sometimes spells "My answer is" letter by letter, which the paper's
     # max_tokens of 10 cuts short; the grammar bounds the answer, so 24 tokens cost nothing.
+    # It listens on 127.0.0.1 in a child process: never through a proxy.
     "embedded": {
         "base_url": "http://127.0.0.1:0/v1",
         "logprobs": True,
         "constraint": "grammar",
         "max_tokens": 24,
+        "proxy": "",
     },
     "openai": {"base_url": "https://api.openai.com/v1", "logprobs": True},
     "ollama": {"base_url": "http://localhost:11434/v1", "logprobs": None},
@@ -74,6 +77,10 @@ ANSWER_JSON_SCHEMA = {
     },
 }
 
+PROXY_AUTH = (
+    "the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user "
+    "and password (in QGIS: Settings > Options > Network)"
+)
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 FATAL_STATUS = frozenset({401, 403, 404})
 
@@ -118,6 +125,13 @@ class Endpoint:
     reasoning: bool | None = None
     reasoning_effort: str | None = "low"
     reasoning_max_tokens: int = REASONING_MAX_TOKENS
+    # The network path, never saved (a proxy URL may hold its password): `proxy` is a URL such
+    # as "http://user:secret@proxy.example:3128" (or socks5://, which needs PySocks), "" for a
+    # direct connection, None for the system's settings (HTTPS_PROXY/NO_PROXY, the Windows
+    # registry, macOS). `ca_certs` is a PEM file of the certificate authorities to trust (None:
+    # REQUESTS_CA_BUNDLE, else the system's bundle). In QGIS both come from its network options.
+    proxy: str | None = field(default=None, repr=False)
+    ca_certs: str | None = None
 
     def is_reasoning(self) -> bool:
         """Whether requests take the reasoning-model form (max_completion_tokens, greedy)."""
@@ -132,9 +146,11 @@ class Endpoint:
         return urlsplit(self.base_url).netloc
 
     def public_dict(self) -> dict:
-        """All settings except the API key, safe for projects, layers, logs and reports."""
+        """All settings except the API key and the network path (a proxy URL may hold a
+        password), safe for projects, layers, logs and reports."""
         d = asdict(self)
-        d.pop("api_key", None)
+        for secret in ("api_key", "proxy", "ca_certs"):
+            d.pop(secret, None)
         return d
 
     @classmethod
@@ -150,6 +166,68 @@ def normalise_base_url(url: str) -> str:
     parts = urlsplit(url.strip())
     path = parts.path.rstrip("/")
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
+
+
+def proxy_for(url: str, proxy: str | None) -> str:
+    """The proxy URL requests to `url` go through ("" = direct): `proxy` itself when given,
+    else the system's proxy settings for that URL's scheme and host (standard library)."""
+    if proxy is not None:
+        return proxy.strip()
+    parts = urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return ""
+    return urllib.request.getproxies().get(parts.scheme, "")
+
+
+def hide_password(url: str) -> str:
+    """A proxy URL fit for a message: the password, if any, replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def ca_bundle(ca_certs: str | None) -> str:
+    """The PEM file of trusted authorities: the endpoint's, else REQUESTS_CA_BUNDLE or
+    CURL_CA_BUNDLE (as requests honours them), else the system bundle requests uses."""
+    return (
+        ca_certs
+        or os.environ.get("REQUESTS_CA_BUNDLE")
+        or os.environ.get("CURL_CA_BUNDLE")
+        or requests.certs.where()
+    )
+
+
+def pool_manager(url: str, proxy: str | None, ca_certs: str | None, maxsize: int):
+    """A urllib3 connection pool for `url` through its proxy (public urllib3 API: PoolManager,
+    ProxyManager, SOCKSProxyManager), verifying TLS against `ca_bundle(ca_certs)`."""
+    via = proxy_for(url, proxy)
+    options = {
+        "num_pools": 4,
+        "maxsize": maxsize,
+        "cert_reqs": "CERT_REQUIRED",
+        "ca_certs": ca_bundle(ca_certs),
+    }
+    if not via:
+        return urllib3.PoolManager(**options)
+    parts = urlsplit(via if "://" in via else "http://" + via)
+    if parts.scheme.startswith("socks"):
+        try:
+            from urllib3.contrib.socks import SOCKSProxyManager
+        except ImportError as e:  # urllib3's SOCKS support needs PySocks
+            raise EndpointError(
+                f"the proxy {hide_password(via)} is a SOCKS proxy, which needs the PySocks "
+                "package (pip install PySocks); or set an HTTP proxy"
+            ) from e
+        return SOCKSProxyManager(urlunsplit(parts), **options)
+    headers = {}
+    if parts.username is not None:
+        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+        headers = urllib3.make_headers(proxy_basic_auth=credentials)
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    bare = urlunsplit((parts.scheme, host, "", "", ""))
+    return urllib3.ProxyManager(bare, proxy_headers=headers, **options)
 
 
 def estimate_tokens(text: str) -> int:
@@ -261,25 +339,18 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
 class ChatClient:
     """A pooled, thread-safe client for one Endpoint, with limits, retries and logprob detection."""
 
-    def __init__(
-        self,
-        endpoint: Endpoint,
-        backoff_base: float = 0.5,
-        backoff_cap: float = 30.0,
-        session: requests.Session | None = None,
-    ):
+    def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
         self.endpoint = endpoint
         self.url = normalise_base_url(endpoint.base_url) + "/chat/completions"
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
-        self.session = session or requests.Session()
-        pool = max(4, endpoint.concurrency)
-        adapter = HTTPAdapter(pool_connections=4, pool_maxsize=pool, max_retries=0)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-        self.session.headers["Content-Type"] = "application/json"
+        # urllib3's public pool managers (requests' own transport) with the endpoint's proxy
+        # and certificate authorities; made on first use, so a bad proxy is a request error.
+        self._http = None
+        self.via = ""  # the proxy URL requests go through ("" = direct), once the pool exists
+        self.headers = {"Content-Type": "application/json", "User-Agent": "GeoBias"}
         if endpoint.api_key:
-            self.session.headers["Authorization"] = f"Bearer {endpoint.api_key}"
+            self.headers["Authorization"] = f"Bearer {endpoint.api_key}"
         # Reasoning models give no logprobs: greedy ratings only.
         self.logprobs_supported: bool | None = (
             False if endpoint.is_reasoning() else endpoint.logprobs
@@ -291,9 +362,6 @@ class ChatClient:
         # Allow a burst of one minute's tokens so a single long prompt can always pass.
         self.tpm = RateLimiter(endpoint.tpm, burst=endpoint.tpm) if endpoint.tpm else None
         self.n_sent = 0
-        self._conn = None
-        self._target = ""
-        self._headers: dict = {}
 
     def request_body(self, prompt: str) -> dict:
         """The canonical request body (also the cache key's content) for one prompt."""
@@ -348,30 +416,27 @@ class ChatClient:
                     self.logprobs_supported = False
 
     def _pool(self):
-        """requests' own urllib3 pool for the chat URL, with proxy and TLS settings resolved once.
+        """The connection pool for this endpoint (through its proxy), made once."""
+        if self._http is None:
+            with self._lock:
+                if self._http is None:
+                    ep = self.endpoint
+                    self.via = proxy_for(self.url, ep.proxy)
+                    size = max(4, ep.concurrency)
+                    self._http = pool_manager(self.url, self.via, ep.ca_certs, size)
+        return self._http
 
-        Going through Session.post costs about 1 ms of Python per request (environment and
-        cookie handling); the adapter's pool keeps the same connections, proxies and
-        certificate checks at a fraction of that, which a 1,000 requests/s survey needs.
-        """
-        if self._conn is None:
-            s = self.session
-            settings = s.merge_environment_settings(self.url, {}, None, None, None)
-            adapter = s.get_adapter(self.url)
-            proxies = settings["proxies"]
-            conn = adapter.get_connection(self.url, proxies)
-            adapter.cert_verify(conn, self.url, settings["verify"], settings.get("cert"))
-            parts = urlsplit(self.url)
-            proxy = requests.utils.select_proxy(self.url, proxies)
-            headers = dict(s.headers)
-            if proxy and parts.scheme == "http":
-                self._target = self.url
-                headers.update(adapter.proxy_headers(proxy))
-            else:
-                self._target = parts.path + (f"?{parts.query}" if parts.query else "")
-            self._headers = headers
-            self._conn = conn
-        return self._conn
+    def _refused(self, status: int) -> str:
+        """What a 401/403 means: the API key, or (behind a proxy, which may answer it) maybe
+        the proxy's credentials."""
+        ep = self.endpoint
+        text = f"{ep.host()} refused the API key (HTTP {status})"
+        if self.via:
+            text += (
+                f" or the proxy {hide_password(self.via)} refused its credentials (in QGIS: "
+                "Settings > Options > Network)"
+            )
+        return text
 
     def _post_once(self, body: dict) -> dict:
         ep = self.endpoint
@@ -380,17 +445,20 @@ class ChatClient:
         try:
             r = pool.urlopen(
                 "POST",
-                self._target,
+                self.url,
                 body=json.dumps(wire).encode("utf-8"),
-                headers=self._headers,
+                headers=self.headers,
                 retries=False,
                 redirect=False,
-                assert_same_host=False,
                 timeout=urllib3.Timeout(connect=min(10.0, ep.timeout), read=ep.timeout),
                 preload_content=True,
             )
         except urllib3.exceptions.SSLError as e:
             raise EndpointError(f"TLS failure talking to {ep.host()}: {e}") from e
+        except urllib3.exceptions.ProxyError as e:
+            if "407" in str(e):  # an HTTPS tunnel refused: every request would be
+                raise EndpointError(PROXY_AUTH.format(host=ep.host())) from e
+            raise TransientError(f"proxy: {_reason(e)}") from e
         except (urllib3.exceptions.HTTPError, OSError) as e:
             raise TransientError(f"{type(e).__name__}: {e}") from e
         finally:
@@ -403,10 +471,11 @@ class ChatClient:
             except ValueError as e:
                 raise TransientError(f"malformed JSON from {ep.host()}") from e
         text = r.data[:500].decode("utf-8", "replace")
+        if status == 407:
+            raise EndpointError(PROXY_AUTH.format(host=ep.host()))
         if status in (401, 403):
             raise EndpointError(
-                f"{ep.host()} refused the API key (HTTP {status}): check the key and "
-                f"access to model {ep.model!r}. {text}"
+                f"{self._refused(status)}: check the key and access to model {ep.model!r}. {text}"
             )
         if status == 404 or _is_model_error(status, text):
             raise EndpointError(
@@ -463,22 +532,36 @@ class ChatClient:
     def list_models(self) -> list[str]:
         """Model ids the endpoint offers (GET /models)."""
         url = normalise_base_url(self.endpoint.base_url) + "/models"
+        host = self.endpoint.host()
         try:
-            r = self.session.get(url, timeout=min(30.0, self.endpoint.timeout))
-        except requests.exceptions.RequestException as e:
-            raise EndpointError(f"cannot reach {self.endpoint.host()}: {e}") from e
-        if r.status_code in (401, 403):
-            host = self.endpoint.host()
-            raise EndpointError(f"{host} refused the API key (HTTP {r.status_code})")
-        if r.status_code != 200:
-            raise EndpointError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
+            r = self._pool().request(
+                "GET", url, headers=self.headers, retries=False, redirect=False,
+                timeout=urllib3.Timeout(connect=10.0, read=min(30.0, self.endpoint.timeout)),
+            )  # fmt: skip
+        except urllib3.exceptions.SSLError as e:
+            raise EndpointError(f"TLS failure talking to {host}: {_reason(e)}") from e
+        except (urllib3.exceptions.HTTPError, OSError) as e:
+            raise EndpointError(f"cannot reach {host}: {_reason(e)}") from e
+        if r.status == 407:
+            raise EndpointError(PROXY_AUTH.format(host=host))
+        if r.status in (401, 403):
+            raise EndpointError(self._refused(r.status))
+        if r.status != 200:
+            text = r.data[:300].decode("utf-8", "replace")
+            raise EndpointError(f"{url} answered HTTP {r.status}: {text}")
         try:
-            data = r.json()
+            data = json.loads(r.data)
         except ValueError as e:
             raise EndpointError(f"{url} did not answer JSON") from e
-        items = data.get("data") or data.get("models") or []
+        items = (data.get("data") or data.get("models") or []) if isinstance(data, dict) else []
         return [m.get("id") or m.get("name") for m in items if isinstance(m, dict)]
 
     def close(self) -> None:
         """Close pooled connections."""
-        self.session.close()
+        if self._http is not None:
+            self._http.clear()
+
+
+def _reason(error: Exception) -> str:
+    """The innermost cause of a urllib3 error (MaxRetryError wraps the real one)."""
+    return str(getattr(error, "reason", None) or error)

@@ -27,6 +27,7 @@ from ..core.prompts import DEFAULT_PRESET, PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import layer_name, point_arrays, write_points_layer
+from .network import use_qgis_network
 from .runs import append_runs, now, run_record, stats_fields
 from .styles import post_processor, style_file
 
@@ -58,17 +59,20 @@ def api_key_from_auth(authcfg):
 
 
 def make_endpoint(provider, base_url, model, api_key=None, concurrency=4):
-    """A core Endpoint from the algorithm's endpoint parameters."""
+    """A core Endpoint from the algorithm's endpoint parameters, on QGIS's network settings
+    (proxy, certificate authorities)."""
     from ..core.llm import PROVIDERS, Endpoint
 
     overrides = {"concurrency": concurrency, "api_key": api_key}
     if base_url:
         overrides["base_url"] = base_url
     if provider in PROVIDERS:
-        return Endpoint.from_provider(provider, model, **overrides)
-    if not base_url:
+        endpoint = Endpoint.from_provider(provider, model, **overrides)
+    elif not base_url:
         raise QgsProcessingException(tr("A custom provider needs a base URL."))
-    return Endpoint(model=model, provider="custom", **overrides)
+    else:
+        endpoint = Endpoint(model=model, provider="custom", **overrides)
+    return use_qgis_network(endpoint)
 
 
 @contextmanager
@@ -104,12 +108,21 @@ def default_cache_path():
 
 
 def check_reachable(endpoint, timeout=5.0):
-    """Fail fast (before hundreds of retried requests) when nothing listens at the endpoint."""
-    parts = urlsplit(endpoint.base_url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    """Fail fast (before hundreds of retried requests) when nothing listens at the endpoint,
+    or at the proxy the requests go through (the endpoint itself may be out of direct reach)."""
+    from ..core.llm import hide_password, proxy_for
+
+    via = proxy_for(endpoint.base_url, endpoint.proxy)
+    parts = (
+        urlsplit(via if "://" in via else f"http://{via}") if via else urlsplit(endpoint.base_url)
+    )
+    default = {"https": 443, "http": 80}.get(parts.scheme, 1080)  # socks*: 1080
     try:
-        socket.create_connection((parts.hostname, port), timeout=timeout).close()
+        socket.create_connection((parts.hostname, parts.port or default), timeout=timeout).close()
     except OSError as err:
+        if via:
+            message = tr("The proxy {proxy} (QGIS network settings) is not reachable: {err}")
+            raise QgsProcessingException(message.format(proxy=hide_password(via), err=err)) from err
         raise QgsProcessingException(
             tr("The endpoint {host} is not reachable: {err}").format(host=endpoint.host(), err=err)
         ) from err
@@ -120,14 +133,17 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
-    from ..core.survey import RunStats, SurveySpec, run_survey
+    from ..core.survey import RunStats, SurveySpec, estimate, run_survey
 
-    check_reachable(endpoint)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
     try:
         cache = SurveyCache(cache_path or default_cache_path())
     except CacheError as err:
         raise QgsProcessingException(str(err)) from err
+    gazetteer = Gazetteer.load()
+    # Answers imported from a batch service need no endpoint: check it only if there is work.
+    if estimate(spec, gazetteer, cache).n_requests:
+        check_reachable(endpoint)
 
     def progress(p):
         feedback.setProgress(100.0 * p.done / max(p.total, 1))
@@ -141,7 +157,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     try:
         answers = run_survey(
             spec,
-            Gazetteer.load(),
+            gazetteer,
             cache,
             progress=progress,
             is_cancelled=feedback.isCanceled,
@@ -334,6 +350,20 @@ def read_endpoint_parameters(alg, parameters, context):
     return provider, base_url, model, api_key, concurrency, template, score_kind, topics
 
 
+def read_points(alg, parameters, context):
+    """lon, lat (EPSG:4326) and pid (the layer's, else the feature order) of the INPUT points."""
+    source = alg.parameterAsSource(parameters, "INPUT", context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, "INPUT"))
+    has_pid = source.fields().lookupField("pid") >= 0
+    lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    if not ok.any():
+        raise QgsProcessingException(tr("The input layer has no points."))
+    pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
+    return lon[ok], lat[ok], pids[ok]
+
+
 class RateLocationsAlgorithm(GeoBiasAlgorithm):
     NAME = "ratelocations"
     DISPLAY = QT_TRANSLATE_NOOP("@default", "Rate locations")
@@ -374,19 +404,10 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):
         started = now()
-        source = self.parameterAsSource(parameters, "INPUT", context)
-        if source is None:
-            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
         values = read_endpoint_parameters(self, parameters, context)
         provider, base_url, model, api_key, concurrency, template, score_kind, topics = values
-        has_pid = source.fields().lookupField("pid") >= 0
-        lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
-        ok = np.isfinite(lon) & np.isfinite(lat)
-        if not ok.any():
-            raise QgsProcessingException(tr("The input layer has no points."))
-        pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
-        lon, lat, pids = lon[ok], lat[ok], pids[ok]
+        lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
             feedback.pushInfo(
                 tr("Rating {n} points on {k} topic(s) with {m} at {h}.").format(

@@ -9,10 +9,12 @@ cd "$ROOT"
 # venv support, Xvfb for screenshots, Qt tools for translations; GEOS headers and a compiler to
 # build shapely on QGIS's own GEOS, and Debian's shapely 1.8 (make test-shapely18); poppler's
 # pdftoppm/pdftotext read the report's PDF in the tests; threadpoolctl (optional) gives HERB's
-# aggregation threads one BLAS thread each.
+# aggregation threads one BLAS thread each; tinyproxy and openssl: the proxy and certificate
+# tests; debootstrap: `make test-matrix`.
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-requests
           python3-venv python3-pip xvfb xauth pyqt5-dev-tools qttools5-dev-tools
-          libgeos-dev gcc python3-dev python3-shapely poppler-utils python3-threadpoolctl)
+          libgeos-dev gcc python3-dev python3-shapely poppler-utils python3-threadpoolctl
+          tinyproxy openssl debootstrap)
 missing=()
 for p in "${APT_PKGS[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,6 +24,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    # The tests start their own tinyproxy; the package's system service is not wanted.
+    if [[ " ${missing[*]} " == *" tinyproxy "* ]] && command -v systemctl >/dev/null; then
+        $SUDO systemctl disable --now tinyproxy >/dev/null 2>&1 || true
+    fi
 fi
 
 # The venv must come from /usr/bin/python3: QGIS's bindings live in the system site-packages.

@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -116,6 +117,7 @@ class FaultServer:
         delay_s: float = 0.0,
         always: str | None = None,
         logprobs: bool = True,
+        tls: dict | None = None,
     ):
         self.plan = dict(plan or {})
         self.probs = dict(probs or {})
@@ -129,11 +131,17 @@ class FaultServer:
         self.n_requests = 0
         self.requests_by_body: Counter = Counter()
         self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
+        self.via: Counter = Counter()  # Via headers seen (an HTTP proxy adds one)
         self.answers_by_body: Counter = Counter()
         self.faults: Counter = Counter()
         self.closing = threading.Event()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
+        self.tls = tls
+        if tls:  # HTTPS with a certificate from test/netfixtures.make_ca
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(tls["cert"], tls["key"])
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
         self.thread = threading.Thread(
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -141,7 +149,7 @@ class FaultServer:
     @property
     def base_url(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"{'https' if self.tls else 'http'}://{host}:{port}/v1"
 
     def fault_for(self, index: int) -> str | None:
         """The fault injected into request number `index` (0-based arrival order)."""
@@ -184,6 +192,8 @@ class FaultServer:
                 self.wfile.write(payload)
 
             def do_GET(self):
+                with server.lock:
+                    server.via[self.headers.get("Via", "")] += 1
                 if self.path.rstrip("/").endswith("/models"):
                     data = {"object": "list", "data": [{"id": "fault", "object": "model"}]}
                     self._send(200, json.dumps(data).encode())
@@ -201,6 +211,7 @@ class FaultServer:
                     server.n_requests += 1
                     server.requests_by_body[bid] += 1
                     server.authorizations[self.headers.get("Authorization", "")] += 1
+                    server.via[self.headers.get("Via", "")] += 1
                 fault = server.fault_for(index)
                 with server.lock:
                     server.faults[fault] += 1

@@ -13,6 +13,7 @@ from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr, translate
 from ..paths import ICON
+from ..processing.network import use_qgis_network
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
@@ -20,7 +21,7 @@ FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
 
 def fetch_models(endpoint):
     """Model ids from GET /v1/models (runs in a background task; raises EndpointError)."""
-    client = ChatClient(endpoint)
+    client = ChatClient(use_qgis_network(endpoint))
     try:
         return client.list_models()
     finally:
