@@ -1,17 +1,50 @@
 """OpenAI Batch JSONL: export a survey's pending requests, import the batch output into the cache.
 
-The same files work with OpenAI's Batch API and vLLM's batch runner (`vllm run-batch`). The
-custom_id is the request's cache key, so imported answers complete the survey with no requests.
+The same files work with OpenAI's Batch API and vLLM's batch runner (`vllm run-batch`), or any
+runner that answers each line (Ray Data across a cluster). The custom_id is the request's cache
+key, so imported answers complete the survey with no requests, and importing is idempotent: the
+same output imported twice, or the outputs of many nodes in any order, give the same cache.
+
+Batch services take one model per file and cap a file at 50,000 requests and 200 MB (OpenAI's
+limits; vLLM has none, so the same files run there): `write_batches` writes one series of files
+per endpoint and model, split at those caps.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+from dataclasses import dataclass
 
 from .cache import SurveyCache
-from .llm import ChatClient, Endpoint
+from .llm import ChatClient, Endpoint, normalise_base_url
 
 BATCH_URL = "/v1/chat/completions"
+MAX_REQUESTS = 50_000  # requests per input file (OpenAI Batch API)
+MAX_BYTES = 200 * 1024 * 1024  # bytes per input file (OpenAI Batch API: 200 MB)
+
+
+@dataclass
+class BatchFile:
+    """One written JSONL file: its path, the model and endpoint it is for, its size."""
+
+    path: str
+    model: str
+    base_url: str
+    n_requests: int
+    n_bytes: int
+
+
+@dataclass
+class BatchImport:
+    """What importing batch output did: answers stored, failures recorded (retried by the next
+    run), failures ignored because the request already has an answer, lines read."""
+
+    n_answers: int = 0
+    n_failed: int = 0
+    n_already_answered: int = 0
+    n_lines: int = 0
 
 
 def pending_requests(spec, gazetteer, cache: SurveyCache) -> list[tuple[Endpoint, str, dict]]:
@@ -34,27 +67,83 @@ def pending_requests(spec, gazetteer, cache: SurveyCache) -> list[tuple[Endpoint
     return out
 
 
-def write_batch(requests_: list[tuple[Endpoint, str, dict]], path: str) -> int:
-    """Write requests as Batch JSONL lines; returns the number written."""
-    with open(path, "w", encoding="utf-8") as f:
-        for _ep, key, body in requests_:
+def _slug(text: str) -> str:
+    """A file-name-safe form of a model name ("openai/gpt-4o-mini" -> "openai-gpt-4o-mini")."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "model"
+
+
+def write_batches(
+    requests_: list[tuple[Endpoint, str, dict]],
+    folder: str,
+    stem: str = "batch",
+    max_requests: int = MAX_REQUESTS,
+    max_bytes: int = MAX_BYTES,
+) -> list[BatchFile]:
+    """Write requests as Batch JSONL: one series of files per endpoint and model, each file at
+    most `max_requests` lines and `max_bytes` bytes, named <stem>-<model>-<part>.jsonl."""
+    if max_requests < 1 or max_bytes < 1:
+        raise ValueError("max_requests and max_bytes must be positive")
+    groups: dict[tuple[str, str], list[tuple[str, dict]]] = {}
+    for ep, key, body in requests_:
+        groups.setdefault((normalise_base_url(ep.base_url), ep.model), []).append((key, body))
+    os.makedirs(folder, exist_ok=True)
+    names: dict[str, int] = {}
+    files: list[BatchFile] = []
+    for (base_url, model), items in groups.items():
+        name = _slug(model)
+        names[name] = names.get(name, 0) + 1
+        if names[name] > 1:  # the same model name at another endpoint
+            name = f"{name}-{names[name]}"
+        part, f, current = 0, None, None
+        for key, body in items:
             line = {"custom_id": key, "method": "POST", "url": BATCH_URL, "body": body}
-            f.write(json.dumps(line, ensure_ascii=False) + "\n")
-    return len(requests_)
+            data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
+            if len(data) > max_bytes:
+                raise ValueError(f"one request is {len(data)} bytes, over the {max_bytes} cap")
+            full = current is not None and (
+                current.n_requests >= max_requests or current.n_bytes + len(data) > max_bytes
+            )
+            if current is None or full:
+                if f is not None:
+                    f.close()
+                part += 1
+                path = os.path.join(folder, f"{stem}-{name}-{part:03d}.jsonl")
+                f = open(path, "wb")  # closed when the part is full, or after the last line
+                current = BatchFile(path, model, base_url, 0, 0)
+                files.append(current)
+            f.write(data)
+            current.n_requests += 1
+            current.n_bytes += len(data)
+        if f is not None:
+            f.close()
+    return files
 
 
-def export_batch(spec, gazetteer, cache: SurveyCache, path: str) -> int:
-    """Export the survey's pending requests to a Batch JSONL file (no API key in it)."""
-    return write_batch(pending_requests(spec, gazetteer, cache), path)
+def export_batch(spec, gazetteer, cache: SurveyCache, folder: str, **caps) -> list[BatchFile]:
+    """Export the survey's pending requests to Batch JSONL files in `folder` (no API key in
+    them); `caps` are write_batches' stem, max_requests and max_bytes."""
+    return write_batches(pending_requests(spec, gazetteer, cache), folder, **caps)
 
 
-def import_batch(path: str, cache: SurveyCache) -> tuple[int, int]:
-    """Store a batch output JSONL in the cache; returns (answers stored, failures recorded).
+def _failure(row: dict, response: dict) -> str:
+    """The error of a failed output line, short and without the request."""
+    err = row.get("error") or {"status_code": response.get("status_code"),
+                                "body": response.get("body")}  # fmt: skip
+    return "batch: " + json.dumps(err, ensure_ascii=False)[:500]
 
-    Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"}.
-    Lines that failed are recorded as failures, so a later run retries them.
+
+def import_batch(path: str, cache: SurveyCache) -> BatchImport:
+    """Store a batch output JSONL in the cache.
+
+    Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"} (OpenAI
+    and vLLM alike). Answers are stored under their custom_id; a failed line is recorded as a
+    failure, so a later run retries it, unless that request already has an answer (from another
+    node's output or an earlier import). A malformed line stops the import before anything is
+    stored.
     """
-    answers, n_failed = [], 0
+    answers: dict[str, dict] = {}
+    failures: dict[str, str] = {}
+    result = BatchImport()
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -63,22 +152,30 @@ def import_batch(path: str, cache: SurveyCache) -> tuple[int, int]:
                 row = json.loads(line)
             except ValueError as e:
                 raise ValueError(f"{path}:{n}: not JSON") from e
-            key = row.get("custom_id")
-            if not key:
-                raise ValueError(f"{path}:{n}: no custom_id")
-            resp = row.get("response") or {}
-            body = resp.get("body")
+            if not isinstance(row, dict) or not row.get("custom_id"):
+                raise ValueError(f"{path}:{n}: no custom_id (not a batch output line)")
+            result.n_lines += 1
+            key = row["custom_id"]
+            response = row.get("response") or {}
+            body = response.get("body")
             ok = (
                 not row.get("error")
-                and resp.get("status_code", 200) == 200
+                and response.get("status_code", 200) == 200
                 and isinstance(body, dict)
                 and body.get("choices")
             )
             if ok:
-                answers.append((key, body))
-            else:
-                err = row.get("error") or {"status_code": resp.get("status_code"), "body": body}
-                cache.put_failure(key, "batch: " + json.dumps(err)[:500])
-                n_failed += 1
-    cache.put_many(answers)
-    return len(answers), n_failed
+                answers[key] = body
+                failures.pop(key, None)
+            elif key not in answers:
+                failures[key] = _failure(row, response)
+    answered = cache.has_many(failures)
+    cache.put_many(answers.items())
+    for key, error in failures.items():
+        if key in answered:
+            result.n_already_answered += 1
+        else:
+            cache.put_failure(key, error)
+            result.n_failed += 1
+    result.n_answers = len(answers)
+    return result

@@ -17,8 +17,10 @@ def algorithm_classes():
     from .bias_metrics import BiasMetricsAlgorithm
     from .compare_models import CompareModelsAlgorithm
     from .correlate import CorrelateAlgorithm
+    from .export_batch import ExportBatchAlgorithm
     from .herb import HerbAlgorithm
     from .hotspots import HotspotsAlgorithm
+    from .import_batch import ImportBatchAlgorithm
     from .import_ratings import ImportRatingsAlgorithm
     from .probes import ProbesAlgorithm
     from .rate_locations import RateLocationsAlgorithm
@@ -42,6 +44,8 @@ def algorithm_classes():
         ReportAlgorithm,
         AblationAlgorithm,
         ProbesAlgorithm,
+        ExportBatchAlgorithm,
+        ImportBatchAlgorithm,
     ]
     return classes
 

@@ -18,6 +18,9 @@ import pytest
 from osgeo import gdal, ogr
 
 from geobias.paths import DATA
+from geobias.test.batchfake import answer_batch
+from geobias.test.faultserver import FaultServer
+from geobias.test.netfixtures import Tinyproxy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg")
@@ -429,3 +432,45 @@ def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
     assert geom.GetGeometryName() == "MULTIPOLYGON" and 1500 < geom.GetArea() < 2000
     brazil = [f for f in ds.GetLayerByName("herb_1_country") if f["region"] == "Brazil"]
     assert brazil[0].GetGeometryRef().GetArea() > 500
+
+
+def test_ratelocations_follows_the_proxy_of_the_qgis_profile(data, tmp_path):
+    # Settings > Options > Network as QGIS saves it in the profile: qgis_process.bin reads it
+    # and GeoBias's requests go through that proxy (a real tinyproxy on 127.0.0.1).
+    with Tinyproxy(str(tmp_path), user="geo", password="s3cret") as proxy, FaultServer() as fs:
+        runner = QgisProcess(tmp_path / "proxied")
+        ini = tmp_path / "proxied" / "profiles" / "default" / "QGIS" / "QGIS3.ini"
+        with open(ini, "a") as f:
+            f.write(f"\n[proxy]\nproxyEnabled=true\nproxyType=HttpProxy\nproxyHost=127.0.0.1\n"
+                    f"proxyPort={proxy.port}\nproxyUser=geo\nproxyPassword=s3cret\n")  # fmt: skip
+        result = runner.run("ratelocations", INPUT=data["points"], PROVIDER=9,
+                            BASE_URL=fs.base_url, MODEL="proxied", TOPICS="Infant Mortality Rate",
+                            OUTPUT=tmp_path / "rated.gpkg")  # fmt: skip
+        assert result["N_ANSWERED"] == fs.n_requests > 100
+        assert all("tinyproxy" in v for v in fs.via), fs.via
+        assert len(proxy.hits()) >= 1
+
+
+def test_batch_round_trip(qp, tmp_path):
+    # Export for a batch service, answer with a fake one (error lines included), import, rate:
+    # only the failed requests reach the endpoint; a second import changes nothing.
+    coords = [(2.35, 48.86), (3.38, 6.52), (139.69, 35.69), (-74.0, 40.71), (28.98, 41.01)]
+    points = tmp_path / "points.csv"
+    points.write_text("lon,lat\n" + "".join(f"{x},{y}\n" for x, y in coords))
+    source = f"delimitedtext://file://{points}?xField=lon&yField=lat&crs=EPSG:4326"
+    with FaultServer() as fs:
+        endpoint = {"PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "batch-model",
+                    "TOPICS": "Infant Mortality Rate;Population Density"}  # fmt: skip
+        out = qp.run("exportbatch", INPUT=source, MAX_REQUESTS=4, OUTPUT=tmp_path / "req",
+                     **endpoint)  # fmt: skip
+        assert (out["N_REQUESTS"], out["N_FILES"]) == (10, 3)
+        ok, failed = answer_batch(out["FILES"].splitlines(), tmp_path / "out.jsonl", fail_every=4)
+        assert (ok, failed) == (8, 2)
+        for _ in range(2):  # idempotent
+            imported = qp.run("importbatch", INPUT=tmp_path / "out.jsonl")
+            assert (imported["N_ANSWERS"], imported["N_FAILED"]) == (8, 2)
+        rated = qp.run("ratelocations", INPUT=source, OUTPUT=tmp_path / "rated.gpkg", **endpoint)
+        assert rated["N_ANSWERED"] == 10 and fs.n_requests == 2
+        # Once rated, the batch's error lines no longer count as failures.
+        imported = qp.run("importbatch", INPUT=tmp_path / "out.jsonl")
+        assert (imported["N_ANSWERS"], imported["N_FAILED"]) == (8, 0)
