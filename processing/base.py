@@ -3,11 +3,12 @@
 import html
 
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
+from qgis.PyQt.QtCore import QUrl
 from qgis.PyQt.QtGui import QIcon
 
 from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from ..paths import ICON
+from ..paths import ICON, PROCESSING_HELP
 from .layers import WGS84, add_point_features
 from .styles import save_output_styles
 
@@ -54,6 +55,12 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def icon(self):
         return QIcon(ICON)
+
+    def helpUrl(self):
+        """This algorithm's section of the help shipped with the plugin (docs/processing.md)."""
+        url = QUrl.fromLocalFile(PROCESSING_HELP)
+        url.setFragment(self.name())
+        return url.toString()
 
     def createInstance(self):
         return type(self)()

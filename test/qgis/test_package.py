@@ -82,9 +82,15 @@ def zip_path(tmp_path_factory):
 def test_zip_holds_the_plugin_only(zip_path):
     names = zipfile.ZipFile(zip_path).namelist()
     assert all(n.startswith("geobias/") for n in names)
-    for required in ("metadata.txt", "__init__.py", "plugin.py", "LICENSE", "i18n/geobias_fr.qm"):
-        assert f"geobias/{required}" in names
-    for dev in ("test/", "scripts/", "benchmarks/", ".venv/", "__pycache__", ".git/", "Makefile"):
+    for required in ("metadata.txt", "__init__.py", "plugin.py", "LICENSE", "CITATION.cff",
+                     "i18n/geobias_fr.qm", "help/readme.html", "help/processing.html",
+                     "docs/guide/index.html", "docs/guide/img/01-area.png",
+                     "core/embedded_server.py", "resources/gazetteer/geonames.npz"):  # fmt: skip
+        assert f"geobias/{required}" in names, required
+    assert not [n for n in names if "/docs/" in n and not n.startswith("geobias/docs/guide/")]
+    for dev in ("test/", "scripts/", "benchmarks/", ".venv/", "__pycache__", ".git/",
+                "Makefile", "requirements", "constraints.txt", "pyproject.toml", ".ts",
+                ".gitignore", ".ci/"):  # fmt: skip
         assert not [n for n in names if dev in n], dev
 
 
