@@ -89,6 +89,12 @@ class PromptTemplate:
         return self._used
 
     @property
+    def uses_gazetteer(self) -> bool:
+        """Whether prompts name places from the gazetteer (GeoNames: its CC BY licence asks
+        for attribution wherever they go)."""
+        return bool(self._used & {"address", "short_address", "nearby"})
+
+    @property
     def text(self) -> str:
         """Prefix and body as one format string."""
         return self.prefix + self.body

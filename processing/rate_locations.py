@@ -26,7 +26,7 @@ from ..core.metrics import fractional_rank
 from ..core.prompts import DEFAULT_PRESET, PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
-from .layers import layer_name, point_arrays, write_points_layer
+from .layers import credit_geonames, layer_name, point_arrays, write_points_layer
 from .network import use_qgis_network
 from .runs import append_runs, now, run_record, stats_fields
 from .styles import post_processor, style_file
@@ -257,13 +257,16 @@ def _f(v):
     return np.nan if v is None else float(v)
 
 
-def write_rated(path, by_topic, model, default_style="rank"):
-    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}."""
+def write_rated(path, by_topic, model, default_style="rank", geonames=True):
+    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}.
+    `geonames`: the prompts named gazetteer places, which the layer's metadata credits."""
     out = {}
     for topic, columns in by_topic.items():
         name = layer_name(model, topic)
         uri = write_points_layer(path, name, columns)
         style_file(uri, default_style, values=columns)
+        if geonames:
+            credit_geonames(uri)
         out[uri] = f"{model}: {topic}"
     return out
 
@@ -416,7 +419,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             )
             by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
             feedback.setProgressText(tr("Writing the rated layers…"))
-            uris = write_rated(path, by_topic, ep.model)
+            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
                 **stats_fields(stats),

@@ -22,6 +22,8 @@ from .base import GeoBiasAlgorithm
 from .layers import (
     RATED_FIELDS,
     as_float,
+    credit_geonames,
+    has_geonames_credit,
     numeric_field,
     point_field_values,
     polygon_field_values,
@@ -234,6 +236,8 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         dest = self.write_points(parameters, context, fields, columns, feedback, "rank_error")
         if dest is None:
             return {}
+        if has_geonames_credit(self.parameterAsVectorLayer(parameters, "INPUT", context)):
+            credit_geonames(dest, context)  # the prompts name GeoNames places
         n_truth = int(np.isfinite(truth).sum())
         n_missing = len(truth) - n_truth
         feedback.pushInfo(

@@ -20,6 +20,7 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
 from .layers import (
     WGS84,
+    credit_geonames,
     extent_region,
     qgs_fields,
     raster_candidates,
@@ -160,7 +161,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):
         feedback.setProgress(10)
-        pts, weights, _ = sample_from_parameters(self, parameters, context, feedback)
+        pts, weights, method = sample_from_parameters(self, parameters, context, feedback)
         feedback.setProgress(60)
         columns = {
             "pid": np.arange(len(pts), dtype=np.int64),
@@ -171,4 +172,6 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, feedback)
         if dest is None:
             return {}
+        if method == "population":  # GeoNames places and populations
+            credit_geonames(dest, context)
         return {"OUTPUT": dest, "N_POINTS": len(pts)}

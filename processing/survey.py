@@ -148,7 +148,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, by_topic, model_name)
+        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
         metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
         append_runs(path, [record])
         load_outputs(context, uris)
