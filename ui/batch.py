@@ -1,0 +1,78 @@
+"""The dock's Batch button: the survey on screen as files for a batch service, and their results
+back into the survey cache, through the geobias:exportbatch and geobias:importbatch dialogs."""
+
+from qgis.PyQt.QtWidgets import QMenu, QToolButton
+
+from ..i18n_util import tr
+from .runner import rate_params
+from .settings import find_endpoint, load_endpoints
+
+
+def batch_endpoint(settings):
+    """The first chosen endpoint a batch service can run (not the embedded model), or None."""
+    for name in settings.endpoints:
+        cfg = find_endpoint(name, load_endpoints())
+        if cfg is not None and not cfg.is_embedded:
+            return cfg
+    return None
+
+
+def export_parameters(dock):
+    """geobias:exportbatch parameters from the dock: its preview points, topics, preset and
+    first remote endpoint (what a run would rate)."""
+    settings = dock.settings()
+    cfg = batch_endpoint(settings)
+    if cfg is None:
+        return None
+    points = dock.area.preview_layer
+    params = rate_params(settings, cfg, points, "")
+    del params["OUTPUT"]  # a folder, chosen in the dialog
+    if points is None:
+        del params["INPUT"]
+    return params
+
+
+def open_dialog(dock, algorithm, params):
+    """Show a Processing algorithm dialog, prefilled (kept on the dock while it is open); a
+    failure goes to the message bar."""
+    try:
+        import processing
+
+        dialog = processing.createAlgorithmDialog(algorithm, params)
+    except Exception as err:  # noqa: BLE001 - a menu entry must never take QGIS down
+        dock.push(tr("The {id} dialog could not open: {err}").format(id=algorithm, err=err),
+                  details=err)  # fmt: skip
+        return None
+    dock.batch_dialog = dialog
+    dialog.show()
+    return dialog
+
+
+def open_export(dock):
+    params = export_parameters(dock)
+    if params is None:
+        dock.push(tr("Choose a remote model for a batch service: the embedded model runs here."))
+        return None
+    return open_dialog(dock, "geobias:exportbatch", params)
+
+
+def open_import(dock):
+    return open_dialog(dock, "geobias:importbatch", {})
+
+
+def batch_button(dock):
+    """A small "Batch" button beside Run with the export and import entries."""
+    button = QToolButton(dock)
+    button.setObjectName("batchButton")
+    button.setText(tr("Batch"))
+    button.setToolTip(tr("Surveys too large for one server: a batch service answers the requests"))
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    export = menu.addAction(tr("Export requests for a batch service…"))
+    export.setObjectName("batchExportAction")
+    export.triggered.connect(lambda: open_export(dock))
+    imported = menu.addAction(tr("Import batch results…"))
+    imported.setObjectName("batchImportAction")
+    imported.triggered.connect(lambda: open_import(dock))
+    button.setMenu(menu)
+    return button
