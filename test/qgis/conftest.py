@@ -52,11 +52,26 @@ def processing_ready(qgis_app, qgis_processing):
 
 @pytest.fixture(scope="session")
 def wheel_shapely(tmp_path_factory):
-    """A folder with the manylinux shapely wheel (bundling GEOS 3.13), for PYTHONPATH: the
-    shapely that crashed QGIS before issue 9. Tests check GeoBias refuses it instead."""
+    """A folder with a manylinux shapely wheel bundling a GEOS other than QGIS's, for
+    PYTHONPATH: the shapely that crashed QGIS before issue 9. Tests check GeoBias refuses it
+    instead. QGIS 3.22 (Debian 12) has GEOS 3.11: shapely 2.1.2's wheel brings 3.13; QGIS 3.40
+    and 3.44 (Debian 13, sid) have 3.13 or newer: shapely 2.0.7's brings 3.11."""
+    from qgis.core import Qgis
+
     target = tmp_path_factory.mktemp("wheel-shapely")
+    version = "2.1.2" if Qgis.geosVersionMajor() * 100 + Qgis.geosVersionMinor() < 313 else "2.0.7"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
-           "--only-binary", ":all:", "--target", str(target), "shapely==2.1.2"]  # fmt: skip
+           "--only-binary", ":all:", "--target", str(target), f"shapely=={version}"]  # fmt: skip
     subprocess.run(pip, check=True, capture_output=True, timeout=300)
     assert list(target.glob("shapely.libs/libgeos_c-*")), "not the wheel with its own GEOS"
     return str(target)
+
+
+@pytest.fixture(scope="session")
+def wheel_versions(wheel_shapely):
+    """(shapely version, GEOS version) of that wheel, as a Python importing it sees them."""
+    code = "import shapely; print(shapely.__version__, shapely.geos_version_string)"
+    env = dict(os.environ, PYTHONPATH=wheel_shapely)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    shapely_version, geos = out.stdout.split()
+    return shapely_version, geos.split("-")[0]

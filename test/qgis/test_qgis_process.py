@@ -11,7 +11,7 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
+import sysconfig
 import time
 
 import pytest
@@ -56,7 +56,7 @@ class QgisProcess:
         self.imports = home / "imports.log"
         # qgis_process runs the system Python: the venv's packages (shapely, xllamacpp for the
         # model's child process) come through PYTHONPATH, as scripts/qgis_process.sh does.
-        site = [p for p in sys.path if p.endswith("site-packages") and ".venv" in p]
+        site = [sysconfig.get_paths()["purelib"]]
         self.env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QGIS_CUSTOM_CONFIG_PATH=str(home),
                         PYTHONPATH=os.pathsep.join(site), PYQGIS_STARTUP=str(home / "hook.py"),
                         GEOBIAS_IMPORT_LOG=str(self.imports))  # fmt: skip
@@ -190,6 +190,7 @@ def model_children(parent_pid):
     return found
 
 
+@pytest.mark.integration
 def test_ratelocations_with_the_embedded_model(qp, tmp_path):
     coords = [(2.35, 48.86), (3.38, 6.52), (139.69, 35.69)]  # Paris, Lagos, Tokyo
     points = tmp_path / "points.csv"
@@ -212,6 +213,7 @@ def test_ratelocations_with_the_embedded_model(qp, tmp_path):
     assert model_children(qp.last_pid) == []
 
 
+@pytest.mark.integration
 def test_survey_with_the_embedded_model(qp, data, tmp_path):
     result = qp.run("survey", REGION=data["region"], COUNT=3, METHOD=1, PROVIDER=0,
                     TOPICS="Infant Mortality Rate", TRUTH=COUNTRIES + "|layername=countries",

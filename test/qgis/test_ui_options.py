@@ -77,6 +77,7 @@ def test_remove_endpoint(clean_settings):
     assert len(gs.load_endpoints()) == 2
 
 
+@pytest.mark.integration  # the venv's xllamacpp
 def test_the_python_for_the_local_model_is_checked_and_saved(clean_settings, tmp_path):
     import sys
 

