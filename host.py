@@ -36,7 +36,8 @@ def missing_requirements():
         except ImportError:
             missing.append(requirement)
             continue
-        if version_tuple(version)[: len(minimum)] < minimum:
+        known = version_tuple(version) != (0, 0, 0)  # Debian sid's shapely: "0+unknown"
+        if known and version_tuple(version)[: len(minimum)] < minimum:
             missing.append(requirement)
     return missing
 

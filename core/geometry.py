@@ -11,7 +11,9 @@ import numpy as np
 import shapely
 from shapely.geometry import box  # noqa: F401  (re-exported: the same on 1.8 and 2.x)
 
-SHAPELY2 = int(shapely.__version__.split(".")[0]) >= 2
+# By what the module offers, not by its version: Debian sid's python3-shapely 2.1 reports
+# "0+unknown" (built without version metadata).
+SHAPELY2 = hasattr(shapely, "from_wkb")
 
 if SHAPELY2:
     GEOS_VERSION = tuple(shapely.geos_version)

@@ -19,6 +19,9 @@ BOWTIE = Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
 
 def test_the_expected_shapely_is_imported():
     version = shapely.__version__.split(".")
+    if shapely.__version__.startswith("0+"):  # a build without version metadata (Debian sid)
+        assert geometry.SHAPELY2, "only shapely 2 builds have shipped without a version"
+        return
     assert tuple(int(v) for v in version[:2]) >= (1, 8), "GeoBias supports shapely 1.8 and 2.x"
     assert geometry.SHAPELY2 == (version[0] == "2")
     want = os.environ.get("GEOBIAS_EXPECT_SHAPELY")  # set by the make targets

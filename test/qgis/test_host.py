@@ -35,6 +35,16 @@ def test_the_venv_shapely_is_built_on_qgis_geos(qgis_app):
     assert host.missing_requirements() == []
 
 
+@pytest.mark.parametrize("version, missing", [("0+unknown", []), ("1.7.1", ["shapely"]),
+                                              ("2.1.0", [])])  # fmt: skip
+def test_a_shapely_without_version_metadata_is_accepted(monkeypatch, version, missing):
+    # Debian sid's python3-shapely 2.1 says "0+unknown": no reason to refuse it.
+    import shapely
+
+    monkeypatch.setattr(shapely, "__version__", version)
+    assert host.missing_requirements() == missing
+
+
 @pytest.mark.parametrize(
     "platform, expect",
     [("linux", "sudo apt install python3-shapely python3-scipy"),
