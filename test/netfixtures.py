@@ -82,12 +82,19 @@ def make_ca(folder) -> dict:
     def run(*args):
         subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
 
+    # The extensions strict verifiers (OpenSSL 3.5, Python 3.13+) insist on.
     run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-keyout", "ca.key",
-        "-out", "ca.pem", "-subj", "/CN=GeoBias test CA")  # fmt: skip
+        "-out", "ca.pem", "-subj", "/CN=GeoBias test CA",
+        "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        "-addext", "subjectKeyIdentifier=hash")  # fmt: skip
     run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
         "-subj", "/CN=127.0.0.1")  # fmt: skip
     with open(os.path.join(folder, "san.ext"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
+                "keyUsage=critical,digitalSignature,keyEncipherment\n"
+                "extendedKeyUsage=serverAuth\nsubjectKeyIdentifier=hash\n"
+                "authorityKeyIdentifier=keyid,issuer\n")  # fmt: skip
     run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
         "-CAcreateserial", "-days", "2", "-out", "server.pem", "-extfile", "san.ext")  # fmt: skip
     return {k: os.path.join(folder, v) for k, v in
