@@ -15,6 +15,7 @@ setup:
 
 # The Python floor is 3.9 (QGIS 3.22-3.28 ship it on Windows/macOS): vermin checks the standard
 # library, check_compat.py the run-time `X | Y` unions vermin cannot see, ruff FA102 the imports.
+# check_qt6.py: what breaks on QGIS 4 / Qt6 (what QGIS's PyQt5-to-PyQt6 script would change).
 FLOOR := 3.9
 lint: setup
 	$(PY) -m ruff check .
@@ -22,6 +23,7 @@ lint: setup
 	.venv/bin/vermin -q -t=$(FLOOR)- --no-tips --violations --eval-annotations \
 		--exclude-regex '(^|/)(\.venv|build|output)/' .
 	$(PY) scripts/check_compat.py .
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/check_qt6.py .
 
 # Core tests on the floor's real interpreter (pyenv's 3.9 on these machines), in build/py39.
 test-floor: setup

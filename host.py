@@ -118,7 +118,7 @@ def _check_shapely():
             ours=dotted(map(str, ours)), qgis=dotted(map(str, qgis))
         ),
         LOG_TAG,
-        Qgis.Info,
+        Qgis.MessageLevel.Info,
     )
     return None
 

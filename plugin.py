@@ -31,11 +31,13 @@ class GeoBiasPlugin:
     def initProcessing(self):
         """Register the provider; works without a GUI (qgis_process, tests)."""
         if self.missing:
-            QgsMessageLog.logMessage(missing_message(self.missing), "GeoBias", Qgis.Critical)
+            QgsMessageLog.logMessage(
+                missing_message(self.missing), "GeoBias", Qgis.MessageLevel.Critical
+            )
             return
         if shapely_problem():
             # The algorithms stay listed and refuse to run, with this message.
-            QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.Critical)
+            QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.MessageLevel.Critical)
         if self.provider is None:
             provider = GeoBiasProvider()
             # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
@@ -60,7 +62,7 @@ class GeoBiasPlugin:
 
         self.dock = GeoBiasDock(self.iface)
         self.dock.setObjectName("GeoBiasDock")
-        self.iface.addDockWidget(Qt.RightDockWidgetArea, self.dock)
+        self.iface.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
         self.dock.hide()
 
         self.toolbar = self.iface.addToolBar("GeoBias")
@@ -77,11 +79,13 @@ class GeoBiasPlugin:
 
         self.options_factory = register_options_page(self.iface)
         if shapely_problem():
-            self.iface.messageBar().pushMessage("GeoBias", shapely_problem(), Qgis.Critical, 0)
+            self.iface.messageBar().pushMessage(
+                "GeoBias", shapely_problem(), Qgis.MessageLevel.Critical, 0
+            )
 
     def _show_missing(self):
         self.iface.messageBar().pushMessage(
-            "GeoBias", missing_message(self.missing), Qgis.Critical, 0
+            "GeoBias", missing_message(self.missing), Qgis.MessageLevel.Critical, 0
         )
 
     def _add_action(self, action, toolbar=False):

@@ -56,8 +56,8 @@ def setup(profile):
 
     QCoreApplication.setOrganizationName("QGIS")
     QCoreApplication.setApplicationName("QGIS3")
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, profile)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, profile)
     app = QgsApplication([], True, profile)
     app.initQgis()
     from geobias.processing.provider import GeoBiasProvider
@@ -86,7 +86,7 @@ def run_survey(dock, beat, timeout=600.0):
     dock.run()
     deadline = time.monotonic() + timeout
     while dock.task is not None and time.monotonic() < deadline:
-        QCoreApplication.processEvents(QEventLoop.AllEvents, 5)
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
         time.sleep(0.001)
     gaps = beat.stop()
     dock.start = start

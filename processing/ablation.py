@@ -133,7 +133,7 @@ class AblationAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Points to rate"), [QgsProcessing.TypeVectorPoint]
+                "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
         endpoint_parameters(self)
@@ -146,14 +146,14 @@ class AblationAlgorithm(GeoBiasAlgorithm):
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "TRUTH", tr("Ground truth polygons"), [QgsProcessing.TypeVectorPolygon],
+                "TRUTH", tr("Ground truth polygons"), [QgsProcessing.SourceType.TypeVectorPolygon],
                 optional=True,
             )
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterField(
                 "TRUTH_FIELD", tr("Ground truth field"), parentLayerParameterName="TRUTH",
-                type=QgsProcessingParameterField.Numeric, optional=True,
+                type=QgsProcessingParameterField.DataType.Numeric, optional=True,
             )
         )  # fmt: skip
         self.addParameter(

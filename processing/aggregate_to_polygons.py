@@ -55,12 +55,12 @@ class AggregateToPolygonsAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Rated points"), [QgsProcessing.TypeVectorPoint]
+                "INPUT", tr("Rated points"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "POLYGONS", tr("Units (polygons)"), [QgsProcessing.TypeVectorPolygon]
+                "POLYGONS", tr("Units (polygons)"), [QgsProcessing.SourceType.TypeVectorPolygon]
             )
         )
         self.addParameter(QgsProcessingParameterString("SCORE_FIELD", tr("Score field"), "score"))
@@ -72,7 +72,7 @@ class AggregateToPolygonsAlgorithm(GeoBiasAlgorithm):
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "OUTPUT", tr("Units with ratings"), QgsProcessing.TypeVectorPolygon
+                "OUTPUT", tr("Units with ratings"), QgsProcessing.SourceType.TypeVectorPolygon
             )
         )
         self.addOutput(QgsProcessingOutputNumber("N_UNITS", tr("Units with at least one point")))

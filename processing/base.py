@@ -84,7 +84,7 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
         With `style`, the output's GeoPackage also gets the saved styles, that one as default.
         """
         sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, fields, QgsWkbTypes.Point, WGS84
+            parameters, "OUTPUT", context, fields, QgsWkbTypes.Type.Point, WGS84
         )
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))

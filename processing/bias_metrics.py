@@ -209,7 +209,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterMultipleLayers(
-                "INPUT", tr("Rated points layers"), QgsProcessing.TypeVectorPoint
+                "INPUT", tr("Rated points layers"), QgsProcessing.SourceType.TypeVectorPoint
             )
         )
         self.addParameter(QgsProcessingParameterString("SCORE_FIELD", tr("Score field"), "score"))
@@ -228,7 +228,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "OUTPUT", tr("Bias metrics"), QgsProcessing.TypeVector
+                "OUTPUT", tr("Bias metrics"), QgsProcessing.SourceType.TypeVector
             )
         )
 
@@ -256,7 +256,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             feedback.setProgress(100.0 * (k + 1) / len(layers))
         fields = qgs_fields(METRIC_FIELDS)
         sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, fields, QgsWkbTypes.NoGeometry
+            parameters, "OUTPUT", context, fields, QgsWkbTypes.Type.NoGeometry
         )
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
@@ -354,7 +354,10 @@ def add_anchor_parameters(alg):
     """ANCHOR + ANCHOR_FIELD (polygons) or ANCHOR_RASTER + band/window/statistic, ANCHOR_NEGATE."""
     alg.addParameter(
         QgsProcessingParameterFeatureSource(
-            "ANCHOR", tr("Anchoring polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+            "ANCHOR",
+            tr("Anchoring polygons"),
+            [QgsProcessing.SourceType.TypeVectorPolygon],
+            optional=True,
         )
     )
     alg.addParameter(
@@ -362,7 +365,7 @@ def add_anchor_parameters(alg):
             "ANCHOR_FIELD",
             tr("Anchoring field (higher = better off, e.g. infant survival)"),
             parentLayerParameterName="ANCHOR",
-            type=QgsProcessingParameterField.Numeric,
+            type=QgsProcessingParameterField.DataType.Numeric,
             optional=True,
         )
     )
@@ -379,7 +382,7 @@ def add_anchor_parameters(alg):
     alg.addParameter(
         QgsProcessingParameterNumber(
             "ANCHOR_WINDOW_KM", tr("Anchoring raster window size (km)"),
-            QgsProcessingParameterNumber.Double, 5.0, minValue=0.0,
+            QgsProcessingParameterNumber.Type.Double, 5.0, minValue=0.0,
         )
     )  # fmt: skip
     alg.addParameter(

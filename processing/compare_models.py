@@ -116,7 +116,10 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterMultipleLayers(
-                "INPUT", tr("Rated points layers"), QgsProcessing.TypeVectorPoint, optional=True
+                "INPUT",
+                tr("Rated points layers"),
+                QgsProcessing.SourceType.TypeVectorPoint,
+                optional=True,
             )
         )
         self.addParameter(

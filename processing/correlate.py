@@ -72,19 +72,20 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
                 "INPUT", tr("Units or rated points"),
-                [QgsProcessing.TypeVectorPolygon, QgsProcessing.TypeVectorPoint],
+                [QgsProcessing.SourceType.TypeVectorPolygon,
+                 QgsProcessing.SourceType.TypeVectorPoint],
             )
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterField(
                 "VALUE_FIELD", tr("Bias measure"), "mean_rank_error", "INPUT",
-                QgsProcessingParameterField.Numeric, optional=True,
+                QgsProcessingParameterField.DataType.Numeric, optional=True,
             )
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterField(
                 "FIELDS", tr("Census fields"), None, "INPUT",
-                QgsProcessingParameterField.Numeric, allowMultiple=True,
+                QgsProcessingParameterField.DataType.Numeric, allowMultiple=True,
             )
         )  # fmt: skip
         self.addParameter(
@@ -101,13 +102,13 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
         self.addParameter(
             QgsProcessingParameterNumber(
-                "ALPHA", tr("Significance level"), QgsProcessingParameterNumber.Double, 0.05,
+                "ALPHA", tr("Significance level"), QgsProcessingParameterNumber.Type.Double, 0.05,
                 minValue=0.0001, maxValue=0.5,
             )
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "OUTPUT", tr("Correlations"), QgsProcessing.TypeVector
+                "OUTPUT", tr("Correlations"), QgsProcessing.SourceType.TypeVector
             )
         )
         self.addOutput(QgsProcessingOutputNumber("N_FIELDS", tr("Fields tested")))
@@ -156,7 +157,7 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         note = significance_note(counts, alpha)
         table = qgs_fields(CORRELATION_FIELDS)
         sink, dest = self.parameterAsSink(
-            parameters, "OUTPUT", context, table, QgsWkbTypes.NoGeometry
+            parameters, "OUTPUT", context, table, QgsWkbTypes.Type.NoGeometry
         )
         if sink is None:
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))

@@ -532,7 +532,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             self.addParameter(
                 QgsProcessingParameterFeatureSource(
                     f"LAYER_{k}", tr("Layer {k} (top level first)").format(k=k),
-                    [QgsProcessing.TypeVectorPolygon], optional=True,
+                    [QgsProcessing.SourceType.TypeVectorPolygon], optional=True,
                 )
             )  # fmt: skip
             self.addParameter(

@@ -98,13 +98,14 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
                 "INPUT", tr("Units or points"),
-                [QgsProcessing.TypeVectorPolygon, QgsProcessing.TypeVectorPoint],
+                [QgsProcessing.SourceType.TypeVectorPolygon,
+                 QgsProcessing.SourceType.TypeVectorPoint],
             )
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterField(
                 "FIELD", tr("Value (e.g. mean rank error)"), "mean_rank_error", "INPUT",
-                QgsProcessingParameterField.Numeric, optional=True,
+                QgsProcessingParameterField.DataType.Numeric, optional=True,
             )
         )  # fmt: skip
         self.addParameter(
@@ -117,7 +118,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterNumber(
-                "DISTANCE_KM", tr("Distance band (km)"), QgsProcessingParameterNumber.Double,
+                "DISTANCE_KM", tr("Distance band (km)"), QgsProcessingParameterNumber.Type.Double,
                 500.0, minValue=0.0,
             )
         )  # fmt: skip
@@ -129,7 +130,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
         self.addParameter(
             QgsProcessingParameterNumber(
-                "ALPHA", tr("Significance level"), QgsProcessingParameterNumber.Double, 0.05,
+                "ALPHA", tr("Significance level"), QgsProcessingParameterNumber.Type.Double, 0.05,
                 minValue=0.0001, maxValue=0.5,
             )
         )  # fmt: skip
@@ -147,7 +148,10 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         self.addParameter(QgsProcessingParameterFeatureSink("OUTPUT", tr("Hot spots")))
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "METRICS", tr("Global Moran's I"), QgsProcessing.TypeVector, optional=True
+                "METRICS",
+                tr("Global Moran's I"),
+                QgsProcessing.SourceType.TypeVector,
+                optional=True,
             )
         )
         for name, text in (
@@ -252,7 +256,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         results = {"OUTPUT": dest}
         metrics_fields = qgs_fields(GLOBAL_FIELDS)
         msink, mdest = self.parameterAsSink(
-            parameters, "METRICS", context, metrics_fields, QgsWkbTypes.NoGeometry
+            parameters, "METRICS", context, metrics_fields, QgsWkbTypes.Type.NoGeometry
         )
         if msink is not None:
             add_point_features(msink, metrics_fields, {k: [v] for k, v in row.items()},

@@ -120,12 +120,12 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
         ):
             self.addParameter(
                 QgsProcessingParameterNumber(
-                    name, label, QgsProcessingParameterNumber.Double, default
+                    name, label, QgsProcessingParameterNumber.Type.Double, default
                 )
             )
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "OUTPUT", tr("Rated points"), QgsProcessing.TypeVectorPoint
+                "OUTPUT", tr("Rated points"), QgsProcessing.SourceType.TypeVectorPoint
             )
         )
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))

@@ -64,7 +64,7 @@ def to_wgs84(crs, context=None):
 def _osr(crs):
     """An osr SpatialReference (x/y = lon/lat order) for a QgsCoordinateReferenceSystem."""
     srs = osr.SpatialReference()
-    if srs.ImportFromWkt(crs.toWkt(QgsCoordinateReferenceSystem.WKT_PREFERRED)) != 0:
+    if srs.ImportFromWkt(crs.toWkt(QgsCoordinateReferenceSystem.WktVariant.WKT_PREFERRED)) != 0:
         srs.ImportFromProj4(crs.toProj())
     srs.SetAxisMappingStrategy(osr.OAMS_TRADITIONAL_GIS_ORDER)
     return srs
@@ -125,7 +125,7 @@ def region_geometry(source, context, feedback, selected_only=False):
     Features are read and repaired in their own CRS, then taken to lon/lat by lonlat_region.
     """
     request = QgsFeatureRequest()
-    request.setFlags(QgsFeatureRequest.NoFlags)
+    request.setFlags(QgsFeatureRequest.Flag.NoFlags)
     parts, repaired = [], 0
     for feature in _features(source, request):
         geom = feature.geometry()
@@ -150,7 +150,7 @@ def _features(source, request):
     """Features without Processing's invalid-geometry check: GeoBias repairs them itself."""
     if isinstance(source, QgsProcessingFeatureSource):
         return source.getFeatures(
-            request, QgsProcessingFeatureSource.FlagSkipGeometryValidityChecks
+            request, QgsProcessingFeatureSource.Flag.FlagSkipGeometryValidityChecks
         )
     return source.getFeatures(request)
 
@@ -619,13 +619,13 @@ def add_point_features(sink, fields, columns, feedback=None, with_geometry=True)
                 feat.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
         batch.append(feat)
         if len(batch) == 5000:
-            sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+            sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
             batch = []
             if feedback is not None:
                 if feedback.isCanceled():
                     return False
                 feedback.setProgress(100.0 * i / max(n, 1))
-    sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+    sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
     return True
 
 

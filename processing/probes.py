@@ -17,7 +17,6 @@ from qgis.core import (
     QgsProcessingParameterNumber,
     QgsProcessingParameterString,
 )
-from qgis.PyQt.QtCore import QVariant
 
 from ..core.probes import (
     CHOICE_ACTIVITIES,
@@ -38,7 +37,7 @@ from ..core.probes import (
 from ..core.ratings import is_refusal
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .base import GeoBiasAlgorithm
-from .layers import as_float, numeric_field, write_table
+from .layers import as_float, field_type, numeric_field, write_table
 from .rate_locations import (
     check_reachable,
     default_cache_path,
@@ -132,7 +131,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterNumber(
-                "TEMPERATURE", tr("Temperature"), QgsProcessingParameterNumber.Double,
+                "TEMPERATURE", tr("Temperature"), QgsProcessingParameterNumber.Type.Double,
                 DEFAULT_TEMPERATURE, minValue=0.0, maxValue=2.0,
             )
         )  # fmt: skip
@@ -143,15 +142,19 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "COUNTRIES", tr("Countries"), [QgsProcessing.TypeVectorPolygon], optional=True
+                "COUNTRIES",
+                tr("Countries"),
+                [QgsProcessing.SourceType.TypeVectorPolygon],
+                optional=True,
             )
         )
         for name, label, default, kind in (
-            ("NAME_FIELD", tr("Country name field"), "name", QgsProcessingParameterField.String),
+            ("NAME_FIELD", tr("Country name field"), "name",
+             QgsProcessingParameterField.DataType.String),
             ("SURVIVAL_FIELD", tr("Infant survival field"), "infant_survival",
-             QgsProcessingParameterField.Numeric),
+             QgsProcessingParameterField.DataType.Numeric),
             ("IMR_FIELD", tr("Infant mortality field"), "infant_mortality",
-             QgsProcessingParameterField.Numeric),
+             QgsProcessingParameterField.DataType.Numeric),
         ):  # fmt: skip
             self.addParameter(
                 QgsProcessingParameterField(name, label, default, "COUNTRIES", kind, optional=True)
@@ -164,7 +167,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         self.addParameter(
             QgsProcessingParameterFeatureSink(
                 "MENTIONS", tr("Countries with their mention counts"),
-                QgsProcessing.TypeVectorPolygon, optional=True,
+                QgsProcessing.SourceType.TypeVectorPolygon, optional=True,
             )
         )  # fmt: skip
         for name, label in (
@@ -344,7 +347,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             return None
         source = countries["source"]
         fields = QgsFields(source.fields())
-        fields.append(QgsField("mentions", QVariant.Int))
+        fields.append(QgsField("mentions", field_type("Int")))
         sink, dest = self.parameterAsSink(
             parameters, "MENTIONS", context, fields, source.wkbType(), source.sourceCrs()
         )
@@ -354,5 +357,5 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             out = QgsFeature(fields)
             out.setGeometry(f.geometry())
             out.setAttributes(list(f.attributes()) + [int(count)])
-            sink.addFeature(out, QgsFeatureSink.FastInsert)
+            sink.addFeature(out, QgsFeatureSink.Flag.FastInsert)
         return dest

@@ -393,7 +393,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Points to rate"), [QgsProcessing.TypeVectorPoint]
+                "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
         endpoint_parameters(self)

@@ -102,13 +102,14 @@ class ReportAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterVectorLayer(
-                "INPUT", tr("Rated points"), [QgsProcessing.TypeVectorPoint]
+                "INPUT", tr("Rated points"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
         self.addParameter(
             QgsProcessingParameterVectorLayer(
                 "HOTSPOTS", tr("Hot spots (output of 'Bias hot spots')"),
-                [QgsProcessing.TypeVectorPolygon, QgsProcessing.TypeVectorPoint], optional=True,
+                [QgsProcessing.SourceType.TypeVectorPolygon,
+                 QgsProcessing.SourceType.TypeVectorPoint], optional=True,
             )
         )  # fmt: skip
         self.addParameter(QgsProcessingParameterString("TITLE", tr("Title"), optional=True))

@@ -98,7 +98,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Rated points"), [QgsProcessing.TypeVectorPoint]
+                "INPUT", tr("Rated points"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
         self.addParameter(QgsProcessingParameterString("SCORE_FIELD", tr("Score field"), "score"))
@@ -112,7 +112,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterNumber(
                 "WINDOW_KM",
                 tr("Window size (km)"),
-                QgsProcessingParameterNumber.Double,
+                QgsProcessingParameterNumber.Type.Double,
                 5.0,
                 minValue=0.0,
             )
@@ -129,7 +129,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterFeatureSource(
                 "POLYGONS",
                 tr("Ground truth polygons"),
-                [QgsProcessing.TypeVectorPolygon],
+                [QgsProcessing.SourceType.TypeVectorPolygon],
                 optional=True,
             )
         )
@@ -138,13 +138,16 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
                 "POLYGON_FIELD",
                 tr("Polygon truth field"),
                 parentLayerParameterName="POLYGONS",
-                type=QgsProcessingParameterField.Numeric,
+                type=QgsProcessingParameterField.DataType.Numeric,
                 optional=True,
             )
         )
         self.addParameter(
             QgsProcessingParameterFeatureSource(
-                "POINTS", tr("Ground truth points"), [QgsProcessing.TypeVectorPoint], optional=True
+                "POINTS",
+                tr("Ground truth points"),
+                [QgsProcessing.SourceType.TypeVectorPoint],
+                optional=True,
             )
         )
         self.addParameter(
@@ -152,7 +155,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
                 "POINT_FIELD",
                 tr("Point truth field"),
                 parentLayerParameterName="POINTS",
-                type=QgsProcessingParameterField.Numeric,
+                type=QgsProcessingParameterField.DataType.Numeric,
                 optional=True,
             )
         )
@@ -160,7 +163,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterNumber(
                 "MAX_DISTANCE_KM",
                 tr("Maximum distance to a truth point (km)"),
-                QgsProcessingParameterNumber.Double,
+                QgsProcessingParameterNumber.Type.Double,
                 25.0,
                 minValue=0.0,
             )

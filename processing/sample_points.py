@@ -78,7 +78,10 @@ def add_sampling_parameters(alg):
     """REGION, EXTENT, COUNT, METHOD, WEIGHT_RASTER, BAND and SEED (samplepoints and survey)."""
     alg.addParameter(
         QgsProcessingParameterFeatureSource(
-            "REGION", tr("Region polygons"), [QgsProcessing.TypeVectorPolygon], optional=True
+            "REGION",
+            tr("Region polygons"),
+            [QgsProcessing.SourceType.TypeVectorPolygon],
+            optional=True,
         )
     )
     alg.addParameter(QgsProcessingParameterExtent("EXTENT", tr("Region extent"), optional=True))
@@ -154,7 +157,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         add_sampling_parameters(self)
         self.addParameter(
             QgsProcessingParameterFeatureSink(
-                "OUTPUT", tr("Sampled points"), QgsProcessing.TypeVectorPoint
+                "OUTPUT", tr("Sampled points"), QgsProcessing.SourceType.TypeVectorPoint
             )
         )
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))

@@ -62,14 +62,14 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterFeatureSource(
                 "TRUTH",
                 tr("Ground truth polygons"),
-                [QgsProcessing.TypeVectorPolygon],
+                [QgsProcessing.SourceType.TypeVectorPolygon],
                 optional=True,
             )
         )
         self.addParameter(
             QgsProcessingParameterField(
                 "TRUTH_FIELD", tr("Ground truth field"), parentLayerParameterName="TRUTH",
-                type=QgsProcessingParameterField.Numeric, optional=True,
+                type=QgsProcessingParameterField.DataType.Numeric, optional=True,
             )
         )  # fmt: skip
         self.addParameter(

@@ -15,14 +15,13 @@ from qgis.core import (
     QgsUnitTypes,
     QgsWkbTypes,
 )
-from qgis.PyQt.QtCore import QVariant
 
 from ..core import geometry
 from ..core.spatial_weights import spherical_centroid
 from ..i18n_util import tr
-from .layers import _features
+from .layers import _features, field_type
 
-QVARIANTS = {"int": QVariant.Int, "real": QVariant.Double, "text": QVariant.String}
+QT_TYPES = {"int": "Int", "real": "Double", "text": "QString"}
 
 
 def unit_polygons(source, feedback=None):
@@ -143,7 +142,7 @@ def extended_fields(source_fields, extra):
         if f.name() not in extra:
             fields.append(f)
     for name, kind in extra.items():
-        fields.append(QgsField(name, QVARIANTS[kind]))
+        fields.append(QgsField(name, field_type(QT_TYPES[kind])))
     return fields, {name: fields.lookupField(name) for name in extra}
 
 
@@ -175,12 +174,12 @@ def write_units(source, sink, fields, positions, values_by_fid, feedback):
         out.setAttributes(attrs)
         batch.append(out)
         if len(batch) == 2000:
-            sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+            sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
             batch = []
             if feedback.isCanceled():
                 return False
             feedback.setProgress(80 + 20.0 * k / total)
-    sink.addFeatures(batch, QgsFeatureSink.FastInsert)
+    sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
     return True
 
 

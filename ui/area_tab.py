@@ -112,7 +112,7 @@ class AreaTab(QWidget, FORM):
         self.points_band = QgsRubberBand(self.canvas, QgsWkbTypes.GeometryType.PointGeometry)
         self.points_band.setColor(QColor(20, 20, 20, 220))
         self.points_band.setFillColor(QColor(250, 200, 0, 230))
-        self.points_band.setIcon(QgsRubberBand.ICON_CIRCLE)
+        self.points_band.setIcon(QgsRubberBand.IconType.ICON_CIRCLE)
         self.points_band.setIconSize(6)
         for box in (self.mapBox, self.areaBox, self.pointsBox):  # the spacer takes the rest
             box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -173,7 +173,7 @@ class AreaTab(QWidget, FORM):
                 "OpenStreetMap basemap added: its tiles load from the internet "
                 "(© OpenStreetMap contributors). Without a connection it stays blank."
             ),
-            Qgis.Info,
+            Qgis.MessageLevel.Info,
             8,
         )
         return layer
@@ -194,7 +194,7 @@ class AreaTab(QWidget, FORM):
                     "Click to add vertices; Backspace undoes, right click or Enter finishes, "
                     "Esc cancels."
                 ),
-                Qgis.Info,
+                Qgis.MessageLevel.Info,
                 5,
             )
         elif self.draw_tool is not None and self.canvas.mapTool() is self.draw_tool:
@@ -286,7 +286,7 @@ class AreaTab(QWidget, FORM):
         """Sample the points with geobias:samplepoints and show them on the map (nothing sent)."""
         geom = self.area_geometry()
         if geom is None:
-            self.dock.push(tr("Draw or pick a study area first."), Qgis.Warning)
+            self.dock.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         n = self.nPointsSpin.value()
         self.dock.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
@@ -296,7 +296,7 @@ class AreaTab(QWidget, FORM):
             self.dock.set_progress_text("")
             self.dock.push(
                 tr("Could not sample points: {e}.").format(e=error_sentence(e)),
-                Qgis.Warning,
+                Qgis.MessageLevel.Warning,
                 details=e,
             )
             return

@@ -175,10 +175,10 @@ class GeoBiasDock(QDockWidget):
         s = self.settings()
         geom = self.area.area_geometry()
         if geom is None:
-            self.push(tr("Draw or pick a study area first."), Qgis.Warning)
+            self.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         if not s.topics or not s.endpoints:
-            self.push(tr("Tick at least one topic and one model."), Qgis.Warning)
+            self.push(tr("Tick at least one topic and one model."), Qgis.MessageLevel.Warning)
             return
         mismatches = self.survey.mismatches()
         if mismatches and not self.confirm_truth(mismatches):
@@ -189,7 +189,7 @@ class GeoBiasDock(QDockWidget):
             # Before sampling and the confirmation: say what to install, not fail afterwards.
             problem = embedded_problem()
             if problem:
-                self.push(problem[0], Qgis.Critical, details=problem[1])
+                self.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
         if self.area.preview_layer is None:
             n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
@@ -200,7 +200,7 @@ class GeoBiasDock(QDockWidget):
             self.set_progress_text("")
             self.push(
                 tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
-                Qgis.Warning,
+                Qgis.MessageLevel.Warning,
                 details=e,
             )
             return
@@ -228,7 +228,7 @@ class GeoBiasDock(QDockWidget):
         if answer != QMessageBox.StandardButton.Yes:
             self.push(
                 tr("Not started: choose the ground truth of each topic in the Survey tab."),
-                Qgis.Info,
+                Qgis.MessageLevel.Info,
             )
             self.show_tab(self.survey)
             return False
@@ -324,7 +324,9 @@ class GeoBiasDock(QDockWidget):
         if task is not None and task.error:
             # One sentence in the bar; the traceback behind Details, in the GeoBias log.
             self.push(
-                self.stopped_sentence(task.error), Qgis.Critical, details=task.details or task.error
+                self.stopped_sentence(task.error),
+                Qgis.MessageLevel.Critical,
+                details=task.details or task.error,
             )
             self.ui.runButton.setText(tr("Resume survey"))
             self.ui.progressLabel.setText(tr("Stopped. Resume continues where it stopped."))
@@ -344,7 +346,7 @@ class GeoBiasDock(QDockWidget):
                 est = self.plan.recount()
                 counts = (est.n_cached, est.n_total or est.n_requests + est.n_cached)
             except Exception as e:  # the count is a courtesy: never hide the reason
-                log(f"could not count the cached answers: {e!r}", Qgis.Warning)
+                log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
         if counts is None:
             return tr("The survey stopped: {reason}.").format(reason=reason)
         return tr(
@@ -361,7 +363,7 @@ class GeoBiasDock(QDockWidget):
         except Exception as e:
             self.push(
                 tr("Could not load the results: {e}.").format(e=error_sentence(e)),
-                Qgis.Critical,
+                Qgis.MessageLevel.Critical,
                 details=e,
             )
             return
@@ -384,7 +386,7 @@ class GeoBiasDock(QDockWidget):
             return False
         return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
 
-    def push(self, text, level=Qgis.Warning, details=None):
+    def push(self, text, level=Qgis.MessageLevel.Warning, details=None):
         """A message bar entry; details (an exception or text) go to the GeoBias log panel."""
         if details is not None:
             import traceback
@@ -400,7 +402,7 @@ class GeoBiasDock(QDockWidget):
             button = QPushButton(tr("Details"), widget)
             button.clicked.connect(self.iface.openMessageLog)
             widget.layout().addWidget(button)
-        bar.pushWidget(widget, level, 0 if level >= Qgis.Critical else 8)
+        bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 8)
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""

@@ -203,12 +203,12 @@ class HerbTab(QWidget, FORM):
         try:
             params = self.parameters()
         except ValueError as e:
-            self.dock.push(str(e), Qgis.Warning)
+            self.dock.push(str(e), Qgis.MessageLevel.Warning)
             return
         if params["SCORER"] == 0:
             problem = embedded_problem()
             if problem:
-                self.dock.push(problem[0], Qgis.Critical, details=problem[1])
+                self.dock.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
         self.params = params
         self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
@@ -265,7 +265,7 @@ class HerbTab(QWidget, FORM):
         task = self._finish()
         if task is not None and task.error:
             self.dock.push(tr("HERB failed: {e}").format(e=error_sentence(task.error)),
-                           Qgis.Critical, details=task.error)  # fmt: skip
+                           Qgis.MessageLevel.Critical, details=task.error)  # fmt: skip
             self.progressLabel.setText(tr("Failed: {e}").format(e=error_sentence(task.error)))
         else:
             self.runButton.setText(tr("Resume HERB"))
@@ -280,8 +280,8 @@ class HerbTab(QWidget, FORM):
         try:
             self.show_results(task.results[0])
         except Exception as e:  # noqa: BLE001 - a file that cannot be read: say so, keep QGIS
-            self.dock.push(tr("Could not load the results: {e}").format(e=e), Qgis.Critical,
-                           details=e)  # fmt: skip
+            self.dock.push(tr("Could not load the results: {e}").format(e=e),
+                           Qgis.MessageLevel.Critical, details=e)  # fmt: skip
             return
         self.progressLabel.setText(tr("Done in {t}.").format(t=f"{task.elapsed:.0f} s"))
 

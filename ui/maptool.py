@@ -37,9 +37,9 @@ class PolygonMapTool(QgsMapTool):
         super().__init__(canvas)
         self.points = []
         self.hover = None
-        self.band = QgsRubberBand(canvas, QgsWkbTypes.PolygonGeometry)
+        self.band = QgsRubberBand(canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
         style_area_band(self.band)
-        self.setCursor(Qt.CrossCursor)
+        self.setCursor(Qt.CursorShape.CrossCursor)
 
     # --- state -----------------------------------------------------------------------------
     def map_crs(self):
@@ -57,7 +57,7 @@ class PolygonMapTool(QgsMapTool):
     def reset(self):
         self.points = []
         self.hover = None
-        self.band.reset(QgsWkbTypes.PolygonGeometry)
+        self.band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
 
     def polygon_map(self):
         """The drawn polygon in the map CRS (None with fewer than 3 vertices)."""
@@ -85,7 +85,7 @@ class PolygonMapTool(QgsMapTool):
 
     def _redraw(self):
         pts = list(self.points) + ([self.hover] if self.hover is not None else [])
-        self.band.reset(QgsWkbTypes.PolygonGeometry)
+        self.band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
         for i, p in enumerate(pts):
             self.band.addPoint(p, i == len(pts) - 1)
 
@@ -96,9 +96,9 @@ class PolygonMapTool(QgsMapTool):
             self._redraw()
 
     def canvasReleaseEvent(self, event):
-        if event.button() == Qt.LeftButton:
+        if event.button() == Qt.MouseButton.LeftButton:
             self.add_vertex(event.mapPoint())
-        elif event.button() == Qt.RightButton:
+        elif event.button() == Qt.MouseButton.RightButton:
             self.finish()
 
     def canvasDoubleClickEvent(self, event):
@@ -107,12 +107,12 @@ class PolygonMapTool(QgsMapTool):
 
     def keyPressEvent(self, event):
         key = event.key()
-        ctrl_z = key == Qt.Key_Z and event.modifiers() & Qt.ControlModifier
-        if key == Qt.Key_Escape:
+        ctrl_z = key == Qt.Key.Key_Z and event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if key == Qt.Key.Key_Escape:
             self.cancel()
-        elif key == Qt.Key_Backspace or ctrl_z:
+        elif key == Qt.Key.Key_Backspace or ctrl_z:
             self.undo()
-        elif key in (Qt.Key_Return, Qt.Key_Enter):
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.finish()
         else:
             event.ignore()

@@ -150,8 +150,8 @@ class OverlayTab(QWidget, FORM):
         try:
             return runner.run_algorithm(alg_id, params)
         except Exception as e:
-            self.dock.push(tr("{what} failed: {e}").format(what=what, e=e), Qgis.Warning,
-                           details=e)  # fmt: skip
+            self.dock.push(tr("{what} failed: {e}").format(what=what, e=e),
+                           Qgis.MessageLevel.Warning, details=e)  # fmt: skip
             return None
         finally:
             QApplication.restoreOverrideCursor()
@@ -159,7 +159,7 @@ class OverlayTab(QWidget, FORM):
     def _load(self, uri, name):
         layer = QgsVectorLayer(uri, name, "ogr")
         if not layer.isValid():
-            self.dock.push(tr("Could not read {uri}.").format(uri=uri), Qgis.Warning)
+            self.dock.push(tr("Could not read {uri}.").format(uri=uri), Qgis.MessageLevel.Warning)
             return None
         runner.add_saved_styles(layer)
         QgsProject.instance().addMapLayer(layer)
@@ -171,7 +171,7 @@ class OverlayTab(QWidget, FORM):
         points, units = self.pointsCombo.currentLayer(), self.unitsCombo.currentLayer()
         if points is None or units is None:
             self.dock.push(tr("Choose a rated points layer and a polygon layer of units."),
-                           Qgis.Info)  # fmt: skip
+                           Qgis.MessageLevel.Info)  # fmt: skip
             return None
         out = os.path.join(runner.output_dir("overlay", run=True), "units.gpkg")
         params = {"INPUT": points, "POLYGONS": units, "MIN_POINTS": self.minPointsSpin.value(),
@@ -187,7 +187,7 @@ class OverlayTab(QWidget, FORM):
             self.dock.push(
                 tr("{u} units have points; {f} have fewer than {m} (grey).").format(
                     u=result["N_UNITS"], f=result["N_FLAGGED"], m=self.minPointsSpin.value()),
-                Qgis.Success,
+                Qgis.MessageLevel.Success,
             )  # fmt: skip
         return layer
 
@@ -198,7 +198,7 @@ class OverlayTab(QWidget, FORM):
         fields = [f for f in self.checked_fields() if f != value]
         if layer is None or not value or not fields:
             self.dock.push(tr("Choose a layer, its bias measure and at least one census field."),
-                           Qgis.Info)  # fmt: skip
+                           Qgis.MessageLevel.Info)  # fmt: skip
             return None
         out = os.path.join(runner.output_dir("overlay", run=True), "correlations.gpkg")
         params = {"INPUT": layer, "VALUE_FIELD": value, "FIELDS": fields, "OUTPUT": out}
@@ -234,7 +234,9 @@ class OverlayTab(QWidget, FORM):
         """geobias:hotspots; the styled clusters go to the map, the global Moran's I below."""
         layer, field = self.hotLayerCombo.currentLayer(), self.hotFieldCombo.currentField()
         if layer is None or not field:
-            self.dock.push(tr("Choose a layer and the value to search for hot spots."), Qgis.Info)
+            self.dock.push(
+                tr("Choose a layer and the value to search for hot spots."), Qgis.MessageLevel.Info
+            )
             return None
         folder = runner.output_dir("overlay", run=True)
         params = {"INPUT": layer, "FIELD": field, "WEIGHTS": self.weightsCombo.currentIndex(),

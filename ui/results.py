@@ -33,7 +33,7 @@ ALIASES = {
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
 }
-SortRole = Qt.UserRole + 1
+SortRole = Qt.ItemDataRole.UserRole + 1
 
 
 def column_headers():
@@ -134,10 +134,10 @@ class MetricsTableModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return column_headers().get(COLUMNS[section][0], COLUMNS[section][1])
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return {
                 "rho": tr("Spearman's rho of the ratings with the ground truth"),
                 "rho_ci": tr("Bootstrap 95% interval of rho"),
@@ -155,12 +155,12 @@ class MetricsTableModel(QAbstractTableModel):
             }.get(COLUMNS[section][0])
         return None
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             if key in ("model", "topic"):
                 return row.get(key, "")
             if key == "n":
@@ -180,15 +180,19 @@ class MetricsTableModel(QAbstractTableModel):
                 return row.get(key, "")
             v = _num(row.get("rho_lo" if key == "rho_ci" else key))
             return math.inf if math.isnan(v) else v
-        if role == Qt.ToolTipRole and key in ("model", "topic"):
+        if role == Qt.ItemDataRole.ToolTipRole and key in ("model", "topic"):
             return row.get(key, "")
-        if role == Qt.ToolTipRole and key == "rho" and row.get("reason"):
+        if role == Qt.ItemDataRole.ToolTipRole and key == "rho" and row.get("reason"):
             return str(row.get("reason"))
-        if role == Qt.ToolTipRole and key == "moran_i" and not math.isnan(_num(row.get("moran_p"))):
+        if (
+            role == Qt.ItemDataRole.ToolTipRole
+            and key == "moran_i"
+            and not math.isnan(_num(row.get("moran_p")))
+        ):
             return tr("permutation p = {p:.3f}").format(p=_num(row.get("moran_p")))
-        if role == Qt.ToolTipRole and key == "rho_ci" and row.get("bootstrap"):
+        if role == Qt.ItemDataRole.ToolTipRole and key == "rho_ci" and row.get("bootstrap"):
             return tr("Bootstrap: {kind}").format(kind=row.get("bootstrap"))
-        if role == Qt.ToolTipRole and key == "answer_rate":
+        if role == Qt.ItemDataRole.ToolTipRole and key == "answer_rate":
             notes = []
             failed, no_score = _num(row.get("n_failed")), _num(row.get("n_no_score"))
             if failed > 0:
@@ -198,19 +202,19 @@ class MetricsTableModel(QAbstractTableModel):
                 notes.append(tr("{n} answered points have no score of this kind").format(
                     n=int(no_score)))  # fmt: skip
             return "\n".join(notes) or None
-        if role == Qt.TextAlignmentRole and key not in ("model", "topic"):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ForegroundRole and key == "bias_score":
+        if role == Qt.ItemDataRole.TextAlignmentRole and key not in ("model", "topic"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and key == "bias_score":
             v = _num(row.get(key))
             if not math.isnan(v) and abs(v) >= 0.1:
                 return QBrush(QColor(180, 30, 30) if v > 0 else QColor(30, 70, 180))
         return None
 
-    def sort(self, column, order=Qt.AscendingOrder):
+    def sort(self, column, order=Qt.SortOrder.AscendingOrder):
         key = COLUMNS[column][0]
         self.layoutAboutToBeChanged.emit()
         decorated = [(self._sort_key(r, key), i, r) for i, r in enumerate(self.rows)]
-        decorated.sort(key=lambda t: (t[0], t[1]), reverse=order == Qt.DescendingOrder)
+        decorated.sort(key=lambda t: (t[0], t[1]), reverse=order == Qt.SortOrder.DescendingOrder)
         self.rows = [r for _, _, r in decorated]
         self.layoutChanged.emit()
 
@@ -232,7 +236,7 @@ class BiasPlot(QWidget):
         self.rank_error = np.array([])
         self.title = ""
         self.setMinimumHeight(150)
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Preferred)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def sizeHint(self):
         return QSize(360, 170)

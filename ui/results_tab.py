@@ -145,7 +145,7 @@ class ResultsTab(QWidget, FORM):
                 tr("No rated points layer (model, topic and score fields) in {files}.").format(
                     files=", ".join(os.path.basename(p) for p in paths)
                 ),
-                Qgis.Warning,
+                Qgis.MessageLevel.Warning,
             )
             return []
         models = {self._first(layer)[0] for layer in layers}
@@ -164,7 +164,7 @@ class ResultsTab(QWidget, FORM):
         if not chosen:
             chosen = [lyr for lyr in QgsProject.instance().mapLayers().values() if is_rated(lyr)]
         if not chosen:
-            self.dock.push(tr("No rated points layer in the project."), Qgis.Info)
+            self.dock.push(tr("No rated points layer in the project."), Qgis.MessageLevel.Info)
             return
         metrics = self.compute_metrics(chosen)
         self.rated_layers = chosen
@@ -194,7 +194,7 @@ class ResultsTab(QWidget, FORM):
         except Exception as e:
             self.dock.push(
                 tr("Could not compute the metrics: {e}.").format(e=error_sentence(e)),
-                Qgis.Warning,
+                Qgis.MessageLevel.Warning,
                 details=e,
             )
             return None
@@ -225,7 +225,7 @@ class ResultsTab(QWidget, FORM):
         if layer is None:
             self.dock.push(
                 tr("Open results or use selected layers first, then pick a row of the table."),
-                Qgis.Info,
+                Qgis.MessageLevel.Info,
             )
             return None
         spots = [lyr for lyr in QgsProject.instance().mapLayers().values()
@@ -239,8 +239,8 @@ class ResultsTab(QWidget, FORM):
         try:
             result = runner.run_algorithm("geobias:report", params)
         except Exception as e:
-            self.dock.push(tr("Could not write the report: {e}").format(e=e), Qgis.Warning,
-                           details=e)  # fmt: skip
+            self.dock.push(tr("Could not write the report: {e}").format(e=e),
+                           Qgis.MessageLevel.Warning, details=e)  # fmt: skip
             return None
         finally:
             QApplication.restoreOverrideCursor()
@@ -259,7 +259,7 @@ class ResultsTab(QWidget, FORM):
             lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(result["OUTPUT"]))
         )
         widget.layout().addWidget(button)
-        bar.pushWidget(widget, Qgis.Success, 0)
+        bar.pushWidget(widget, Qgis.MessageLevel.Success, 0)
 
     # ------------------------------------------------------------------ table and plot
     def show_metrics(self, metrics_layer):
@@ -319,7 +319,9 @@ class ResultsTab(QWidget, FORM):
                     lambda: self.identifyButton.setChecked(False)
                 )
             if not self.identify_tool.rated_layers():
-                self.dock.push(tr("Run a survey first: there is no rated layer."), Qgis.Info)
+                self.dock.push(
+                    tr("Run a survey first: there is no rated layer."), Qgis.MessageLevel.Info
+                )
                 self.identifyButton.setChecked(False)
                 return
             self.canvas.setMapTool(self.identify_tool)

@@ -71,7 +71,7 @@ def run_algorithm(alg_id, params):
     feedback = Feedback()
     results, ok = alg.run(params, context, feedback)
     if not ok:
-        log(feedback.textLog(), Qgis.Critical)  # a traceback stays in the log
+        log(feedback.textLog(), Qgis.MessageLevel.Critical)  # a traceback stays in the log
         raise RuntimeError(error_sentence(feedback.last_error) or alg.displayName())
     return results
 
@@ -250,7 +250,7 @@ def add_saved_styles(layer):
             manager.setCurrentStyle(name)
             doc_ok = layer.importNamedStyle(_dom(xml))
             if not (doc_ok[0] if isinstance(doc_ok, tuple) else doc_ok):
-                log(f"style {name} of {layer.name()} could not be read", Qgis.Warning)
+                log(f"style {name} of {layer.name()} could not be read", Qgis.MessageLevel.Warning)
     manager.setCurrentStyle(current)
 
 

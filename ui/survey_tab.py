@@ -128,7 +128,9 @@ class SurveyTab(QWidget, FORM):
         if not text:
             return
         if text in [item.data(0, Qt.ItemDataRole.UserRole) for item in self._topic_items()]:
-            self.dock.push(tr("Topic {t} is already in the list.").format(t=text), Qgis.Info)
+            self.dock.push(
+                tr("Topic {t} is already in the list.").format(t=text), Qgis.MessageLevel.Info
+            )
             return
         t = get_topic(text)
         self._add_topic_item(t.name, t.kind, t.description)
@@ -320,7 +322,7 @@ class SurveyTab(QWidget, FORM):
             template = PRESETS[self.presetCombo.currentData() or "geollm"]
             prompt = build_prompts([lon], [lat], topics[0], self.gazetteer(), template)[0]
         except Exception as e:
-            log(f"prompt preview failed: {e!r}", Qgis.Warning)
+            log(f"prompt preview failed: {e!r}", Qgis.MessageLevel.Warning)
             prompt = tr("(prompt preview unavailable: {e})").format(e=e)
         self.promptLabel.setText(tr("Prompt for {where}").format(where=where))
         self.promptPreview.setPlainText(prompt)

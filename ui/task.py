@@ -19,7 +19,7 @@ from ..i18n_util import tr
 LOG_TAG = "GeoBias"
 
 
-def log(message, level=Qgis.Info):
+def log(message, level=Qgis.MessageLevel.Info):
     QgsMessageLog.logMessage(message, LOG_TAG, level)
 
 
@@ -56,18 +56,18 @@ class Feedback(QgsProcessingFeedback):
 
     def pushInfo(self, info):
         super().pushInfo(info)
-        self.message.emit(info, int(Qgis.Info))
+        self.message.emit(info, int(Qgis.MessageLevel.Info))
 
     def pushWarning(self, warning):
         super().pushWarning(warning)
-        self.message.emit(warning, int(Qgis.Warning))
+        self.message.emit(warning, int(Qgis.MessageLevel.Warning))
 
     last_error = ""
 
     def reportError(self, error, fatalError=False):
         super().reportError(error, fatalError)
         self.last_error = error
-        self.message.emit(error, int(Qgis.Critical))
+        self.message.emit(error, int(Qgis.MessageLevel.Critical))
 
 
 class AlgorithmChainTask(QgsTask):
@@ -83,7 +83,7 @@ class AlgorithmChainTask(QgsTask):
     stepStarted = pyqtSignal(int, str)
 
     def __init__(self, description, steps, project=None):
-        super().__init__(description, QgsTask.CanCancel)
+        super().__init__(description, QgsTask.Flag.CanCancel)
         self.steps = list(steps)
         self.results = []
         self.error = ""
@@ -145,7 +145,7 @@ class AlgorithmChainTask(QgsTask):
 
             self.details = traceback.format_exc()
             self.error = error_sentence(e)
-            log(self.details, Qgis.Critical)
+            log(self.details, Qgis.MessageLevel.Critical)
             return False
         finally:
             self.elapsed = time.monotonic() - self.started_at

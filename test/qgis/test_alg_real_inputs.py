@@ -295,6 +295,6 @@ def test_the_dock_metrics_table_shows_failures_and_the_bootstrap(qgis_app):
     col = {key: i for i, (key, _, _) in enumerate(COLUMNS)}
     rate = model.index(0, col["answer_rate"])
     assert model.data(rate) == "0.90 (2 failed)"
-    assert "2 requests failed" in model.data(rate, Qt.ToolTipRole)
-    assert "1 answered points have no score" in model.data(rate, Qt.ToolTipRole)
-    assert "clusters (30)" in model.data(model.index(0, col["rho_ci"]), Qt.ToolTipRole)
+    assert "2 requests failed" in model.data(rate, Qt.ItemDataRole.ToolTipRole)
+    assert "1 answered points have no score" in model.data(rate, Qt.ItemDataRole.ToolTipRole)
+    assert "clusters (30)" in model.data(model.index(0, col["rho_ci"]), Qt.ItemDataRole.ToolTipRole)

@@ -40,7 +40,7 @@ def plugin_path(tmp_path, qgis_iface):
 def geobias_leftovers(iface):
     main = iface.mainWindow()
     QgsApplication.processEvents()
-    QgsApplication.sendPostedEvents(None, QEvent.DeferredDelete)  # run deleteLater()
+    QgsApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # run deleteLater()
 
     def named(cls):
         return [w.objectName() for w in main.findChildren(cls) if "GeoBias" in w.objectName()]

@@ -4,9 +4,9 @@ import os
 
 import pytest
 from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer
-from qgis.PyQt.QtCore import QVariant
 
 from geobias.paths import DATA
+from geobias.processing.layers import field_type
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SurveySettings
 
@@ -61,10 +61,13 @@ def test_settings_round_trip_through_project(dock, tmp_path):
     assert kinds["Average Happiness"] == "custom" and kinds["Infant Mortality Rate"] == "objective"
 
 
+TEXT, REAL = field_type("QString"), field_type("Double")
+
+
 def rated_layer():
     layer = QgsVectorLayer("Point?crs=EPSG:4326", "rated", "memory")
     names = ["model", "topic", "rating", "score", "truth", "rank_error", "completion", "prompt"]
-    types = [QVariant.String, QVariant.String] + [QVariant.Double] * 4 + [QVariant.String] * 2
+    types = [TEXT, TEXT] + [REAL] * 4 + [TEXT] * 2
     layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types)])
     layer.updateFields()
     feats = []
@@ -91,7 +94,7 @@ def rated_layer():
 def metrics_layer():
     layer = QgsVectorLayer("None", "metrics", "memory")
     names = ["model", "topic", "n_points", "rho", "mad", "gini", "answer_rate", "bias_score"]
-    types = [QVariant.String, QVariant.String] + [QVariant.Double] * 6
+    types = [TEXT, TEXT] + [REAL] * 6
     layer.dataProvider().addAttributes([QgsField(n, t) for n, t in zip(names, types)])
     layer.updateFields()
     f = QgsFeature(layer.fields())

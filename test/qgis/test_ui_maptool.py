@@ -43,13 +43,20 @@ def pixel_of(canvas, lon, lat):
     return QPoint(round(p.x()), round(p.y()))
 
 
-def click(tool, canvas, pixel, button=Qt.LeftButton):
-    ev = QgsMapMouseEvent(canvas, QEvent.MouseButtonRelease, pixel, button, button, Qt.NoModifier)
+def click(tool, canvas, pixel, button=Qt.MouseButton.LeftButton):
+    ev = QgsMapMouseEvent(
+        canvas,
+        QEvent.Type.MouseButtonRelease,
+        pixel,
+        button,
+        button,
+        Qt.KeyboardModifier.NoModifier,
+    )
     tool.canvasReleaseEvent(ev)
 
 
-def key(tool, k, mods=Qt.NoModifier):
-    tool.keyPressEvent(QKeyEvent(QEvent.KeyPress, k, mods))
+def key(tool, k, mods=Qt.KeyboardModifier.NoModifier):
+    tool.keyPressEvent(QKeyEvent(QEvent.Type.KeyPress, k, mods))
 
 
 def finished(tool):
@@ -66,9 +73,9 @@ def test_draw_in_mercator_gives_wgs84_polygon(canvas):
     for lon, lat in corners:
         click(tool, canvas, pixel_of(canvas, lon, lat))
     click(tool, canvas, pixel_of(canvas, 5.0, 44.0))  # a stray vertex, undone below
-    key(tool, Qt.Key_Z, Qt.ControlModifier)
+    key(tool, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert len(tool.points) == 4
-    click(tool, canvas, pixel_of(canvas, 5.0, 30.0), Qt.RightButton)  # finish
+    click(tool, canvas, pixel_of(canvas, 5.0, 30.0), Qt.MouseButton.RightButton)  # finish
     assert len(got) == 1
     bbox = got[0].boundingBox()
     # One pixel is ~5 km here: corners come back within 0.1 degree in lon/lat.
@@ -88,18 +95,18 @@ def test_enter_finishes_backspace_undoes_escape_cancels(canvas):
     tool.drawingCancelled.connect(lambda: cancelled.append(True))
     for lon, lat in [(0, 40), (10, 40)]:
         click(tool, canvas, pixel_of(canvas, lon, lat))
-    key(tool, Qt.Key_Return)  # two vertices: not a polygon yet, keeps drawing
+    key(tool, Qt.Key.Key_Return)  # two vertices: not a polygon yet, keeps drawing
     assert got == [] and len(tool.points) == 2
     click(tool, canvas, pixel_of(canvas, 10, 48))
-    key(tool, Qt.Key_Backspace)
+    key(tool, Qt.Key.Key_Backspace)
     assert len(tool.points) == 2
     click(tool, canvas, pixel_of(canvas, 5, 48))
-    key(tool, Qt.Key_Enter)
+    key(tool, Qt.Key.Key_Enter)
     assert len(got) == 1
     triangle = got[0]
     assert triangle.contains(QgsPointXY(5, 43)) and not triangle.contains(QgsPointXY(9.5, 47))
     click(tool, canvas, pixel_of(canvas, 0, 40))
-    key(tool, Qt.Key_Escape)
+    key(tool, Qt.Key.Key_Escape)
     assert cancelled == [True] and tool.points == [] and len(got) == 1
 
 
@@ -109,8 +116,15 @@ def test_double_click_on_viewport_finishes(canvas):
     got = finished(tool)
     vp = canvas.viewport()
     for lon, lat in [(0, 40), (10, 40), (10, 48)]:
-        QTest.mouseClick(vp, Qt.LeftButton, Qt.NoModifier, pixel_of(canvas, lon, lat))
-    QTest.mouseDClick(vp, Qt.LeftButton, Qt.NoModifier, pixel_of(canvas, 0, 48))
+        QTest.mouseClick(
+            vp,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            pixel_of(canvas, lon, lat),
+        )
+    QTest.mouseDClick(
+        vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pixel_of(canvas, 0, 48)
+    )
     assert len(got) == 1
     assert got[0].boundingBox().xMaximum() == pytest.approx(10.0, abs=0.1)
     canvas.unsetMapTool(tool)
@@ -127,7 +141,7 @@ def _draw(canvas, crs, extent, corners):
     for x, y in corners:
         p = canvas.getCoordinateTransform().transform(QgsPointXY(x, y))
         click(tool, canvas, QPoint(round(p.x()), round(p.y())))
-    key(tool, Qt.Key_Return)
+    key(tool, Qt.Key.Key_Return)
     assert len(got) == 1
     return got[0]
 

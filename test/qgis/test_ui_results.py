@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 from qgis.core import QgsFeature, QgsField, QgsVectorLayer
-from qgis.PyQt.QtCore import Qt, QVariant
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QTableView
 
 from geobias.core.metrics import rank_error, summarize
+from geobias.processing.layers import field_type
 from geobias.ui.results import (
     COLUMNS,
     BiasPlot,
@@ -23,7 +24,7 @@ def metrics_layer(rows):
     names = ["model", "topic", "n_points", "rho", "rho_lo", "rho_hi", "mad", "gini"]
     names += ["answer_rate", "bias_score"]
     fields = [
-        QgsField(n, QVariant.String if n in ("model", "topic") else QVariant.Double) for n in names
+        QgsField(n, field_type("QString" if n in ("model", "topic") else "Double")) for n in names
     ]
     layer.dataProvider().addAttributes(fields)
     layer.updateFields()
@@ -86,14 +87,14 @@ def test_table_filled_from_layer_and_sortable(qgis_app):
         return [model.data(model.index(i, COL[key])) for i in range(model.rowCount())]
 
     assert column("rho_ci")[column("model").index("m1")] == "[0.20, 0.70]"
-    view.sortByColumn(COL["mad"], Qt.DescendingOrder)
+    view.sortByColumn(COL["mad"], Qt.SortOrder.DescendingOrder)
     assert column("model") == ["m2", "m1", "m3"]
-    view.sortByColumn(COL["rho"], Qt.AscendingOrder)
+    view.sortByColumn(COL["rho"], Qt.SortOrder.AscendingOrder)
     assert column("rho") == ["-0.20", "0.50", "0.90"]
-    view.sortByColumn(COL["bias_score"], Qt.AscendingOrder)
+    view.sortByColumn(COL["bias_score"], Qt.SortOrder.AscendingOrder)
     assert column("model") == ["m3", "m1", "m2"]  # missing bias score sorts last
     assert column("bias_score")[2] == "–"
-    view.sortByColumn(COL["topic"], Qt.AscendingOrder)
+    view.sortByColumn(COL["topic"], Qt.SortOrder.AscendingOrder)
     assert column("topic") == ["A", "B", "C"]
 
 

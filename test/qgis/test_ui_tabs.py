@@ -110,13 +110,15 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
 
     monkeypatch.setattr(runner, "plan", fake_plan)
     monkeypatch.setattr(
-        QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.No
+        QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No
     )
     dock.run()
     assert len(asked) == 1 and "infant_mortality" in asked[0] and DENSITY in asked[0]
     assert planned == [] and dock.task is None  # refused: nothing sampled, nothing sent
     monkeypatch.setattr(
-        QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.Yes
+        QMessageBox,
+        "question",
+        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes,
     )
     dock.run()
     assert len(planned) == 1  # confirmed: the run goes on
