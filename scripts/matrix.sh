@@ -35,10 +35,16 @@ log() { printf 'matrix: %s\n' "$*" >&2; }
 
 # Run a command in a chroot, in a private mount namespace: /proc, /dev and /tmp mounted there
 # vanish with the namespace, even if the run is killed. A clean environment, UTF-8 locale.
+# With --isolated, also in a network namespace of its own with only a loopback: the tests of two
+# chroots then run side by side without sharing ports or X displays (Xvfb's sockets live in the
+# network namespace); the build steps need the network and run without it.
 in_chroot() {
+    local net=()
+    if [ "$1" = --isolated ]; then net=(--net); shift; fi
     local dir="$1"; shift
-    $SUDO unshare --mount --fork /bin/sh -ec '
+    $SUDO env ISOLATED="${net[*]+1}" unshare --mount ${net[@]+"${net[@]}"} --fork /bin/sh -ec '
         dir="$1"; shift
+        [ -z "$ISOLATED" ] || ip link set lo up
         mount -t proc proc "$dir/proc"
         mount --rbind /dev "$dir/dev"
         mount -t sysfs sysfs "$dir/sys"
@@ -122,33 +128,84 @@ copy_tree() {
     $SUDO ln -s /opt/geobias-venv "$dest/.venv"  # where scripts/qgis_process.sh looks
 }
 
-RESULTS=()
-run_target() {
-    local target="$1" t0=$SECONDS status=0 out
-    out="$(mktemp)"
+LOGS="$ROOT/build/matrix"
+mkdir -p "$LOGS"
+
+# One target's tests; their output goes to build/matrix/<target>.log, their wall time (seconds)
+# to build/matrix/<target>.seconds.
+test_target() {
+    local target="$1" t0 rc=0
+    t0=$(date +%s)
+    run_tests "$target" >"$LOGS/$target.log" 2>&1 || rc=$?
+    echo $(($(date +%s) - t0)) >"$LOGS/$target.seconds"
+    return $rc
+}
+run_tests() {
+    local target="$1"
     if [ "$target" = native ]; then
-        (cd "$ROOT" && bash scripts/matrix_tests.sh "$ROOT/.venv/bin/python") 2>&1 | tee "$out" ||
-            status=$?
+        (cd "$ROOT" && bash scripts/matrix_tests.sh "$ROOT/.venv/bin/python")
     else
-        build_chroot "$target"
-        build_venv "$target"
-        copy_tree "$target"
-        in_chroot "$CACHE/$target" /bin/sh -c 'cd /srv/geobias/geobias &&
-            exec bash scripts/matrix_tests.sh /opt/geobias-venv/bin/python' 2>&1 | tee "$out" ||
-            status=$?
+        in_chroot --isolated "$CACHE/$target" /bin/sh -c 'cd /srv/geobias/geobias &&
+            exec bash scripts/matrix_tests.sh /opt/geobias-venv/bin/python'
     fi
-    local what summary
-    what="$(grep -m1 '^matrix-env:' "$out" | cut -d' ' -f2- || true)"
-    summary="$(grep -E '^matrix-result:' "$out" | cut -d' ' -f2- | paste -sd';' || true)"
-    RESULTS+=("$(printf '%-7s %-52s %4d s  %s' "$target" "$what" $((SECONDS - t0)) "$summary")")
-    rm -f "$out"
-    return "$status"
 }
 
+summary() {
+    local target="$1" seconds what results
+    seconds="$(cat "$LOGS/$target.seconds")"
+    what="$(grep -m1 '^matrix-env:' "$LOGS/$target.log" | cut -d' ' -f2- || true)"
+    results="$(grep -E '^matrix-result:' "$LOGS/$target.log" | cut -d' ' -f2- | paste -sd';' || true)"
+    printf '%-7s %-52s %4d s  %s' "$target" "$what" "$seconds" "$results"
+}
+
+RESULTS=()
 failed=()
+chroots=()
 for target in $TARGETS; do
-    run_target "$target" || failed+=("$target")
+    [ "$target" = native ] || chroots+=("$target")
 done
+# The native run first, alone; the chroots are built (network and disk) and then tested (CPU)
+# side by side.
+if [[ " $TARGETS " == *" native "* ]]; then
+    log "native: testing"
+    test_target native || failed+=(native)
+    cat "$LOGS/native.log"
+    RESULTS+=("$(summary native)")
+fi
+if [ ${#chroots[@]} -gt 0 ]; then
+    t0=$SECONDS
+    pids=()
+    for target in "${chroots[@]}"; do
+        build_chroot "$target" >"$LOGS/$target-build.log" 2>&1 &
+        pids+=($!)
+    done
+    for i in "${!chroots[@]}"; do
+        if ! wait "${pids[$i]}"; then
+            cat "$LOGS/${chroots[$i]}-build.log" >&2
+            log "${chroots[$i]}: the chroot could not be built"
+            exit 1
+        fi
+        cat "$LOGS/${chroots[$i]}-build.log" >&2
+    done
+    for target in "${chroots[@]}"; do
+        build_venv "$target"
+        copy_tree "$target"
+    done
+    log "built in $((SECONDS - t0)) s; testing ${chroots[*]} side by side"
+    pids=()
+    for target in "${chroots[@]}"; do
+        test_target "$target" &
+        pids+=($!)
+    done
+    for i in "${!chroots[@]}"; do
+        wait "${pids[$i]}" || failed+=("${chroots[$i]}")
+    done
+    for target in "${chroots[@]}"; do
+        echo "==== $target ===="
+        cat "$LOGS/$target.log"
+        RESULTS+=("$(summary "$target")")
+    done
+fi
 echo
 echo "test-matrix:"
 printf '  %s\n' "${RESULTS[@]}"

@@ -24,7 +24,7 @@ run() {
     local name="$1"; shift
     local log
     log="$(mktemp)"
-    "$PY" -m pytest -p no:cacheprovider -q "$@" 2>&1 | tee "$log"
+    "$PY" -m pytest -p no:cacheprovider -q -rs "$@" 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
     echo "matrix-result: $name $(tail -n 1 "$log" | tr -d '=' | sed 's/^ *//; s/ in [0-9.]*s.*//')"
     rm -f "$log"
