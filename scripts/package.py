@@ -50,7 +50,7 @@ def build(dest):
     files = shipped_files()
     if not any(f.endswith(".qm") for f in files):
         sys.exit("no compiled translations: run `make translations` first")
-    if "help/index.html" not in files:
+    if "help/processing.html" not in files:
         sys.exit("no HTML help: run `make docs` first")
     with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
         for f in files:
