@@ -34,7 +34,7 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
     GROUP = "survey"
     USES_GEOS = False
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Writes the requests 'Rate locations' would send with the same points, topics, "
             "endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for "

@@ -21,7 +21,7 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
     GROUP = "survey"
     USES_GEOS = False
 
-    def shortHelpString(self):
+    def help_text(self):
         return tr(
             "Stores the output of a batch service (OpenAI Batch API, vLLM's 'run-batch', Ray "
             "Data: one JSON line per request with its custom_id) in the survey cache. Give one "
