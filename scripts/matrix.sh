@@ -98,10 +98,14 @@ build_chroot() {
     log "$suite: chroot ready in $((SECONDS - t0)) s ($($SUDO du -sh "$dir" | cut -f1))"
 }
 
+# The shapely wheels with their own GEOS that test/qgis/conftest.py's wheel_shapely installs
+# (one bundles GEOS 3.11, one 3.13): downloaded here, as the tests run without a network.
+WHEELS=(shapely==2.0.7 shapely==2.1.2)
+
 # The test venv (system site packages: QGIS, numpy, scipy, shapely come from Debian).
 build_venv() {
-    local dir="$CACHE/$1" want
-    want="$(pins | sha256sum | cut -c1-16)"
+    local dir="$CACHE/$1" want wheel
+    want="$({ pins; printf '%s\n' "${WHEELS[@]}"; } | sha256sum | cut -c1-16)"
     if [ -f "$dir/opt/geobias-venv/.pins" ] && [ "$(cat "$dir/opt/geobias-venv/.pins")" = "$want" ]; then
         return 0
     fi
@@ -112,6 +116,11 @@ build_venv() {
     # shellcheck disable=SC2046
     in_chroot "$dir" /opt/geobias-venv/bin/python -m pip install -q --disable-pip-version-check \
         $(pins)
+    for wheel in "${WHEELS[@]}"; do
+        in_chroot "$dir" /opt/geobias-venv/bin/python -m pip download -q \
+            --disable-pip-version-check --no-deps --only-binary :all: \
+            -d /opt/geobias-venv/wheelhouse "$wheel"
+    done
     in_chroot "$dir" /bin/sh -c 'echo /srv/geobias > "$(/opt/geobias-venv/bin/python -c \
         "import sysconfig; print(sysconfig.get_paths()[\"purelib\"])")/geobias_src.pth"'
     echo "$want" | $SUDO tee "$dir/opt/geobias-venv/.pins" >/dev/null

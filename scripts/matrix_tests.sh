@@ -7,6 +7,8 @@
 set -uo pipefail
 PY="$1"
 export QT_QPA_PLATFORM=offscreen
+# Wheels the build step downloaded (scripts/matrix.sh): the tests run without a network.
+[ -d "$(dirname "$PY")/../wheelhouse" ] && export GEOBIAS_WHEELHOUSE="$(dirname "$PY")/../wheelhouse"
 status=0
 
 "$PY" - <<'EOF'
@@ -26,7 +28,11 @@ run() {
     log="$(mktemp)"
     "$PY" -m pytest -p no:cacheprovider -q -rs "$@" 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
-    echo "matrix-result: $name $(tail -n 1 "$log" | tr -d '=' | sed 's/^ *//; s/ in [0-9.]*s.*//')"
+    local summary
+    summary="$(tail -n 1 "$log" | tr -d '=' | sed 's/^ *//; s/ in [0-9.]*s.*//')"
+    # pytest's last line, or how it died (a crash prints a traceback instead).
+    [[ "$summary" =~ (passed|failed|error|skipped|deselected) ]] || summary="crashed (exit $rc)"
+    echo "matrix-result: $name $summary"
     rm -f "$log"
     [ "$rc" -eq 0 ] || status=1
 }

@@ -55,13 +55,16 @@ def wheel_shapely(tmp_path_factory):
     """A folder with a manylinux shapely wheel bundling a GEOS other than QGIS's, for
     PYTHONPATH: the shapely that crashed QGIS before issue 9. Tests check GeoBias refuses it
     instead. QGIS 3.22 (Debian 12) has GEOS 3.11: shapely 2.1.2's wheel brings 3.13; QGIS 3.40
-    and 3.44 (Debian 13, sid) have 3.13 or newer: shapely 2.0.7's brings 3.11."""
+    and 3.44 (Debian 13, sid) have 3.13 or newer: shapely 2.0.7's brings 3.11. From PyPI, or
+    from $GEOBIAS_WHEELHOUSE where the tests run without a network (make test-matrix)."""
     from qgis.core import Qgis
 
     target = tmp_path_factory.mktemp("wheel-shapely")
     version = "2.1.2" if Qgis.geosVersionMajor() * 100 + Qgis.geosVersionMinor() < 313 else "2.0.7"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
            "--only-binary", ":all:", "--target", str(target), f"shapely=={version}"]  # fmt: skip
+    if os.environ.get("GEOBIAS_WHEELHOUSE"):  # make test-matrix: downloaded while building
+        pip += ["--no-index", "--find-links", os.environ["GEOBIAS_WHEELHOUSE"]]
     subprocess.run(pip, check=True, capture_output=True, timeout=300)
     assert list(target.glob("shapely.libs/libgeos_c-*")), "not the wheel with its own GEOS"
     return str(target)
