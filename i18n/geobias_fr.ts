@@ -574,7 +574,7 @@
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="131"/>
+        <location filename="../ui/survey_tab.py" line="140"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -589,27 +589,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="309"/>
+        <location filename="../ui/survey_tab.py" line="316"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="323"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="323"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="326"/>
+        <location filename="../ui/survey_tab.py" line="333"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="327"/>
+        <location filename="../ui/survey_tab.py" line="334"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -1274,17 +1274,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="78"/>
+        <location filename="../ui/survey_tab.py" line="87"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="213"/>
+        <location filename="../ui/survey_tab.py" line="220"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="293"/>
+        <location filename="../ui/survey_tab.py" line="300"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>

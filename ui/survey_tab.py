@@ -43,6 +43,15 @@ def kind_labels():
     }
 
 
+def polygon_or_point_layers():
+    """The layer filter "polygon or point layers". PyQt5 makes or'ed flags a plain int, which
+    QGIS 3.34+ takes only through a deprecated overload: wrap it in the flags class
+    (Qgis.LayerFilters from 3.34, QgsMapLayerProxyModel.Filters before; PyQt6 keeps the flag)."""
+    value = QgsMapLayerProxyModel.Filter.PolygonLayer | QgsMapLayerProxyModel.Filter.PointLayer
+    flags = getattr(Qgis, "LayerFilters", None) or getattr(QgsMapLayerProxyModel, "Filters", None)
+    return flags(value) if flags is not None else value
+
+
 class SurveyTab(QWidget, FORM):
     """What to ask and whom: emits changed when topics or the prompt inputs change."""
 
@@ -207,9 +216,7 @@ class SurveyTab(QWidget, FORM):
             item.setToolTip(topic)
             table.setItem(row, 0, item)
             layer_combo = QgsMapLayerComboBox()
-            layer_combo.setFilters(
-                QgsMapLayerProxyModel.Filter.PolygonLayer | QgsMapLayerProxyModel.Filter.PointLayer
-            )
+            layer_combo.setFilters(polygon_or_point_layers())
             layer_combo.setAllowEmptyLayer(True, tr("none"))
             field_combo = QgsFieldComboBox()
             field_combo.setFilters(QgsFieldProxyModel.Filter.Numeric)

@@ -2,9 +2,10 @@
 sampling methods, anchor, endpoint list, plural counts, results from GeoPackages or layers."""
 
 import os
+import warnings
 
 import pytest
-from qgis.core import QgsGeometry, QgsProject, QgsRasterLayer, QgsVectorLayer
+from qgis.core import QgsGeometry, QgsMapLayerProxyModel, QgsProject, QgsRasterLayer, QgsVectorLayer
 from qgis.PyQt.QtWidgets import QMessageBox, QScrollArea
 
 from geobias.paths import DATA, REFERENCE
@@ -93,6 +94,18 @@ def test_only_topics_with_a_ground_truth_get_rank_errors(dock):
     truth_steps = [s for s in steps_of(plan) if s == "geobias:samplegroundtruth"]
     assert len(truth_steps) == 1  # IMR only
     assert dock.settings().truth == [f"{IMR}\t{countries.id()}\tinfant_mortality"]
+
+
+def test_ground_truth_layers_are_polygon_or_point_layers(dock):
+    """The truth combos offer polygon and point layers, set without QGIS 3.34+'s deprecated
+    int overload of setFilters (or'ed flags are an int in PyQt5)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dock.survey.set_checked_topics([DENSITY])
+    assert not [w for w in caught if "setFilters" in str(w.message)]
+    combo = dock.survey.truthTable.cellWidget(0, 1)
+    wanted = QgsMapLayerProxyModel.Filter.PolygonLayer | QgsMapLayerProxyModel.Filter.PointLayer
+    assert int(combo.filters()) == int(wanted)
 
 
 def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypatch):
