@@ -116,10 +116,10 @@ build_venv() {
     # shellcheck disable=SC2046
     in_chroot "$dir" /opt/geobias-venv/bin/python -m pip install -q --disable-pip-version-check \
         $(pins)
-    for wheel in "${WHEELS[@]}"; do
+    for wheel in "${WHEELS[@]}"; do  # not every one has a wheel for every Python (2.0.7: < 3.14)
         in_chroot "$dir" /opt/geobias-venv/bin/python -m pip download -q \
             --disable-pip-version-check --no-deps --only-binary :all: \
-            -d /opt/geobias-venv/wheelhouse "$wheel"
+            -d /opt/geobias-venv/wheelhouse "$wheel" || log "$1: no $wheel wheel for its Python"
     done
     in_chroot "$dir" /bin/sh -c 'echo /srv/geobias > "$(/opt/geobias-venv/bin/python -c \
         "import sysconfig; print(sysconfig.get_paths()[\"purelib\"])")/geobias_src.pth"'

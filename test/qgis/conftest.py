@@ -54,13 +54,14 @@ def processing_ready(qgis_app, qgis_processing):
 def wheel_shapely(tmp_path_factory):
     """A folder with a manylinux shapely wheel bundling a GEOS other than QGIS's, for
     PYTHONPATH: the shapely that crashed QGIS before issue 9. Tests check GeoBias refuses it
-    instead. QGIS 3.22 (Debian 12) has GEOS 3.11: shapely 2.1.2's wheel brings 3.13; QGIS 3.40
-    and 3.44 (Debian 13, sid) have 3.13 or newer: shapely 2.0.7's brings 3.11. From PyPI, or
+    instead. Shapely 2.1.2's wheel brings GEOS 3.13, for QGIS on another GEOS (3.22 on Debian 12
+    has 3.11, 3.44 on sid 3.14 or newer); QGIS 3.40 (Debian 13) has 3.13: shapely 2.0.7's wheel
+    brings 3.11 (it has none for Python 3.14). From PyPI, or
     from $GEOBIAS_WHEELHOUSE where the tests run without a network (make test-matrix)."""
     from qgis.core import Qgis
 
     target = tmp_path_factory.mktemp("wheel-shapely")
-    version = "2.1.2" if Qgis.geosVersionMajor() * 100 + Qgis.geosVersionMinor() < 313 else "2.0.7"
+    version = "2.0.7" if (Qgis.geosVersionMajor(), Qgis.geosVersionMinor()) == (3, 13) else "2.1.2"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
            "--only-binary", ":all:", "--target", str(target), f"shapely=={version}"]  # fmt: skip
     if os.environ.get("GEOBIAS_WHEELHOUSE"):  # make test-matrix: downloaded while building
