@@ -5,9 +5,9 @@
 #   trixie  QGIS 3.40 LTR (Debian 13), Python 3.13, shapely 2.1 on GEOS 3.13
 #   sid     QGIS 3.44 (Debian unstable)
 # The chroots are cached in $GEOBIAS_MATRIX_CACHE (default /var/cache/geobias-matrix, outside
-# the repository, so `git clean` and `make clean` leave them) and rebuilt when missing, when
-# their package list changes or when older than $GEOBIAS_MATRIX_MAX_AGE_DAYS (default 30, so
-# sid follows Debian). GEOBIAS_MATRIX="trixie sid" picks the targets. Needs root (or sudo).
+# the repository, so `git clean` and `make clean` leave them), rebuilt when missing or older
+# than $GEOBIAS_MATRIX_MAX_AGE_DAYS (default 30, so sid follows Debian), given the new packages
+# when their list changes. GEOBIAS_MATRIX="trixie sid" picks the targets. Needs root (or sudo).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${GEOBIAS_MATRIX_CACHE:-/var/cache/geobias-matrix}"
@@ -18,10 +18,11 @@ SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 # What the plugin needs from the distribution (QGIS, its Python, numpy/scipy/requests, Debian's
 # shapely on Debian's GEOS) and what the tests need: git (the zip is built from `git ls-files`),
-# pylupdate5 and lrelease (translations), Xvfb (real QGIS desktop), tinyproxy (proxy tests).
+# pylupdate5 and lrelease (translations), Xvfb (real QGIS desktop), tinyproxy (proxy tests),
+# poppler's pdftotext and pdftoppm (the report's PDF).
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-shapely
           python3-requests python3-venv python3-pip ca-certificates git xvfb xauth
-          pyqt5-dev-tools qttools5-dev-tools tinyproxy)
+          pyqt5-dev-tools qttools5-dev-tools tinyproxy poppler-utils)
 # Test tools from PyPI, pinned as in requirements.txt; nothing the plugin needs at run time.
 PIP_PKGS=(pytest pytest-qgis vermin markdown)
 pins() {
@@ -68,8 +69,15 @@ build_chroot() {
     local suite="$1" dir="$CACHE/$1"
     local want
     want="$(printf '%s\n' "${APT_PKGS[@]}" "$MIRROR" | sha256sum | cut -c1-16)"
-    if [ -f "$dir/.geobias-apt" ] && [ "$(cat "$dir/.geobias-apt")" = "$want" ] &&
-        [ -z "$(find "$dir/.geobias-apt" -mtime +"$MAX_AGE_DAYS")" ]; then
+    if [ -f "$dir/.geobias-apt" ] && [ -z "$(find "$dir/.geobias-apt" -mtime +"$MAX_AGE_DAYS")" ]
+    then
+        [ "$(cat "$dir/.geobias-apt")" = "$want" ] && return 0
+        # A recent chroot and a changed package list: add what is new (seconds, not minutes).
+        log "$suite: the package list changed: installing what is missing"
+        in_chroot "$dir" apt-get update -q >/dev/null
+        in_chroot "$dir" apt-get install -y -q --no-install-recommends "${APT_PKGS[@]}" >/dev/null
+        in_chroot "$dir" apt-get clean
+        echo "$want" | $SUDO tee "$dir/.geobias-apt" >/dev/null
         return 0
     fi
     log "$suite: building the chroot in $dir (debootstrap + ${#APT_PKGS[@]} packages, ~3 min)"
