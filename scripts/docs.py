@@ -23,7 +23,7 @@ HELP = os.path.join(ROOT, "help")
 SHIPPED = "docs/guide/"  # ships as it is (scripts/package.py): linked to, not copied
 # Markdown link targets: [text](target) and ![alt](target); code spans are masked first.
 LINK = re.compile(r"(!?\[(?:[^\]\[]|\[[^\]]*\])*\])\(\s*<?([^)\s>]+)>?(\s+\"[^\"]*\")?\s*\)")
-CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+CODE = re.compile(r"```.*?```|`[^`]+`", re.S)  # inline code may span a line break
 STYLE = """
 body { font-family: sans-serif; max-width: 54em; margin: 1em auto; padding: 0 1em;
        line-height: 1.45; color: #222; }
