@@ -13,6 +13,9 @@ from scipy import stats
 
 from geobias.paths import DATA
 
+# The real embedded model: native only (make test), not in make test-matrix's chroots.
+pytestmark = pytest.mark.integration
+
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 IMR, ATTR = "Infant Mortality Rate", "Average Attractiveness of Residents"
 # Paris, Lagos, Tokyo, Mumbai: countries with very different infant mortality.

@@ -63,6 +63,7 @@ def columns(path, table):
     return names, rows
 
 
+@pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
 def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     from geobias.core.cache import ScoreCache
     from geobias.core.descriptors import load_descriptors
@@ -136,6 +137,7 @@ def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     assert again["N_TO_SCORE"] == 0 and again["C_ROOT"] == pytest.approx(out["C_ROOT"])
 
 
+@pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
 def test_estimate_only_writes_nothing(processing_ready, scope, tmp_path):
     out = run(dict(scope, ESTIMATE_ONLY=True, OUTPUT=str(tmp_path / "none.gpkg")))
     assert out["N_SENTENCES"] == 30 and "30 sentences" in out["ESTIMATE"]
@@ -174,6 +176,7 @@ def test_a_chat_only_endpoint_is_refused(processing_ready, scope, tmp_path):
         refused(dict(scope, SCORER=1, URL=server.base_url), "cannot start", tmp_path)
 
 
+@pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
 def test_a_cancelled_run_writes_nothing_and_keeps_its_scores(processing_ready, scope, tmp_path):
     import processing
 

@@ -248,6 +248,7 @@ def model_wheels():
 
 
 @needs_xvfb
+@pytest.mark.integration  # the real model's wheels and Debian 12's shapely 1.8: native only
 def test_the_documented_debian_set_up_runs_geobias_in_a_fresh_profile(
     zip_path, tmp_path, model_wheels
 ):
