@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb bench \
+.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
         package llm qgis test-matrix \
         screenshot translations docs data clean
 
@@ -66,6 +66,11 @@ demo: setup translations
 
 demo-herb: setup translations
 	$(HEADLESS) $(PY) scripts/demo_herb.py $(DEMO_ARGS)
+
+# The embedded model under two prompt presets on the demo's points, compared (<= 15 minutes;
+# the whole prompt's answers come from make demo's cache).
+demo-compare: setup translations
+	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
 
 bench: setup
 	$(HEADLESS) $(PY) benchmarks/run.py

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="256"/>
+        <location filename="../ui/dock.py" line="259"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="178"/>
+        <location filename="../ui/dock.py" line="181"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="181"/>
+        <location filename="../ui/dock.py" line="184"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="240"/>
+        <location filename="../ui/dock.py" line="243"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="240"/>
+        <location filename="../ui/dock.py" line="243"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="245"/>
+        <location filename="../ui/dock.py" line="248"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,17 +642,17 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="248"/>
+        <location filename="../ui/dock.py" line="251"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="280"/>
+        <location filename="../ui/dock.py" line="283"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="308"/>
+        <location filename="../ui/dock.py" line="311"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="334"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="338"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="360"/>
+        <location filename="../ui/dock.py" line="363"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="402"/>
+        <location filename="../ui/dock.py" line="405"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1173,57 +1173,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="55"/>
+        <location filename="../ui/dock.py" line="56"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="57"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="58"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="59"/>
+        <location filename="../ui/dock.py" line="60"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="60"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="91"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="91"/>
+        <location filename="../ui/dock.py" line="92"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="92"/>
+        <location filename="../ui/dock.py" line="93"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="214"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="220"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="385"/>
+        <location filename="../ui/dock.py" line="388"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="196"/>
+        <location filename="../ui/dock.py" line="199"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1536,27 +1536,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="201"/>
+        <location filename="../ui/dock.py" line="204"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="332"/>
+        <location filename="../ui/dock.py" line="335"/>
         <source>Stopped. Resume continues where it stopped.</source>
         <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="351"/>
+        <location filename="../ui/dock.py" line="354"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/dock.py" line="355"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2126,7 +2126,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="255"/>
+        <location filename="../ui/compare_tab.py" line="299"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -3026,7 +3026,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="95"/>
+        <location filename="../ui/dock.py" line="96"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3160,7 +3160,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="93"/>
+        <location filename="../ui/dock.py" line="94"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3414,6 +3414,66 @@ Lancer HERB ?</translation>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="36"/>
+        <source>Spearman&apos;s rho with the ground truth</source>
+        <translation>Rho de Spearman avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="37"/>
+        <source>Pearson's r² with the ground truth</source>
+        <translation>r² de Pearson avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="38"/>
+        <source>Spearman&apos;s rho with the anchor</source>
+        <translation>Rho de Spearman avec l'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="39"/>
+        <source>Bias score B = rho(anchor) · MAD · a²</source>
+        <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="40"/>
+        <source>Mean absolute deviation (MAD) of the scores</source>
+        <translation>Écart absolu moyen (MAD) des scores</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="41"/>
+        <source>Answer rate a</source>
+        <translation>Taux de réponse a</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="42"/>
+        <source>Gini coefficient of the scores</source>
+        <translation>Coefficient de Gini des scores</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="241"/>
+        <source>Check at least one model and one topic.</source>
+        <translation>Cochez au moins un modèle et un thème.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="260"/>
+        <source>Could not compare: {e}.</source>
+        <translation>Comparaison impossible : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="320"/>
+        <source>Mean (across models)</source>
+        <translation>Moyenne (sur les modèles)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="324"/>
+        <source>Mean (across topics)</source>
+        <translation>Moyenne (sur les thèmes)</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="98"/>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -3536,6 +3596,64 @@ Lancer HERB ?</translation>
         <location filename="../ui/area_tab.ui" line="44"/>
         <source>Sample the points and show them on the map; nothing is sent to a model</source>
         <translation>Échantillonne les points et les montre sur la carte ; rien n'est envoyé à un modèle</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTab</name>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="8"/>
+        <source>Open GeoPackage…</source>
+        <translation>Ouvrir un GeoPackage…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="8"/>
+        <source>Compare the rated layers of survey or ablation GeoPackages</source>
+        <translation>Comparer les couches notées de GeoPackages d'enquête ou d'ablation</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="9"/>
+        <source>Use selected layers</source>
+        <translation>Utiliser les couches sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="9"/>
+        <source>Compare the rated layers selected in the Layers panel (all rated layers if none is selected)</source>
+        <translation>Comparer les couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="16"/>
+        <source>Models</source>
+        <translation>Modèles</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="22"/>
+        <source>Topics</source>
+        <translation>Thèmes</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="28"/>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="28"/>
+        <source>Pivot the metrics of the checked models and topics and add the mean rank layers to the project</source>
+        <translation>Croiser les métriques des modèles et thèmes cochés et ajouter les couches de rang moyen au projet</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="31"/>
+        <source>Table</source>
+        <translation>Tableau</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="33"/>
+        <source>Copy</source>
+        <translation>Copier</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="33"/>
+        <source>Copy the table as tab-separated text (pastes into a spreadsheet)</source>
+        <translation>Copier le tableau en texte séparé par des tabulations (à coller dans un tableur)</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,7 @@ from ..i18n_util import tr, translate
 from ..paths import GUIDE
 from . import runner
 from .area_tab import AreaTab
+from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
@@ -93,6 +94,8 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.overlay, tr("Overlay"))
         self.herb = HerbTab(self)
         self.add_tab(self.herb, tr("Regional bias"))
+        self.compare = CompareTab(self)
+        self.add_tab(self.compare, tr("Compare"))
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.ui.runButton.clicked.connect(self.run)

@@ -39,6 +39,7 @@ def test_the_dock_fits_a_1000_px_screen_with_every_tab(run, facts):
         "Results",
         "Overlay",
         "Regional bias",
+        "Compare",
     ]
     for size in facts["sizes"]:
         assert size["dock_min_height"] <= 600, size

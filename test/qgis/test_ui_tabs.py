@@ -38,7 +38,7 @@ def countries_layer():
 def test_every_tab_scrolls_and_the_dock_stays_under_600_px(dock, qgis_app):
     tabs = dock.ui.tabs
     names = [tabs.tabText(i) for i in range(tabs.count())]
-    assert names == ["Area", "Survey", "Results", "Overlay", "Regional bias"]
+    assert names == ["Area", "Survey", "Results", "Overlay", "Regional bias", "Compare"]
     for i in range(tabs.count()):
         tabs.setCurrentIndex(i)
         qgis_app.processEvents()

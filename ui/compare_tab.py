@@ -1,0 +1,354 @@
+"""The dock's Compare tab: several models and topics side by side, as the paper's tables.
+
+Pick models and topics among rated layers (from GeoPackages or the Layers panel); Compare runs
+geobias:comparemodels, shows one pivot table at a time (sortable, copyable) with a dot plot of
+its values per model and topic, and adds the mean rank layers to the project.
+"""
+
+import math
+import os
+
+from qgis.core import Qgis, QgsProject, QgsVectorLayer
+from qgis.PyQt import uic
+from qgis.PyQt.QtCore import QPointF, QRectF, QSize, Qt
+from qgis.PyQt.QtGui import QColor, QFont, QPainter, QPen
+from qgis.PyQt.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QListWidgetItem,
+    QSizePolicy,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from ..core.compare import PIVOT_METRICS, pivots
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from . import runner
+from .results_tab import is_rated
+from .task import error_sentence
+
+FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "compare_tab.ui"))
+# Okabe-Ito: a qualitative palette colour-blind readers can tell apart.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#F0E442")  # fmt: skip
+# The titles of PIVOT_METRICS (core/ has no Qt), for the translation tools.
+TITLES = {
+    "rho_truth": QT_TRANSLATE_NOOP("@default", "Spearman's rho with the ground truth"),
+    "r2_truth": QT_TRANSLATE_NOOP("@default", "Pearson's r² with the ground truth"),
+    "rho_anchor": QT_TRANSLATE_NOOP("@default", "Spearman's rho with the anchor"),
+    "bias_score": QT_TRANSLATE_NOOP("@default", "Bias score B = rho(anchor) · MAD · a²"),
+    "mad": QT_TRANSLATE_NOOP("@default", "Mean absolute deviation (MAD) of the scores"),
+    "answer_rate": QT_TRANSLATE_NOOP("@default", "Answer rate a"),
+    "gini": QT_TRANSLATE_NOOP("@default", "Gini coefficient of the scores"),
+}
+GROUP = "GeoBias — comparison"
+
+
+def distinct(layer, field):
+    """The distinct non-empty values of a field, as text."""
+    idx = layer.fields().lookupField(field)
+    if idx < 0:
+        return []
+    return sorted(str(v) for v in layer.uniqueValues(idx) if v is not None and str(v) != "NULL")
+
+
+def _num(v):
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return math.nan
+    return v
+
+
+class NumberItem(QTableWidgetItem):
+    """A table cell holding a number: shown with two decimals, sorted by value, empty last."""
+
+    def __init__(self, value):
+        self.value = _num(value)
+        super().__init__("" if math.isnan(self.value) else f"{self.value:.2f}")
+        self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+
+    def __lt__(self, other):
+        if not isinstance(other, NumberItem):
+            return super().__lt__(other)
+        a, b = self.value, other.value
+        return (math.isnan(a), a if not math.isnan(a) else 0) < (
+            math.isnan(b), b if not math.isnan(b) else 0)  # fmt: skip
+
+
+class DotPlot(QWidget):
+    """One row per topic, one coloured dot per model at its value; a zero line."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.pivot = None
+        self.setMinimumHeight(120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def sizeHint(self):
+        return QSize(360, 60 + 22 * (len(self.pivot.topics) if self.pivot else 3))
+
+    def set_data(self, pivot):
+        self.pivot = pivot
+        self.updateGeometry()
+        self.update()
+
+    def dots(self):
+        """(topic index, model index, value) of every finite cell: what is drawn."""
+        if self.pivot is None:
+            return []
+        return [(i, j, float(v)) for i, row in enumerate(self.pivot.values)
+                for j, v in enumerate(row) if math.isfinite(v)]  # fmt: skip
+
+    def paintEvent(self, event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), self.palette().base())
+        dots = self.dots()
+        if not dots:
+            p.end()
+            return
+        topics, models = self.pivot.topics, self.pivot.models
+        values = [v for _i, _j, v in dots]
+        lo, hi = min(min(values), 0.0), max(max(values), 0.0)
+        hi = hi if hi > lo else lo + 1.0
+        label_w = min(170.0, self.width() * 0.4)
+        legend_h = 18.0
+        plot = QRectF(label_w + 6, legend_h + 6, self.width() - label_w - 16,
+                      self.height() - legend_h - 26)  # fmt: skip
+        text = self.palette().text().color()
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        p.setFont(small)
+        x_legend = 4.0
+        for j, model in enumerate(models):  # legend: the models' colours
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(PALETTE[j % len(PALETTE)]))
+            p.drawEllipse(QPointF(x_legend + 5, legend_h / 2 + 2), 4, 4)
+            p.setPen(text)
+            width = p.fontMetrics().horizontalAdvance(model) + 22
+            left = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            p.drawText(QRectF(x_legend + 12, 2, width, legend_h), left, model)
+            x_legend += width
+
+        def x_of(v):
+            return plot.left() + (v - lo) / (hi - lo) * plot.width()
+
+        step = plot.height() / max(len(topics), 1)
+        p.setPen(QPen(QColor(150, 150, 150), 1, Qt.PenStyle.DashLine))
+        p.drawLine(QPointF(x_of(0.0), plot.top()), QPointF(x_of(0.0), plot.bottom()))
+        for i, topic in enumerate(topics):
+            y = plot.top() + step * (i + 0.5)
+            p.setPen(QPen(QColor(225, 225, 225), 1))
+            p.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            p.setPen(text)
+            p.drawText(QRectF(2, y - 9, label_w, 18),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                       p.fontMetrics().elidedText(topic, Qt.TextElideMode.ElideRight,
+                                                  int(label_w)))  # fmt: skip
+        p.setPen(Qt.PenStyle.NoPen)
+        for i, j, v in dots:
+            p.setBrush(QColor(PALETTE[j % len(PALETTE)]))
+            p.drawEllipse(QPointF(x_of(v), plot.top() + step * (i + 0.5)), 4.5, 4.5)
+        p.setPen(text)
+        below = QRectF(plot.left(), plot.bottom() + 2, plot.width(), 14)
+        p.drawText(below, int(Qt.AlignmentFlag.AlignLeft), f"{lo:.2f}")
+        p.drawText(below, int(Qt.AlignmentFlag.AlignRight), f"{hi:.2f}")
+        p.end()
+
+
+class CompareTab(QWidget, FORM):
+    """Models × topics: pick them, compare, read the pivots and the dot plot."""
+
+    def __init__(self, dock):
+        super().__init__(dock)
+        self.setupUi(self)
+        self.dock = dock
+        self.iface = dock.iface
+        self.layers = []
+        self.pivots = {}
+        self.mean_layers = []
+        self.plot = DotPlot(self)
+        self.plotLayout.addWidget(self.plot)
+        for metric in PIVOT_METRICS:
+            self.metricCombo.addItem(tr(TITLES[metric]), metric)
+        self.pivotTable.verticalHeader().hide()
+        self.openButton.clicked.connect(self.open_results)
+        self.layersButton.clicked.connect(self.use_selected_layers)
+        self.compareButton.clicked.connect(self.compare)
+        self.copyButton.clicked.connect(self.copy_table)
+        self.metricCombo.currentIndexChanged.connect(self.show_metric)
+        self.compareButton.setEnabled(False)
+
+    # ------------------------------------------------------------------ picking
+    def open_results(self):
+        folder = QgsProject.instance().homePath() or os.path.expanduser("~")
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, tr("Open GeoBias results"), folder, tr("GeoPackage (*.gpkg)")
+        )
+        if paths:
+            self.open_files(paths)
+
+    def open_files(self, paths):
+        """The rated layers of GeoPackages (surveys, ablations) to pick from."""
+        from ..processing.compare_models import survey_layers
+
+        layers = [lyr for path in paths for lyr in survey_layers(path, "score")]
+        if not layers:
+            self.dock.push(
+                tr("No rated points layer (model, topic and score fields) in {files}.").format(
+                    files=", ".join(os.path.basename(p) for p in paths)
+                ),
+                Qgis.MessageLevel.Warning,
+            )
+        self.use_layers(layers)
+        return layers
+
+    def use_selected_layers(self):
+        """The rated layers selected in the Layers panel (all rated layers if none is)."""
+        view = self.iface.layerTreeView() if hasattr(self.iface, "layerTreeView") else None
+        chosen = [lyr for lyr in (view.selectedLayers() if view else []) if is_rated(lyr)]
+        if not chosen:
+            chosen = [lyr for lyr in QgsProject.instance().mapLayers().values() if is_rated(lyr)]
+        if not chosen:
+            self.dock.push(tr("No rated points layer in the project."), Qgis.MessageLevel.Info)
+        self.use_layers(chosen)
+
+    def use_layers(self, layers):
+        """Offer every model and topic of the layers, all checked."""
+        self.layers = [lyr for lyr in layers if is_rated(lyr)]
+        models = sorted({m for lyr in self.layers for m in distinct(lyr, "model")})
+        topics = sorted({t for lyr in self.layers for t in distinct(lyr, "topic")})
+        for widget, names in ((self.modelsList, models), (self.topicsList, topics)):
+            widget.clear()
+            for name in names:
+                item = QListWidgetItem(name, widget)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked)
+        self.compareButton.setEnabled(bool(self.layers))
+
+    @staticmethod
+    def checked(widget):
+        return [widget.item(i).text() for i in range(widget.count())
+                if widget.item(i).checkState() == Qt.CheckState.Checked]  # fmt: skip
+
+    # ------------------------------------------------------------------ comparing
+    def compare(self):
+        """geobias:comparemodels over the checked models and topics (anchor: infant survival
+        of the bundled countries), then the tables, the plot and the mean rank layers."""
+        models, topics = self.checked(self.modelsList), self.checked(self.topicsList)
+        if not models or not topics:
+            self.dock.push(tr("Check at least one model and one topic."), Qgis.MessageLevel.Warning)
+            return None
+        layers = [lyr for lyr in self.layers
+                  if set(distinct(lyr, "model")) & set(models)
+                  and set(distinct(lyr, "topic")) & set(topics)]  # fmt: skip
+        for layer in layers:  # memory layers are found through the project
+            if QgsProject.instance().mapLayer(layer.id()) is None:
+                QgsProject.instance().addMapLayer(layer, False)
+        truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
+        out = os.path.join(runner.output_dir("compare", run=True), "compare.gpkg")
+        try:
+            result = runner.run_algorithm(
+                "geobias:comparemodels",
+                {"INPUT": [lyr.id() for lyr in layers], "MODELS": "; ".join(models),
+                 "TOPICS": "; ".join(topics), "TRUTH_FIELD": truth,
+                 "ANCHOR": runner.COUNTRIES, "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
+                 "OUTPUT": out},
+            )  # fmt: skip
+        except Exception as e:
+            self.dock.push(
+                tr("Could not compare: {e}.").format(e=error_sentence(e)),
+                Qgis.MessageLevel.Warning,
+                details=e,
+            )
+            return None
+        self.show_comparison(result)
+        return result
+
+    def show_comparison(self, result):
+        """Pivots from the comparison's metrics table; the mean rank layers in the project."""
+        table = QgsVectorLayer(result["METRICS"], "compare_metrics", "ogr")
+        names = table.fields().names()
+        records = []
+        for f in table.getFeatures():
+            row = {n: (None if str(v) == "NULL" else v) for n, v in zip(names, f.attributes())}
+            row["model"] = row.get("label") or row.get("model")
+            records.append(row)
+        del table
+        self.pivots = {p.metric: p for p in pivots(records)}
+        self.add_mean_layers(result["MEAN_RANK_LAYERS"])
+        self.show_metric()
+        self.dock.show_tab(self)
+
+    def add_mean_layers(self, uris):
+        """The mean rank layers under "GeoBias — comparison" (a new comparison replaces them)."""
+        from ..processing.styles import short_topic
+
+        project = QgsProject.instance()
+        root = project.layerTreeRoot()
+        group = root.findGroup(GROUP)
+        if group is None:
+            group = root.insertGroup(0, GROUP)
+        else:
+            project.removeMapLayers([n.layerId() for n in group.findLayers()])
+        self.mean_layers = []
+        for uri in uris:
+            layer = QgsVectorLayer(uri, "mean", "ogr")  # its default style comes from the file
+            if not layer.isValid():
+                continue
+            topic = distinct(layer, "topic")
+            layer.setName(tr("Mean rank · {topic}").format(
+                topic=short_topic(topic[0]) if topic else "?"))  # fmt: skip
+            project.addMapLayer(layer, False)
+            group.addLayer(layer)
+            self.mean_layers.append(layer)
+
+    # ------------------------------------------------------------------ table and plot
+    def show_metric(self, *args):
+        metric = self.metricCombo.currentData()
+        p = self.pivots.get(metric)
+        table = self.pivotTable
+        table.setSortingEnabled(False)
+        table.clear()
+        if p is None:
+            table.setRowCount(0)
+            table.setColumnCount(0)
+            self.plot.set_data(None)
+            return
+        header, rows = p.table()
+        table.setColumnCount(len(header))
+        table.setRowCount(len(rows))
+        table.setHorizontalHeaderLabels([tr("Topic"), *header[1:-1], tr("Mean (across models)")])
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for r, row in enumerate(rows):
+            name = tr("Mean (across topics)") if r == len(rows) - 1 else row[0]
+            item = QTableWidgetItem(name)
+            if r == len(rows) - 1:
+                item.setFont(bold)
+            table.setItem(r, 0, item)
+            for c, v in enumerate(row[1:], start=1):
+                table.setItem(r, c, NumberItem(v))
+        table.setSortingEnabled(True)
+        table.resizeColumnsToContents()
+        self.plot.set_data(p)
+
+    def table_text(self):
+        """The table as shown (in its sort order) as tab-separated text, numbers in full."""
+        table = self.pivotTable
+        cols = range(table.columnCount())
+        lines = ["\t".join(table.horizontalHeaderItem(c).text() for c in cols)]
+        for r in range(table.rowCount()):
+            cells = []
+            for c in cols:
+                item = table.item(r, c)
+                if isinstance(item, NumberItem):
+                    cells.append("" if math.isnan(item.value) else repr(item.value))
+                else:
+                    cells.append(item.text() if item is not None else "")
+            lines.append("\t".join(cells))
+        return "\n".join(lines) + "\n"
+
+    def copy_table(self):
+        QApplication.clipboard().setText(self.table_text())
