@@ -476,3 +476,41 @@ def test_batch_round_trip(qp, tmp_path):
         # Once rated, the batch's error lines no longer count as failures.
         imported = qp.run("importbatch", INPUT=tmp_path / "out.jsonl")
         assert (imported["N_ANSWERS"], imported["N_FAILED"]) == (8, 0)
+
+
+@pytest.fixture(scope="module")
+def one_thread_model():
+    """The embedded model reached by its URL, with one thread (fast on a loaded machine)."""
+    from geobias.core.embedded import EmbeddedServer
+
+    server = EmbeddedServer(parallel=1, threads=1)
+    server.start()
+    yield {"PROVIDER": 0, "BASE_URL": server.base_url, "MODEL": server.model_name}
+    server.stop()
+
+
+@pytest.mark.integration
+def test_ablation_and_probes_with_the_embedded_model(qp, one_thread_model, tmp_path):
+    coords = [(2.35, 48.86), (3.38, 6.52), (139.69, 35.69)]  # Paris, Lagos, Tokyo
+    points = tmp_path / "points.csv"
+    points.write_text("lon,lat\n" + "".join(f"{x},{y}\n" for x, y in coords))
+    source = f"delimitedtext://file://{points}?xField=lon&yField=lat&crs=EPSG:4326"
+    out = tmp_path / "ablation.gpkg"
+    result = qp.run("ablation", INPUT=source, **one_thread_model, TOPICS="Infant Mortality Rate",
+                    VARIANTS=[0, 3], TRUTH=COUNTRIES + "|layername=countries",
+                    TRUTH_FIELD="infant_mortality", N_BOOT=0, OUTPUT=out)  # fmt: skip
+    assert result["N_REQUESTS"] + result["N_CACHED"] == 2 * 3
+    with sqlite3.connect(out) as con:
+        variants = [v for (v,) in con.execute("SELECT DISTINCT variant FROM ablation")]
+        n_runs = con.execute("SELECT count(*) FROM runs").fetchone()[0]
+    assert variants == ["geollm", "no_address"] and n_runs == 2
+    assert "| Topic | geollm | no_address |" in result["MARKDOWN"]
+    out = tmp_path / "probes.gpkg"
+    result = qp.run("probes", **one_thread_model, ACTIVITIES="see wildlife", QUERIES="",
+                    N_SAMPLES=2, MAX_TOKENS=16, OUTPUT=out)  # fmt: skip
+    with sqlite3.connect(out) as con:
+        (n, n_a, n_b, n_r, n_u) = con.execute(
+            "SELECT n_samples, n_a, n_b, n_refused, n_unclear FROM choices"
+        ).fetchone()
+        samples = [s for (s,) in con.execute("SELECT sample FROM probe_answers")]
+    assert n == 2 and n_a + n_b + n_r + n_u == 2 and sorted(samples) == [0, 1]
