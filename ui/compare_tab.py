@@ -332,6 +332,8 @@ class CompareTab(QWidget, FORM):
                 table.setItem(r, c, NumberItem(v))
         table.setSortingEnabled(True)
         table.resizeColumnsToContents()
+        # Long topic names would push the numbers out of a narrow dock: elide them instead.
+        table.setColumnWidth(0, min(table.columnWidth(0), 170))
         self.plot.set_data(p)
 
     def table_text(self):

@@ -85,6 +85,7 @@ def test_compare_tab_pivots_sorts_copies_plots_and_maps(dock, rated_files, qgis_
     pivot = tab.plot.pivot
     drawn = {(pivot.topics[i], pivot.models[j]): v for i, j, v in tab.plot.dots()}
     assert drawn == {(t, m): bias[(m, t)] for m, t in FILES}
+    tab.resize(440, 760)  # as in a dock beside the map
     image = tab.grab().toImage()
     image.save(str(tmp_path / "compare_tab.png"))
     colours = {image.pixel(x, y) for x in range(0, image.width(), 7)
