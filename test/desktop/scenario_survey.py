@@ -82,13 +82,15 @@ def dock_fits_and_help():
     for i in range(d.ui.tabs.count()):
         d.ui.tabs.setCurrentIndex(i)
         pump(0.3)
+        # A tab with a run of its own (Regional bias) hides the survey's Run and shows its own.
+        run = getattr(d.tab_widgets()[i], "runButton", None) or d.ui.runButton
         sizes.append(
             {
                 "tab": d.ui.tabs.tabText(i),
                 "dock_min_height": d.minimumSizeHint().height(),
                 "window_height": iface.mainWindow().height(),
-                "run_visible": d.ui.runButton.isVisible()
-                and d.ui.runButton.mapTo(iface.mainWindow(), d.ui.runButton.rect().bottomLeft()).y()
+                "run_visible": run.isVisible()
+                and run.mapTo(iface.mainWindow(), run.rect().bottomLeft()).y()
                 <= iface.mainWindow().height(),
             }
         )
