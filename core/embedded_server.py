@@ -21,7 +21,8 @@ import threading
 
 if __package__:  # imported by core/embedded.py
     from . import models
-else:  # run as a script: core/ is sys.path[0], and models.py is standard library only
+else:  # run as a script (by any Python, even isolated with -I): models.py is stdlib only
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import models
 
 DEFAULT_MODEL_FILE = models.get_model().file
