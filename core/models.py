@@ -203,9 +203,12 @@ def install(key: str | None = None, folder: str | None = None) -> str:
     target = os.path.join(folder, m.file)
     chunks = chunk_paths(m)
     size = sum(os.path.getsize(c) for c in chunks)
+    os.makedirs(folder, exist_ok=True)
+    if m.notice:  # the licence asks that every copy travel with its notice
+        with open(os.path.join(folder, f"NOTICE-{m.key}.txt"), "w", encoding="utf-8") as f:
+            f.write(f"{m.file}: {m.notice}\nLicence: {m.licence}, {m.licence_url}\n")
     if os.path.isfile(target) and os.path.getsize(target) == size:
         return target
-    os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=m.file + ".", suffix=".part", dir=folder)
     try:
         digest = hashlib.sha256()

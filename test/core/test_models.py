@@ -58,7 +58,7 @@ def test_chunks_are_reassembled_once_and_checksum_verified(tmp_path, monkeypatch
         assert f.read() == b"".join(parts)
     mtime = os.stat(path).st_mtime_ns
     assert models.install("fake") == path and os.stat(path).st_mtime_ns == mtime  # kept
-    assert os.listdir(tmp_path / "models") == ["fake.gguf"]  # no temporary file left
+    assert sorted(os.listdir(tmp_path / "models")) == ["fake.gguf"]  # no temporary file left
     assert "fakemodel_part0" not in sys.modules  # found, never imported
     assert fake.name == "fake"
 
@@ -73,6 +73,17 @@ def test_a_bad_chunk_leaves_nothing_that_looks_installed(tmp_path, monkeypatch):
     assert os.listdir(tmp_path / "models") == []
     with pytest.raises(models.ModelError, match="not installed"):
         models.model_path("fake")
+
+
+def test_a_model_with_a_notice_gets_it_beside_the_file(tmp_path, monkeypatch):
+    fake = _fake_chunks(tmp_path, monkeypatch, [b"abc"])
+    notice = "Fake is provided under the Fake Terms"
+    monkeypatch.setitem(
+        models.MODELS, "fake", models.EmbeddedModel(**{**fake.__dict__, "notice": notice})
+    )
+    models.install("fake")
+    with open(tmp_path / "models" / "NOTICE-fake.txt", encoding="utf-8") as f:
+        assert notice in f.read()
 
 
 def test_a_missing_chunk_says_what_to_install(tmp_path, monkeypatch):
