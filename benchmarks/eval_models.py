@@ -229,20 +229,15 @@ def main(argv=None) -> int:
     )
 
     ratings: dict = {}  # (model key, mode, topic) -> list of Rating
-    # Topic first (the demo's topic is measured before the others), then the grammar modes
-    # of every model before the free-answer probes: the order in which results matter.
+    # Topic first (the demo's topic is measured before the others), then mode by mode: the
+    # grammar modes of every model before the free-answer probes, the order results matter in.
     plan = []
     for topic in args.topics:
-        for free in (False, True):
+        for mode in MODES:
             for key in args.models:
                 m = models.get_model(key)
-                modes = [
-                    x
-                    for x in modes_for(m)
-                    if (args.modes is None or x in args.modes) and (MODES[x][1] is None) == free
-                ]
-                if modes:
-                    plan.append((topic, key, modes))
+                if mode in modes_for(m) and (args.modes is None or mode in args.modes):
+                    plan.append((topic, key, [mode]))
     for topic, key, modes in plan:
         m = models.get_model(key)
         if args.no_ask:
