@@ -14,12 +14,11 @@ SETTINGS_GROUP = "geobias/endpoints"
 
 
 def embedded_name(model):
-    """The endpoint name of an embedded model (SmolLM2 keeps the name projects saved before)."""
-    return (
-        "Embedded SmolLM2 (local)"
-        if model.key == "smollm2-135m"
-        else f"Embedded {model.label} (local)"
-    )
+    """The endpoint name of an embedded model, "Embedded Gemma 3 270M (local)" (SmolLM2 keeps
+    the name projects saved when it was the only one)."""
+    if model.key == "smollm2-135m":
+        return "Embedded SmolLM2 (local)"
+    return f"Embedded {model.label.split(' (')[0]} (local)"
 
 
 EMBEDDED_NAME = embedded_name(models.get_model())  # the default model's endpoint
