@@ -165,23 +165,31 @@ def rate_all(m, mode, topic, prompts, cache, timings, base_url, parallel) -> lis
     return [rate(r.completion) for r in results]
 
 
+def pace(cache: SurveyCache, m, mode, prompts) -> float:
+    """Seconds per request from when the cache stored the answers (median gap between
+    consecutive answers: robust to a run stopped and resumed later); NaN under 3 answers."""
+    ep = endpoint(m, mode, "http://127.0.0.1:0/v1", 1)
+    client = ChatClient(ep)
+    keys = [cache.key(ep, client.request_body(p)) for p in prompts]
+    client.close()
+    con = sqlite3.connect(cache.path)
+    marks = ",".join("?" * len(keys))
+    sql = f"SELECT created FROM responses WHERE key IN ({marks}) ORDER BY created"
+    created = np.array([r[0] for r in con.execute(sql, keys)])
+    con.close()
+    return float(np.median(np.diff(created))) if len(created) >= 3 else float("nan")
+
+
 def cached_ratings(m, mode, prompts, cache) -> list | None:
-    """Ratings from the cache alone (None when any answer is missing)."""
+    """Ratings from the cache alone, None for a point not asked yet (None: nothing cached)."""
     ep = endpoint(m, mode, "http://127.0.0.1:0/v1", 1)
     client = ChatClient(ep)
     keys = [cache.key(ep, client.request_body(p)) for p in prompts]
     client.close()
     stored = cache.get_many(keys)
-    if len(stored) < len(set(keys)):
+    if not stored:
         return None
-    return [rate(completion_from_response(stored[k])) for k in keys]
-
-
-def cached_or_probe(m, mode, prompts, cache, probe) -> list | None:
-    """Cached ratings of every point, else of the probe's first points (a stopped mode)."""
-    return cached_ratings(m, mode, prompts, cache) or (
-        cached_ratings(m, mode, prompts[:probe], cache) if probe else None
-    )
+    return [rate(completion_from_response(stored[k])) if k in stored else None for k in keys]
 
 
 def main(argv=None) -> int:
@@ -242,9 +250,7 @@ def main(argv=None) -> int:
         m = models.get_model(key)
         if args.no_ask:
             for mode in modes:
-                ratings[key, mode, topic] = cached_or_probe(
-                    m, mode, prompts[topic], cache, args.probe
-                )
+                ratings[key, mode, topic] = cached_ratings(m, mode, prompts[topic], cache)
             continue
         print(f"{m.label}: {topic} ...", flush=True)
         with EmbeddedServer(
@@ -285,19 +291,23 @@ def main(argv=None) -> int:
                 rs = ratings.get((key, mode, topic))
                 if not rs:
                     continue
-                asked = len(rs)
-                rs = rs + [rate_completion(None, None)] * (args.points - asked)
+                rs = rs + [None] * (args.points - len(rs))  # a stopped probe: its first points
+                was_asked = np.array([r is not None for r in rs])
+                asked = int(was_asked.sum())
+                rs = [r or rate_completion(None, None) for r in rs]
                 ev = np.array([np.nan if r.expected is None else r.expected for r in rs])
                 greedy = np.array([np.nan if r.rating is None else r.rating for r in rs])
-                answered = np.array([r.answered for r in rs])
+                answered = np.array([r.answered for r in rs])[was_asked]
                 t = sign * truth[field]
                 c_ev, boot = correlation(ev, t, country, args.n_boot)
                 c_gr, _ = correlation(greedy, t, country, args.n_boot)
                 per = timings.per_request(f"{key}|{mode}|{topic}")
+                if not np.isfinite(per):  # a run stopped before it could time itself
+                    per = pace(cache, m, mode, prompts[topic])
                 of = "" if asked == args.points else f" of {asked}"
                 lines.append(
                     f"| {m.label} | {mode} | {topic} ~ {'-' if sign < 0 else ''}{field} "
-                    f"| {answered[:asked].mean():.0%}{of} | {_fmt_rho(c_ev)} | {_fmt_rho(c_gr)} "
+                    f"| {answered.mean():.0%}{of} | {_fmt_rho(c_ev)} | {_fmt_rho(c_gr)} "
                     f"| {_fmt(metrics.mad(ev))} | {_fmt(metrics.mad(greedy))} | {_fmt(per)} |"
                 )
     lines[0] = lines[0].format(boot=boot)
