@@ -99,7 +99,9 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         )
         dock.run()
         assert dock.task is not None
-        wait_for(lambda: dock.task is None, timeout=240.0)
+        # A time-out only: Gemma 3 270M (the default) took over 240 s for these 6 requests at
+        # load 15 on this shared machine's 2 cores (about 1.3 s per request when idle).
+        wait_for(lambda: dock.task is None, timeout=900.0)
         assert dock.ui.progressBar.value() == 100, (dock.ui.progressLabel.text(), logged[-5:])
         assert len(shown) == 1
         port = runner.embedded_port()
