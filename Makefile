@@ -5,7 +5,7 @@ PY := .venv/bin/python
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
 .PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
-        package llm qgis test-matrix \
+        package llm qgis test-matrix eval-models \
         screenshot translations docs data clean
 
 all: test
@@ -74,6 +74,11 @@ demo-compare: setup translations
 
 bench: setup
 	$(HEADLESS) $(PY) benchmarks/run.py
+
+# Rate the same world sample with every embedded model and answer mode (core/models.py) and
+# compare rho with country truth; answers are cached in build/eval_models (a re-run is free).
+eval-models: setup
+	nice -n 10 $(PY) benchmarks/eval_models.py $(EVAL_ARGS)
 
 package: setup translations docs
 	$(PY) scripts/package.py

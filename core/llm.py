@@ -61,6 +61,8 @@ def is_reasoning_model(model: str) -> bool:
     return bool(_REASONING_MODEL.match((model or "").rsplit("/", 1)[-1]))
 
 
+APIS = ("chat", "completions")
+
 # Constrained answers keep the paper's "My answer is X.X.": after "My answer is " the model
 # predicts the first digit in context, so its logprobs carry the expected value (a bare "X.X"
 # grammar left SmolLM2's first-digit distribution nearly flat: MAD 0.005 over 40 points).
@@ -114,6 +116,9 @@ class Endpoint:
     top_logprobs: int = 5
     logprobs: bool | None = None
     constraint: str | None = None
+    # "chat" (/chat/completions, the server's chat template) or "completions" (/completions:
+    # the prompt as plain text, for a base model that has no chat template).
+    api: str = "chat"
     concurrency: int = 4
     rpm: float | None = None
     tpm: float | None = None
@@ -157,6 +162,10 @@ class Endpoint:
     def from_provider(cls, provider: str, model: str, **overrides) -> Endpoint:
         """An endpoint from a named preset (PROVIDERS), with any field overridden."""
         preset = dict(PROVIDERS[provider])
+        if provider == "embedded":  # each bundled model has its own answer mode
+            from .models import answer_mode
+
+            preset.update(answer_mode(model))
         preset.update(overrides)
         return cls(model=model, provider=provider, **preset)
 
@@ -292,18 +301,48 @@ class Completion:
     raw: dict
 
 
+def prompt_of(body: dict) -> str:
+    """The prompt text of a request body (chat or completions API)."""
+    if "prompt" in body:
+        return body["prompt"]
+    return body["messages"][0]["content"]
+
+
+def _legacy_logprobs(lp: dict) -> list[dict] | None:
+    """The completions API's {tokens, token_logprobs, top_logprobs} as chat-style content."""
+    tokens = lp.get("tokens")
+    if not isinstance(tokens, list):
+        return None
+    chosen = lp.get("token_logprobs") or [None] * len(tokens)
+    tops = lp.get("top_logprobs") or [None] * len(tokens)
+    return [
+        {
+            "token": t,
+            "logprob": c,
+            "top_logprobs": [{"token": k, "logprob": v} for k, v in (top or {}).items()],
+        }
+        for t, c, top in zip(tokens, chosen, tops)
+    ]
+
+
 def completion_from_response(resp: dict) -> Completion:
-    """Read text and logprobs from a chat.completion JSON (raises TransientError if it has none)."""
+    """Text and logprobs from a chat.completion or text_completion JSON (TransientError if none)."""
     choices = resp.get("choices") if isinstance(resp, dict) else None
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise TransientError("response has no choices")
     choice = choices[0]
-    message = choice.get("message") or {}
-    text = message.get("content")
-    if text is None and message.get("refusal"):
-        text = message["refusal"]
+    message = choice.get("message")
+    if message is None and "text" in choice:  # the completions API
+        text = choice.get("text")
+    else:
+        message = message or {}
+        text = message.get("content")
+        if text is None and message.get("refusal"):
+            text = message["refusal"]
     lp = choice.get("logprobs")
-    content = lp.get("content") if isinstance(lp, dict) else None
+    content = None
+    if isinstance(lp, dict):
+        content = lp["content"] if "content" in lp else _legacy_logprobs(lp)
     return Completion(text, content or None, choice.get("finish_reason"), resp.get("usage"), resp)
 
 
@@ -341,7 +380,10 @@ class ChatClient:
 
     def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
         self.endpoint = endpoint
-        self.url = normalise_base_url(endpoint.base_url) + "/chat/completions"
+        if endpoint.api not in APIS:
+            raise ValueError(f"unknown api {endpoint.api!r}; use one of {APIS}")
+        path = "/completions" if endpoint.api == "completions" else "/chat/completions"
+        self.url = normalise_base_url(endpoint.base_url) + path
         self.backoff_base = backoff_base
         self.backoff_cap = backoff_cap
         # urllib3's public pool managers (requests' own transport) with the endpoint's proxy
@@ -366,7 +408,11 @@ class ChatClient:
     def request_body(self, prompt: str) -> dict:
         """The canonical request body (also the cache key's content) for one prompt."""
         ep = self.endpoint
-        body = {"model": ep.model, "messages": [{"role": "user", "content": prompt}]}
+        body = {"model": ep.model}
+        if ep.api == "completions":
+            body["prompt"] = prompt
+        else:
+            body["messages"] = [{"role": "user", "content": prompt}]
         if ep.is_reasoning():
             # Only what o-series/GPT-5 accept: no temperature (always 1) and no logprobs.
             body["max_completion_tokens"] = ep.completion_budget()
@@ -375,7 +421,9 @@ class ChatClient:
         else:
             body["temperature"] = ep.temperature
             body["max_tokens"] = ep.max_tokens
-            if ep.logprobs is not False:
+            if ep.logprobs is not False and ep.api == "completions":
+                body["logprobs"] = ep.top_logprobs  # the completions API counts alternatives
+            elif ep.logprobs is not False:
                 body["logprobs"] = True
                 body["top_logprobs"] = ep.top_logprobs
         if ep.constraint == "grammar":
@@ -499,7 +547,7 @@ class ChatClient:
     def post(self, body: dict, is_cancelled=None) -> Completion:
         """Send one body with limits and retries; raise RequestError or EndpointError."""
         ep = self.endpoint
-        cost = estimate_tokens(body["messages"][0]["content"]) + ep.completion_budget()
+        cost = estimate_tokens(prompt_of(body)) + ep.completion_budget()
         last = ""
         for attempt in range(ep.max_retries + 1):
             if self.rpm and not self.rpm.acquire(1, is_cancelled):

@@ -225,6 +225,12 @@ def _continent(iso_a2):
 # ---------------------------------------------------------------- scorers
 
 
+# HERB's embedded scorer stays SmolLM2 (the rating survey's default became Gemma 3 270M in
+# issue 17): HERB's measured rates, its tests and make demo-herb are SmolLM2's, and the smaller
+# model scores the thousands of sentences faster.
+HERB_EMBEDDED_MODEL = "smollm2-135m"
+
+
 def make_scorer(kind, url="", model="", api_key=None, concurrency=2, feedback=None):
     """A core scorer; for the embedded model, one on the shared local server."""
     from ..core.scorers import EchoCompletionsScorer, LlamaCppScorer, MaskedLMScorer, ScorerError
@@ -236,7 +242,7 @@ def make_scorer(kind, url="", model="", api_key=None, concurrency=2, feedback=No
 
             if shared_port() is None and feedback is not None:
                 feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
-            server = shared_server(embedded_python())
+            server = shared_server(embedded_python(), model=HERB_EMBEDDED_MODEL)
             ep = server.endpoint(concurrency=min(concurrency, server.parallel))
             return LlamaCppScorer.from_endpoint(ep), ep.host()
         if kind in ("llamacpp", "echo") and not url:

@@ -79,20 +79,23 @@ def make_endpoint(provider, base_url, model, api_key=None, concurrency=4):
 def running_endpoint(provider, base_url, model, api_key, concurrency, feedback):
     """The endpoint to use; for the embedded provider without a URL, the shared local model."""
     if provider == "embedded" and not base_url:
+        from ..core import models
         from ..core.embedded import shared_port, shared_server
         from ..host import embedded_python
 
+        # MODEL may name a bundled model (core/models.py); otherwise the default serves it.
+        known = models.find_model(model) if model else None
         if shared_port() is None:
             feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
         try:
             # A child process shared with the dock and later runs; it stops with the plugin.
-            server = shared_server(embedded_python())
+            server = shared_server(embedded_python(), model=known.key if known else None)
         except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
             raise QgsProcessingException(
                 tr("The embedded model could not start: {err}").format(err=err)
             ) from err
         endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
-        if model:
+        if model and not known:
             endpoint.model = model
         yield endpoint
         return

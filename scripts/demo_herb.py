@@ -41,7 +41,9 @@ def main(argv=None):
 
             # The embedded model (the same GGUF and server as the dock's), started here to
             # choose its threads; its scores are cached under the same model identity.
-            with EmbeddedServer(parallel=2, threads=args.threads) as server:
+            from geobias.processing.herb import HERB_EMBEDDED_MODEL
+
+            with EmbeddedServer(HERB_EMBEDDED_MODEL, parallel=2, threads=args.threads) as server:
                 run_demo(args, server.base_url)
     finally:
         gc.collect()  # every layer gone before exitQgis (else a crash at exit)

@@ -1,7 +1,11 @@
 """Run inside QGIS (`qgis --code`): the GPT-3.5 reference ratings of paper 1 through the GeoBias
 algorithms (import, ground truth from the bundled countries' infant mortality, bias metrics),
 shown in the dock as a survey's results (styled layers in their group, metrics table, plot, one
-point's answer), saved as build/screenshots/dock.png; then QGIS quits."""
+point's answer), saved as build/screenshots/dock.png; then QGIS quits.
+
+With GEOBIAS_SCREENSHOT=demo it shows instead the last `make demo` run of the embedded model
+(output/demo/survey.gpkg: its rated layers and metrics) and saves build/screenshots/dock_demo.png.
+"""
 
 import os
 
@@ -14,7 +18,9 @@ from qgis.utils import iface, plugins
 ROOT = os.environ["GEOBIAS_ROOT"]
 # The paper's GPT-3.5 ratings, bundled with the plugin (resources/reference).
 REF = os.path.join(ROOT, "resources", "reference", "geollm-gpt35")
-OUT = os.path.join(ROOT, "build", "screenshots", "dock.png")
+DEMO = os.environ.get("GEOBIAS_SCREENSHOT") == "demo"
+OUT = os.path.join(ROOT, "build", "screenshots", "dock_demo.png" if DEMO else "dock.png")
+DEMO_GPKG = os.path.join(ROOT, "output", "demo", "survey.gpkg")
 FILES = {
     "Infant Mortality Rate": "gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_prompts.csv",
     "Average Attractiveness of Residents": (
@@ -42,9 +48,36 @@ def remove_gpkg(path):
             os.remove(p)
 
 
+def demo_layers():
+    """The rated layers (truth first) and the metrics of the last `make demo` run."""
+    import sqlite3
+
+    from geobias.ui.runner import add_saved_styles
+
+    con = sqlite3.connect(DEMO_GPKG)
+    names = [r[0] for r in con.execute("SELECT table_name FROM gpkg_contents ORDER BY rowid")]
+    con.close()
+    rated = []
+    for name in names:
+        if name in ("metrics", "runs"):
+            continue
+        layer = QgsVectorLayer(f"{DEMO_GPKG}|layername={name}", name, "ogr")
+        feature = next(layer.getFeatures())
+        layer.setName(f"{feature['model']}: {feature['topic']}")
+        add_saved_styles(layer)
+        rated.append(layer)
+    rated.sort(key=lambda layer: layer.fields().lookupField("truth") < 0)
+    metrics = QgsVectorLayer(f"{DEMO_GPKG}|layername=metrics", "Bias metrics", "ogr")
+    return rated, metrics
+
+
 def build():
     from geobias.processing.styles import style_file
     from geobias.ui.runner import add_saved_styles
+
+    if DEMO:
+        rated, metrics = demo_layers()
+        return show(rated, metrics, "Embedded model (make demo)")
 
     work = os.path.join(ROOT, "build", "screenshots")
     os.makedirs(work, exist_ok=True)
@@ -99,6 +132,14 @@ def build():
         },
     )
     metrics = QgsVectorLayer(r["OUTPUT"], "Bias metrics", "ogr")
+    show(rated, metrics, "GPT-3.5 reference")
+
+
+def show(rated, metrics, title):
+    """The layers over the countries, in the dock as a survey's results; then the grab."""
+    countries = (
+        os.path.join(ROOT, "resources", "data", "world_countries.gpkg") + "|layername=countries"
+    )
     world = QgsVectorLayer(countries, "Countries", "ogr")
     symbol = world.renderer().symbol()
     symbol.setColor(QColor(236, 236, 230))
@@ -107,8 +148,8 @@ def build():
     QgsProject.instance().addMapLayer(world)
     dock = plugins["geobias"].dock
     dock.show()
-    dock.ui.nameEdit.setText("GPT-3.5 reference")
-    dock.show_results(rated + [metrics], group_name="GPT-3.5 reference")
+    dock.ui.nameEdit.setText(title)
+    dock.show_results(rated + [metrics], group_name=title)
     root = QgsProject.instance().layerTreeRoot()
     root.findLayer(rated[1].id()).setItemVisibilityChecked(False)  # one map at a time
     iface.setActiveLayer(rated[0])

@@ -9,6 +9,7 @@ from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidget
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 
+from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr, translate
@@ -26,6 +27,18 @@ def fetch_models(endpoint):
         return client.list_models()
     finally:
         client.close()
+
+
+def embedded_note(model_name):
+    """What the Options page says about a built-in model: local, free, and its licence."""
+    text = tr("Built-in local model: runs on this computer, needs no key and costs nothing.")
+    m = models.find_model(model_name)
+    if m is None:
+        return text
+    licence = tr("{label}, {parameters} parameters; licence: {licence} ({url}).").format(
+        label=m.label, parameters=m.parameters, licence=m.licence, url=m.licence_url
+    )
+    return f"{text}\n{licence}"
 
 
 class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
@@ -127,11 +140,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         ):
             w.setEnabled(editable)
         self.removeButton.setEnabled(editable)
-        self.statusLabel.setText(
-            tr("Built-in local model: runs on this computer, needs no key and costs nothing.")
-            if e.is_embedded
-            else ""
-        )
+        self.statusLabel.setText(embedded_note(e.model) if e.is_embedded else "")
 
     def provider_changed(self):
         provider = self.providerCombo.currentData()

@@ -21,7 +21,7 @@ from ..i18n_util import tr
 from ..paths import DATA
 from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
 from ..processing.rate_locations import default_cache_path, make_endpoint
-from .settings import EMBEDDED_MODEL, find_endpoint, load_endpoints, truth_map
+from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
 SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
@@ -114,14 +114,15 @@ def embedded_url(port):
     return f"http://127.0.0.1:{port}/v1"
 
 
-def ensure_embedded(port, feedback=None):
-    """Start the embedded model on `port` unless it already runs there (call off the UI thread)."""
+def ensure_embedded(port, feedback=None, model=None):
+    """Start the embedded model (a core/models.py name, None: the default) on `port` unless it
+    already runs there (call off the UI thread); another model running there is replaced."""
     from ..core.embedded import shared_port, shared_server
     from ..host import embedded_python
 
     if shared_port() != port and feedback is not None:
         feedback.setProgressText(tr("Starting the embedded local model…"))
-    return shared_server(embedded_python(), port).base_url
+    return shared_server(embedded_python(), port, model).base_url
 
 
 def uses_embedded(settings):
@@ -146,7 +147,7 @@ def run_endpoint(cfg, base_url=None):
     """
     provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
     url = base_url or ("" if cfg.is_embedded else cfg.base_url)
-    model = EMBEDDED_MODEL if cfg.is_embedded else cfg.model
+    model = cfg.model
     ep = make_endpoint(provider, url, model, None, cfg.concurrency)
     ep.price_in = cfg.price_in or None
     ep.price_out = cfg.price_out or None
@@ -160,7 +161,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "INPUT": points,
         "PROVIDER": PROVIDERS.index(provider),
         "BASE_URL": base_url or ("" if cfg.is_embedded else cfg.base_url),
-        "MODEL": EMBEDDED_MODEL if cfg.is_embedded else cfg.model,
+        "MODEL": cfg.model,
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": cfg.concurrency,
         "PRESET": list(PRESETS).index(settings.preset) if settings.preset in PRESETS else 0,
@@ -280,12 +281,16 @@ def plan(settings, geom, preview_layer=None, estimate=True):
     local_url = embedded_url(port) if port else None
     the_plan = Plan(None, folder=folder)
     steps = []
-    if port:
-        steps.append((lambda task: {"BASE_URL": ensure_embedded(port, task.feedback)}, "embedded"))
     rate_steps = []
     for e in cfgs:
         out = os.path.join(folder, f"rated_{slug(e.name)}.gpkg")
         url = local_url if e.is_embedded else None
+        if e.is_embedded:  # (re)start the server with this model, on the same port
+
+            def start(task, model=e.model):
+                return {"BASE_URL": ensure_embedded(port, task.feedback, model)}
+
+            steps.append((start, "embedded"))
         rate_steps.append((len(steps), e))
         steps.append(("geobias:ratelocations", rate_params(settings, e, points_source, out, url)))
 
@@ -319,7 +324,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
 
         out = []
         for i, e in rate_steps:
-            model = EMBEDDED_MODEL if e.is_embedded else e.model
+            model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
                 name = (
                     layer_name(model, topics[k], with_model=len(rate_steps) > 1)

@@ -6,12 +6,22 @@ from dataclasses import dataclass, field, fields
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
-from ..core.embedded import MODEL_NAME as EMBEDDED_MODEL
+from ..core import models
 from ..core.llm import PROVIDERS, Endpoint
 
 SCOPE = "GeoBias"  # project entries scope
 SETTINGS_GROUP = "geobias/endpoints"
-EMBEDDED_NAME = "Embedded SmolLM2 (local)"
+
+
+def embedded_name(model):
+    """The endpoint name of an embedded model, "Embedded Gemma 3 270M (local)" (SmolLM2 keeps
+    the name projects saved when it was the only one)."""
+    if model.key == "smollm2-135m":
+        return "Embedded SmolLM2 (local)"
+    return f"Embedded {model.label.split(' (')[0]} (local)"
+
+
+EMBEDDED_NAME = embedded_name(models.get_model())  # the default model's endpoint
 AUTH_METHOD = "Basic"  # the key is stored as the password of a Basic auth config
 
 
@@ -50,19 +60,28 @@ class EndpointConfig:
         )
 
 
+def embedded_endpoints():
+    """One endpoint per bundled model (core/models.py), the default first: the embedded
+    llama.cpp server, no key, no cost."""
+    url = PROVIDERS["embedded"]["base_url"]
+    ordered = sorted(models.MODELS.values(), key=lambda m: m.key != models.DEFAULT_MODEL)
+    return [
+        EndpointConfig(embedded_name(m), "embedded", url, m.name, concurrency=2) for m in ordered
+    ]
+
+
 def embedded_endpoint():
-    """The default endpoint: the embedded llama.cpp server, no key, no cost."""
-    return EndpointConfig(
-        EMBEDDED_NAME, "embedded", PROVIDERS["embedded"]["base_url"], EMBEDDED_MODEL, concurrency=2
-    )
+    """The default endpoint: the default embedded model."""
+    return embedded_endpoints()[0]
 
 
 def load_endpoints(settings=None):
-    """Configured endpoints, the embedded one first (always present)."""
+    """Configured endpoints, the embedded ones first (always present)."""
     s = settings or QgsSettings()
-    out = [embedded_endpoint()]
+    out = embedded_endpoints()
+    builtin = {e.name for e in out}
     for name in s.value(f"{SETTINGS_GROUP}/names", [], type=list) or []:
-        if not name or name == EMBEDDED_NAME:
+        if not name or name in builtin:
             continue
         p = f"{SETTINGS_GROUP}/items/{name}"
         out.append(
@@ -87,7 +106,7 @@ def save_endpoints(endpoints, settings=None):
     s.remove(SETTINGS_GROUP)
     names = []
     for e in endpoints:
-        if e.is_embedded and e.name == EMBEDDED_NAME:
+        if e.is_embedded:
             continue
         names.append(e.name)
         p = f"{SETTINGS_GROUP}/items/{e.name}"

@@ -13,6 +13,7 @@ from geobias.core.llm import (
     EndpointError,
     RateLimiter,
     RequestError,
+    completion_from_response,
     is_reasoning_model,
     normalise_base_url,
     parse_retry_after,
@@ -208,3 +209,28 @@ def test_unsupported_parameter_on_the_first_request_is_a_fatal_endpoint_error():
         with pytest.raises(EndpointError, match=r"max_tokens.*max_completion_tokens|reasoning"):
             c.complete("p")
         assert fs.n_requests == 1
+
+
+def test_completions_api_sends_the_plain_prompt_and_reads_text():
+    ep = Endpoint("http://x/v1", "base-model", api="completions", constraint="grammar")
+    c = ChatClient(ep)
+    assert c.url == "http://x/v1/completions"
+    body = c.request_body("Rate Paris:")
+    assert body["prompt"] == "Rate Paris:" and "messages" not in body
+    assert body["logprobs"] == 5 and "top_logprobs" not in body  # an int: n alternatives
+    assert "grammar" in body
+    assert ChatClient(Endpoint("http://x/v1", "m")).url == "http://x/v1/chat/completions"
+    with pytest.raises(ValueError, match="unknown api"):
+        ChatClient(Endpoint("http://x/v1", "m", api="responses"))
+    # llama.cpp answers with chat-style logprobs content; OpenAI's legacy API with lists.
+    lp = {"content": [{"token": "7", "logprob": -0.1, "top_logprobs": []}]}
+    out = completion_from_response({"choices": [{"text": "My answer is 7.0.", "logprobs": lp}]})
+    assert out.text == "My answer is 7.0." and out.logprobs_content == lp["content"]
+    legacy = {
+        "tokens": [" 7", "."],
+        "token_logprobs": [-0.2, -0.01],
+        "top_logprobs": [{" 7": -0.2, " 3": -1.9}, {".": -0.01}],
+    }
+    out = completion_from_response({"choices": [{"text": " 7.", "logprobs": legacy}]})
+    assert out.logprobs_content[0]["token"] == " 7"
+    assert out.logprobs_content[0]["top_logprobs"][1] == {"token": " 3", "logprob": -1.9}

@@ -37,8 +37,9 @@ TOPIC = "Infant Mortality Rate"
 # Lon/lat vertices of the drawn study area: West Africa to central Europe, many countries.
 POLYGON = [(-12.0, 5.0), (30.0, 5.0), (30.0, 50.0), (-5.0, 50.0)]
 SCREEN = (1600, 1000)  # launch.SCREEN
-RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "480"))  # a loaded machine
-rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "900")))
+# A loaded machine; Gemma 3 270M, the default model, takes about 1.5x SmolLM2's time per request.
+RUN_TIMEOUT = float(os.environ.get("GEOBIAS_DESKTOP_RUN_TIMEOUT", "600"))
+rec = Recorder(OUT, timeout=float(os.environ.get("GEOBIAS_DESKTOP_TIMEOUT", "1700")))
 state = {}
 
 

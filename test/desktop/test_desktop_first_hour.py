@@ -3,6 +3,7 @@ test_desktop_survey.py, see conftest.py)."""
 
 import pytest
 
+from geobias.core.embedded import MODEL_NAME
 from geobias.test.desktop.launch import step_ok
 
 pytestmark = pytest.mark.desktop
@@ -68,7 +69,7 @@ def test_legends_say_what_they_show_in_safe_colours(run, facts):
     # Points keep a dark outline and a size that stays visible over any background.
     assert rated["outline"] == "#232323" and rated["size_mm"] >= 2.4
     assert rated["name"] == TOPIC  # one model: the layer name is the topic, short enough
-    assert "SmolLM2-135M-Instruct.Q4_1" in rated["title"] and TOPIC in rated["title"]
+    assert MODEL_NAME in rated["title"] and TOPIC in rated["title"]
     assert "A higher value of this topic is worse." in rated["abstract"]
 
 

@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from geobias.core.embedded import MODEL_NAME
 from geobias.test.desktop.launch import OUT, step_ok
 
 pytestmark = pytest.mark.desktop
@@ -50,7 +51,7 @@ def test_a_survey_with_the_embedded_model_gives_styled_layers_metrics_and_plots(
     assert first["tab"] == "ResultsTab"
     (rated,) = first["rated"]
     assert rated["features"] == 6 and rated["topics"] == [TOPIC]
-    assert rated["models"] == ["SmolLM2-135M-Instruct.Q4_1"]
+    assert rated["models"] == [MODEL_NAME]  # the default embedded model
     assert rated["completions"] == 6 and rated["answered"] >= 4  # real answers, kept
     # Points on a coast may miss the simplified country polygons: most have a truth.
     assert 4 <= rated["with_truth"] <= 6
@@ -64,7 +65,7 @@ def test_a_survey_with_the_embedded_model_gives_styled_layers_metrics_and_plots(
         "points": 6,
         "with_truth": rated["with_truth"],
         "rank_errors": rated["with_truth"],
-        "title": f"SmolLM2-135M-Instruct.Q4_1 · {TOPIC}",
+        "title": f"{MODEL_NAME} · {TOPIC}",
     }
 
 

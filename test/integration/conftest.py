@@ -1,4 +1,4 @@
-"""One embedded llama.cpp server (SmolLM2) for the whole integration session."""
+"""One embedded llama.cpp server (the default model) for the whole integration session."""
 
 import pytest
 

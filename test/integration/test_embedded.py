@@ -1,4 +1,5 @@
-"""Real surveys against the embedded SmolLM2 model: real answers, logprobs and expected values."""
+"""Real surveys against the embedded models (the default Gemma 3 270M, SmolLM2): real answers,
+logprobs and expected values."""
 
 import os
 import re
@@ -14,6 +15,7 @@ import requests
 from geobias.core.cache import SurveyCache
 from geobias.core.embedded import EmbeddedServer, default_model_path, free_port
 from geobias.core.llm import ChatClient
+from geobias.core.models import MODELS
 from geobias.core.survey import SurveySpec, estimate, run_survey
 
 pytestmark = pytest.mark.integration
@@ -163,3 +165,29 @@ def test_any_gguf_file_under_an_alias():
                         parallel=1, ctx_size=512) as s:  # fmt: skip
         assert s.model_name == "geobias-test-model"
         assert ChatClient(s.endpoint()).list_models() == ["geobias-test-model"]
+
+
+@pytest.mark.parametrize("key", sorted(MODELS))
+def test_every_bundled_model_answers_in_its_own_mode(key):
+    """Each registry model starts from its installed GGUF and rates a paper prompt with an
+    expected value: the mode `make eval-models` chose (Gemma: its turn template + grammar)."""
+    from geobias.core import models
+    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.prompts import build_prompts
+    from geobias.core.ratings import rate_completion
+
+    m = models.get_model(key)
+    lon, lat = np.array([CITIES["Lagos"][0]]), np.array([CITIES["Lagos"][1]])
+    prompt = build_prompts(lon, lat, "Infant Mortality Rate", Gazetteer.load())[0]
+    with EmbeddedServer(models.model_path(key), parallel=1) as server:
+        assert server.model_name == m.name
+        ep = server.endpoint()
+        assert (ep.api, ep.constraint) == (m.api, m.constraint)
+        out = ChatClient(ep).complete(prompt)
+        if m.chat_template:  # the server applies the registry's template, not ChatML
+            r = requests.post(server.base_url[:-3] + "/apply-template", timeout=10,
+                              json={"messages": [{"role": "user", "content": "hi"}]})  # fmt: skip
+            assert "<start_of_turn>user\nhi<end_of_turn>" in r.json()["prompt"]
+    rating = rate_completion(out.text, out.logprobs_content)
+    assert rating.answered and 0.0 <= rating.rating <= 9.9, out.text
+    assert rating.expected is not None and 0.0 <= rating.expected <= 9.0

@@ -35,8 +35,17 @@ def per_token_logprobs(root, bos, tokens):
 
 
 @pytest.fixture(scope="module")
-def scorer(embedded_server):
-    sc = LlamaCppScorer.from_endpoint(embedded_server.endpoint())
+def smollm2_server():
+    """SmolLM2, not the default model: the checks below know its tokenizer (BOS 1, " in")."""
+    from geobias.core.embedded import EmbeddedServer
+
+    with EmbeddedServer("smollm2-135m", parallel=2) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def scorer(smollm2_server):
+    sc = LlamaCppScorer.from_endpoint(smollm2_server.endpoint())
     yield sc
     sc.close()
 
@@ -54,9 +63,9 @@ def test_forced_decoding_equals_scoring_token_by_token(scorer):
         assert -30 < r.score < 0
 
 
-def test_text_grammar_mismatch_is_caught_and_redone(embedded_server, scorer):
+def test_text_grammar_mismatch_is_caught_and_redone(smollm2_server, scorer):
     plain = LlamaCppScorer.from_endpoint(
-        embedded_server.endpoint(), token_grammar=False, share_prefix=False
+        smollm2_server.endpoint(), token_grammar=False, share_prefix=False
     )
     got = plain.score_batch(SENTENCES[:1])
     assert plain.n_fallback_sentences == 1  # " in" won at " intelligent": never accepted

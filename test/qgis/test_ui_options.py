@@ -31,11 +31,26 @@ def all_settings_text(s):
 
 
 def test_embedded_endpoint_is_default_and_read_only(clean_settings):
+    from geobias.core import models
+
     page = GeoBiasOptionsPage()
-    assert page.endpoints[0].is_embedded and page.endpointList.count() == 1
+    n = len(models.MODELS)  # one built-in endpoint per bundled model, the default first
+    assert all(e.is_embedded for e in page.endpoints[:n]) and page.endpointList.count() == n
+    assert page.endpoints[0].name == gs.EMBEDDED_NAME
+    assert page.endpoints[0].model == models.get_model().name
     assert not page.apiKeyEdit.isEnabled() and not page.removeButton.isEnabled()
+    # Each built-in model says its licence; none can be edited or removed.
+    for row, e in enumerate(page.endpoints[:n]):
+        page.endpointList.setCurrentRow(row)
+        m = models.find_model(e.model)
+        assert m.licence in page.statusLabel.text() and m.licence_url in page.statusLabel.text()
+        assert not page.modelCombo.isEnabled() and not page.removeButton.isEnabled()
+    page.remove()
     page.apply()
-    assert [e.name for e in gs.load_endpoints()] == [gs.EMBEDDED_NAME]
+    names = [e.name for e in gs.load_endpoints()]
+    assert names == [e.name for e in gs.embedded_endpoints()] and names[0] == gs.EMBEDDED_NAME
+    # SmolLM2 keeps the endpoint name that projects saved before it stopped being the default.
+    assert "Embedded SmolLM2 (local)" in names
 
 
 def test_key_goes_to_auth_database_never_to_settings(clean_settings, auth_ready):
@@ -60,7 +75,7 @@ def test_key_goes_to_auth_database_never_to_settings(clean_settings, auth_ready)
         assert SECRET not in f.read()
     # A second page shows the endpoint with a stored key and keeps it on apply.
     page2 = GeoBiasOptionsPage()
-    page2.endpointList.setCurrentRow(1)
+    page2.endpointList.setCurrentRow(len(gs.embedded_endpoints()))
     assert page2.authSelect.configId() == stored.authcfg and page2.apiKeyEdit.text() == ""
     page2.apply()
     assert gs.find_endpoint("OpenAI test").authcfg == stored.authcfg
@@ -71,10 +86,11 @@ def test_remove_endpoint(clean_settings):
     page = GeoBiasOptionsPage()
     page.add()
     page.add()
-    assert page.endpointList.count() == 3
+    n = len(gs.embedded_endpoints())
+    assert page.endpointList.count() == n + 2
     page.remove()
     page.apply()
-    assert len(gs.load_endpoints()) == 2
+    assert len(gs.load_endpoints()) == n + 1
 
 
 @pytest.mark.integration  # the venv's xllamacpp

