@@ -405,6 +405,7 @@ def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):
     assert saved_styles(out) == {"mean_rank": 1, "mean_rank_error": 0}
 
 
+@pytest.mark.integration
 def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
     # South America and its 14 countries (no cities), three descriptors: 60 sentences.
     words = tmp_path / "words.txt"
