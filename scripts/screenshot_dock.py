@@ -59,9 +59,9 @@ def demo_layers():
     con.close()
     rated = []
     for name in names:
-        if name in ("metrics", "runs"):
-            continue
         layer = QgsVectorLayer(f"{DEMO_GPKG}|layername={name}", name, "ogr")
+        if layer.fields().lookupField("score") < 0:  # metrics, runs, layer_styles
+            continue
         feature = next(layer.getFeatures())
         layer.setName(f"{feature['model']}: {feature['topic']}")
         add_saved_styles(layer)
