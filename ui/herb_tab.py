@@ -1,6 +1,7 @@
-"""The dock's Regional bias tab: HERB (geobias:herb) over the world or two nested layers, run as
-a background task with the survey's estimate/confirm/progress/cancel/resume; the regions sortable
-by C, bar charts of the selected region's sub-regions and of the descriptors that set it apart."""
+"""The dock's Regional bias tab: HERB (geobias:herb) over the world or two or three nested
+layers, run as a background task with the survey's estimate/confirm/progress/cancel/resume; the
+regions sortable by C, bar charts of the selected region's sub-regions and of the descriptors
+that set it apart."""
 
 import math
 import os
@@ -125,18 +126,23 @@ class HerbTab(QWidget, FORM):
         self.regions = []
         self.scopeCombo.addItems(scope_names())
         self.scorerCombo.addItems(scorer_names())
-        for combo in (self.topLayerCombo, self.lowLayerCombo):
+        for combo in (self.topLayerCombo, self.midLayerCombo, self.lowLayerCombo):
             combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
-        self.topLayerCombo.layerChanged.connect(self.topNameCombo.setLayer)
-        self.topLayerCombo.layerChanged.connect(self.topIdCombo.setLayer)
-        self.lowLayerCombo.layerChanged.connect(self.lowNameCombo.setLayer)
-        self.lowLayerCombo.layerChanged.connect(self.lowParentCombo.setLayer)
-        self.topIdCombo.setAllowEmptyFieldName(True)
-        for combo, layer in ((self.topNameCombo, self.topLayerCombo),
-                             (self.topIdCombo, self.topLayerCombo),
-                             (self.lowNameCombo, self.lowLayerCombo),
-                             (self.lowParentCombo, self.lowLayerCombo)):  # fmt: skip
-            combo.setLayer(layer.currentLayer())
+        # The middle level is optional: two layers are the common case (e.g. states, counties).
+        self.midLayerCombo.setAllowEmptyLayer(True)
+        self.midLayerCombo.setLayer(None)
+        self.fieldCombos = {
+            self.topLayerCombo: (self.topNameCombo, self.topIdCombo),
+            self.midLayerCombo: (self.midNameCombo, self.midIdCombo, self.midParentCombo),
+            self.lowLayerCombo: (self.lowNameCombo, self.lowParentCombo),
+        }
+        for layer_combo, field_combos in self.fieldCombos.items():
+            for combo in field_combos:
+                layer_combo.layerChanged.connect(combo.setLayer)
+                combo.setLayer(layer_combo.currentLayer())
+        for combo in (self.topIdCombo, self.midIdCombo):
+            combo.setAllowEmptyFieldName(True)  # empty: the name is the id
+        self.midLayerCombo.layerChanged.connect(self.update_visibility)
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
@@ -165,10 +171,16 @@ class HerbTab(QWidget, FORM):
         for w in (self.continentsLabel, self.continentsEdit, self.citiesLabel, self.citiesSpin,
                   self.populationLabel, self.populationSpin):  # fmt: skip
             w.setVisible(world)
-        for w in (self.topLayerLabel, self.topLayerCombo, self.topNameLabel, self.topNameCombo,
-                  self.topIdCombo, self.lowLayerLabel, self.lowLayerCombo, self.lowNameLabel,
-                  self.lowNameCombo, self.lowParentCombo):  # fmt: skip
+        for w in (self.topLayerLabel, self.topNameLabel, self.midLayerLabel, self.lowLayerLabel,
+                  self.lowNameLabel, *self.fieldCombos):  # fmt: skip
             w.setVisible(not world)
+        for combos in self.fieldCombos.values():
+            for w in combos:
+                w.setVisible(not world)
+        # The middle layer's fields only once a middle layer is chosen.
+        middle = not world and self.midLayerCombo.currentLayer() is not None
+        for w in (self.midNameLabel, *self.fieldCombos[self.midLayerCombo]):
+            w.setVisible(middle)
         kind = self.scorerCombo.currentIndex()
         self.urlLabel.setVisible(kind in (1, 2))
         self.urlEdit.setVisible(kind in (1, 2))
@@ -190,10 +202,19 @@ class HerbTab(QWidget, FORM):
             top, low = self.topLayerCombo.currentLayer(), self.lowLayerCombo.currentLayer()
             if top is None or low is None:
                 raise ValueError(tr("Choose the upper and the lower layer."))
-            p.update(SCOPE=1, LAYER_1=top, NAME_FIELD_1=self.topNameCombo.currentField(),
-                     ID_FIELD_1=self.topIdCombo.currentField(), LAYER_2=low,
-                     NAME_FIELD_2=self.lowNameCombo.currentField(),
-                     PARENT_FIELD_2=self.lowParentCombo.currentField())  # fmt: skip
+            mid = self.midLayerCombo.currentLayer()
+            levels = [(top, self.topNameCombo, self.topIdCombo, None)]
+            if mid is not None:
+                levels.append((mid, self.midNameCombo, self.midIdCombo, self.midParentCombo))
+            levels.append((low, self.lowNameCombo, None, self.lowParentCombo))
+            p["SCOPE"] = 1
+            for k, (layer, name, ident, parent) in enumerate(levels, start=1):
+                p[f"LAYER_{k}"] = layer
+                p[f"NAME_FIELD_{k}"] = name.currentField()
+                if ident is not None:
+                    p[f"ID_FIELD_{k}"] = ident.currentField()
+                if parent is not None:
+                    p[f"PARENT_FIELD_{k}"] = parent.currentField()
         return p
 
     def run(self):

@@ -3,7 +3,14 @@ written by geobias:herb's writer shown as layers, a table sorted by C and bar ch
 
 import numpy as np
 import pytest
-from qgis.core import QgsProject
+from qgis.core import (
+    QgsApplication,
+    QgsFeature,
+    QgsGeometry,
+    QgsProcessingContext,
+    QgsProject,
+    QgsVectorLayer,
+)
 
 from geobias.core.descriptors import load_descriptors
 from geobias.core.herb import aggregate
@@ -34,6 +41,61 @@ def test_the_tab_turns_its_choices_into_herb_parameters(dock):
     assert herb.topLayerCombo.isVisibleTo(herb) and not herb.citiesSpin.isVisibleTo(herb)
     with pytest.raises(ValueError, match="upper and the lower layer"):
         herb.parameters()  # no polygon layer in the project
+
+
+def squares(name, rows):
+    """A memory polygon layer of (name, id, parent id) unit squares side by side."""
+    layer = QgsVectorLayer(
+        "Polygon?crs=EPSG:4326&field=name:string&field=id:string&field=up:string", name, "memory"
+    )
+    feats = []
+    for x, attrs in enumerate(rows):
+        f = QgsFeature(layer.fields())
+        f.setAttributes(list(attrs))
+        f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({x} 0, {x + 1} 0, {x + 1} 1, {x} 1, {x} 0))"))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def test_three_nested_layers_become_a_three_level_hierarchy(dock):
+    # A country, its two states and each state's two counties: the tab's middle layer is optional
+    # and its fields show only once it is chosen.
+    country = squares("country", [("Utopia", "U", None)])
+    states = squares("states", [("North", "N", "U"), ("South", "S", "U")])
+    counties = squares(
+        "counties",
+        [("Ash", "1", "N"), ("Birch", "2", "N"), ("Cedar", "3", "S"), ("Dune", "4", "S")],
+    )
+    QgsProject.instance().addMapLayers([country, states, counties])
+    herb = dock.herb
+    herb.scopeCombo.setCurrentIndex(1)
+    herb.topLayerCombo.setLayer(country)
+    herb.lowLayerCombo.setLayer(counties)
+    assert herb.midLayerCombo.currentLayer() is None
+    assert herb.midLayerCombo.isVisibleTo(herb) and not herb.midNameCombo.isVisibleTo(herb)
+    two = herb.parameters()
+    assert two["LAYER_2"] is counties and "LAYER_3" not in two
+    herb.midLayerCombo.setLayer(states)
+    assert herb.midNameCombo.isVisibleTo(herb) and herb.midParentCombo.isVisibleTo(herb)
+    for combo, field in ((herb.topNameCombo, "name"), (herb.topIdCombo, "id"),
+                         (herb.midNameCombo, "name"), (herb.midIdCombo, "id"),
+                         (herb.midParentCombo, "up"), (herb.lowNameCombo, "name"),
+                         (herb.lowParentCombo, "up")):  # fmt: skip
+        combo.setField(field)
+    p = herb.parameters()
+    assert [p[f"LAYER_{k}"] for k in (1, 2, 3)] == [country, states, counties]
+    assert p["PARENT_FIELD_2"] == "up" and p["ID_FIELD_2"] == "id" and p["PARENT_FIELD_3"] == "up"
+    # The algorithm reads them as three levels with the right parents.
+    alg = QgsApplication.processingRegistry().createAlgorithmById("geobias:herb")
+    h, geoms, _text = alg.read_scope(p, QgsProcessingContext())
+    assert h.n_levels == 3 and len(h) == 7 and len(geoms) == 7
+    by_name = {n: i for i, n in enumerate(h.names)}
+    assert (
+        h.parent_name(by_name["Cedar"]) == "South" and h.parent_name(by_name["North"]) == "Utopia"
+    )
+    herb.midLayerCombo.setLayer(None)
+    assert not herb.midNameCombo.isVisibleTo(herb)
 
 
 def test_results_show_as_layers_a_table_sorted_by_c_and_bars(dock, tmp_path):
