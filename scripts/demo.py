@@ -4,11 +4,15 @@ The model is the default embedded one (core/models.py: Gemma 3 270M, chosen by
 `make eval-models`); `--model` names another bundled one (smollm2-135m) or, with --base-url,
 a model of that endpoint. The score is the expected value of the rating from the log-probs.
 
-Samples points over the world (gazetteer population importance + farthest point), rates Infant
-Mortality Rate and Average Attractiveness of Residents, takes the ground truth from the sample
-country layer (infant mortality), anchors the bias score on infant survival, writes
-output/demo/survey.gpkg with styled layers, renders PNG maps of ranks and rank errors with QGIS,
-and prints the metrics table.
+Samples 200 points over the world (gazetteer population importance + farthest point), rates
+Infant Mortality Rate (`--topics` adds others, e.g. Average Attractiveness of Residents), takes
+the ground truth from the sample country layer (infant mortality), anchors the bias score on
+infant survival, writes output/demo/survey.gpkg with styled layers, renders PNG maps of ranks
+and rank errors with QGIS, and prints the metrics table and rho with the truth and its CI.
+
+Why 200 points and one topic: at 100 points the 95% CI of rho sat on 0 in one of two runs
+(+0.18 [-0.03, +0.37]); 200 points on one topic cost the same 200 requests and gave
++0.27 [+0.09, +0.43].
 """
 
 import argparse
@@ -23,7 +27,7 @@ QGIS_PLUGINS = "/usr/share/qgis/python/plugins"
 
 from qgis.core import QgsProcessingFeedback  # noqa: E402
 
-TOPICS = ["Infant Mortality Rate", "Average Attractiveness of Residents"]
+TOPICS = ["Infant Mortality Rate"]
 
 
 def start_qgis():
@@ -48,12 +52,17 @@ def start_qgis():
 
 
 def render_png(layer, renderer, outline, path, title, size=(1600, 800),
-               extent=(-180, -60, 180, 85), above=()):  # fmt: skip
-    """Render one layer (with `above` layers on top) over the country outlines to a titled PNG
-    with QGIS."""
-    from qgis.core import QgsMapRendererParallelJob, QgsMapSettings, QgsRectangle
-    from qgis.PyQt.QtCore import QSize
-    from qgis.PyQt.QtGui import QColor, QFont, QPainter
+               extent=(-180, -60, 180, 85), above=(), legend_title=""):  # fmt: skip
+    """Render one layer (with `above` layers on top) over the country outlines to a PNG with
+    the title in a band above the map and the layer's legend in its lower left corner."""
+    from qgis.core import (
+        QgsMapRendererParallelJob,
+        QgsMapSettings,
+        QgsRectangle,
+        QgsSymbolLayerUtils,
+    )
+    from qgis.PyQt.QtCore import QRectF, QSize, Qt
+    from qgis.PyQt.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 
     layer = layer.clone()
     layer.setRenderer(renderer)
@@ -66,10 +75,44 @@ def render_png(layer, renderer, outline, path, title, size=(1600, 800),
     job = QgsMapRendererParallelJob(settings)
     job.start()
     job.waitForFinished()
-    image = job.renderedImage()
+    band = 56  # the title gets its own white band: over the map it ran across the shapes
+    image = QImage(size[0], size[1] + band, QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
     painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.drawImage(0, band, job.renderedImage())
     painter.setFont(QFont("DejaVu Sans", 16))
-    painter.drawText(24, 40, title)
+    painter.drawText(
+        QRectF(24, 0, size[0] - 48, band),
+        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+        title,
+    )
+    items = [i for i in renderer.legendSymbolItems() if i.symbol() is not None]
+    if items:
+        font = QFont("DejaVu Sans", 11)
+        painter.setFont(font)
+        line = QFontMetrics(font).height() + 6
+        lines = ([legend_title] if legend_title else []) + [i.label() for i in items]
+        width = max(QFontMetrics(font).horizontalAdvance(t) for t in lines) + 56
+        height = line * len(lines) + 16
+        x, y = 16, band + size[1] - height - 16
+        painter.setPen(QColor("#9a9a9a"))
+        painter.setBrush(QColor(255, 255, 255, 230))
+        painter.drawRect(QRectF(x, y, width, height))
+        painter.setPen(QColor("black"))
+        row = y + 8
+        if legend_title:
+            painter.drawText(
+                QRectF(x + 12, row, width, line), Qt.AlignmentFlag.AlignVCenter, legend_title
+            )
+            row += line
+        for item in items:
+            icon = QgsSymbolLayerUtils.symbolPreviewPixmap(item.symbol(), QSize(20, 20))
+            painter.drawPixmap(int(x + 12), int(row + (line - 20) / 2), icon)
+            painter.drawText(
+                QRectF(x + 42, row, width, line), Qt.AlignmentFlag.AlignVCenter, item.label()
+            )
+            row += line
     painter.end()
     image.save(path, "PNG")
     return path
@@ -89,9 +132,9 @@ def outline_layer():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
-    # Measured here: about 1.3 s per request on 2 idle cores (Gemma 3 270M, ~350-token prompts,
-    # 2 slots), so 100 points x 2 topics take about 5 minutes.
-    parser.add_argument("--points", type=int, default=100, help="points (the paper: 2000)")
+    # Measured here: about 1.8 s per request on 2 idle cores (Gemma 3 270M, ~270-token prompts,
+    # 2 slots), so 200 points take about 6 minutes.
+    parser.add_argument("--points", type=int, default=200, help="points (the paper: 2000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=os.path.join(ROOT, "output", "demo"))
     parser.add_argument("--base-url", default="", help="an OpenAI-compatible endpoint instead")
@@ -99,7 +142,13 @@ def main(argv=None):
         "--model", default="", help="a bundled model (core/models.py) or the endpoint's"
     )
     parser.add_argument("--n-boot", type=int, default=1000)
+    parser.add_argument(
+        "--topics",
+        default=";".join(TOPICS),
+        help="topics separated by ';' (the first is compared with infant mortality)",
+    )
     args = parser.parse_args(argv)
+    args.topics = [t.strip() for t in args.topics.split(";") if t.strip()]
 
     app, provider = start_qgis()
     try:
@@ -158,17 +207,17 @@ def run_demo(args):
         "PROVIDER": 0 if not args.base_url else 9,  # embedded / custom
         "BASE_URL": args.base_url,
         "MODEL": args.model,
-        "TOPICS": ";".join(TOPICS),
+        "TOPICS": ";".join(args.topics),
         "TRUTH": countries,
         "TRUTH_FIELD": "infant_mortality",
-        "TRUTH_TOPICS": TOPICS[0],
+        "TRUTH_TOPICS": args.topics[0],
         "ANCHOR": countries,
         "ANCHOR_FIELD": "infant_survival",
         "N_BOOT": args.n_boot,
         "OUTPUT": gpkg,
     }
     started = time.time()
-    print(f"Rating {args.points} points x {len(TOPICS)} topics ...", flush=True)
+    print(f"Rating {args.points} points x {len(args.topics)} topics ...", flush=True)
     res = processing.run("geobias:survey", params, feedback=PrintFeedback())
     elapsed = time.time() - started
 
@@ -181,12 +230,16 @@ def run_demo(args):
         what = f"{first['model']} · {first['topic']}"
         png = os.path.join(args.out, f"{name}_rank.png")
         title = f"{what} · rank of rating (green high, red low)"
-        pngs.append(render_png(layer, rank_renderer(), outline, png, title))
+        pngs.append(render_png(layer, rank_renderer(), outline, png, title, legend_title="rank"))
         errors = layer.fields().lookupField("rank_error")
         if errors >= 0 and layer.maximumValue(errors) != NULL:  # a topic with no truth
             png = os.path.join(args.out, f"{name}_rank_error.png")
             title = f"{what} · rank error (red overestimate, blue underestimate)"
-            pngs.append(render_png(layer, rank_error_renderer(), outline, png, title))
+            pngs.append(
+                render_png(
+                    layer, rank_error_renderer(), outline, png, title, legend_title="rank error"
+                )
+            )
     metrics = QgsVectorLayer(res["METRICS"], "metrics", "ogr")
     rows = [dict(zip(metrics.fields().names(), f.attributes())) for f in metrics.getFeatures()]
     rows = [{k: (None if str(v) == "NULL" else v) for k, v in r.items()} for r in rows]
@@ -194,14 +247,14 @@ def run_demo(args):
     print(format_table(rows))
     print()
     for r in rows:  # the demo's claim: the default score tracks the truth, or it does not
-        if r.get("topic") == TOPICS[0] and r.get("rho_truth") is not None:
+        if r.get("topic") == args.topics[0] and r.get("rho_truth") is not None:
             lo, hi = r.get("rho_truth_lo"), r.get("rho_truth_hi")
             verdict = "excludes 0" if lo is not None and (lo > 0 or hi < 0) else "includes 0"
             print(
-                f"{r['model']}: rho(expected value, truth) on {TOPICS[0]} = "
+                f"{r['model']}: rho(expected value, truth) on {args.topics[0]} = "
                 f"{r['rho_truth']:+.3f}, 95% CI [{lo:+.2f}, {hi:+.2f}] ({verdict})"
             )
-    print(f"survey: {elapsed:.0f} s for {args.points} points x {len(TOPICS)} topics")
+    print(f"survey: {elapsed:.0f} s for {args.points} points x {len(args.topics)} topics")
     print(f"GeoPackage: {gpkg}")
     for p in pngs:
         print(f"map: {p}")

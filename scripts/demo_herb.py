@@ -105,13 +105,13 @@ def run_demo(args, url=""):
     png = os.path.join(args.maps, f"herb_{slug}_c.png")
     title = f"HERB · {args.scope} · countries: {LEGEND_C}"
     if cities is not None:
-        title += "; dots: cities"
+        title += "; dots: cities by their distance from the country's other cities"
     pngs.append(render_png(countries, herb_renderer(countries, "c_w"), outline, png, title,
-                           extent=extent, above=above))  # fmt: skip
+                           extent=extent, above=above, legend_title="C of a country"))  # fmt: skip
     png = os.path.join(args.maps, f"herb_{slug}_deviation.png")
     title = f"HERB · {args.scope} · countries: {LEGEND_DEV}"
     pngs.append(render_png(countries, herb_renderer(countries, "deviation"), outline, png, title,
-                           extent=extent))  # fmt: skip
+                           extent=extent, legend_title="distance"))  # fmt: skip
     print()
     print(c_table(gpkg))
     print()
