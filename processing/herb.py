@@ -53,9 +53,9 @@ from .styles import _ramp, delete_saved_styles, quantile_breaks, short_model
 SCOPES = ("world", "layers", "parent_field")
 SCORERS = ("embedded", "llamacpp", "echo", "transformers")
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
-# Measured on the embedded SmolLM2 with 2 slots on 2 shared cores (docs/core-api.md): one
-# forced-decoding request per sentence; prefix sharing is faster, a loaded machine far slower.
-EMBEDDED_RATE = 7.5
+# The embedded SmolLM2's scorer (prefix sharing, 2 slots) on 2 idle cores: 14.5 sentences/s in
+# bench_herb.py and 14.6 in make demo-herb (docs/core-api.md); a loaded machine is far slower.
+EMBEDDED_RATE = 14.0
 LEGEND_C = QT_TRANSLATE_NOOP(
     "@default", "regional bias C (higher = more inconsistent judgements of its sub-regions)"
 )

@@ -1,8 +1,9 @@
 """`make demo-compare`: the embedded model under two prompt presets on the demo's points, compared.
 
-Samples the same points as `make demo` (same count, method and seed), has the embedded model
-rate them with the paper's whole prompt and with its short-address ablation (geobias:ablation;
-the whole prompt's answers come from the demo's cache when `make demo` ran before), then
+Samples 100 points as `make demo` does (same method and seed; `--points 200` gives the demo's
+own points, whose Infant Mortality answers its cache then holds), has the embedded model rate
+them on two topics with the paper's whole prompt and with its short-address ablation
+(geobias:ablation), then
 compares the two presets as two models (geobias:comparemodels): the paper's tables as Markdown
 and the mean rank / mean rank error maps as PNGs in output/demo-compare/.
 """
@@ -21,7 +22,7 @@ VARIANTS = ["geollm", "short_address"]  # the whole prompt and one ablation (App
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--points", type=int, default=100, help="as make demo (default 100)")
+    parser.add_argument("--points", type=int, default=100, help="default 100 (make demo: 200)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=os.path.join(ROOT, "output", "demo-compare"))
     parser.add_argument("--n-boot", type=int, default=1000)
