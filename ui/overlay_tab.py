@@ -108,6 +108,17 @@ class OverlayTab(QWidget, FORM):
         self.corr_data = {}
         self.corrLayerCombo.layerChanged.connect(self._corr_layer_changed)
         self.hotLayerCombo.layerChanged.connect(self._hot_layer_changed)
+        # An empty layer combo that gets several layers at once (a project opened, layers
+        # dropped together) shows the first without emitting layerChanged (QGIS 3.22).
+        for combo, field_combo, changed in (
+            (self.corrLayerCombo, self.valueFieldCombo, self._corr_layer_changed),
+            (self.hotLayerCombo, self.hotFieldCombo, self._hot_layer_changed),
+        ):
+            combo.model().rowsInserted.connect(
+                lambda *_a, c=combo, f=field_combo, h=changed: (
+                    h(c.currentLayer()) if f.layer() is not c.currentLayer() else None
+                )
+            )
         self.weightsCombo.currentIndexChanged.connect(self._weights_changed)
         self.corrTable.currentCellChanged.connect(lambda row, *a: self.show_scatter(row))
         self.aggregateButton.clicked.connect(self.aggregate)

@@ -91,3 +91,18 @@ def test_correlate_needs_a_field(dock):
     for i in range(tab.fieldsList.count()):
         tab.fieldsList.item(i).setCheckState(Qt.CheckState.Unchecked)
     assert tab.correlate() is None and "at least one census field" in dock.messages[-1]
+
+
+def test_layers_added_together_fill_the_field_lists(dock):
+    # Layers opened together (a project, a multi-file drop) after the dock: the empty layer
+    # combos show the first layer without emitting layerChanged; the field lists follow anyway.
+    countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
+                               "countries", "ogr")  # fmt: skip
+    copy = countries.clone()
+    copy.setName("countries again")
+    QgsProject.instance().addMapLayers([countries, copy])
+    tab = dock.overlay
+    shown = tab.corrLayerCombo.currentLayer()
+    assert shown is not None and tab.valueFieldCombo.layer() is shown
+    assert "infant_mortality" in tab.checked_fields()
+    assert tab.hotFieldCombo.layer() is tab.hotLayerCombo.currentLayer() is not None
