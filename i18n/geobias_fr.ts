@@ -657,7 +657,7 @@ Lancer l'enquête ?</translation>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="283"/>
+        <location filename="../ui/herb_tab.py" line="293"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
@@ -677,7 +677,7 @@ Lancer l'enquête ?</translation>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="307"/>
+        <location filename="../ui/herb_tab.py" line="317"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -2311,12 +2311,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="105"/>
+        <location filename="../ui/herb_tab.py" line="106"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="105"/>
+        <location filename="../ui/herb_tab.py" line="106"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
@@ -2346,7 +2346,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="146"/>
+        <location filename="../ui/herb_tab.py" line="151"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -3026,67 +3026,67 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="69"/>
+        <location filename="../ui/herb_tab.py" line="70"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="101"/>
+        <location filename="../ui/herb_tab.py" line="102"/>
         <source>World: continents → countries → cities</source>
         <translation>Monde : continents → pays → villes</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="101"/>
+        <location filename="../ui/herb_tab.py" line="102"/>
         <source>My nested layers</source>
         <translation>Mes couches imbriquées</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="106"/>
+        <location filename="../ui/herb_tab.py" line="107"/>
         <source>/v1/completions with echo (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="107"/>
+        <location filename="../ui/herb_tab.py" line="108"/>
         <source>transformers masked LM (folder in Model)</source>
         <translation>Modèle masqué transformers (dossier dans Modèle)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="204"/>
+        <location filename="../ui/herb_tab.py" line="214"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="236"/>
+        <location filename="../ui/herb_tab.py" line="246"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="238"/>
+        <location filename="../ui/herb_tab.py" line="248"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="268"/>
+        <location filename="../ui/herb_tab.py" line="278"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3095,62 +3095,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="269"/>
+        <location filename="../ui/herb_tab.py" line="279"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="275"/>
+        <location filename="../ui/herb_tab.py" line="285"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="278"/>
+        <location filename="../ui/herb_tab.py" line="288"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="288"/>
+        <location filename="../ui/herb_tab.py" line="298"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="290"/>
+        <location filename="../ui/herb_tab.py" line="300"/>
         <source>Failed: {e}</source>
         <translation>Échec : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="292"/>
+        <location filename="../ui/herb_tab.py" line="302"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="293"/>
+        <location filename="../ui/herb_tab.py" line="303"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="299"/>
+        <location filename="../ui/herb_tab.py" line="309"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="304"/>
+        <location filename="../ui/herb_tab.py" line="314"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="376"/>
+        <location filename="../ui/herb_tab.py" line="386"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="381"/>
+        <location filename="../ui/herb_tab.py" line="391"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="393"/>
+        <location filename="../ui/herb_tab.py" line="403"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3895,37 +3895,37 @@ Lancer HERB ?</translation>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="57"/>
+        <location filename="../ui/herb_tab.ui" line="59"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="58"/>
+        <location filename="../ui/herb_tab.ui" line="60"/>
         <source>all five, or e.g. intelligence; morality</source>
         <translation>les cinq, ou p. ex. intelligence; morality</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="61"/>
+        <location filename="../ui/herb_tab.ui" line="64"/>
         <source>Scores of a causal model (the embedded one, llama.cpp, vLLM) are not comparable with the paper&apos;s masked-LM numbers.</source>
         <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="67"/>
+        <location filename="../ui/herb_tab.ui" line="70"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="68"/>
+        <location filename="../ui/herb_tab.ui" line="71"/>
         <source>Cancel</source>
         <translation>Annuler</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="59"/>
+        <location filename="../ui/herb_tab.ui" line="61"/>
         <source>Descriptors</source>
         <translation>Descripteurs</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="60"/>
+        <location filename="../ui/herb_tab.ui" line="62"/>
         <source>A file of topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112 descriptors</source>
         <translation>Un fichier de lignes thème&lt;TAB&gt;mot ; vide : les 112 descripteurs de l’article</translation>
     </message>
@@ -3943,6 +3943,21 @@ Lancer HERB ?</translation>
         <location filename="../ui/herb_tab.ui" line="28"/>
         <source>Name, id, parent id</source>
         <translation>Nom, identifiant, identifiant du parent</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="57"/>
+        <source>API key</source>
+        <translation>Clé d'API</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="63"/>
+        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
+        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="63"/>
+        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l&apos;article HERB : l&apos;arithmétique du code de référence (docs/design.md liste les différences)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@ import sqlite3
 from contextlib import closing
 
 from qgis.core import Qgis, QgsMapLayerProxyModel, QgsProject, QgsVectorLayer
+from qgis.gui import QgsAuthConfigSelect
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QPainter
@@ -136,13 +137,20 @@ class HerbTab(QWidget, FORM):
             self.midLayerCombo: (self.midNameCombo, self.midIdCombo, self.midParentCombo),
             self.lowLayerCombo: (self.lowNameCombo, self.lowParentCombo),
         }
-        for layer_combo, field_combos in self.fieldCombos.items():
-            for combo in field_combos:
-                layer_combo.layerChanged.connect(combo.setLayer)
-                combo.setLayer(layer_combo.currentLayer())
+        for layer_combo in self.fieldCombos:
+            layer_combo.layerChanged.connect(self.sync_fields)
+            # A layer combo that was empty picks the first layer added to the project without
+            # emitting layerChanged (QGIS 3.22): follow its rows too.
+            layer_combo.model().rowsInserted.connect(self.sync_fields)
+            layer_combo.model().rowsRemoved.connect(self.sync_fields)
+        self.sync_fields()
         for combo in (self.topIdCombo, self.midIdCombo):
             combo.setAllowEmptyFieldName(True)  # empty: the name is the id
         self.midLayerCombo.layerChanged.connect(self.update_visibility)
+        # The key of a protected endpoint (e.g. a hosted vLLM) stays in QGIS's auth database:
+        # only its config id goes into the parameters.
+        self.authSelect = QgsAuthConfigSelect(self)
+        self.authLayout.addWidget(self.authSelect)
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
@@ -166,6 +174,14 @@ class HerbTab(QWidget, FORM):
         self.layout().addStretch(1)
         self.update_visibility()
 
+    def sync_fields(self, *args):
+        """Each field combo lists the fields of the layer its layer combo shows."""
+        for layer_combo, field_combos in self.fieldCombos.items():
+            layer = layer_combo.currentLayer()
+            for combo in field_combos:
+                if combo.layer() is not layer:
+                    combo.setLayer(layer)
+
     def update_visibility(self, *args):
         world = self.scopeCombo.currentIndex() == 0
         for w in (self.continentsLabel, self.continentsEdit, self.citiesLabel, self.citiesSpin,
@@ -185,6 +201,8 @@ class HerbTab(QWidget, FORM):
         self.urlLabel.setVisible(kind in (1, 2))
         self.urlEdit.setVisible(kind in (1, 2))
         self.modelLabel.setVisible(kind in (2, 3))
+        self.authLabel.setVisible(kind in (1, 2))
+        self.authSelect.setVisible(kind in (1, 2))
         self.modelEdit.setVisible(kind in (2, 3))
 
     # ------------------------------------------------------------------ run
@@ -193,7 +211,10 @@ class HerbTab(QWidget, FORM):
         p = {"SCORER": self.scorerCombo.currentIndex(), "URL": self.urlEdit.text().strip(),
              "MODEL": self.modelEdit.text().strip(),
              "TOPICS": self.topicsEdit.text().strip(),
-             "DESCRIPTORS": self.descriptorsFile.filePath().strip()}  # fmt: skip
+             "DESCRIPTORS": self.descriptorsFile.filePath().strip(),
+             "REFERENCE_CODE": self.referenceCheck.isChecked()}  # fmt: skip
+        if p["SCORER"] in (1, 2) and self.authSelect.configId():
+            p["AUTH_CONFIG"] = self.authSelect.configId()
         if self.scopeCombo.currentIndex() == 0:
             p.update(SCOPE=0, CONTINENTS=self.continentsEdit.text().strip(),
                      MAX_CITIES=self.citiesSpin.value(),

@@ -35,8 +35,13 @@ def test_the_tab_turns_its_choices_into_herb_parameters(dock):
     p = herb.parameters()
     assert p["SCOPE"] == 0 and p["CONTINENTS"] == "South America" and p["MAX_CITIES"] == 3
     assert p["SCORER"] == 0 and not herb.urlEdit.isVisibleTo(herb)
+    assert not herb.authSelect.isVisibleTo(herb) and p["REFERENCE_CODE"] is False
+    assert "AUTH_CONFIG" not in p
+    herb.referenceCheck.setChecked(True)
+    assert herb.parameters()["REFERENCE_CODE"] is True
     herb.scorerCombo.setCurrentIndex(1)
     assert herb.urlEdit.isVisibleTo(herb) and not herb.modelEdit.isVisibleTo(herb)
+    assert herb.authSelect.isVisibleTo(herb)  # a protected llama.cpp or vLLM endpoint
     herb.scopeCombo.setCurrentIndex(1)
     assert herb.topLayerCombo.isVisibleTo(herb) and not herb.citiesSpin.isVisibleTo(herb)
     with pytest.raises(ValueError, match="upper and the lower layer"):
@@ -70,8 +75,11 @@ def test_three_nested_layers_become_a_three_level_hierarchy(dock):
     QgsProject.instance().addMapLayers([country, states, counties])
     herb = dock.herb
     herb.scopeCombo.setCurrentIndex(1)
+    # The layers came after the tab: the lower combo shows "counties" (first by name), and its
+    # field combos must list that layer's fields although no layerChanged was emitted.
+    assert herb.lowLayerCombo.currentLayer() is counties
+    assert herb.lowParentCombo.layer() is counties and herb.lowNameCombo.layer() is counties
     herb.topLayerCombo.setLayer(country)
-    herb.lowLayerCombo.setLayer(counties)
     assert herb.midLayerCombo.currentLayer() is None
     assert herb.midLayerCombo.isVisibleTo(herb) and not herb.midNameCombo.isVisibleTo(herb)
     two = herb.parameters()
