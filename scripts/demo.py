@@ -75,18 +75,20 @@ def render_png(layer, renderer, outline, path, title, size=(1600, 800),
     job = QgsMapRendererParallelJob(settings)
     job.start()
     job.waitForFinished()
-    band = 56  # the title gets its own white band: over the map it ran across the shapes
+    # The title gets its own white band (over the map it ran across the shapes), wrapped to as
+    # many lines as it needs.
+    title_font = QFont("DejaVu Sans", 16)
+    wrap = int(Qt.TextFlag.TextWordWrap) | int(Qt.AlignmentFlag.AlignLeft)
+    wrap |= int(Qt.AlignmentFlag.AlignVCenter)
+    box = QFontMetrics(title_font).boundingRect(0, 0, size[0] - 48, 1000, wrap, title)
+    band = box.height() + 28
     image = QImage(size[0], size[1] + band, QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.drawImage(0, band, job.renderedImage())
-    painter.setFont(QFont("DejaVu Sans", 16))
-    painter.drawText(
-        QRectF(24, 0, size[0] - 48, band),
-        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-        title,
-    )
+    painter.setFont(title_font)
+    painter.drawText(QRectF(24, 0, size[0] - 48, band), wrap, title)
     items = [i for i in renderer.legendSymbolItems() if i.symbol() is not None]
     if items:
         font = QFont("DejaVu Sans", 11)
