@@ -623,7 +623,7 @@ class ChildMaskedLMScorer(SentenceScorer):
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            self.close()
+            self.close(wait=0)  # a hung child gets no grace
             raise ScorerError(
                 f"the masked-LM process gave no answer in {self.timeout:.0f} s; stopped it"
             ) from None
@@ -674,8 +674,8 @@ class ChildMaskedLMScorer(SentenceScorer):
         proc = getattr(self, "_proc", None)
         return proc.pid if proc is not None and proc.poll() is None else None
 
-    def close(self) -> None:
-        """Stop the child: close its stdin (it exits), then terminate, then kill."""
+    def close(self, wait: float = 10.0) -> None:
+        """Stop the child: close its stdin (it exits), after `wait` s terminate, then kill."""
         proc, self._proc = getattr(self, "_proc", None), None
         if proc is not None:
             try:
@@ -683,7 +683,9 @@ class ChildMaskedLMScorer(SentenceScorer):
             except OSError:
                 pass
             try:
-                proc.wait(timeout=10)
+                if not wait:
+                    proc.kill()  # SIGTERM would wait for a stopped process to continue
+                proc.wait(timeout=wait or None)
             except subprocess.TimeoutExpired:
                 proc.terminate()
                 try:
