@@ -23,7 +23,7 @@ POSIX = pytest.mark.skipif(os.name != "posix", reason="signals and /proc are POS
 
 def needs_torch(folder):
     if folder is None:
-        pytest.skip("torch/transformers not installed (the install message is tested below)")
+        pytest.skip("torch/transformers not installed (the install message is tested without them)")
 
 
 def gone(pid: int, within: float = 20.0) -> bool:
