@@ -111,6 +111,45 @@ def child_env(python: str) -> dict:
     return env
 
 
+def stop_child(proc: subprocess.Popen, wait: float = 15.0) -> None:
+    """Stop a child that exits when its stdin closes: close it, give it `wait` s (0: kill it at
+    once, e.g. a hung one), then terminate, then kill."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        if not wait:
+            proc.kill()  # SIGTERM would wait for a stopped process to continue
+        proc.wait(timeout=wait or None)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def log_tail(path: str, n: int = 3) -> str:
+    """The last `n` non-empty lines of a child's log file, joined for a message."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = [ln.strip() for ln in f if ln.strip()]
+    except OSError:
+        return "no output"
+    return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
+
+
+def remove_log(log) -> None:
+    """Close and delete a child's temporary log file."""
+    log.close()
+    try:
+        os.unlink(log.name)
+    except OSError:
+        pass
+
+
 def check_python(python: str, model_path: str | None = None, timeout: float = 60.0) -> dict:
     """Ask `python` whether it can serve (imports xllamacpp, finds the model); its report."""
     key = (python, model_path)
@@ -304,33 +343,15 @@ class EmbeddedServer:
         return self.base_url
 
     def _log_tail(self, n: int = 3) -> str:
-        try:
-            with open(self._log.name, encoding="utf-8", errors="replace") as f:
-                lines = [ln.strip() for ln in f if ln.strip()]
-        except (OSError, AttributeError):
-            return "no output"
-        return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
+        return log_tail(self._log.name, n) if self._log is not None else "no output"
 
     def stop(self) -> None:
         """Stop the child (closing its stdin; then terminate, then kill) and free the port."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            try:
-                proc.stdin.close()
-                proc.wait(timeout=15)
-            except (OSError, subprocess.TimeoutExpired):
-                proc.terminate()
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop_child(proc)
         if self._log is not None:
-            self._log.close()
-            try:
-                os.unlink(self._log.name)
-            except OSError:
-                pass
+            remove_log(self._log)
             self._log = None
         _live.discard(self)
         self.base_url = None

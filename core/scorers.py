@@ -628,9 +628,9 @@ class ChildMaskedLMScorer(SentenceScorer):
                 f"the masked-LM process gave no answer in {self.timeout:.0f} s; stopped it"
             ) from None
         if line is None:
-            code = self._proc.poll() if self._proc is not None else None
-            tail = self._log_tail()
+            proc, tail = self._proc, self._log_tail()
             self.close()
+            code = proc.returncode if proc is not None else None
             raise ScorerError(f"the masked-LM process exited (code {code}): {tail}")
         try:
             return json.loads(line)
@@ -639,13 +639,10 @@ class ChildMaskedLMScorer(SentenceScorer):
                 "error": f"the masked-LM process answered something that is not JSON: {line[:200]}"
             }
 
-    def _log_tail(self, n: int = 3) -> str:
-        try:
-            with open(self._log.name, encoding="utf-8", errors="replace") as f:
-                lines = [ln.strip() for ln in f if ln.strip()]
-        except (OSError, AttributeError):
-            return "no output"
-        return " | ".join(lines[-n:]) or "no output"
+    def _log_tail(self) -> str:
+        from .embedded import log_tail
+
+        return log_tail(self._log.name) if self._log is not None else "no output"
 
     def score_batch(self, sentences: list[str]) -> list[Scored]:
         with self._lock:
@@ -676,29 +673,12 @@ class ChildMaskedLMScorer(SentenceScorer):
 
     def close(self, wait: float = 10.0) -> None:
         """Stop the child: close its stdin (it exits), after `wait` s terminate, then kill."""
+        from .embedded import remove_log, stop_child
+
         proc, self._proc = getattr(self, "_proc", None), None
         if proc is not None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                if not wait:
-                    proc.kill()  # SIGTERM would wait for a stopped process to continue
-                proc.wait(timeout=wait or None)
-            except subprocess.TimeoutExpired:
-                proc.terminate()
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
+            stop_child(proc, wait)
+            proc.stdout.close()
         log, self._log = getattr(self, "_log", None), None
         if log is not None:
-            log.close()
-            try:
-                os.unlink(log.name)
-            except OSError:
-                pass
+            remove_log(log)
