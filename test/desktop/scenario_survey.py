@@ -446,6 +446,18 @@ def layer_survey():
     rec.shot("10_layer")
 
 
+def run_herb(ui, shot):
+    """Click the Regional bias tab's Run, confirm the estimate (screenshot `shot`), wait for the
+    end; the confirmation's texts."""
+    with DialogAnswerer(rec, shot) as dialog:
+        click(ui.runButton)
+        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
+                   "the HERB estimate and its confirmation")  # fmt: skip
+        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
+                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
+    return dialog.texts
+
+
 def herb_tab():
     """The Regional bias tab: South America's countries on two morality descriptors (a file)
     with the embedded model; Run, the estimate confirmed, the styled layers, the table and the
@@ -466,13 +478,8 @@ def herb_tab():
     pump(0.2)
     rec.shot("11_herb_setup")
     t0 = time.monotonic()
-    with DialogAnswerer(rec, "12_herb_confirm") as dialog:
-        click(ui.runButton)
-        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
-                   "the HERB estimate and its confirmation")  # fmt: skip
-        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
-                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
-    facts = {"confirm": dialog.texts, "progress": ui.progressBar.value(),
+    confirm = run_herb(ui, "12_herb_confirm")
+    facts = {"confirm": confirm, "progress": ui.progressBar.value(),
              "progress_text": ui.progressLabel.text(),
              "seconds": time.monotonic() - t0}  # fmt: skip
     groups = [g.name() for g in QgsProject.instance().layerTreeRoot().findGroups()]
@@ -538,15 +545,10 @@ def herb_masked_lm():
     QTest.keyClicks(ui.descriptorsFile.lineEdit(), words)
     pump(0.2)
     rec.shot("14_herb_masked_lm_setup")
-    with DialogAnswerer(rec, "15_herb_masked_lm_confirm") as dialog:
-        click(ui.runButton)
-        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
-                   "the masked-LM estimate and its confirmation")  # fmt: skip
-        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
-                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
+    confirm = run_herb(ui, "15_herb_masked_lm_confirm")
     table = ui.regionTable
     rec.facts["herb_mlm"] = {
-        "confirm": dialog.texts, "progress": ui.progressBar.value(),
+        "confirm": confirm, "progress": ui.progressBar.value(),
         "progress_text": ui.progressLabel.text(),
         "rows": [[table.item(i, j).text() for j in range(4)] for i in range(table.rowCount())],
         "loaded": sorted(m for m in ("torch", "transformers") if m in sys.modules),
