@@ -35,8 +35,8 @@ from .embedded_server import (
 from .llm import Endpoint
 
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
-           "find_python", "free_port", "model_name", "python_candidates", "shared_port",
-           "shared_server", "stop_shared"]  # fmt: skip
+           "find_python", "find_python_with", "free_port", "missing_modules", "model_name",
+           "python_candidates", "shared_port", "shared_server", "stop_shared"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
 MODEL_FILE = DEFAULT_MODEL_FILE  # the default model of core/models.py
@@ -111,6 +111,45 @@ def child_env(python: str) -> dict:
     return env
 
 
+def stop_child(proc: subprocess.Popen, wait: float = 15.0) -> None:
+    """Stop a child that exits when its stdin closes: close it, give it `wait` s (0: kill it at
+    once, e.g. a hung one), then terminate, then kill."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        if not wait:
+            proc.kill()  # SIGTERM would wait for a stopped process to continue
+        proc.wait(timeout=wait or None)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def log_tail(path: str, n: int = 3) -> str:
+    """The last `n` non-empty lines of a child's log file, joined for a message."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = [ln.strip() for ln in f if ln.strip()]
+    except OSError:
+        return "no output"
+    return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
+
+
+def remove_log(log) -> None:
+    """Close and delete a child's temporary log file."""
+    log.close()
+    try:
+        os.unlink(log.name)
+    except OSError:
+        pass
+
+
 def check_python(python: str, model_path: str | None = None, timeout: float = 60.0) -> dict:
     """Ask `python` whether it can serve (imports xllamacpp, finds the model); its report."""
     key = (python, model_path)
@@ -153,6 +192,52 @@ def find_python(override: str | None = None, model_path: str | None = None) -> s
         "no Python here can run the embedded model; install it into QGIS's Python or a venv at "
         f"{USER_VENV}: {INSTALL_LINE} (tried: {'; '.join(reasons) or 'no interpreter found'})"
     )
+
+
+# Asks a Python which modules it could import, without importing them: no native code runs,
+# and torch's seconds of loading are spent once, in the process that uses it.
+_FIND_SPEC = (
+    "import importlib.util, json, sys; "
+    "print(json.dumps([m for m in sys.argv[1:] if importlib.util.find_spec(m) is None]))"
+)
+
+
+def missing_modules(python: str, modules: list[str], timeout: float = 60.0) -> list[str]:
+    """The `modules` that `python` cannot import (found, not imported; EmbeddedError if it does
+    not run). Interpreters that have them all are remembered for this process."""
+    key = (python, ("modules",) + tuple(modules))
+    with _check_lock:
+        if key in _checked:
+            return []
+    if not os.path.isfile(python):
+        raise EmbeddedError(f"{python} does not exist")
+    try:
+        proc = subprocess.run([python, "-c", _FIND_SPEC, *modules], capture_output=True,
+                              text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                              env=child_env(python), creationflags=_no_window())  # fmt: skip
+        missing = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
+        raise EmbeddedError(f"{python} did not run: {e}") from e
+    if not missing:
+        with _check_lock:
+            _checked[key] = {"python": python, "modules": list(modules)}
+    return missing
+
+
+def find_python_with(modules: list[str], override: str | None = None) -> str:
+    """The first interpreter (in find_python's order) that can import every one of `modules`;
+    EmbeddedError lists what each candidate lacks."""
+    reasons = []
+    for python in python_candidates(override):
+        try:
+            missing = missing_modules(python, modules)
+        except EmbeddedError as e:
+            reasons.append(str(e))
+            continue
+        if not missing:
+            return python
+        reasons.append(f"{python}: no {', '.join(missing)}")
+    raise EmbeddedError(f"tried: {'; '.join(reasons) or 'no interpreter found'}")
 
 
 # ---------------------------------------------------------------- the server
@@ -258,33 +343,15 @@ class EmbeddedServer:
         return self.base_url
 
     def _log_tail(self, n: int = 3) -> str:
-        try:
-            with open(self._log.name, encoding="utf-8", errors="replace") as f:
-                lines = [ln.strip() for ln in f if ln.strip()]
-        except (OSError, AttributeError):
-            return "no output"
-        return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
+        return log_tail(self._log.name, n) if self._log is not None else "no output"
 
     def stop(self) -> None:
         """Stop the child (closing its stdin; then terminate, then kill) and free the port."""
         proc, self._proc = self._proc, None
         if proc is not None:
-            try:
-                proc.stdin.close()
-                proc.wait(timeout=15)
-            except (OSError, subprocess.TimeoutExpired):
-                proc.terminate()
-                try:
-                    proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop_child(proc)
         if self._log is not None:
-            self._log.close()
-            try:
-                os.unlink(self._log.name)
-            except OSError:
-                pass
+            remove_log(self._log)
             self._log = None
         _live.discard(self)
         self.base_url = None

@@ -7,7 +7,9 @@ padding are never scored. Three kinds:
 
 - `LlamaCppScorer`: any llama.cpp server, the embedded one included, by forced decoding;
 - `EchoCompletionsScorer`: OpenAI-compatible `/v1/completions` with `echo` + `logprobs` (vLLM);
-- `MaskedLMScorer`: BERT-like masked LMs in this process via transformers + torch (optional).
+- `MaskedLMScorer`: BERT-like masked LMs via transformers + torch (optional), in the process
+  that makes it; `ChildMaskedLMScorer` runs it in a child process (core/mlm_worker.py), which is
+  how QGIS uses it: torch is native code and must not share QGIS's process.
 
 A scorer scores a batch of sentences and returns one `Scored` per sentence, each a score or an
 error; a failed sentence never stops the others.
@@ -15,19 +17,26 @@ error; a failed sentence never stops the others.
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import queue
+import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import requests
-
-from .llm import Endpoint, normalise_base_url
+# requests and .llm (which needs requests) are imported where the HTTP scorers use them: the
+# masked-LM child process (core/mlm_worker.py) loads this module with only torch + transformers.
+if TYPE_CHECKING:
+    from .llm import Endpoint
 
 RULE_CAUSAL = "mean-logprob-from-bos"  # causal LMs: tokens after BOS, each given its prefix
 RULE_AUL = "aul"  # masked LMs: all-unmasked likelihood, special tokens and padding excluded
 RULE_AUL_PADDED = "aul-reference-padding"  # the reference code's mean over padded positions
+MLM_INSTALL = "pip install torch==2.13.0 transformers (see requirements-mlm.txt)"
 LOGIT_BIAS = 100  # forces the sentence's tokens without changing the returned raw log-probs
 
 
@@ -76,8 +85,10 @@ class _Http:
     """A pooled JSON poster with a few retries on transient failures."""
 
     def __init__(self, api_key: str | None, timeout: float, max_retries: int, pool: int):
+        import requests
         from requests.adapters import HTTPAdapter
 
+        self._requests = requests
         self.session = requests.Session()
         adapter = HTTPAdapter(pool_connections=2, pool_maxsize=max(4, pool), max_retries=0)
         self.session.mount("http://", adapter)
@@ -94,7 +105,7 @@ class _Http:
             self.n_requests += 1
             try:
                 r = self.session.post(url, json=body, timeout=self.timeout)
-            except requests.RequestException as e:
+            except self._requests.RequestException as e:
                 last = f"{type(e).__name__}: {e}"
             else:
                 if r.status_code == 200:
@@ -113,7 +124,7 @@ class _Http:
     def get(self, url: str) -> dict:
         try:
             r = self.session.get(url, timeout=min(30.0, self.timeout))
-        except requests.RequestException as e:
+        except self._requests.RequestException as e:
             raise ScorerError(f"cannot reach {url}: {e}") from e
         if r.status_code != 200:
             raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
@@ -152,6 +163,8 @@ class LlamaCppScorer(SentenceScorer):
         token_grammar: bool | None = None,
         share_prefix: bool = True,
     ):
+        from .llm import normalise_base_url
+
         root = normalise_base_url(base_url)
         self.root = root[:-3] if root.endswith("/v1") else root
         self.concurrency = max(1, int(concurrency))
@@ -376,6 +389,8 @@ class EchoCompletionsScorer(SentenceScorer):
     rule = RULE_CAUSAL
 
     def __init__(self, endpoint: Endpoint, bos_text: str = "", batch_size: int = 8):
+        from .llm import normalise_base_url
+
         self.endpoint = endpoint
         self.url = normalise_base_url(endpoint.base_url) + "/completions"
         self.bos_text = bos_text
@@ -470,8 +485,7 @@ class MaskedLMScorer(SentenceScorer):
             import transformers
         except ImportError as e:
             raise ScorerError(
-                "masked language models need torch and transformers: "
-                "pip install torch==2.13.0 transformers (see requirements-mlm.txt)"
+                f"masked language models need torch and transformers: {MLM_INSTALL}"
             ) from e
         self._torch = torch
         if threads:
@@ -529,3 +543,142 @@ class MaskedLMScorer(SentenceScorer):
                 continue
             out.append(Scored(s, float(lp[i][scored[i]].sum()) / n, n))
         return out
+
+
+class ChildMaskedLMScorer(SentenceScorer):
+    """MaskedLMScorer in a child process (core/mlm_worker.py), for callers inside QGIS.
+
+    The same kind, identity and rule as MaskedLMScorer, so both find the same cached scores, and
+    the same scores (JSON carries every float exactly). The child's Python is the first of
+    core/embedded.py's candidates (`python` first: the Options setting) that has torch and
+    transformers, asked without importing them here. A child that cannot start, load the model
+    or answer is a ScorerError, never a hang: each answer is awaited at most `timeout` seconds.
+    """
+
+    kind = "mlm"
+    requests_per_sentence = 0.0
+
+    def __init__(
+        self,
+        model: str,
+        batch_size: int = 32,
+        reference_padding: bool = False,
+        threads: int | None = None,
+        python: str | None = None,
+        timeout: float = 600.0,
+    ):
+        from . import embedded
+
+        try:
+            self.python = embedded.find_python_with(["torch", "transformers"], python)
+        except embedded.EmbeddedError as e:
+            raise ScorerError(
+                "masked language models need torch and transformers in a Python GeoBias can run "
+                f"(QGIS's own, or a venv at {embedded.USER_VENV}): {MLM_INSTALL} ({e})"
+            ) from e
+        self.batch_size = max(1, int(batch_size))
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._next_id = 0
+        worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlm_worker.py")
+        cmd = [self.python, worker, "--model", model, "--parent-pid", str(os.getpid())]
+        cmd += ["--threads", str(threads)] if threads else []
+        cmd += ["--reference-padding"] if reference_padding else []
+        self._log = tempfile.NamedTemporaryFile(prefix="geobias-mlm-", suffix=".log", delete=False)
+        try:
+            # stdin is a pipe only the child reads: when this process dies the system closes
+            # it and the child exits. The child inherits the working folder, so a relative
+            # model folder names the same absolute path (the identity) as in process.
+            self._proc = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
+                env=embedded.child_env(self.python), creationflags=embedded._no_window(),
+                text=True, encoding="utf-8", bufsize=1,
+            )  # fmt: skip
+        except OSError as e:
+            self.close()
+            raise ScorerError(f"the masked-LM process ({self.python}) did not start: {e}") from e
+        self._lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True, name="geobias-mlm-reader").start()
+        first = self._receive()
+        if "ready" not in first:
+            self.close()
+            raise ScorerError(str(first.get("error") or first))
+        info = first["ready"]
+        self.identity = info["identity"]
+        self.rule = info["rule"]
+        self.needs_region_batches = bool(info["needs_region_batches"])
+        self.versions = {k: info.get(k) for k in ("python", "torch", "transformers")}
+
+    def _read(self) -> None:
+        """Queue the child's lines; None when its stdout closes (it exited)."""
+        proc = self._proc
+        try:
+            for line in proc.stdout:
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self._lines.put(None)
+
+    def _receive(self) -> dict:
+        try:
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self.close(wait=0)  # a hung child gets no grace
+            raise ScorerError(
+                f"the masked-LM process gave no answer in {self.timeout:.0f} s; stopped it"
+            ) from None
+        if line is None:
+            proc, tail = self._proc, self._log_tail()
+            self.close()
+            code = proc.returncode if proc is not None else None
+            raise ScorerError(f"the masked-LM process exited (code {code}): {tail}")
+        try:
+            return json.loads(line)
+        except ValueError:
+            return {
+                "error": f"the masked-LM process answered something that is not JSON: {line[:200]}"
+            }
+
+    def _log_tail(self) -> str:
+        from .embedded import log_tail
+
+        return log_tail(self._log.name) if self._log is not None else "no output"
+
+    def score_batch(self, sentences: list[str]) -> list[Scored]:
+        with self._lock:
+            if self._proc is None:
+                raise ScorerError("the masked-LM process is stopped")
+            self._next_id += 1
+            rid = self._next_id
+            try:
+                self._proc.stdin.write(json.dumps({"id": rid, "sentences": list(sentences)}) + "\n")
+                self._proc.stdin.flush()
+            except (OSError, ValueError) as e:
+                tail = self._log_tail()
+                self.close()
+                raise ScorerError(f"the masked-LM process is gone ({e}): {tail}") from e
+            reply = self._receive()
+        if reply.get("id") != rid or "scored" not in reply:
+            raise ScorerError(f"the masked-LM process: {reply.get('error') or reply}")
+        rows = reply["scored"]
+        if len(rows) != len(sentences):
+            raise ScorerError(f"the masked-LM process scored {len(rows)} of {len(sentences)}")
+        return [Scored(s, float(v), int(n), str(err)) for s, (v, n, err) in zip(sentences, rows)]
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs."""
+        proc = getattr(self, "_proc", None)
+        return proc.pid if proc is not None and proc.poll() is None else None
+
+    def close(self, wait: float = 10.0) -> None:
+        """Stop the child: close its stdin (it exits), after `wait` s terminate, then kill."""
+        from .embedded import remove_log, stop_child
+
+        proc, self._proc = getattr(self, "_proc", None), None
+        if proc is not None:
+            stop_child(proc, wait)
+            proc.stdout.close()
+        log, self._log = getattr(self, "_log", None), None
+        if log is not None:
+            remove_log(log)

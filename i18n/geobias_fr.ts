@@ -2156,7 +2156,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="486"/>
+        <location filename="../processing/herb.py" line="496"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2216,97 +2216,97 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="249"/>
+        <location filename="../processing/herb.py" line="254"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="257"/>
+        <location filename="../processing/herb.py" line="262"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="262"/>
+        <location filename="../processing/herb.py" line="267"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="269"/>
+        <location filename="../processing/herb.py" line="279"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="292"/>
+        <location filename="../processing/herb.py" line="302"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="398"/>
+        <location filename="../processing/herb.py" line="408"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="400"/>
+        <location filename="../processing/herb.py" line="410"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="491"/>
+        <location filename="../processing/herb.py" line="501"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="511"/>
+        <location filename="../processing/herb.py" line="521"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="511"/>
+        <location filename="../processing/herb.py" line="521"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="511"/>
+        <location filename="../processing/herb.py" line="521"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="511"/>
+        <location filename="../processing/herb.py" line="521"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="519"/>
+        <location filename="../processing/herb.py" line="529"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="525"/>
+        <location filename="../processing/herb.py" line="535"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="531"/>
+        <location filename="../processing/herb.py" line="541"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="538"/>
+        <location filename="../processing/herb.py" line="548"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="544"/>
+        <location filename="../processing/herb.py" line="554"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="550"/>
+        <location filename="../processing/herb.py" line="560"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="556"/>
+        <location filename="../processing/herb.py" line="566"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2321,27 +2321,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="564"/>
+        <location filename="../processing/herb.py" line="574"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="564"/>
+        <location filename="../processing/herb.py" line="574"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="572"/>
+        <location filename="../processing/herb.py" line="582"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="573"/>
+        <location filename="../processing/herb.py" line="583"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="590"/>
+        <location filename="../processing/herb.py" line="600"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
@@ -2351,72 +2351,72 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="596"/>
+        <location filename="../processing/herb.py" line="606"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="599"/>
+        <location filename="../processing/herb.py" line="609"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="605"/>
+        <location filename="../processing/herb.py" line="615"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="610"/>
+        <location filename="../processing/herb.py" line="620"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="610"/>
+        <location filename="../processing/herb.py" line="620"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="616"/>
+        <location filename="../processing/herb.py" line="626"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="621"/>
+        <location filename="../processing/herb.py" line="631"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="626"/>
+        <location filename="../processing/herb.py" line="636"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="627"/>
+        <location filename="../processing/herb.py" line="637"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="628"/>
+        <location filename="../processing/herb.py" line="638"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="629"/>
+        <location filename="../processing/herb.py" line="639"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="630"/>
+        <location filename="../processing/herb.py" line="640"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="631"/>
+        <location filename="../processing/herb.py" line="641"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="632"/>
+        <location filename="../processing/herb.py" line="642"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
@@ -2426,57 +2426,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="646"/>
+        <location filename="../processing/herb.py" line="656"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="652"/>
+        <location filename="../processing/herb.py" line="662"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="656"/>
+        <location filename="../processing/herb.py" line="666"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="662"/>
+        <location filename="../processing/herb.py" line="672"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="669"/>
+        <location filename="../processing/herb.py" line="679"/>
         <source>{n} regions of your layers</source>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="682"/>
+        <location filename="../processing/herb.py" line="692"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="721"/>
+        <location filename="../processing/herb.py" line="731"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="748"/>
+        <location filename="../processing/herb.py" line="758"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="757"/>
+        <location filename="../processing/herb.py" line="767"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="767"/>
+        <location filename="../processing/herb.py" line="777"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="784"/>
+        <location filename="../processing/herb.py" line="794"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2996,27 +2996,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="471"/>
+        <location filename="../processing/herb.py" line="481"/>
         <source>time unknown (no measured rate for this scorer)</source>
         <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="473"/>
+        <location filename="../processing/herb.py" line="483"/>
         <source>about {s:.0f} s</source>
         <translation>environ {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="475"/>
+        <location filename="../processing/herb.py" line="485"/>
         <source>about {m:.0f} min</source>
         <translation>environ {m:.0f} min</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="477"/>
+        <location filename="../processing/herb.py" line="487"/>
         <source>about {h:.1f} h</source>
         <translation>environ {h:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="478"/>
+        <location filename="../processing/herb.py" line="488"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
@@ -3478,6 +3478,11 @@ Lancer HERB ?</translation>
         <location filename="../host.py" line="165"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb.py" line="272"/>
+        <source>Loading the masked language model in a child process ...</source>
+        <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
 </context>
 <context>

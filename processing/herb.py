@@ -233,7 +233,12 @@ HERB_EMBEDDED_MODEL = "smollm2-135m"
 
 def make_scorer(kind, url="", model="", api_key=None, concurrency=2, feedback=None):
     """A core scorer; for the embedded model, one on the shared local server."""
-    from ..core.scorers import EchoCompletionsScorer, LlamaCppScorer, MaskedLMScorer, ScorerError
+    from ..core.scorers import (
+        ChildMaskedLMScorer,
+        EchoCompletionsScorer,
+        LlamaCppScorer,
+        ScorerError,
+    )
 
     try:
         if kind == "embedded":
@@ -260,7 +265,12 @@ def make_scorer(kind, url="", model="", api_key=None, concurrency=2, feedback=No
             return EchoCompletionsScorer(ep), ep.host()
         if not model:
             raise QgsProcessingException(tr("Give the transformers model's folder or name."))
-        return MaskedLMScorer(model, threads=2), "local"
+        # torch is native code: the model runs in a child process, never in QGIS's.
+        from ..host import embedded_python
+
+        if feedback is not None:
+            feedback.pushInfo(tr("Loading the masked language model in a child process ..."))
+        return ChildMaskedLMScorer(model, threads=2, python=embedded_python()), "local"
     except ScorerError as err:
         raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
     except QgsProcessingException:

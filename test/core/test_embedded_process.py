@@ -48,6 +48,17 @@ def test_only_the_launcher_imports_an_inference_library():
     assert importers == [LAUNCHER]
 
 
+def test_only_the_masked_lm_modules_import_torch():
+    # MaskedLMScorer imports them lazily; QGIS runs it in core/mlm_worker.py's child process.
+    plugin = [p for p in plugin_sources() if not p.startswith(("test", "benchmarks", "scripts"))]
+    importers = sorted(
+        path
+        for path in plugin
+        if any(m.split(".")[0] in ("torch", "transformers") for m in imported_modules(path))
+    )
+    assert importers == [os.path.join("core", "mlm_worker.py"), os.path.join("core", "scorers.py")]
+
+
 def test_importing_the_embedded_module_loads_no_inference_library():
     code = (
         "import sys, geobias.core.embedded as e, geobias.core.embedded_server\n"

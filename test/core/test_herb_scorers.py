@@ -205,53 +205,7 @@ def test_plan_shares_sentences_of_regions_with_the_same_name():
     assert (p.matrix[1] == p.matrix[2]).all() and p.sentences[p.names[0]] == "X"
 
 
-# --- masked LMs in process: a tiny random BERT ------------------------------------------------
-
-VOCAB = [
-    "[PAD]",
-    "[UNK]",
-    "[CLS]",
-    "[SEP]",
-    "[MASK]",
-    "people",
-    "in",
-    "paris",
-    "lima",
-    "are",
-    "wise",
-    "kind",
-    "very",
-    ".",
-    "sa",
-    "##o",
-]
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    """A randomly initialised BertForMaskedLM with a vocabulary written here, saved and loaded
-    back through the scorer's loading path (no weights are downloaded)."""
-    try:
-        import torch
-        from transformers import BertConfig, BertForMaskedLM, BertTokenizer
-    except ImportError:
-        return None
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    (folder / "vocab.txt").write_text("\n".join(VOCAB) + "\n", encoding="utf-8")
-    tok = BertTokenizer(vocab=str(folder / "vocab.txt"), do_lower_case=True)
-    assert tok("People in Lima")["input_ids"] == [2, 5, 6, 8, 3]  # the vocabulary is ours
-    torch.manual_seed(0)
-    cfg = BertConfig(
-        vocab_size=len(VOCAB),
-        hidden_size=16,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=32,
-        max_position_embeddings=32,
-    )
-    BertForMaskedLM(cfg).eval().save_pretrained(folder)
-    tok.save_pretrained(folder)
-    return str(folder)
+# --- masked LMs in process: a tiny random BERT (test/core/conftest.py) ----------------------
 
 
 def test_masked_lm_aul_matches_a_hand_computation(tiny_bert):

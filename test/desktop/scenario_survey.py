@@ -446,6 +446,18 @@ def layer_survey():
     rec.shot("10_layer")
 
 
+def run_herb(ui, shot):
+    """Click the Regional bias tab's Run, confirm the estimate (screenshot `shot`), wait for the
+    end; the confirmation's texts."""
+    with DialogAnswerer(rec, shot) as dialog:
+        click(ui.runButton)
+        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
+                   "the HERB estimate and its confirmation")  # fmt: skip
+        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
+                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
+    return dialog.texts
+
+
 def herb_tab():
     """The Regional bias tab: South America's countries on two morality descriptors (a file)
     with the embedded model; Run, the estimate confirmed, the styled layers, the table and the
@@ -466,13 +478,8 @@ def herb_tab():
     pump(0.2)
     rec.shot("11_herb_setup")
     t0 = time.monotonic()
-    with DialogAnswerer(rec, "12_herb_confirm") as dialog:
-        click(ui.runButton)
-        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
-                   "the HERB estimate and its confirmation")  # fmt: skip
-        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
-                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
-    facts = {"confirm": dialog.texts, "progress": ui.progressBar.value(),
+    confirm = run_herb(ui, "12_herb_confirm")
+    facts = {"confirm": confirm, "progress": ui.progressBar.value(),
              "progress_text": ui.progressLabel.text(),
              "seconds": time.monotonic() - t0}  # fmt: skip
     groups = [g.name() for g in QgsProject.instance().layerTreeRoot().findGroups()]
@@ -498,6 +505,58 @@ def herb_tab():
     rec.shot("13_herb_results")
 
 
+def mlm_children():
+    """Pids of this QGIS's child processes running core/mlm_worker.py (from /proc)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"mlm_worker.py" in cmdline:
+            found.append(int(pid))
+    return found
+
+
+def herb_masked_lm():
+    """The Regional bias tab with a transformers masked LM (the test's tiny random BERT, in
+    GEOBIAS_TINY_MLM): it runs in a child process; torch never enters QGIS's."""
+    from qgis.PyQt.QtTest import QTest
+
+    folder = os.environ.get("GEOBIAS_TINY_MLM", "")
+    assert folder, "no tiny masked LM was built (torch missing in the test's Python?)"
+    d = dock()
+    ui = d.herb
+    d.show_tab(ui)
+    ui.scopeCombo.setCurrentIndex(0)
+    choose_in_combo(ui.scorerCombo, ui.scorerCombo.itemText(3))  # the Model field shows
+    for edit, text in ((ui.continentsEdit, "South America"), (ui.topicsEdit, "morality"),
+                       (ui.modelEdit, folder)):  # fmt: skip
+        edit.clear()
+        QTest.keyClicks(edit, text)
+    ui.citiesSpin.setValue(0)
+    words = os.path.join(OUT, "herb_mlm_words.txt")
+    with open(words, "w") as f:
+        f.write("morality\thonest\nmorality\tcruel\n")
+    ui.descriptorsFile.lineEdit().clear()
+    QTest.keyClicks(ui.descriptorsFile.lineEdit(), words)
+    pump(0.2)
+    rec.shot("14_herb_masked_lm_setup")
+    confirm = run_herb(ui, "15_herb_masked_lm_confirm")
+    table = ui.regionTable
+    rec.facts["herb_mlm"] = {
+        "confirm": confirm, "progress": ui.progressBar.value(),
+        "progress_text": ui.progressLabel.text(),
+        "rows": [[table.item(i, j).text() for j in range(4)] for i in range(table.rowCount())],
+        "loaded": sorted(m for m in ("torch", "transformers") if m in sys.modules),
+        "children_left": mlm_children(),
+    }  # fmt: skip
+    rec.shot("16_herb_masked_lm_results")
+
+
 def main():
     try:
         steps = (
@@ -514,6 +573,7 @@ def main():
             ("world_survey", world_survey),
             ("layer_survey", layer_survey),
             ("herb_tab", herb_tab),
+            ("herb_masked_lm", herb_masked_lm),
         )
         only = set(filter(None, os.environ.get("GEOBIAS_DESKTOP_STEPS", "").split(",")))
         for name, fn in steps:

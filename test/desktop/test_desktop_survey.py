@@ -129,6 +129,17 @@ def test_the_regional_bias_tab_runs_herb_and_shows_styled_layers_table_and_bars(
     assert sorted(labels) == ["cruel (morality)", "honest (morality)"]  # not strength
 
 
+def test_the_regional_bias_tab_runs_a_masked_lm_outside_qgis(run, facts):
+    step_ok(run, "herb_masked_lm")
+    herb = facts["herb_mlm"]
+    # 15 regions x 2 words + 15 names, scored by the tiny BERT in a child process.
+    assert len(herb["confirm"]) == 1 and "45 sentences" in herb["confirm"][0]
+    assert herb["progress"] == 100 and herb["progress_text"].startswith("Done"), herb
+    assert len(herb["rows"]) == 16 and float(herb["rows"][0][1]) > 0
+    assert herb["loaded"] == []  # torch and transformers never entered QGIS
+    assert herb["children_left"] == []  # the run stopped its child
+
+
 def test_screenshots_are_saved(run):
     for name in ("01_drawing", "02_preview", "03_confirm", "04_results", "05_inspect"):
         path = os.path.join(OUT, f"{name}.png")

@@ -3,6 +3,7 @@ model, fields, saved styles and numbers checked against the core engine; bad sco
 chat-only endpoint refused with nothing written."""
 
 import sqlite3
+import sys
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from qgis.core import (
 )
 
 from geobias.test.faultserver import FaultServer
+from geobias.test.tiny_mlm import build_in_child
 
 WORDS = "intelligence\tintelligent\nintelligence\tstupid\nmorality\thonest\nmorality\tcruel\n"
 TOPIC_FIELDS = ["c_intelligence", "c_morality", "c_wo_intelligence", "c_wo_morality"]
@@ -196,25 +198,10 @@ def test_a_cancelled_run_writes_nothing_and_keeps_its_scores(processing_ready, s
 
 def tiny_masked_lm(folder):
     """A randomly initialised BertForMaskedLM with a vocabulary written here (no weights are
-    downloaded); None without torch and transformers."""
-    try:
-        import torch
-        from transformers import BertConfig, BertForMaskedLM, BertTokenizer
-    except ImportError:
-        return None
-    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "people", "in", "are", ".", "norway",
-             "chile", "oslo", "bergen", "santiago", "valparaiso", "intelligent", "stupid",
-             "honest", "cruel"]  # fmt: skip
-    folder.mkdir()
-    (folder / "vocab.txt").write_text("\n".join(words) + "\n", encoding="utf-8")
-    tok = BertTokenizer(vocab=str(folder / "vocab.txt"), do_lower_case=True)
-    torch.manual_seed(0)
-    cfg = BertConfig(vocab_size=len(words), hidden_size=16, num_hidden_layers=2,
-                     num_attention_heads=2, intermediate_size=32,
-                     max_position_embeddings=32)  # fmt: skip
-    BertForMaskedLM(cfg).eval().save_pretrained(folder)
-    tok.save_pretrained(folder)
-    return str(folder)
+    downloaded), built by another Python so torch stays out of this one; None without torch."""
+    words = ["people", "in", "are", ".", "norway", "chile", "oslo", "bergen", "santiago",
+             "valparaiso", "intelligent", "stupid", "honest", "cruel"]  # fmt: skip
+    return build_in_child(str(folder), words)
 
 
 def test_a_transformers_masked_lm_from_a_folder(processing_ready, scope, tmp_path):
@@ -223,7 +210,10 @@ def test_a_transformers_masked_lm_from_a_folder(processing_ready, scope, tmp_pat
     if folder is None:  # without the optional packages: what to install, nothing written
         refused(params, "pip install torch", tmp_path)
         return
+    torch_before = "torch" in sys.modules  # another test may have loaded it into this process
     out = run(params)
+    if not torch_before:  # the model ran in a child process (test_qgis_process checks it too)
+        assert "torch" not in sys.modules and "transformers" not in sys.modules
     assert out["N_TO_SCORE"] == 30 and out["C_ROOT"] > 0
     _, top = columns(scope["OUTPUT"], "herb_0_countries")
     assert all(r["c_w"] > 0 for r in top)

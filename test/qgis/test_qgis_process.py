@@ -2,9 +2,10 @@
 
 The binary loads QGIS's GEOS globally (a shapely on another GEOS segfaulted here) and aborts
 on `import xllamacpp`. Every run below goes through an import hook (PYQGIS_STARTUP) that
-refuses and records any import of an inference library, so each also proves that the embedded
-model stays in its child process. Data are real: the bundled countries, a raster rasterized
-from their population density, country centroids, the paper's GPT-3.5 ratings.
+refuses and records any import of an inference library (llama.cpp's, torch, transformers), so
+each also proves that the embedded model and HERB's masked LM stay in their child processes.
+Data are real: the bundled countries, a raster rasterized from their population density,
+country centroids, the paper's GPT-3.5 ratings.
 """
 
 import json
@@ -21,6 +22,7 @@ from geobias.paths import DATA
 from geobias.test.batchfake import answer_batch
 from geobias.test.faultserver import FaultServer
 from geobias.test.netfixtures import Tinyproxy
+from geobias.test.tiny_mlm import build_in_child
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg")
@@ -35,7 +37,7 @@ import os, sys
 class RefuseInference:
     '''GeoBias must never import an inference library into QGIS: record and refuse it.'''
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("xllamacpp", "llama_cpp"):
+        if name.split(".")[0] in ("xllamacpp", "llama_cpp", "torch", "transformers"):
             with open(os.environ["GEOBIAS_IMPORT_LOG"], "a") as f:
                 f.write(name + "\\n")
             raise ImportError(name + " must not be imported into the QGIS process")
@@ -435,6 +437,33 @@ def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
     assert geom.GetGeometryName() == "MULTIPOLYGON" and 1500 < geom.GetArea() < 2000
     brazil = [f for f in ds.GetLayerByName("herb_1_country") if f["region"] == "Brazil"]
     assert brazil[0].GetGeometryRef().GetArea() > 500
+
+
+def test_herb_with_a_masked_lm_keeps_torch_out_of_qgis(qp, tmp_path):
+    # SCORER=3 (transformers) on a tiny random BERT: the import hook refuses torch and
+    # transformers inside qgis_process.bin, so this run succeeds only with the model in its
+    # child process (core/mlm_worker.py).
+    words = tmp_path / "words.txt"
+    words.write_text("intelligence\tintelligent\nmorality\thonest\nmorality\tcruel\n")
+    vocab = ["people", "in", "are", ".", "intelligent", "honest", "cruel"]
+    folder = build_in_child(str(tmp_path / "tiny-bert"), vocab)
+    params = dict(SCOPE=0, CONTINENTS="South America", MAX_CITIES=0, DESCRIPTORS=words,
+                  SCORER=3, MODEL=folder or tmp_path / "tiny-bert", CACHE=tmp_path / "c.sqlite",
+                  OUTPUT=tmp_path / "herb.gpkg")  # fmt: skip
+    if folder is None:  # without torch anywhere: what to install, nothing written
+        args = ["run", "geobias:herb", "--", *(f"{k}={v}" for k, v in params.items())]
+        proc = qp.call(*args)
+        assert proc.returncode != 0 and "pip install torch==2.13.0 transformers" in proc.stderr
+        assert not (tmp_path / "herb.gpkg").exists()
+        return
+    result = qp.run("herb", **params)
+    assert result["N_SENTENCES"] == 60 and result["N_TO_SCORE"] == 60
+    with sqlite3.connect(tmp_path / "herb.gpkg") as con:
+        (c_w,) = con.execute("SELECT c_w FROM herb_0_continent").fetchone()
+        scores = [s for (s,) in con.execute("SELECT score FROM herb_descriptors")]
+        (provider, model) = con.execute("SELECT provider, model FROM runs").fetchone()
+    assert c_w > 0 and len(scores) == 45 and all(-20 < s < 0 for s in scores)
+    assert (provider, model) == ("transformers", folder)
 
 
 def test_ratelocations_follows_the_proxy_of_the_qgis_profile(data, tmp_path):
