@@ -70,8 +70,8 @@ demo: setup translations
 demo-herb: setup translations
 	$(HEADLESS) $(PY) scripts/demo_herb.py $(DEMO_ARGS)
 
-# The embedded model under two prompt presets on the demo's points, compared (<= 15 minutes;
-# the whole prompt's answers come from make demo's cache).
+# The embedded model under two prompt presets on 100 points sampled as make demo samples, on
+# two topics, compared.
 demo-compare: setup translations
 	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
 

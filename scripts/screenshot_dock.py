@@ -151,7 +151,8 @@ def show(rated, metrics, title):
     dock.ui.nameEdit.setText(title)
     dock.show_results(rated + [metrics], group_name=title)
     root = QgsProject.instance().layerTreeRoot()
-    root.findLayer(rated[1].id()).setItemVisibilityChecked(False)  # one map at a time
+    for other in rated[1:]:  # one map at a time
+        root.findLayer(other.id()).setItemVisibilityChecked(False)
     iface.setActiveLayer(rated[0])
     feature = next(rated[0].getFeatures())
     dock.results.show_answer(feature)
