@@ -1,4 +1,5 @@
-"""LLM access throughput: instant stub, embedded model vs a raw client, finished-survey re-run."""
+"""LLM access throughput: instant stub, embedded model vs a raw client, a two-topic survey's order,
+finished-survey re-run."""
 
 import os
 import subprocess
@@ -119,6 +120,40 @@ def bench_embedded(tmp, n=12, parallel=2, repeats=3):
     return n * repeats / t_survey, n * repeats / t_raw
 
 
+def bench_topics(tmp, n=10, parallel=2, repeats=2):
+    """(d) a two-topic survey on the embedded server: the runner's order (a point's topics back
+    to back from one worker, so the slot's cached prompt covers all but the topic) against the
+    order it had before (topic by topic), side by side on point sets that swap every repeat."""
+    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.prompts import build_prompts
+    from geobias.core.survey import run_requests
+
+    gaz = Gazetteer.load()
+    topics = ["Infant Mortality Rate", "Average Attractiveness of Residents"]
+    t_point = t_topic = 0.0
+    with EmbeddedServer(parallel=parallel) as server:
+        ep = server.endpoint(concurrency=parallel)
+        for rep in range(repeats):
+            sets = [points(n, seed=200 + 2 * rep), points(n, seed=201 + 2 * rep)]
+            if rep % 2:
+                sets.reverse()
+            (t_lon, t_lat), (lon, lat) = sets
+            spec = SurveySpec(lon, lat, topics, [ep], PRESETS["geollm"])
+            for which in ("point", "topic") if rep % 2 == 0 else ("topic", "point"):
+                cache = SurveyCache(os.path.join(tmp, f"topics_{which}{rep}.sqlite"))
+                t0 = time.perf_counter()
+                if which == "point":
+                    run_survey(spec, gaz, cache)
+                    t_point += time.perf_counter() - t0
+                else:
+                    for topic in topics:
+                        run_requests(build_prompts(t_lon, t_lat, topic, gaz), ep, cache)
+                    t_topic += time.perf_counter() - t0
+    n_req = 2 * n * repeats
+    return n_req / t_point, n_req / t_topic
+
+
 def bench_rerun(tmp, n=10_000):
     """(c) a finished n-point survey (paper prompts with gazetteer) re-run: requests, seconds."""
     from geobias.core.gazetteer import Gazetteer
@@ -152,6 +187,11 @@ def main():
         rows.append(("embedded: raw requests client, req/s", f"{raw:.2f}", "", True))
         rows.append(("embedded: survey runner, req/s", f"{survey:.2f}", "", True))
         rows.append(("embedded: survey / raw", f"{ratio:.0%}", ">= 90%", ratio >= 0.9))
+        by_point, by_topic = bench_topics(tmp)
+        rows.append(("embedded, 2 topics, topic by topic: req/s", f"{by_topic:.2f}", "", True))
+        rows.append(("embedded, 2 topics, point by point: req/s", f"{by_point:.2f}", "", True))
+        gain = by_point / by_topic
+        rows.append(("  point by point / topic by topic", f"{gain:.2f}x", "> 1", gain > 1))
         n_req, dt = bench_rerun(tmp)
         rows.append(("re-run 10,000 points: requests", str(n_req), "0", n_req == 0))
         rows.append(("re-run 10,000 points: seconds", f"{dt:.2f}", "<= 2", dt <= 2.0))

@@ -186,13 +186,16 @@ def run_requests(
     answered_before: int = 0,
     stats: RunStats | None = None,
     failed_before: int = 0,
+    groups: list[list[int]] | None = None,
 ) -> list[Result]:
     """Answer prompts from the cache, sending only the missing ones; one Result per prompt.
 
     Identical prompts are sent once. Answers are committed as they arrive, so a cancel or a crash
     loses at most the requests in flight. EndpointError stops the run and is raised (answers that
     arrived before are kept). `stats`, when given, is added to: requests sent, answers
-    from the cache, requests that failed.
+    from the cache, requests that failed. `groups` (lists of prompt indices, each prompt in one)
+    are sent one after another by one worker: prompts that begin alike (a point's topics) then
+    reach a server that caches each slot's last prompt back to back.
     """
     owns_client = client is None
     client = client or ChatClient(endpoint)
@@ -249,16 +252,30 @@ def run_requests(
         return stop.is_set() or cancelled()
 
     work: queue.Queue = queue.Queue()
-    for k in pending:
-        work.put(k)
+    if groups is None:
+        groups = [[i] for i in range(len(prompts))]
+    queued: set[str] = set()
+    wanted = set(pending)
+    for g in groups:
+        batch = [keys[i] for i in g if keys[i] in wanted and keys[i] not in queued]
+        queued.update(batch)
+        if batch:
+            work.put(batch)
+    for k in pending:  # prompts outside every group go alone
+        if k not in queued:
+            queued.add(k)
+            work.put([k])
     writer = _Writer(cache)
 
     def worker() -> None:
+        batch: list[str] = []
         while not should_stop():
-            try:
-                k = work.get_nowait()
-            except queue.Empty:
-                return
+            if not batch:
+                try:
+                    batch = list(work.get_nowait())
+                except queue.Empty:
+                    return
+            k = batch.pop(0)
             try:
                 completion = client.post(body_of[k], should_stop)
             except EndpointError as e:
@@ -281,7 +298,7 @@ def run_requests(
                 counter.done += count_of[k]
                 counter.answered += ok * count_of[k]
 
-    n_threads = max(1, min(endpoint.concurrency, len(pending)))
+    n_threads = max(1, min(endpoint.concurrency, work.qsize()))
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(n_threads)]
     for t in threads:
         t.start()
@@ -323,7 +340,7 @@ def _prompts_for(spec: SurveySpec, gazetteer, topic: str) -> list[str]:
 
 
 def _plan(spec: SurveySpec, gazetteer) -> list[tuple[Endpoint, str, list[str]]]:
-    """(endpoint, topic, prompts) in run order; prompts are built once per topic."""
+    """(endpoint, topic, prompts), endpoint by endpoint; prompts are built once per topic."""
     by_topic = {t: _prompts_for(spec, gazetteer, t) for t in spec.topics}
     return [(ep, t, by_topic[t]) for ep in spec.endpoints for t in spec.topics]
 
@@ -379,10 +396,17 @@ def run_survey(
     pids = spec.pids if spec.pids is not None else np.arange(len(spec.lon))
     answers: list[Answer] = []
     offset = n_answered = n_failed = 0
-    for ep, topic, prompts in plan:
+    # One run per endpoint with its topics interleaved point by point, each point's topics sent
+    # back to back by one worker: their prompts differ only at the end, and a server that keeps
+    # each slot's last prompt cached (llama.cpp) processes only that end: 26 new prompt tokens
+    # instead of ~180 for the embedded Gemma, 1.17x the requests/s on two topics (bench_llm.py).
+    n_topics = len(spec.topics)
+    for e, ep in enumerate(spec.endpoints):
         if is_cancelled is not None and is_cancelled():
             break
-        rated: dict[int, object] = {}  # id(completion) -> Rating, parsed once per completion
+        # id(completion) -> Rating, parsed once per completion (this endpoint's results keep
+        # their completions alive, so an id is not reused while the dict lives)
+        rated: dict[int, object] = {}
 
         def rate(c: Completion, rated=rated):
             r = rated.get(id(c))
@@ -390,6 +414,10 @@ def run_survey(
                 r = rated[id(c)] = rate_completion(c.text, c.logprobs_content)
             return r
 
+        by_topic = [p for _e, _t, p in plan[e * n_topics : (e + 1) * n_topics]]
+        n_points = len(by_topic[0]) if by_topic else 0
+        prompts = [by_topic[j][i] for i in range(n_points) for j in range(n_topics)]
+        groups = [list(range(i * n_topics, (i + 1) * n_topics)) for i in range(n_points)]
         results = run_requests(
             prompts,
             ep,
@@ -402,10 +430,12 @@ def run_survey(
             answered_before=n_answered,
             stats=stats,
             failed_before=n_failed,
+            groups=groups,
         )
         offset += len(prompts)
         with _gc_paused():
-            answers.extend(_answers(pids, results, ep, topic, rate))
+            for j, topic in enumerate(spec.topics):
+                answers.extend(_answers(pids, results[j::n_topics], ep, topic, rate))
         n_answered = sum(a.rating.answered for a in answers)
         n_failed = sum(a.failed for a in answers)
     return answers

@@ -239,3 +239,36 @@ def test_failed_requests_are_not_asked_and_what_was_sent_is_counted(tmp_path):
         assert fs.n_requests == 16
     assert (again.n_requests, again.n_cached, again.n_failed) == (2, 10, 0)
     assert not any(a.failed for a in answers)
+
+
+def test_a_points_topics_go_back_to_back_from_one_worker(tmp_path, monkeypatch):
+    # A server that caches each slot's last prompt (llama.cpp) then processes only the end
+    # that differs; the answers still come out endpoint x topic x point.
+    import threading
+
+    sent = []
+    post = ChatClient.post
+
+    def recording_post(self, body, is_cancelled=None):
+        sent.append((threading.current_thread().name, body["messages"][0]["content"]))
+        return post(self, body, is_cancelled)
+
+    monkeypatch.setattr(ChatClient, "post", recording_post)
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    lon, lat = np.linspace(-10, 10, 9), np.linspace(40, 50, 9)
+    topics = ["Attractiveness", "Crime Rate", "Infant Mortality Rate"]
+    with FaultServer() as fs:
+        spec = SurveySpec(lon, lat, topics, [endpoint(fs, concurrency=3)], _simple_template())
+        answers = run_survey(spec, None, cache)
+    assert len(sent) == 27 and len({name for name, _ in sent}) == 3
+    for name in {name for name, _ in sent}:
+        mine = [p for n, p in sent if n == name]
+        for i in range(0, len(mine), 3):
+            point = {p.split(")")[0] for p in mine[i : i + 3]}
+            assert len(point) == 1, mine  # one point's three topics, back to back
+            assert [p.split(") ")[1] for p in mine[i : i + 3]] == [t + ":" for t in topics]
+    for j, topic in enumerate(topics):
+        for i, a in enumerate(answers[j * 9 : (j + 1) * 9]):
+            assert (
+                a.topic == topic and a.prompt == f"Rate it. ({lat[i]:.2f}, {lon[i]:.2f}) {topic}:"
+            )
