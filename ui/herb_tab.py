@@ -26,6 +26,7 @@ from ..i18n_util import tr
 from ..processing.herb import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
+from .layer_combo import follow_layer
 from .task import AlgorithmChainTask, error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "herb_tab.ui"))
@@ -137,13 +138,14 @@ class HerbTab(QWidget, FORM):
             self.midLayerCombo: (self.midNameCombo, self.midIdCombo, self.midParentCombo),
             self.lowLayerCombo: (self.lowNameCombo, self.lowParentCombo),
         }
-        for layer_combo in self.fieldCombos:
-            layer_combo.layerChanged.connect(self.sync_fields)
-            # A layer combo that was empty picks the first layer added to the project without
-            # emitting layerChanged (QGIS 3.22): follow its rows too.
-            layer_combo.model().rowsInserted.connect(self.sync_fields)
-            layer_combo.model().rowsRemoved.connect(self.sync_fields)
-        self.sync_fields()
+        for layer_combo, field_combos in self.fieldCombos.items():
+            # Each field combo lists the fields of the layer its layer combo shows.
+            def show_fields(layer, combos=field_combos):
+                for combo in combos:
+                    combo.setLayer(layer)
+
+            show_fields(layer_combo.currentLayer())
+            follow_layer(layer_combo, show_fields)
         for combo in (self.topIdCombo, self.midIdCombo):
             combo.setAllowEmptyFieldName(True)  # empty: the name is the id
         self.midLayerCombo.layerChanged.connect(self.update_visibility)
@@ -173,14 +175,6 @@ class HerbTab(QWidget, FORM):
             w.setVisible(False)  # shown with the first results
         self.layout().addStretch(1)
         self.update_visibility()
-
-    def sync_fields(self, *args):
-        """Each field combo lists the fields of the layer its layer combo shows."""
-        for layer_combo, field_combos in self.fieldCombos.items():
-            layer = layer_combo.currentLayer()
-            for combo in field_combos:
-                if combo.layer() is not layer:
-                    combo.setLayer(layer)
 
     def update_visibility(self, *args):
         world = self.scopeCombo.currentIndex() == 0

@@ -29,6 +29,7 @@ from ..processing.hotspots import WEIGHT_LABELS
 from ..processing.layers import as_float
 from ..processing.plots import PlotStyle, paint_scatter
 from . import runner
+from .layer_combo import follow_layer
 from .results import _num
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
@@ -106,19 +107,8 @@ class OverlayTab(QWidget, FORM):
         )
         self.corrTable.verticalHeader().hide()
         self.corr_data = {}
-        self.corrLayerCombo.layerChanged.connect(self._corr_layer_changed)
-        self.hotLayerCombo.layerChanged.connect(self._hot_layer_changed)
-        # An empty layer combo that gets several layers at once (a project opened, layers
-        # dropped together) shows the first without emitting layerChanged (QGIS 3.22).
-        for combo, field_combo, changed in (
-            (self.corrLayerCombo, self.valueFieldCombo, self._corr_layer_changed),
-            (self.hotLayerCombo, self.hotFieldCombo, self._hot_layer_changed),
-        ):
-            combo.model().rowsInserted.connect(
-                lambda *_a, c=combo, f=field_combo, h=changed: (
-                    h(c.currentLayer()) if f.layer() is not c.currentLayer() else None
-                )
-            )
+        follow_layer(self.corrLayerCombo, self._corr_layer_changed)
+        follow_layer(self.hotLayerCombo, self._hot_layer_changed)
         self.weightsCombo.currentIndexChanged.connect(self._weights_changed)
         self.corrTable.currentCellChanged.connect(lambda row, *a: self.show_scatter(row))
         self.aggregateButton.clicked.connect(self.aggregate)
