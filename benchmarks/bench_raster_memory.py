@@ -52,7 +52,7 @@ CHILD = r"""
 import sys, numpy as np
 from qgis.core import QgsApplication
 app = QgsApplication([], False); app.initQgis()
-from geobias.processing.layers import raster_window_stat
+from geobias.processing.rasters import raster_window_stat
 
 def status(key):
     with open("/proc/self/status") as f:

@@ -85,7 +85,7 @@ def run_survey(dock, beat, timeout=600.0):
     dock.start = start_with_beat
     dock.run()
     deadline = time.monotonic() + timeout
-    while dock.task is not None and time.monotonic() < deadline:
+    while dock.panel.task is not None and time.monotonic() < deadline:
         QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
         time.sleep(0.001)
     gaps = beat.stop()
@@ -118,7 +118,7 @@ def main(n_points=200):
         ui.drawn = QgsGeometry.fromWkt(AREA)
         ui.drawRadio.setChecked(True)
         ui.nPointsSpin.setValue(n_points)
-        ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
+        ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("population"))
         dock.survey.set_checked_topics(list(TOPICS))
         dock.survey.refresh_models({"stub"})
         countries = QgsVectorLayer(
@@ -131,7 +131,7 @@ def main(n_points=200):
         for label in ("first run", "re-run (all cached)"):
             sent_before = fs.n_requests
             pre, run, gaps = run_survey(dock, beat)
-            ok_run = dock.ui.progressBar.value() == 100
+            ok_run = dock.panel.progressBar.value() == 100
             sent = fs.n_requests - sent_before
             worst = max(gaps) if gaps else float("nan")
             p99 = float(np.percentile(gaps, 99)) if gaps else float("nan")

@@ -9,7 +9,8 @@ from qgis.PyQt.QtGui import QIcon
 from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
-from .layers import WGS84, add_point_features
+from .crs import WGS84
+from .features import add_point_features
 from .styles import save_output_styles
 
 GROUPS = {

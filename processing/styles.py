@@ -31,13 +31,14 @@ RAMPS = {False: "YlOrRd", True: "YlGnBu", None: "Viridis"}
 ERROR_BREAKS = (-1.0, -0.5, -0.15, 0.15, 0.5, 1.0)
 
 
-def _ramp(name, invert=False):
-    ramp = QgsStyle.defaultStyle().colorRamp(name)
-    if ramp is None:  # a profile without the default style database
-        ramp = QgsGradientColorRamp(QColor("#ffffcc"), QColor("#800026"))
+def ramp(name, invert=False):
+    """A named colour ramp of QGIS's default style (a yellow-red gradient if it has none)."""
+    colours = QgsStyle.defaultStyle().colorRamp(name)
+    if colours is None:  # a profile without the default style database
+        colours = QgsGradientColorRamp(QColor("#ffffcc"), QColor("#800026"))
     if invert:
-        ramp.invert()
-    return ramp
+        colours.invert()
+    return colours
 
 
 def _symbol(color):
@@ -88,7 +89,7 @@ def rank_renderer(field="rank", topic=None):
         (0.2, 0.4, tr("low (0.2–0.4)")),
         (0.0 - eps, 0.2, tr("lowest {what}s (rank 0–0.2)").format(what=what)),
     ]
-    return _classes(field, classes, _ramp(RAMPS[topic_polarity(topic)]))
+    return _classes(field, classes, ramp(RAMPS[topic_polarity(topic)]))
 
 
 def rank_error_renderer(field="rank_error", bound=1.0):
@@ -104,7 +105,7 @@ def rank_error_renderer(field="rank_error", bound=1.0):
         (b[0] - eps, b[1], tr("strong underestimate (< −0.5)")),
     ]
     # RdBu runs red -> blue; inverted, its end (the first class, overestimates) is red.
-    return _classes(field, classes, _ramp("RdBu", invert=True))
+    return _classes(field, classes, ramp("RdBu", invert=True))
 
 
 def quantile_breaks(values, classes=5):
@@ -127,7 +128,7 @@ def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
     breaks = quantile_breaks(values, classes)
     spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
     named = [(a, b, tr("rating {a:.1f}–{b:.1f}").format(a=a, b=b)) for a, b in spans]
-    renderer = _classes(field, named, _ramp(RAMPS[topic_polarity(topic)]))
+    renderer = _classes(field, named, ramp(RAMPS[topic_polarity(topic)]))
     renderer.setClassificationMethod(QgsClassificationQuantile())
     return renderer
 

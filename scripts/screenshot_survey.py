@@ -48,7 +48,7 @@ def area(dock):
     click_map(POLYGON[-1][0] + 0.5, POLYGON[-1][1], Qt.MouseButton.RightButton)
     wait_until(lambda: ui.drawn is not None, 5, "the drawn polygon")
     ui.nPointsSpin.setValue(N_POINTS)
-    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
+    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("population"))
     ui.seedSpin.setValue(1)
     click(ui.previewButton)
     wait_until(lambda: ui.preview_layer is not None, 60, "the preview")
@@ -69,10 +69,10 @@ def survey(dock):
 
 def results(dock):
     with DialogAnswerer(rec) as dialog:
-        click(dock.ui.runButton)
-        wait_until(lambda: dock.task is not None or dialog.texts, 120, "the run to start")
-        wait_until(lambda: dock.task is None, 900, "the survey")
-    assert dock.ui.progressBar.value() == 100, dock.ui.progressLabel.text()
+        click(dock.panel.runButton)
+        wait_until(lambda: dock.panel.task is not None or dialog.texts, 120, "the run to start")
+        wait_until(lambda: dock.panel.task is None, 900, "the survey")
+    assert dock.panel.progressBar.value() == 100, dock.panel.progressLabel.text()
     dock.area.area_band.reset()  # the map shows the results, not the drawn outline
     dock.area.points_band.reset()
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — first survey")

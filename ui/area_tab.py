@@ -25,7 +25,8 @@ from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
 from ..i18n_util import tr, translate
 from ..paths import DATA
-from ..processing.layers import lonlat_geometry
+from ..processing.crs import lonlat_geometry
+from ..processing.definitions import SAMPLE_METHODS
 from . import runner
 from .maptool import WGS84, PolygonMapTool, style_area_band
 from .task import error_sentence
@@ -64,14 +65,15 @@ def is_bundled(layer, key):
 
 
 def method_labels():
-    """Sampling methods (key, translated label)."""
-    return (
-        ("uniform", tr("Uniform on the sphere")),
-        ("gazetteer", tr("Weighted by gazetteer population")),
-        ("raster", tr("Weighted by a raster")),
-        ("grid", tr("Regular grid")),
-        ("hex", tr("Hexagonal grid")),
-    )
+    """Sampling methods (Processing's key, the dock's short label), in Processing's order."""
+    short = {
+        "uniform": tr("Uniform on the sphere"),
+        "population": tr("Weighted by gazetteer population"),
+        "raster": tr("Weighted by a raster"),
+        "grid": tr("Regular grid"),
+        "hex": tr("Hexagonal grid"),
+    }
+    return tuple((key, short.get(key) or SAMPLE_METHODS.label(key)) for key in SAMPLE_METHODS.keys)
 
 
 def area_km2(geom):
@@ -289,18 +291,18 @@ class AreaTab(QWidget, FORM):
             self.dock.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         n = self.nPointsSpin.value()
-        self.dock.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
+        self.dock.panel.set_text(translate("@default", "Sampling %n point(s)…", None, n), True)
         try:
             layer = runner.sample_points(self.dock.settings(), geom)
         except Exception as e:  # shown in the message bar, details in the log
-            self.dock.set_progress_text("")
+            self.dock.panel.set_text("")
             self.dock.push(
                 tr("Could not sample points: {e}.").format(e=error_sentence(e)),
                 Qgis.MessageLevel.Warning,
                 details=e,
             )
             return
-        self.dock.set_progress_text("")
+        self.dock.panel.set_text("")
         self.show_preview(layer)
 
     def show_preview(self, layer):

@@ -191,7 +191,7 @@ class CompareTab(QWidget, FORM):
 
     def open_files(self, paths):
         """The rated layers of GeoPackages (surveys, ablations) to pick from."""
-        from ..processing.compare_models import survey_layers
+        from ..processing.comparison import survey_layers
 
         layers = [lyr for path in paths for lyr in survey_layers(path, "score")]
         if not layers:

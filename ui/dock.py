@@ -7,11 +7,10 @@ fill(settings) and apply(settings); close_tab() releases map tools and signals.
 """
 
 import os
-import time
 
-from qgis.core import Qgis, QgsApplication, QgsProject
+from qgis.core import Qgis, QgsProject
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QCoreApplication, Qt, QUrl
+from qgis.PyQt.QtCore import Qt, QUrl
 from qgis.PyQt.QtGui import QDesktopServices
 from qgis.PyQt.QtWidgets import (
     QComboBox,
@@ -32,22 +31,12 @@ from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
+from .run_panel import RunPanel
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
-
-
-def fmt_duration(seconds):
-    if seconds is None or seconds != seconds or seconds == float("inf"):
-        return "–"
-    seconds = int(seconds)
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    if seconds >= 60:
-        return f"{seconds // 60} min {seconds % 60:02d} s"
-    return f"{seconds} s"
 
 
 def step_labels():
@@ -80,10 +69,11 @@ class GeoBiasDock(QDockWidget):
         self.ui = FORM()
         self.ui.setupUi(self.body)
         self.setWidget(self.body)
-        self.task = None
         self.plan = None
-        self.step_text = ""
-        self.task_started = time.monotonic()
+        self.panel = RunPanel(
+            self.body, tr("Run survey"), tr("Resume survey"), self.push, step_labels()
+        )
+        self.ui.panelLayout.addWidget(self.panel)
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
@@ -98,12 +88,11 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.compare, tr("Compare"))
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
-        self.ui.runButton.clicked.connect(self.run)
-        self.ui.cancelButton.clicked.connect(self.cancel)
+        self.panel.runRequested.connect(self.run)
         self.ui.helpButton.clicked.connect(self.open_help)
         from .batch import batch_button
 
-        self.ui.runLayout.addWidget(batch_button(self))
+        self.panel.runLayout.addWidget(batch_button(self))
         self.batch_dialog = None
         project = QgsProject.instance()
         project.readProject.connect(self.load_settings)
@@ -133,8 +122,7 @@ class GeoBiasDock(QDockWidget):
         """The survey's name, Run and progress only where they apply: the Regional bias tab
         has its own."""
         survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit, self.ui.runButton, self.ui.cancelButton,
-                  self.ui.progressBar, self.ui.progressLabel):  # fmt: skip
+        for w in (self.ui.nameLabel, self.ui.nameEdit, self.panel):
             w.setVisible(survey)
 
     def tab_widgets(self):
@@ -173,7 +161,7 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ run
     def run(self):
         """Confirm what will be sent, then run the survey algorithms as a background task."""
-        if self.task is not None:
+        if self.panel.busy:
             return
         s = self.settings()
         geom = self.area.area_geometry()
@@ -196,18 +184,18 @@ class GeoBiasDock(QDockWidget):
                 return
         if self.area.preview_layer is None:
             n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
-            self.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
+            self.panel.set_text(translate("@default", "Sampling %n point(s)…", None, n), paint=True)
         try:
             plan = runner.plan(s, geom, self.area.preview_layer)
         except Exception as e:
-            self.set_progress_text("")
+            self.panel.set_text("")
             self.push(
                 tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
                 Qgis.MessageLevel.Warning,
                 details=e,
             )
             return
-        self.set_progress_text("")
+        self.panel.set_text("")
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
             return
         self.start(plan)
@@ -266,78 +254,17 @@ class GeoBiasDock(QDockWidget):
         return answer == QMessageBox.StandardButton.Yes
 
     def start(self, plan):
-        """Start the plan's task; progress, results and errors come back through signals."""
+        """Start the plan's task; progress, results and errors come back through the panel."""
         self.plan = plan
-        self.task = plan.task
-        self.task_started = time.monotonic()
-        self.task.progressChanged.connect(self._progress)
-        self.task.feedback.text.connect(self._progress_text)
-        self.task.stepStarted.connect(self._step_started)
-        self.step_text = ""
-        self.task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
-        self.task.taskCompleted.connect(self._completed)
-        self.task.taskTerminated.connect(self._terminated)
-        self.ui.runButton.setEnabled(False)
-        self.ui.cancelButton.setEnabled(True)
-        self.ui.progressBar.setValue(0)
-        self.ui.progressLabel.setText(tr("Starting…"))
-        QgsApplication.taskManager().addTask(self.task)
-
-    def set_progress_text(self, text):
-        """A line under the progress bar, painted at once (before a blocking step)."""
-        self.ui.progressLabel.setText(text)
-        self.ui.progressLabel.repaint()
-        QCoreApplication.processEvents()
-
-    def _step_started(self, index, name):
-        text = step_labels().get(name)
-        if text:
-            self._progress_text(text)
-
-    def _progress(self, percent):
-        self.ui.progressBar.setValue(int(percent))
-        self._show_progress_text(percent)
-
-    def _progress_text(self, text):
-        self.step_text = text
-        self._show_progress_text(self.ui.progressBar.value())
-
-    def _show_progress_text(self, percent):
-        """The step's own text (done/total, rate, answer rate) and the run's ETA."""
-        elapsed = time.monotonic() - self.task_started
-        eta = elapsed * (100.0 - percent) / percent if percent > 1 else None
-        text = self.step_text
-        if eta is not None:
-            text = tr("{text} · ETA {eta}").format(text=text, eta=fmt_duration(eta))
-        self.ui.progressLabel.setText(text)
+        self.panel.start(
+            plan.task, self._completed, stopped_sentence=self.stopped_sentence,
+            cancelled_text=tr(
+                "Cancelled. Answers so far are cached: Resume continues where it stopped."
+            ),
+        )  # fmt: skip
 
     def cancel(self):
-        if self.task is not None:
-            self.task.cancel()
-            self.ui.progressLabel.setText(tr("Cancelling…"))
-
-    def _finish_task(self):
-        self.task = None
-        self.ui.runButton.setEnabled(True)
-        self.ui.cancelButton.setEnabled(False)
-
-    def _terminated(self):
-        task = self.task
-        self._finish_task()
-        if task is not None and task.error:
-            # One sentence in the bar; the traceback behind Details, in the GeoBias log.
-            self.push(
-                self.stopped_sentence(task.error),
-                Qgis.MessageLevel.Critical,
-                details=task.details or task.error,
-            )
-            self.ui.runButton.setText(tr("Resume survey"))
-            self.ui.progressLabel.setText(tr("Stopped. Resume continues where it stopped."))
-        else:
-            self.ui.runButton.setText(tr("Resume survey"))
-            self.ui.progressLabel.setText(
-                tr("Cancelled. Answers so far are cached: Resume continues where it stopped.")
-            )
+        self.panel.cancel()
 
     def stopped_sentence(self, reason):
         """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
@@ -357,10 +284,7 @@ class GeoBiasDock(QDockWidget):
             "continues."
         ).format(reason=reason, cached=counts[0], total=counts[1])
 
-    def _completed(self):
-        task = self.task
-        self._finish_task()
-        self.ui.runButton.setText(tr("Run survey"))
+    def _completed(self, task):
         try:
             layers = self.plan.load(task.results)
         except Exception as e:
@@ -372,8 +296,7 @@ class GeoBiasDock(QDockWidget):
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
         self.show_results(layers)
-        self.ui.progressBar.setValue(100)
-        self.ui.progressLabel.setText(tr("Done in {t}.").format(t=fmt_duration(task.elapsed)))
+        self.panel.succeeded(task)
 
     # ------------------------------------------------------------------ results
     def show_results(self, layers, group_name=None):
@@ -409,9 +332,7 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        self.panel.stop()
         runner.stop_embedded()
         for tab in self.tab_widgets():
             if hasattr(tab, "close_tab"):

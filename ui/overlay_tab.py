@@ -25,8 +25,8 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..i18n_util import tr
-from ..processing.hotspots import WEIGHT_LABELS
-from ..processing.layers import as_float
+from ..processing.definitions import WEIGHTS
+from ..processing.features import as_float
 from ..processing.plots import PlotStyle, paint_scatter
 from . import runner
 from .layer_combo import follow_layer
@@ -98,7 +98,8 @@ class OverlayTab(QWidget, FORM):
             )
         for combo in (self.valueFieldCombo, self.hotFieldCombo):
             combo.setFilters(QgsFieldProxyModel.Filter.Numeric)
-        self.weightsCombo.addItems([tr(w) for w in WEIGHT_LABELS])
+        for key in WEIGHTS.keys:
+            self.weightsCombo.addItem(WEIGHTS.label(key), key)
         self.scatter = ScatterPlot(self)
         self.scatterLayout.addWidget(self.scatter)
         self.corrTable.setColumnCount(4)
@@ -116,7 +117,7 @@ class OverlayTab(QWidget, FORM):
         self.hotspotsButton.clicked.connect(self.hotspots)
         self._corr_layer_changed(self.corrLayerCombo.currentLayer())
         self._hot_layer_changed(self.hotLayerCombo.currentLayer())
-        self._weights_changed(0)
+        self._weights_changed()
 
     # ------------------------------------------------------------------ choices
     def _corr_layer_changed(self, layer):
@@ -137,9 +138,10 @@ class OverlayTab(QWidget, FORM):
         self.hotFieldCombo.setLayer(layer)
         _pick(self.hotFieldCombo, layer)
 
-    def _weights_changed(self, index):
-        self.kSpin.setEnabled(index == 0)
-        self.kmSpin.setEnabled(index == 1)
+    def _weights_changed(self, _index=None):
+        kind = self.weightsCombo.currentData()
+        self.kSpin.setEnabled(kind == "knn")
+        self.kmSpin.setEnabled(kind == "band")
 
     def checked_fields(self):
         items = (self.fieldsList.item(i) for i in range(self.fieldsList.count()))
@@ -240,9 +242,9 @@ class OverlayTab(QWidget, FORM):
             )
             return None
         folder = runner.output_dir("overlay", run=True)
-        params = {"INPUT": layer, "FIELD": field, "WEIGHTS": self.weightsCombo.currentIndex(),
-                  "K": self.kSpin.value(), "DISTANCE_KM": self.kmSpin.value(),
-                  "FDR": self.fdrCheck.isChecked(),
+        weights = WEIGHTS.index(self.weightsCombo.currentData())
+        params = {"INPUT": layer, "FIELD": field, "WEIGHTS": weights, "K": self.kSpin.value(),
+                  "DISTANCE_KM": self.kmSpin.value(), "FDR": self.fdrCheck.isChecked(),
                   "OUTPUT": os.path.join(folder, "hotspots.gpkg"),
                   "METRICS": os.path.join(folder, "moran.gpkg")}  # fmt: skip
         result = self._run("geobias:hotspots", params, tr("Finding hot spots"))

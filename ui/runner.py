@@ -1,7 +1,6 @@
 """What the dock runs: GeoBias Processing algorithms (the same as toolbox, models, qgis_process)."""
 
 import os
-import re
 import time
 from dataclasses import dataclass, field
 
@@ -18,20 +17,21 @@ from qgis.core import (
 
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
-from ..paths import DATA
-from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
-from ..processing.rate_locations import default_cache_path, make_endpoint
+from ..paths import COUNTRIES
+from ..processing import endpoints
+from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
+from ..processing.endpoints import default_cache_path, make_endpoint
+from ..processing.gpkg import safe_name
+from ..processing.parameters import Connection
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
-SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
-SCORE_INDEX = {"expected": 0, "greedy": 1, "auto": 2}  # rate_locations.SCORE_KINDS
-COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 DEFAULT_ANCHOR_FIELD = "infant_survival"
 
 
 def slug(text):
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40] or "survey"
+    """A folder name for a survey: lower case [a-z0-9_], at most 40 characters."""
+    return safe_name(text, limit=40, fallback="survey")
 
 
 def output_dir(name, run=False):
@@ -82,7 +82,7 @@ def sample_points(settings, geom, path=None):
     params = {
         "REGION": region_layer(geom),
         "COUNT": settings.n_points,
-        "METHOD": SAMPLE_METHODS.get(settings.method, 0),
+        "METHOD": SAMPLE_METHODS.index(settings.method),
         "SEED": settings.seed,
         "OUTPUT": path,
     }
@@ -101,28 +101,12 @@ def sample_points(settings, geom, path=None):
 # between surveys (loading it takes seconds); the dock passes its URL to geobias:ratelocations.
 # Cache keys don't hold its port (core.cache), so a re-run or a resume after a restart finds
 # every answer whatever port the model gets.
-
-
-def embedded_port():
-    """The port of the shared embedded model: the running one's, else a free one to start on."""
-    from ..core.embedded import free_port, shared_port
-
-    return shared_port() or free_port()
+embedded_port = endpoints.embedded_port
+stop_embedded = endpoints.stop_embedded
 
 
 def embedded_url(port):
     return f"http://127.0.0.1:{port}/v1"
-
-
-def ensure_embedded(port, feedback=None, model=None):
-    """Start the embedded model (a core/models.py name, None: the default) on `port` unless it
-    already runs there (call off the UI thread); another model running there is replaced."""
-    from ..core.embedded import shared_port, shared_server
-    from ..host import embedded_python
-
-    if shared_port() != port and feedback is not None:
-        feedback.setProgressText(tr("Starting the embedded local model…"))
-    return shared_server(embedded_python(), port, model).base_url
 
 
 def uses_embedded(settings):
@@ -131,24 +115,23 @@ def uses_embedded(settings):
     return any(e is not None and e.is_embedded for e in cfgs)
 
 
-def stop_embedded():
-    """Stop the embedded model (plugin unload, QGIS quitting)."""
-    from ..core.embedded import stop_shared
-
-    stop_shared()
-
-
 # ---------------------------------------------------------------------------- endpoints
-def run_endpoint(cfg, base_url=None):
-    """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys).
+def connection_of(cfg, base_url=None):
+    """The Connection geobias:ratelocations reads from rate_params (no key: it stays in QGIS's
+    authentication database). `base_url` replaces the configured one (the embedded model's
+    stable URL)."""
+    return Connection(
+        provider=cfg.provider if cfg.provider in PROVIDERS.keys else "custom",
+        base_url=base_url or ("" if cfg.is_embedded else cfg.base_url),
+        model=cfg.model,
+        concurrency=cfg.concurrency,
+    )
 
-    `base_url` replaces the configured one (the embedded model's stable URL); prices are added
-    for the estimate only (they are not part of a request).
-    """
-    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
-    url = base_url or ("" if cfg.is_embedded else cfg.base_url)
-    model = cfg.model
-    ep = make_endpoint(provider, url, model, None, cfg.concurrency)
+
+def run_endpoint(cfg, base_url=None):
+    """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys),
+    through the same factory; prices are added for the estimate only (not part of a request)."""
+    ep = make_endpoint(connection_of(cfg, base_url))
     ep.price_in = cfg.price_in or None
     ep.price_out = cfg.price_out or None
     return ep
@@ -156,16 +139,18 @@ def run_endpoint(cfg, base_url=None):
 
 def rate_params(settings, cfg, points, out, base_url=None):
     """geobias:ratelocations parameters for one configured endpoint."""
-    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
+    c = connection_of(cfg, base_url)
+    preset = settings.preset if settings.preset in PROMPT_PRESETS.keys else PROMPT_PRESETS.default
+    score = settings.score if settings.score in SCORE_KINDS.keys else SCORE_KINDS.default
     return {
         "INPUT": points,
-        "PROVIDER": PROVIDERS.index(provider),
-        "BASE_URL": base_url or ("" if cfg.is_embedded else cfg.base_url),
-        "MODEL": cfg.model,
+        "PROVIDER": PROVIDERS.index(c.provider),
+        "BASE_URL": c.base_url,
+        "MODEL": c.model,
         "AUTH_CONFIG": cfg.authcfg,
-        "CONCURRENCY": cfg.concurrency,
-        "PRESET": list(PRESETS).index(settings.preset) if settings.preset in PRESETS else 0,
-        "SCORE": SCORE_INDEX.get(settings.score, SCORE_INDEX["auto"]),
+        "CONCURRENCY": c.concurrency,
+        "PRESET": PROMPT_PRESETS.index(preset),
+        "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
         "OUTPUT": out,
     }
@@ -288,7 +273,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         if e.is_embedded:  # (re)start the server with this model, on the same port
 
             def start(task, model=e.model):
-                return {"BASE_URL": ensure_embedded(port, task.feedback, model)}
+                return {"BASE_URL": endpoints.start_embedded(port, model, task.feedback)}
 
             steps.append((start, "embedded"))
         rate_steps.append((len(steps), e))

@@ -6,7 +6,7 @@ import pytest
 from osgeo import gdal, osr
 from shapely.geometry import box
 
-from geobias.processing import layers
+from geobias.processing import rasters as layers
 
 BAY_AREA = box(-122.6, 37.2, -121.7, 38.1)  # lon/lat
 

@@ -9,7 +9,7 @@ import pytest
 from qgis.core import QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
-from geobias.paths import DATA, REFERENCE
+from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
@@ -34,7 +34,7 @@ def rated_with_truth(tmp_path):
         "INPUT": IMR, "MODEL": "gpt-3.5-turbo-0613", "TOPIC": "Infant Mortality Rate",
         "OUTPUT": str(tmp_path / "rated.gpkg")})["OUTPUT"]  # fmt: skip
     truth = runner.run_algorithm("geobias:samplegroundtruth", {
-        "INPUT": rated, "POLYGONS": runner.COUNTRIES, "POLYGON_FIELD": "infant_mortality",
+        "INPUT": rated, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
         "OUTPUT": str(tmp_path / "truth.gpkg")})["OUTPUT"]  # fmt: skip
     layer = QgsVectorLayer(truth, "IMR", "ogr")
     QgsProject.instance().addMapLayer(layer)

@@ -8,7 +8,8 @@ import pytest
 from qgis.core import QgsGeometry, QgsMapLayerProxyModel, QgsProject, QgsRasterLayer, QgsVectorLayer
 from qgis.PyQt.QtWidgets import QMessageBox, QScrollArea
 
-from geobias.paths import DATA, REFERENCE
+from geobias.paths import COUNTRIES, DATA, REFERENCE
+from geobias.processing.definitions import SAMPLE_METHODS
 from geobias.ui import dock as dock_module
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
@@ -47,7 +48,7 @@ def test_every_tab_scrolls_and_the_dock_stays_under_600_px(dock, qgis_app):
         # The content is taller than the dock may be: it scrolls instead of growing the dock.
         assert tabs.widget(i).widget().minimumSizeHint().height() > 300
     # Run and Cancel are below the tabs, not inside one.
-    for button in (dock.ui.runButton, dock.ui.cancelButton, dock.ui.progressBar):
+    for button in (dock.panel.runButton, dock.panel.cancelButton, dock.panel.progressBar):
         assert not tabs.isAncestorOf(button)
 
 
@@ -131,7 +132,7 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
     )
     dock.run()
     assert len(asked) == 1 and "infant_mortality" in asked[0] and DENSITY in asked[0]
-    assert planned == [] and dock.task is None  # refused: nothing sampled, nothing sent
+    assert planned == [] and dock.panel.task is None  # refused: nothing sampled, nothing sent
     monkeypatch.setattr(
         QMessageBox,
         "question",
@@ -190,7 +191,7 @@ def test_the_area_label_gives_km2_and_the_point_count(dock):
 def test_the_dock_offers_the_hex_grid_and_previews_it(dock):
     area = dock.area
     methods = [area.methodCombo.itemData(i) for i in range(area.methodCombo.count())]
-    assert methods == ["uniform", "gazetteer", "raster", "grid", "hex"]
+    assert methods == list(SAMPLE_METHODS.keys)  # Processing's keys: no mirrored list to drift
     area.drawn = QgsGeometry.fromWkt("POLYGON((0 40,10 40,10 48,0 48,0 40))")
     area.drawRadio.setChecked(True)
     area.nPointsSpin.setValue(20)
@@ -262,7 +263,7 @@ def reference_gpkgs(tmp_path):
         "geobias:samplegroundtruth",
         {
             "INPUT": rated,
-            "POLYGONS": runner.COUNTRIES,
+            "POLYGONS": COUNTRIES,
             "POLYGON_FIELD": "infant_mortality",
             "OUTPUT": str(tmp_path / "toolbox" / "truth_imr.gpkg"),
         },

@@ -1,9 +1,6 @@
 """geobias:comparemodels — the paper's tables across models x topics, and mean rank maps."""
 
-import os
-
 import numpy as np
-from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -13,84 +10,27 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
     QgsProcessingParameterFolderDestination,
     QgsProcessingParameterMultipleLayers,
-    QgsProcessingParameterNumber,
     QgsProcessingParameterString,
-    QgsVectorLayer,
 )
 
-from ..core.compare import Scores, mean_ranks, pivots, to_csv, to_markdown
-from ..core.metrics import pearson_r2
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .bias_metrics import (
-    BOOTSTRAPS,
-    METRIC_FIELDS,
-    add_anchor_parameters,
-    add_bootstrap_parameter,
-    check_anchor_parameters,
-    layer_metrics,
+from ...core.compare import Scores, mean_ranks, pivots, to_markdown
+from ...core.metrics import pearson_r2
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..comparison import (
+    COMPARE_FIELDS,
+    labelled,
+    pivot_fields,
+    pivot_rows,
+    survey_layers,
+    write_folder,
+    write_mean_layer,
 )
-from .layers import layer_name, write_points_layer, write_table
-from .rate_locations import load_outputs, split_topics
-from .styles import short_topic, style_file
-
-# The long table: one row per model x topic, the single-layer metrics plus the compared label.
-COMPARE_FIELDS = {"label": ogr.OFTString, **METRIC_FIELDS, "r2_truth": ogr.OFTReal}
-MEAN_RANK_FIELDS = {
-    "lat": ogr.OFTReal,
-    "lon": ogr.OFTReal,
-    "model": ogr.OFTString,  # "mean of <models>": the layer's metadata names them
-    "topic": ogr.OFTString,
-    "n_models": ogr.OFTInteger,  # models that scored this point
-    "mean_rank": ogr.OFTReal,
-    "truth": ogr.OFTReal,
-    "mean_rank_error": ogr.OFTReal,
-}
-RATED_NEEDS = ("model", "topic")  # fields a survey GeoPackage's rated layers have
-
-
-def survey_layers(path, score_field):
-    """The rated point layers of a survey GeoPackage (those with model, topic and the score)."""
-    ds = ogr.Open(path)
-    if ds is None:
-        raise QgsProcessingException(tr("Cannot open {path}.").format(path=path))
-    names = []
-    for i in range(ds.GetLayerCount()):
-        lyr = ds.GetLayerByIndex(i)
-        defn = lyr.GetLayerDefn()
-        fields = {defn.GetFieldDefn(k).GetName() for k in range(defn.GetFieldCount())}
-        is_point = ogr.GT_Flatten(lyr.GetGeomType()) == ogr.wkbPoint
-        if is_point and fields.issuperset((*RATED_NEEDS, score_field)):
-            names.append(lyr.GetName())
-    ds = None
-    layers = [QgsVectorLayer(f"{path}|layername={name}", name, "ogr") for name in names]
-    return [lyr for lyr in layers if lyr.isValid()]
-
-
-def labelled(rows):
-    """Column labels: the model, with its score kind when a model comes in several kinds."""
-    kinds = {}
-    for r in rows:
-        kinds.setdefault(r["model"], set()).add(r["score_kind"])
-    for r in rows:
-        several = len(kinds[r["model"]]) > 1
-        r["label"] = f"{r['model']} ({r['score_kind']})" if several else r["model"]
-    return rows
-
-
-def pivot_fields(p):
-    """A pivot table's schema: topic, a column per model (or variant), the mean column."""
-    fields = {"topic": ogr.OFTString}
-    fields.update({m: ogr.OFTReal for m in p.models})
-    fields[f"mean_across_{p.columns}"] = ogr.OFTReal
-    return fields
-
-
-def pivot_rows(p):
-    """A pivot's rows (the mean across topics last) as dicts for write_table."""
-    _header, rows = p.table()
-    names = list(pivot_fields(p))
-    return [dict(zip(names, r)) for r in rows]
+from ..gpkg import write_table
+from ..metrics_table import layer_metrics
+from ..parameters import AnchorParameters, BootstrapParameters, split_topics
+from ..rating import load_outputs
+from ..styles import short_topic
 
 
 class CompareModelsAlgorithm(GeoBiasAlgorithm):
@@ -144,14 +84,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                 "TRUTH_FIELD", tr("Ground truth field"), "truth", optional=True
             )
         )
-        add_anchor_parameters(self)
-        add_bootstrap_parameter(self)
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
-            )
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        AnchorParameters.add(self)
+        BootstrapParameters.add(self)
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 "OUTPUT", tr("Comparison GeoPackage"), tr("GeoPackage (*.gpkg)")
@@ -193,10 +127,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
         truth_named = bool(parameters.get("TRUTH_FIELD")) and truth_field != "truth"
-        check_anchor_parameters(self, parameters, context)
-        bootstrap = BOOTSTRAPS[self.parameterAsEnum(parameters, "BOOTSTRAP", context)]
-        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
-        seed = self.parameterAsInt(parameters, "SEED", context)
+        anchor = AnchorParameters.read(self, parameters, context)
+        bootstrap = BootstrapParameters.read(self, parameters, context)
         want_models = split_topics(self.parameterAsString(parameters, "MODELS", context))
         want_topics = split_topics(self.parameterAsString(parameters, "TOPICS", context))
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
@@ -206,9 +138,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         for k, layer in enumerate(layers):
             feedback.setProgressText(tr("Metrics of {layer}…").format(layer=layer.name()))
             for row, cols in layer_metrics(
-                self, parameters, context, feedback, layer, score_field, truth_field,
-                truth_named, bootstrap, n_boot, seed,
-            ):  # fmt: skip
+                layer, context, feedback, score_field, truth_field, truth_named, bootstrap, anchor
+            ):
                 truth = cols["truth"]
                 row["r2_truth"] = np.nan if truth is None else pearson_r2(cols["score"], truth)
                 rows.append(row)
@@ -299,31 +230,3 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                        "them.").format(model=key[0], topic=key[1], a=seen[key], b=name)
                 )  # fmt: skip
             seen[key] = name
-
-
-def write_mean_layer(path, topic, m):
-    """The mean rank (and rank error) layer of one topic, styled as the single-model layers."""
-    n = len(m.lon)
-    columns = {
-        "lat": m.lat,
-        "lon": m.lon,
-        "model": [tr("mean of {models}").format(models=", ".join(m.models))] * n,
-        "topic": [topic] * n,
-        "n_models": m.n_models.astype(np.int64),
-        "mean_rank": m.mean_rank,
-        "truth": m.truth,
-        "mean_rank_error": m.mean_rank_error,
-    }
-    uri = write_points_layer(path, layer_name("mean_rank", topic), columns, MEAN_RANK_FIELDS)
-    style_file(uri, "mean_rank_error", values=columns)
-    return uri
-
-
-def write_folder(folder, tables, markdown):
-    """<metric>.csv per pivot and comparison.md with every table."""
-    os.makedirs(folder, exist_ok=True)
-    for p in tables:
-        with open(os.path.join(folder, f"{p.metric}.csv"), "w", encoding="utf-8") as f:
-            f.write(to_csv(p))
-    with open(os.path.join(folder, "comparison.md"), "w", encoding="utf-8") as f:
-        f.write(markdown)

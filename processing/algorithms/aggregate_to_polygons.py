@@ -11,15 +11,15 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..core.aggregate import aggregate_units, first_unit
-from ..core.geometry import polygons_hit
-from ..core.metrics import fractional_rank
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .bias_metrics import groups
-from .layers import as_float, numeric_field
-from .overlay_styles import save_overlay_styles, style_overlay_output
-from .units import extended_fields, points_in_crs, unit_polygons, write_units
+from ...core.aggregate import aggregate_units, first_unit
+from ...core.geometry import polygons_hit
+from ...core.metrics import fractional_rank
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..features import as_float, numeric_field
+from ..metrics_table import groups
+from ..overlay_styles import save_overlay_styles, style_overlay_output
+from ..units import extended_fields, points_in_crs, unit_polygons, write_units
 
 # The fields added to each unit (a public contract, listed in README's algorithm table).
 UNIT_FIELDS = {

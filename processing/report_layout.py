@@ -1,6 +1,5 @@
-"""geobias:report — a report a geographer can hand in: a QGIS print layout (kept in the project,
-editable) exported to PDF and PNG pages, with the method, maps, metrics, plots, hot spots,
-attributions and what data was sent."""
+"""The report's print layout: pages, maps zoomed to the study area, metrics, plots, hot spots,
+attributions and what was sent; exported to PDF and PNG, kept in the project."""
 
 import json
 import os
@@ -28,15 +27,7 @@ from qgis.core import (
     QgsLegendRenderer,
     QgsLegendStyle,
     QgsPrintLayout,
-    QgsProcessing,
-    QgsProcessingAlgorithm,
     QgsProcessingException,
-    QgsProcessingOutputNumber,
-    QgsProcessingOutputString,
-    QgsProcessingParameterFileDestination,
-    QgsProcessingParameterNumber,
-    QgsProcessingParameterString,
-    QgsProcessingParameterVectorLayer,
     QgsProject,
     QgsRectangle,
     QgsRenderContext,
@@ -50,18 +41,13 @@ from qgis.core import (
 from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QFont
 
-from ..core.metrics import rank_error
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from ..paths import DATA
-from .base import GeoBiasAlgorithm
-from .bias_metrics import groups, metrics_row
-from .layers import as_float, numeric_field, read_columns
+from ..i18n_util import tr
+from ..paths import COUNTRIES
 from .overlay_styles import lisa_renderer
 from .plots import image_of, paint_bias_plot
 from .runs import plugin_version
-from .styles import rank_error_renderer, rank_renderer, short_model, short_topic
+from .styles import rank_error_renderer, rank_renderer
 
-COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 MM = QgsUnitTypes.LayoutUnit.LayoutMillimeters
 # A4 portrait, in mm.
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 15.0
@@ -73,130 +59,6 @@ WORLD_SPAN = 100.0
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
 RUN_COLUMNS = ("started", "model", "provider", "endpoint_host", "template_name", "topics",
                "n_points")  # fmt: skip
-
-
-class ReportAlgorithm(GeoBiasAlgorithm):
-    NAME = "report"
-    DISPLAY = QT_TRANSLATE_NOOP("@default", "Bias report (PDF)")
-    GROUP = "overlay"
-    USES_GEOS = False
-
-    def help_text(self):
-        return tr(
-            "Writes a report of one rated points layer (one model and topic) as a PDF and one PNG "
-            "per page, from a QGIS print layout that is also kept in the project (Project → "
-            "Layouts) for editing: the title, the study area and method (model, endpoint host, "
-            "prompt preset, points, date), maps of the rank and the rank error with legend, "
-            "north arrow and a scale bar (world maps in the Equal Earth projection and without a "
-            "scale bar, which would hold nowhere on them; smaller areas in a Lambert "
-            "equal-area projection centred on the points), the metrics table (with the global "
-            "Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, "
-            "the hot spots of 'Bias hot spots' when given, the data attributions and what data "
-            "was sent to the model."
-        )
-
-    def flags(self):
-        # The layout and its layers join the project: main thread only.
-        return super().flags() | QgsProcessingAlgorithm.Flag.FlagNoThreading
-
-    def initAlgorithm(self, config=None):
-        self.addParameter(
-            QgsProcessingParameterVectorLayer(
-                "INPUT", tr("Rated points"), [QgsProcessing.SourceType.TypeVectorPoint]
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterVectorLayer(
-                "HOTSPOTS", tr("Hot spots (output of 'Bias hot spots')"),
-                [QgsProcessing.SourceType.TypeVectorPolygon,
-                 QgsProcessing.SourceType.TypeVectorPoint], optional=True,
-            )
-        )  # fmt: skip
-        self.addParameter(QgsProcessingParameterString("TITLE", tr("Title"), optional=True))
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
-            )
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "DPI", tr("Resolution of the PNG pages (dpi)"), defaultValue=150, minValue=50,
-                maxValue=600,
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterFileDestination(
-                "OUTPUT", tr("Report (PDF)"), tr("PDF files (*.pdf)")
-            )
-        )
-        self.addOutput(QgsProcessingOutputNumber("PAGES", tr("Pages")))
-        self.addOutput(QgsProcessingOutputString("PNG_FILES", tr("PNG pages (; separated)")))
-        self.addOutput(QgsProcessingOutputString("LAYOUT", tr("Layout name in the project")))
-
-    def processAlgorithm(self, parameters, context, feedback):
-        layer = self.parameterAsVectorLayer(parameters, "INPUT", context)
-        if layer is None or not layer.isValid():
-            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
-        numeric_field(layer, "score", tr("Rated points (INPUT): field score"))
-        hotspots = self.parameterAsVectorLayer(parameters, "HOTSPOTS", context)
-        if hotspots is not None and hotspots.fields().lookupField("lisa_class") < 0:
-            raise QgsProcessingException(
-                tr("HOTSPOTS has no field lisa_class: give the output of 'Bias hot spots'.")
-            )
-        pdf = self.parameterAsFileOutput(parameters, "OUTPUT", context)
-        if not pdf.lower().endswith(".pdf"):
-            pdf += ".pdf"
-        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
-        seed = self.parameterAsInt(parameters, "SEED", context)
-        dpi = self.parameterAsInt(parameters, "DPI", context)
-
-        names = ["model", "topic", "score_kind", "answered", "failed", "truth", "truth_unit",
-                 "score"]  # fmt: skip
-        cols = read_columns(layer, context, names)
-        mixed = groups(cols)
-        if len(mixed) != 1:
-            raise QgsProcessingException(
-                tr("A report covers one model, topic and score kind; this layer holds {n}.")
-                .format(n=len(mixed))
-            )  # fmt: skip
-        model, topic, kind = next(iter(mixed))
-        model, topic = model or layer.name(), topic or layer.name()
-        score = as_float(cols["score"])
-        truth = as_float(cols["truth"]) if "truth" in cols else None
-        if truth is not None and not np.isfinite(truth).any():
-            truth = None
-        answered = as_float(cols["answered"]) == 1 if "answered" in cols else None
-        failed = as_float(cols["failed"]) == 1 if "failed" in cols else None
-        units = as_float(cols["truth_unit"]) if "truth_unit" in cols and truth is not None else None
-        if units is not None:
-            units = np.where(np.isfinite(units), units, -1) if np.isfinite(units).any() else None
-        feedback.pushInfo(tr("Computing the metrics…"))
-        row = metrics_row(
-            model, topic, kind, score, truth, None, "", n_boot, seed, answered=answered,
-            failed=failed, truth_units=units, lon=cols["lon"], lat=cols["lat"],
-        )  # fmt: skip
-        if feedback.isCanceled():
-            return {}
-        run = run_info(layer.source(), model, topic)
-        title = self.parameterAsString(parameters, "TITLE", context) or tr(
-            "{topic} as rated by {model}"
-        ).format(topic=short_topic(topic), model=short_model(model))
-        project = context.project() or QgsProject.instance()
-        folder = os.path.splitext(pdf)[0] + "_files"
-        os.makedirs(folder, exist_ok=True)
-        builder = ReportBuilder(project, title, folder)
-        errors = None if truth is None else rank_error(score, truth)
-        builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)
-        feedback.setProgress(60)
-        pngs = builder.export(pdf, dpi)
-        name = builder.keep_in_project(with_layers=iface_running())
-        feedback.pushInfo(
-            tr("Report written: {pdf} ({n} pages); the layout '{name}' is in the project.").format(
-                pdf=pdf, n=len(pngs), name=name
-            )
-        )
-        return {"OUTPUT": pdf, "PAGES": len(pngs), "PNG_FILES": ";".join(pngs), "LAYOUT": name}
 
 
 def iface_running():

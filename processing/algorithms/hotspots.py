@@ -9,13 +9,11 @@ from qgis.core import (
     QgsProcessingParameterBoolean,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
-    QgsProcessingParameterFeatureSource,
-    QgsProcessingParameterField,
     QgsProcessingParameterNumber,
     QgsWkbTypes,
 )
 
-from ..core.hotspots import (
+from ...core.hotspots import (
     QUADRANTS,
     adjusted,
     getis_ord_star,
@@ -24,18 +22,15 @@ from ..core.hotspots import (
     lisa_classes,
     local_moran,
 )
-from ..core.spatial_weights import distance_band_weights, knn_weights
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .layers import add_point_features, as_float, numeric_field, qgs_fields
-from .overlay_styles import save_overlay_styles, style_overlay_output
-from .units import columns_of, extended_fields, unit_places, value_field_of, write_units
+from ...core.spatial_weights import distance_band_weights, knn_weights
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..definitions import WEIGHTS
+from ..features import add_point_features, as_float, numeric_field, qgs_fields
+from ..overlay_styles import save_overlay_styles, style_overlay_output
+from ..parameters import UNITS_OR_POINTS, add_layer_and_field
+from ..units import columns_of, extended_fields, unit_places, value_field_of, write_units
 
-WEIGHTS = ("knn", "band")
-WEIGHT_LABELS = (
-    QT_TRANSLATE_NOOP("@default", "k nearest neighbours"),
-    QT_TRANSLATE_NOOP("@default", "Distance band (km)"),
-)
 # Fields added to each unit (public contract, README's algorithm table).
 HOTSPOT_FIELDS = {
     "hs_value": "real",  # the value analysed
@@ -95,22 +90,16 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Units or points"),
-                [QgsProcessing.SourceType.TypeVectorPolygon,
-                 QgsProcessing.SourceType.TypeVectorPoint],
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterField(
-                "FIELD", tr("Value (e.g. mean rank error)"), "mean_rank_error", "INPUT",
-                QgsProcessingParameterField.DataType.Numeric, optional=True,
-            )
+        add_layer_and_field(
+            self, "INPUT", tr("Units or points"), UNITS_OR_POINTS,
+            "FIELD", tr("Value (e.g. mean rank error)"), "mean_rank_error", optional=False,
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterEnum(
-                "WEIGHTS", tr("Spatial weights"), [tr(w) for w in WEIGHT_LABELS], defaultValue=0
+                "WEIGHTS",
+                tr("Spatial weights"),
+                WEIGHTS.labels(),
+                defaultValue=WEIGHTS.default_index,
             )
         )
         self.addParameter(
@@ -172,7 +161,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
         field = value_field_of(self, parameters, "FIELD", context, source)
         numeric_field(source, field, tr("Value (FIELD)"))
-        kind = WEIGHTS[self.parameterAsEnum(parameters, "WEIGHTS", context)]
+        kind = WEIGHTS.key(self.parameterAsEnum(parameters, "WEIGHTS", context))
         k = self.parameterAsInt(parameters, "K", context)
         km = self.parameterAsDouble(parameters, "DISTANCE_KM", context)
         permutations = self.parameterAsInt(parameters, "PERMUTATIONS", context)

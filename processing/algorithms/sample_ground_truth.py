@@ -10,69 +10,27 @@ from qgis.core import (
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSink,
     QgsProcessingParameterFeatureSource,
-    QgsProcessingParameterField,
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
 )
 
-from ..core.metrics import fractional_rank, rank_error
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .layers import (
-    RATED_FIELDS,
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..definitions import STATISTICS
+from ..features import (
     as_float,
-    credit_geonames,
-    has_geonames_credit,
     numeric_field,
     point_field_values,
     polygon_field_values,
     qgs_fields,
-    raster_window_stat,
     read_columns,
 )
-from .styles import style_output
-
-STATISTICS = ("mean", "sum", "median", "max")
-STATISTIC_LABELS = (
-    QT_TRANSLATE_NOOP("@default", "Mean"),
-    QT_TRANSLATE_NOOP("@default", "Sum"),
-    QT_TRANSLATE_NOOP("@default", "Median"),
-    QT_TRANSLATE_NOOP("@default", "Maximum"),
-)
-
-
-def truth_columns(score, truth):
-    """rank, truth_rank and rank_error (> 0: the model overestimates) for score and truth arrays."""
-    score, truth = np.asarray(score, float), np.asarray(truth, float)
-    both = np.isfinite(score) & np.isfinite(truth)
-    truth_rank = np.full(len(truth), np.nan)
-    truth_rank[both] = fractional_rank(truth[both])
-    return {
-        "rank": fractional_rank(score),
-        "truth": truth,
-        "truth_rank": truth_rank,
-        "rank_error": rank_error(score, truth),
-    }
-
-
-def truth_from_raster(layer, band, lon, lat, window_km, stat, feedback):
-    """Window statistic of a raster layer at each point; points off the raster are counted."""
-    if not layer.crs().isValid():
-        raise QgsProcessingException(
-            tr("The raster {name} has no coordinate reference system; assign one first.").format(
-                name=layer.name()
-            )
-        )
-    path = layer.source().split("|")[0]
-    values, outside = raster_window_stat(path, band, lon, lat, window_km, stat)
-    if outside.any():
-        feedback.pushWarning(
-            tr("{n} points lie outside the raster; their truth is null.").format(
-                n=int(outside.sum())
-            )
-        )
-    return values, int(outside.sum())
+from ..gpkg import RATED_FIELDS
+from ..metadata import credit_geonames, has_geonames_credit
+from ..parameters import POINTS, POLYGONS, add_layer_and_field
+from ..styles import style_output
+from ..truth import truth_columns, truth_from_raster
 
 
 class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
@@ -121,43 +79,21 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterEnum(
                 "STATISTIC",
                 tr("Window statistic"),
-                [tr(s) for s in STATISTIC_LABELS],
-                defaultValue=0,
+                STATISTICS.labels(),
+                defaultValue=STATISTICS.default_index,
             )
         )
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "POLYGONS",
-                tr("Ground truth polygons"),
-                [QgsProcessing.SourceType.TypeVectorPolygon],
-                optional=True,
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterField(
-                "POLYGON_FIELD",
-                tr("Polygon truth field"),
-                parentLayerParameterName="POLYGONS",
-                type=QgsProcessingParameterField.DataType.Numeric,
-                optional=True,
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "POINTS",
-                tr("Ground truth points"),
-                [QgsProcessing.SourceType.TypeVectorPoint],
-                optional=True,
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterField(
-                "POINT_FIELD",
-                tr("Point truth field"),
-                parentLayerParameterName="POINTS",
-                type=QgsProcessingParameterField.DataType.Numeric,
-                optional=True,
-            )
+        add_layer_and_field(
+            self, "POLYGONS", tr("Ground truth polygons"), POLYGONS,
+            "POLYGON_FIELD", tr("Polygon truth field"),
+        )  # fmt: skip
+        add_layer_and_field(
+            self,
+            "POINTS",
+            tr("Ground truth points"),
+            POINTS,
+            "POINT_FIELD",
+            tr("Point truth field"),
         )
         self.addParameter(
             QgsProcessingParameterNumber(
@@ -191,7 +127,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         if raster is not None:
             band = self.parameterAsInt(parameters, "BAND", context) or 1
             window = self.parameterAsDouble(parameters, "WINDOW_KM", context)
-            stat = STATISTICS[self.parameterAsEnum(parameters, "STATISTIC", context)]
+            stat = STATISTICS.key(self.parameterAsEnum(parameters, "STATISTIC", context))
             return truth_from_raster(raster, band, lon, lat, window, stat, feedback)[0], None
         if polygons is not None:
             field = self.parameterAsString(parameters, "POLYGON_FIELD", context)

@@ -10,9 +10,9 @@ from qgis.core import (
     QgsProcessingParameterFile,
 )
 
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .rate_locations import default_cache_path
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import default_cache_path
 
 
 class ImportBatchAlgorithm(GeoBiasAlgorithm):
@@ -50,8 +50,8 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ..core.batch import import_batch
-        from ..core.cache import CacheError, SurveyCache
+        from ...core.batch import import_batch
+        from ...core.cache import CacheError, SurveyCache
 
         path = self.parameterAsFile(parameters, "INPUT", context)
         folder = self.parameterAsFile(parameters, "FOLDER", context)

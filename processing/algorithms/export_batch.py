@@ -14,16 +14,12 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ..core.batch import MAX_BYTES, MAX_REQUESTS
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .rate_locations import (
-    default_cache_path,
-    endpoint_parameters,
-    make_endpoint,
-    read_endpoint_parameters,
-    read_points,
-)
+from ...core.batch import MAX_BYTES, MAX_REQUESTS
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import default_cache_path, make_endpoint
+from ..parameters import Connection, ConnectionParameters, PromptParameters, add_endpoint_parameters
+from ..rating import read_points
 
 MB = 1024 * 1024
 
@@ -53,7 +49,7 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
                 "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
-        endpoint_parameters(self)
+        add_endpoint_parameters(self)
         for name, label, default in (
             ("MAX_REQUESTS", tr("Requests per file at most"), MAX_REQUESTS),
             ("MAX_MB", tr("Megabytes per file at most"), MAX_BYTES // MB),
@@ -69,20 +65,23 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests exported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ..core.batch import export_batch
-        from ..core.cache import CacheError, SurveyCache
-        from ..core.gazetteer import Gazetteer
-        from ..core.survey import SurveySpec
+        from ...core.batch import export_batch
+        from ...core.cache import CacheError, SurveyCache
+        from ...core.gazetteer import Gazetteer
+        from ...core.survey import SurveySpec
 
-        values = read_endpoint_parameters(self, parameters, context)
-        provider, base_url, model, _key, _concurrency, template, _score, topics = values
+        connection = ConnectionParameters.read(self, parameters, context)
+        prompt = PromptParameters.read(self, parameters, context)
+        template, topics = prompt.template, prompt.topics
+        provider, base_url, model = connection.provider, connection.base_url, connection.model
         if provider == "embedded" and not base_url:
             raise QgsProcessingException(
                 tr("The embedded model runs on this computer: rate with 'Rate locations'.")
             )
         if not model:
             raise QgsProcessingException(tr("Give the model name."))
-        endpoint = make_endpoint(provider, base_url, model)
+        # No key and the default concurrency: neither enters a batch file.
+        endpoint = make_endpoint(Connection(provider, base_url, model))
         lon, lat, pids = read_points(self, parameters, context)
         folder = self.parameterAsString(parameters, "OUTPUT", context)
         caps = {

@@ -12,34 +12,33 @@ from qgis.core import (
     QgsProcessingOutputString,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSource,
-    QgsProcessingParameterField,
     QgsProcessingParameterFileDestination,
-    QgsProcessingParameterNumber,
-    QgsProcessingParameterString,
 )
 
-from ..core.compare import change_from, pivot, to_markdown
-from ..core.metrics import spearman
-from ..core.prompts import PRESET_LABELS, PRESETS
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .bias_metrics import add_anchor_parameters, check_anchor_parameters, read_anchor
-from .compare_models import pivot_fields, pivot_rows
-from .layers import point_arrays, polygon_field_values, write_table
-from .rate_locations import (
-    endpoint_parameters,
-    rate,
-    read_endpoint_parameters,
-    running_endpoint,
-    split_topics,
-    write_rated,
+from ...core.compare import change_from, pivot, to_markdown
+from ...core.metrics import spearman
+from ...core.prompts import PRESETS
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..comparison import pivot_fields, pivot_rows
+from ..definitions import ABLATION_VARIANTS
+from ..endpoints import running_endpoint
+from ..features import polygon_field_values
+from ..gpkg import write_table
+from ..parameters import (
+    AnchorParameters,
+    BootstrapParameters,
+    ConnectionParameters,
+    PromptParameters,
+    TruthParameters,
+    add_endpoint_parameters,
 )
-from .runs import append_runs, now, run_record, stats_fields
-from .sample_ground_truth import truth_columns
+from ..rating import rate, read_points, write_rated
+from ..runs import append_runs, now, run_record, stats_fields
+from ..truth import anchor_values, truth_columns
 
-# The whole prompt first, then the ablations in the order of the paper's Tables 1-2.
-VARIANTS = ("geollm", "no_coordinates", "no_nearby", "no_address", "short_address")
-WHOLE = VARIANTS[0]
+VARIANTS = ABLATION_VARIANTS.keys
+WHOLE = ABLATION_VARIANTS.default
 # Table 1 uses the greedy ratings, Table 2 the expected values (w/ logprobs); one request
 # gives both.
 SCORES = {"greedy": "rating", "expected": "expected"}
@@ -136,39 +135,16 @@ class AblationAlgorithm(GeoBiasAlgorithm):
                 "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
             )
         )
-        endpoint_parameters(self)
-        self.removeParameter("PRESET")  # the variants are the presets
+        add_endpoint_parameters(self, with_preset=False)  # the variants are the presets
         self.addParameter(
             QgsProcessingParameterEnum(
-                "VARIANTS", tr("Prompt variants"), [tr(PRESET_LABELS[v]) for v in VARIANTS],
+                "VARIANTS", tr("Prompt variants"), ABLATION_VARIANTS.labels(),
                 allowMultiple=True, defaultValue=list(range(len(VARIANTS))),
             )
         )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "TRUTH", tr("Ground truth polygons"), [QgsProcessing.SourceType.TypeVectorPolygon],
-                optional=True,
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterField(
-                "TRUTH_FIELD", tr("Ground truth field"), parentLayerParameterName="TRUTH",
-                type=QgsProcessingParameterField.DataType.Numeric, optional=True,
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterString(
-                "TRUTH_TOPICS", tr("Topics the ground truth measures (empty: the first topic)"),
-                "", optional=True,
-            )
-        )  # fmt: skip
-        add_anchor_parameters(self)
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
-            )
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        TruthParameters.add(self)
+        AnchorParameters.add(self)
+        BootstrapParameters.add(self, kind=False)
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 "OUTPUT", tr("Ablation GeoPackage"), tr("GeoPackage (*.gpkg)")
@@ -182,46 +158,33 @@ class AblationAlgorithm(GeoBiasAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):
         started = now()
-        source = self.parameterAsSource(parameters, "INPUT", context)
-        if source is None:
-            raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
-        values = read_endpoint_parameters(self, parameters, context)
-        provider, base_url, model, api_key, concurrency, _template, score_kind, topics = values
+        connection = ConnectionParameters.read(self, parameters, context)
+        prompt = PromptParameters.read(self, parameters, context)
+        score_kind, topics = prompt.score_kind, prompt.topics
         chosen = self.parameterAsEnums(parameters, "VARIANTS", context)
         variants = [v for i, v in enumerate(VARIANTS) if i in chosen]
         if not variants:
             raise QgsProcessingException(tr("Choose at least one prompt variant."))
-        truth_src = self.parameterAsSource(parameters, "TRUTH", context)
-        truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
-        if truth_src is not None and not truth_field:
-            raise QgsProcessingException(tr("Choose the ground truth field."))
-        check_anchor_parameters(self, parameters, context)
-        truth_topics = split_topics(self.parameterAsString(parameters, "TRUTH_TOPICS", context))
-        truth_topics = truth_topics or topics[:1]
-        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
-        seed = self.parameterAsInt(parameters, "SEED", context)
+        truth_source = TruthParameters.read(self, parameters, context, topics)
+        anchor_source = AnchorParameters.read(self, parameters, context)
+        bootstrap = BootstrapParameters.read(self, parameters, context)
+        n_boot, seed = bootstrap.n_boot, bootstrap.seed
 
-        has_pid = source.fields().lookupField("pid") >= 0
-        lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
-        ok = np.isfinite(lon) & np.isfinite(lat)
-        if not ok.any():
-            raise QgsProcessingException(tr("The input layer has no points."))
-        pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
-        lon, lat, pids = lon[ok], lat[ok], pids[ok]
+        lon, lat, pids = read_points(self, parameters, context)
         truth = units = None
-        if truth_src is not None:
+        if truth_source.source is not None:
             truth, units = polygon_field_values(
-                truth_src, truth_field, lon, lat, context, tr("Ground truth field (TRUTH_FIELD)"),
-                with_units=True,
+                truth_source.source, truth_source.field_name, lon, lat, context,
+                tr("Ground truth field (TRUTH_FIELD)"), with_units=True,
             )  # fmt: skip
             units = np.where(units >= 0, units, -1)
-        anchor, anchor_units, anchor_name = read_anchor(
-            self, parameters, context, feedback, lon, lat
+        anchor, anchor_units, anchor_name = anchor_values(
+            anchor_source, lon, lat, context, feedback
         )
         reference = {}
         for topic in topics:
-            if truth is not None and topic in truth_topics:
+            if truth is not None and truth_source.applies_to(topic):
                 reference[topic] = (truth, units, "truth")
             elif anchor is not None:
                 reference[topic] = (anchor, anchor_units, anchor_name)
@@ -235,14 +198,14 @@ class AblationAlgorithm(GeoBiasAlgorithm):
 
         rows, records, uris = [], [], {}
         n_requests = n_cached = 0
-        with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
+        with running_endpoint(connection, feedback) as ep:
             rated = {}
             for k, variant in enumerate(variants):
                 if feedback.isCanceled():
                     raise QgsProcessingException(tr("Cancelled."))
                 feedback.pushInfo(
                     tr("Prompt variant {i}/{n}: {name}").format(
-                        i=k + 1, n=len(variants), name=tr(PRESET_LABELS[variant])
+                        i=k + 1, n=len(variants), name=ABLATION_VARIANTS.label(variant)
                     )
                 )
                 template = PRESETS[variant]
@@ -265,7 +228,7 @@ class AblationAlgorithm(GeoBiasAlgorithm):
             label = f"{model_name} [{variant}]"  # one model per variant for comparemodels
             for topic, cols in by_topic.items():
                 cols["model"] = [label] * len(cols["score"])
-                if truth is not None and topic in truth_topics:
+                if truth is not None and truth_source.applies_to(topic):
                     cols.update(truth_columns(cols["score"], truth))
             uris.update(write_rated(path, by_topic, label))
         table_uri = write_table(path, "ablation", rows, ABLATION_FIELDS)

@@ -10,18 +10,17 @@ from qgis.core import (
     QgsProcessingOutputString,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterFeatureSink,
-    QgsProcessingParameterFeatureSource,
     QgsProcessingParameterField,
     QgsProcessingParameterNumber,
     QgsWkbTypes,
 )
 
-from ..core.correlate import correlate_fields, significance_counts
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .bias_metrics import BOOTSTRAPS, add_bootstrap_parameter
-from .layers import add_point_features, as_float, numeric_field, qgs_fields
-from .units import columns_of, value_field_of
+from ...core.correlate import correlate_fields, significance_counts
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..features import add_point_features, as_float, numeric_field, qgs_fields
+from ..parameters import UNITS_OR_POINTS, BootstrapParameters, add_layer_and_field
+from ..units import columns_of, value_field_of
 
 # The correlation table (public contract): one row per census variable.
 CORRELATION_FIELDS = {
@@ -69,18 +68,9 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
-        self.addParameter(
-            QgsProcessingParameterFeatureSource(
-                "INPUT", tr("Units or rated points"),
-                [QgsProcessing.SourceType.TypeVectorPolygon,
-                 QgsProcessing.SourceType.TypeVectorPoint],
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterField(
-                "VALUE_FIELD", tr("Bias measure"), "mean_rank_error", "INPUT",
-                QgsProcessingParameterField.DataType.Numeric, optional=True,
-            )
+        add_layer_and_field(
+            self, "INPUT", tr("Units or rated points"), UNITS_OR_POINTS,
+            "VALUE_FIELD", tr("Bias measure"), "mean_rank_error", optional=False,
         )  # fmt: skip
         self.addParameter(
             QgsProcessingParameterField(
@@ -93,13 +83,7 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                 "SKIP_FLAGGED", tr("Leave out units flagged few_points"), defaultValue=True
             )
         )
-        add_bootstrap_parameter(self)
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
-            )
-        )
-        self.addParameter(QgsProcessingParameterNumber("SEED", tr("Random seed"), defaultValue=0))
+        BootstrapParameters.add(self)
         self.addParameter(
             QgsProcessingParameterNumber(
                 "ALPHA", tr("Significance level"), QgsProcessingParameterNumber.Type.Double, 0.05,
@@ -134,9 +118,8 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                 tr("FIELDS holds only the bias measure itself: choose census fields.")
             )
         skip_flagged = self.parameterAsBool(parameters, "SKIP_FLAGGED", context)
-        bootstrap = BOOTSTRAPS[self.parameterAsEnum(parameters, "BOOTSTRAP", context)]
-        n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
-        seed = self.parameterAsInt(parameters, "SEED", context)
+        bootstrap = BootstrapParameters.read(self, parameters, context)
+        n_boot, seed = bootstrap.n_boot, bootstrap.seed
         alpha = self.parameterAsDouble(parameters, "ALPHA", context)
         extra = [n for n in ("few_points", "truth_unit") if source.fields().lookupField(n) >= 0]
         cols, _fids = columns_of(source, [value_field, *fields, *extra])
@@ -148,7 +131,7 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                 feedback.pushInfo(
                     tr("{n} units flagged few_points were left out.").format(n=int((~keep).sum()))
                 )
-        clusters = self.clusters(bootstrap, cols, source)
+        clusters = self.clusters(bootstrap.kind, cols, source)
         results = correlate_fields(
             value[keep], {f: as_float(cols[f])[keep] for f in fields}, n_boot, seed,
             None if clusters is None else clusters[keep],

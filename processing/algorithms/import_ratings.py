@@ -14,53 +14,22 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..core.metrics import fractional_rank
-from ..core.ratings import (
-    PAPER_SCALE,
+from ...core.ratings import (
     RatingsTableError,
     outside_scale,
     read_ratings_table,
-    to_paper_scale,
 )
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .layers import qgs_fields
-from .styles import style_output
-
-SCORE_KINDS = ("greedy", "expected")
-
-
-def rated_columns(lon, lat, values, model, topic, score_kind="greedy", scale=PAPER_SCALE):
-    """Columns of a rated points layer from arrays of coordinates and ratings (NaN = no answer).
-
-    rating/expected keep the file's values; the score is put on the paper's 0.0-9.9 from `scale`.
-    """
-    values = np.asarray(values, float)
-    score = to_paper_scale(values, *scale)
-    answered = np.isfinite(values)
-    n = len(values)
-    nan = np.full(n, np.nan)
-    return {
-        "pid": np.arange(n, dtype=np.int64),
-        "lat": np.asarray(lat, float),
-        "lon": np.asarray(lon, float),
-        "model": [model] * n,
-        "topic": [topic] * n,
-        "rating": values if score_kind == "greedy" else nan,
-        "expected": values if score_kind == "expected" else nan,
-        "score_kind": [score_kind] * n,
-        "score": score,
-        "answered": answered.astype(np.int64),
-        "rank": fractional_rank(score),
-        "truth": nan,
-        "truth_rank": nan,
-        "rank_error": nan,
-    }
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..definitions import IMPORT_SCORE_KINDS
+from ..features import qgs_fields
+from ..rating import rated_columns
+from ..styles import style_output
 
 
 def guess_topic(path):
     """The topic from a file name like gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_..."""
-    from ..core.topics import TOPICS
+    from ...core.topics import TOPICS
 
     stem = os.path.basename(path).replace("_", " ").lower()
     for topic in TOPICS:
@@ -110,8 +79,8 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             QgsProcessingParameterEnum(
                 "SCORE",
                 tr("The values are"),
-                [tr("Greedy ratings"), tr("Expected values")],
-                defaultValue=0,
+                IMPORT_SCORE_KINDS.labels(),
+                defaultValue=IMPORT_SCORE_KINDS.default_index,
             )
         )
         for name, label, default in (
@@ -166,7 +135,7 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
         topic = self.parameterAsString(parameters, "TOPIC", context) or guess_topic(path)
         model = self.parameterAsString(parameters, "MODEL", context)
-        kind = SCORE_KINDS[self.parameterAsEnum(parameters, "SCORE", context)]
+        kind = IMPORT_SCORE_KINDS.key(self.parameterAsEnum(parameters, "SCORE", context))
         columns = rated_columns(
             table["lon"], table["lat"], table["value"], model, topic, kind, (lo, hi)
         )

@@ -18,7 +18,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ..core.probes import (
+from ...core.probes import (
     CHOICE_ACTIVITIES,
     CHOICE_PAIR,
     CHOICE_TEMPLATE,
@@ -34,18 +34,14 @@ from ..core.probes import (
     summarize_choices,
     summarize_mentions,
 )
-from ..core.ratings import is_refusal
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .base import GeoBiasAlgorithm
-from .layers import as_float, field_type, numeric_field, write_table
-from .rate_locations import (
-    check_reachable,
-    default_cache_path,
-    endpoint_parameters,
-    read_connection,
-    running_endpoint,
-)
-from .runs import append_runs, now, run_record, stats_fields
+from ...core.ratings import is_refusal
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import check_reachable, default_cache_path, running_endpoint
+from ..features import as_float, field_type, numeric_field
+from ..gpkg import write_table
+from ..parameters import ConnectionParameters
+from ..runs import append_runs, now, run_record, stats_fields
 
 CHOICE_FIELDS = {
     "activity": ogr.OFTString,
@@ -106,9 +102,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
-        endpoint_parameters(self)
-        for name in ("PRESET", "SCORE", "TOPICS"):  # ratings only
-            self.removeParameter(name)
+        ConnectionParameters.add(self)  # no prompt group: probes ask their own questions
         string = QgsProcessingParameterString
         self.addParameter(string("OPTION_A", tr("First region of the choice"), CHOICE_PAIR[0]))
         self.addParameter(string("OPTION_B", tr("Second region of the choice"), CHOICE_PAIR[1]))
@@ -181,13 +175,13 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             self.addOutput(QgsProcessingOutputNumber(name, label))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ..core.cache import CacheError, SurveyCache
-        from ..core.llm import EndpointError
-        from ..core.survey import RunStats
+        from ...core.cache import CacheError, SurveyCache
+        from ...core.llm import EndpointError
+        from ...core.survey import RunStats
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
-        provider, base_url, model, api_key, concurrency = read_connection(self, parameters, context)
+        connection = ConnectionParameters.read(self, parameters, context)
         a = self.parameterAsString(parameters, "OPTION_A", context).strip()
         b = self.parameterAsString(parameters, "OPTION_B", context).strip()
         activities = lines(self.parameterAsString(parameters, "ACTIVITIES", context))
@@ -223,7 +217,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         def progress(p):
             feedback.setProgress(100.0 * p.done / max(p.total, 1))
 
-        with running_endpoint(provider, base_url, model, api_key, concurrency, feedback) as ep:
+        with running_endpoint(connection, feedback) as ep:
             ep = probe_endpoint(ep, temperature, max_tokens)
             check_reachable(ep)
             feedback.pushInfo(
@@ -283,7 +277,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         if source is None:
             from qgis.core import QgsVectorLayer
 
-            from ..paths import DATA
+            from ...paths import DATA
 
             source = QgsVectorLayer(
                 f"{DATA}/world_countries.gpkg|layername=countries", "countries", "ogr"
