@@ -27,6 +27,20 @@ from .herb import HerbResult, aggregate
 from .hierarchy import Hierarchy
 from .scorers import Scored, ScorerError, SentenceScorer
 
+__all__ = [
+    "HerbEstimate",
+    "HerbSpec",
+    "IncompleteScoresError",
+    "ScoreProgress",
+    "ScoreTable",
+    "SentencePlan",
+    "cache_rule",
+    "estimate",
+    "plan",
+    "run",
+    "score",
+]
+
 
 class IncompleteScoresError(RuntimeError):
     """Some sentences have no score (cancelled, or failed); `scores` holds what was scored."""

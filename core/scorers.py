@@ -34,6 +34,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .llm import Endpoint
 
+__all__ = [
+    "LOGIT_BIAS",
+    "MLM_INSTALL",
+    "RULE_AUL",
+    "RULE_AUL_PADDED",
+    "RULE_CAUSAL",
+    "ChildMaskedLMScorer",
+    "EchoCompletionsScorer",
+    "LlamaCppScorer",
+    "MaskedLMScorer",
+    "Scored",
+    "ScorerError",
+    "SentenceScorer",
+]
+
 RULE_CAUSAL = "mean-logprob-from-bos"  # causal LMs: tokens after BOS, each given its prefix
 RULE_AUL = "aul"  # masked LMs: all-unmasked likelihood, special tokens and padding excluded
 RULE_AUL_PADDED = "aul-reference-padding"  # the reference code's mean over padded positions
