@@ -416,7 +416,7 @@ class HttpClient:
             try:
                 return json.loads(response.data)
             except ValueError as e:
-                raise TransientError(f"{url} answered something that is not JSON") from e
+                raise TransientError(f"malformed JSON from {self.host}") from e
         text = response.data[:300].decode("utf-8", "replace")
         if status == 407:
             raise EndpointError(PROXY_AUTH.format(host=self.host))

@@ -9,7 +9,6 @@ from dataclasses import asdict, dataclass, field
 from urllib.parse import urlsplit
 
 from .http_client import (
-    PROXY_AUTH,
     RETRY_STATUS,
     EndpointError,
     HttpClient,
@@ -354,14 +353,9 @@ class ChatClient:
         wire = self._wire_body(body)
         r = self.http.send("POST", self.url, wire)
         status = r.status
-        if status == 200:
-            try:
-                return json.loads(r.data)
-            except ValueError as e:
-                raise TransientError(f"malformed JSON from {ep.host()}") from e
+        if status in (200, 407):  # the answer, or the proxy refused its credentials
+            return self.http.json_of(r, self.url)
         text = r.data[:500].decode("utf-8", "replace")
-        if status == 407:
-            raise EndpointError(PROXY_AUTH.format(host=ep.host()))
         if status in (401, 403):
             raise EndpointError(
                 f"{self.http.refused(status)}: check the key and access to model {ep.model!r}. "

@@ -304,7 +304,24 @@ def run_survey(
 ) -> list[Answer]:
     """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order.
 
-    `stats`, when given, receives what was sent, taken from the cache and failed.
+    Parameters
+    ----------
+    spec : SurveySpec
+        Points, topics, endpoints and template.
+    gazetteer : Gazetteer
+        Names the places in the prompts.
+    cache : SurveyCache
+        Where answers are looked up and stored.
+    progress : callable, optional
+        Receives a Progress over the whole survey (all endpoints and topics).
+    is_cancelled : callable, optional
+        Polled between requests and while waiting.
+    stats : RunStats, optional
+        Receives what was sent, taken from the cache and failed.
+
+    Returns
+    -------
+    list of Answer
     """
     from .ratings import rate_completion
 
