@@ -13,13 +13,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+__all__ = [
+    "GEONAMES_FILE",
+    "ROOT_NAME",
+    "Hierarchy",
+    "HierarchyError",
+    "geonames_hierarchy",
+]
+
 GEONAMES_FILE = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
     "resources",
     "herb",
     "geonames_hierarchy.npz",
 )
-GEONAMES_LEVELS = ("continent", "country", "city")
 ROOT_NAME = "Earth"
 
 

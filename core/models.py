@@ -21,6 +21,22 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+__all__ = [
+    "DEFAULT_MODEL",
+    "GEMMA_TEMPLATE",
+    "MODELS",
+    "EmbeddedModel",
+    "ModelError",
+    "answer_mode",
+    "chunk_paths",
+    "find_model",
+    "get_model",
+    "install",
+    "model_for_file",
+    "model_path",
+    "models_dir",
+]
+
 # Gemma's turn format (the GGUF of the base model carries no chat template; llama.cpp would
 # otherwise fall back to ChatML, which Gemma never saw).
 GEMMA_TEMPLATE = (
@@ -178,14 +194,6 @@ def chunk_paths(m: EmbeddedModel) -> list[str]:
             raise ModelError(f"chunk {name} of {m.label} is not installed: {m.install}")
         out.append(path)
     return out
-
-
-def sha256_file(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def install(key: str | None = None, folder: str | None = None) -> str:

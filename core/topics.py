@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+__all__ = [
+    "BUNDLED_TRUTH_FIELDS",
+    "KINDS",
+    "KIND_LABELS",
+    "TOPICS",
+    "Topic",
+    "get_topic",
+    "topic_names",
+    "topics_of_kind",
+    "truth_field_matches",
+]
+
 KINDS: tuple[str, ...] = ("objective", "sensitive", "independent", "custom")
 
 KIND_LABELS: dict[str, str] = {
@@ -61,8 +73,6 @@ TOPICS: tuple[Topic, ...] = (
     _t("Nitrogen Concentration in Atmosphere", "independent", "Same everywhere (control)."),
     _t("Solar Neutrino Flux", "independent", "Same everywhere (control)."),
 )
-
-DEFAULT_ANCHOR = "Infant Mortality Rate"  # the paper anchors bias on infant survival (its negation)
 
 _BY_KEY = {t.name.casefold(): t for t in TOPICS}
 
