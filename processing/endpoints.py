@@ -158,17 +158,19 @@ def make_scorer(kind, connection, feedback=None):
             return LlamaCppScorer.from_endpoint(ep), ep.host()
         if kind in ("llamacpp", "echo") and not url:
             raise QgsProcessingException(tr("Give the server's URL."))
-        if kind == "llamacpp":
-            sc = LlamaCppScorer(url, api_key, concurrency=concurrency)
-            return sc, _host(url)
-        if kind == "echo":
+        if kind == "echo" and not model:
+            raise QgsProcessingException(tr("Give the model name the server serves."))
+        if kind in ("llamacpp", "echo"):
             from ..core.llm import Endpoint
 
-            if not model:
-                raise QgsProcessingException(tr("Give the model name the server serves."))
-            ep = Endpoint(model=model, provider="custom", base_url=url, api_key=api_key,
-                          concurrency=concurrency)  # fmt: skip
-            return EchoCompletionsScorer(ep), ep.host()
+            # A remote server, reached like the survey's endpoints: QGIS's proxy and CAs.
+            ep = use_qgis_network(
+                Endpoint(url, model, provider="custom", api_key=api_key, concurrency=concurrency,
+                         timeout=120.0 if kind == "llamacpp" else 60.0)
+            )  # fmt: skip
+            if kind == "llamacpp":
+                return LlamaCppScorer.from_endpoint(ep), _host(url)
+            return EchoCompletionsScorer.from_endpoint(ep), ep.host()
         if not model:
             raise QgsProcessingException(tr("Give the transformers model's folder or name."))
         # torch is native code: the model runs in a child process, never in QGIS's.
