@@ -84,7 +84,8 @@ class AnswerFormat:
 
 # Between the answer phrase and the rating: spaces, markdown, quotes and colons of any script.
 _LEAD = r"[:：\s*_\"'`«»“”„‘’「」『』]*"
-_RATING = r"(?<![0-9.\-])([0-9](?:\.[0-9]+)?|10(?:\.0+)?)(?![0-9])"
+# The rating after the answer phrase: there a comma is a decimal mark in every language.
+_RATING = r"(?<![0-9.\-])([0-9](?:[.,][0-9]+)?|10(?:[.,]0+)?)(?![0-9])"
 # A fallback rating outside the English path: digits may follow a letter of a script written
 # without spaces (Chinese "评分7.5"), not a Latin letter or a digit ("A4", "COVID19").
 _NUMBER_ANY = re.compile(r"(?<![0-9A-Za-z_.\-])([0-9](?:\.[0-9])?)(?![0-9]|\.[0-9])")
@@ -139,7 +140,7 @@ def _find_in(text: str, answer: AnswerFormat) -> tuple[float, int, int] | None:
     m = pat["answer"].search(clean)
     if m:
         g = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i) is not None)
-        return min(float(m.group(g)), TOP_OF_SCALE), m.start(g), m.end(g)
+        return min(float(m.group(g).replace(",", ".")), TOP_OF_SCALE), m.start(g), m.end(g)
     if is_refusal(text, answer):
         return None
     for pattern in (pat["scale"], _SCALE_ANY, _SCALE_ECHO, _LIST_MARKER_ANY, _COUNT):
@@ -382,7 +383,8 @@ def expected_value(
     if first is None:
         return None, None
     fine = None
-    if end - start >= 3 and spelled[start + 1] == ".":  # "d.d...": second digit at start + 2
+    point = "." if answer is None else ".,"
+    if end - start >= 3 and spelled[start + 1] in point:  # "d.d...": second digit at start + 2
         j = _token_at(starts, ends, start + 2)
         if j > i:
             second = (

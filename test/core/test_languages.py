@@ -7,7 +7,7 @@ import shutil
 import numpy as np
 import pytest
 
-from geobias.core import languages as L
+from geobias.core import languages as lg
 from geobias.core.cache import SurveyCache
 from geobias.core.gazetteer import Gazetteer
 from geobias.core.llm import ANSWER_GBNF, ANSWER_REGEX, ChatClient, Endpoint
@@ -35,16 +35,16 @@ def points(gaz):
 
 
 def test_the_bundled_languages_load():
-    langs = L.load_languages()
+    langs = lg.load_languages()
     assert REQUIRED <= set(langs)
-    assert L.available()[0] == "en"
+    assert lg.available()[0] == "en"
     for code, lang in langs.items():
         assert lang.code == code and set(lang.topics) == {t.name for t in TOPICS}
         assert lang.translation["method"]
 
 
 def test_english_is_byte_for_byte_the_paper_prompt(gaz, points):
-    en = L.get_language("en")
+    en = lg.get_language("en")
     assert en.plain and en.parser is None
     for name, preset in PRESETS.items():
         assert en.template(preset).text == preset.text and en.template(name).text == preset.text
@@ -65,7 +65,7 @@ def test_english_is_byte_for_byte_the_paper_prompt(gaz, points):
 
 @pytest.mark.parametrize("code", sorted(REQUIRED))
 def test_every_language_renders_the_paper_structure(code, gaz, points):
-    lang = L.get_language(code)
+    lang = lg.get_language(code)
     lon, lat = points[0][:40], points[1][:40]
     addresses, nearby = gaz.describe(lon, lat)
     prompts = lang.build_prompts(lon, lat, "Average Intelligence of Residents", gaz)
@@ -75,7 +75,8 @@ def test_every_language_renders_the_paper_structure(code, gaz, points):
         body = p[len(lang.prefix) :].split("\n\n")
         assert len(body) == 4  # coordinates, address, nearby places, question
         coords = s["coordinates"].format(
-            lat=L._Number(y, lang.digits, lang.decimal), lon=L._Number(x, lang.digits, lang.decimal)
+            lat=lg._Number(y, lang.digits, lang.decimal),
+            lon=lg._Number(x, lang.digits, lang.decimal),
         )
         assert body[0] == coords and lang.number(y, ".5f") in coords
         assert body[1] == s["address"].format(address=a) and a in body[1]
@@ -89,7 +90,9 @@ def test_every_language_renders_the_paper_structure(code, gaz, points):
         if lang.digits != SCRIPTS["latin"]:
             assert not any(ch in "0123456789" for ch in body[0] + body[3])
     # the ablations drop their section, as the English presets do
-    one = {n: lang.build_prompts(lon[:1], lat[:1], "Population Density", gaz, n)[0] for n in PRESETS}
+    one = {
+        n: lang.build_prompts(lon[:1], lat[:1], "Population Density", gaz, n)[0] for n in PRESETS
+    }
     assert one["no_coordinates"].count("\n\n") == one["geollm"].count("\n\n") - 1
     assert lang.number(lat[0], ".5f") not in one["no_coordinates"]
     assert addresses[0] not in one["no_address"]
@@ -97,16 +100,16 @@ def test_every_language_renders_the_paper_structure(code, gaz, points):
 
 
 def test_numbers_topics_and_grammar_follow_the_file():
-    fr, ar, zh, hi = (L.get_language(c) for c in ("fr", "ar", "zh", "hi"))
+    fr, ar, zh, hi = (lg.get_language(c) for c in ("fr", "ar", "zh", "hi"))
     assert fr.number(-33.925839, ".5f") == "-33,92584" and ar.number(9.9) == "٩٫٩"
     assert fr.topic("infant mortality rate") == "Taux de mortalité infantile"
     assert fr.topic("Rainfall in May") == "Rainfall in May"  # a custom topic stays as typed
     assert zh.gbnf == 'root ::= "我的答案是" [0-9] "." [0-9] "。"'
     assert ar.gbnf == 'root ::= "إجابتي هي " [٠-٩] "٫" [٠-٩] "."'
-    assert hi.gbnf.endswith('[0-9] "." [0-9] " है।"')  # Hindi puts the verb after the rating
+    assert hi.gbnf == 'root ::= "मेरा उत्तर है " [0-9] "." [0-9] "।"'
     import re
 
-    for lang in L.load_languages().values():
+    for lang in lg.load_languages().values():
         example = lang.answer.replace("{rating}", lang.number(7.5))
         assert re.fullmatch(lang.regex, example), lang.code
     ep = Endpoint("http://127.0.0.1:9/v1", "m", constraint="regex")
@@ -114,7 +117,7 @@ def test_numbers_topics_and_grammar_follow_the_file():
 
 
 def _fr():
-    return json.loads((L.BUNDLED_DIR / "fr.json").read_text(encoding="utf-8"))
+    return json.loads((lg.BUNDLED_DIR / "fr.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(
@@ -145,21 +148,21 @@ def test_a_bad_file_is_refused_with_the_field_named(tmp_path, change, match):
     change(data)
     path = tmp_path / f"{data.get('code', 'fr') if isinstance(data.get('code'), str) else 'x'}.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(L.LanguageError, match=match) as e:
-        L.load_language(path)
+    with pytest.raises(lg.LanguageError, match=match) as e:
+        lg.load_language(path)
     assert str(path) in str(e.value)
 
 
 def test_file_name_and_json_errors(tmp_path):
     p = tmp_path / "de.json"
     p.write_text(json.dumps(_fr(), ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(L.LanguageError, match="must be fr.json"):
-        L.load_language(p)
+    with pytest.raises(lg.LanguageError, match="must be fr.json"):
+        lg.load_language(p)
     p.write_text("{not json", encoding="utf-8")
-    with pytest.raises(L.LanguageError, match="not valid JSON"):
-        L.load_language(p)
+    with pytest.raises(lg.LanguageError, match="not valid JSON"):
+        lg.load_language(p)
     with pytest.raises(KeyError, match="available"):
-        L.get_language("tlh")
+        lg.get_language("tlh")
 
 
 def test_a_user_adds_a_language_by_adding_a_file(tmp_path, gaz):
@@ -167,9 +170,9 @@ def test_a_user_adds_a_language_by_adding_a_file(tmp_path, gaz):
     data.update(code="fr-ca", name="French (Canada)")
     data["place_names"] = {"South Africa": "Afrique du Sud", "Gardens": "Les Jardins"}
     (tmp_path / "fr-ca.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    assert "fr-ca" not in L.available()
-    assert "fr-ca" in L.available([tmp_path])
-    lang = L.get_language("fr-ca", [tmp_path])
+    assert "fr-ca" not in lg.available()
+    assert "fr-ca" in lg.available([tmp_path])
+    lang = lg.get_language("fr-ca", [tmp_path])
     text = "3.2 km South-West: Gardens\n10.0 km North-East: Goodwood\n"
     assert lang.localise_nearby(text) == (
         "3,2 km au sud-ouest : Les Jardins\n10,0 km au nord-est : Goodwood\n"
@@ -182,11 +185,11 @@ def test_a_user_adds_a_language_by_adding_a_file(tmp_path, gaz):
     other = tmp_path / "more"
     other.mkdir()
     shutil.copy(tmp_path / "fr-ca.json", other / "fr-ca.json")
-    L.add_folder(other)
+    lg.add_folder(other)
     try:
-        assert L.get_language("fr-ca").name == "French (Canada)"
+        assert lg.get_language("fr-ca").name == "French (Canada)"
     finally:
-        L._extra_folders.remove(other)
+        lg._extra_folders.remove(other)
 
 
 def test_languages_have_their_own_cache_keys_and_english_keeps_its_own(tmp_path, gaz):
@@ -195,7 +198,7 @@ def test_languages_have_their_own_cache_keys_and_english_keeps_its_own(tmp_path,
     client = ChatClient(ep)
     keys = {}
     for code in sorted(REQUIRED):
-        lang = L.get_language(code)
+        lang = lg.get_language(code)
         prompt = lang.build_prompts([3.38], [6.52], "Infant Mortality Rate", gaz)[0]
         keys[code] = cache.key(ep, client.request_body(prompt, lang))
     assert len(set(keys.values())) == len(REQUIRED)
