@@ -502,14 +502,18 @@ def _files(folders) -> dict[str, Path]:
     return out
 
 
-def load_languages(folders=()) -> dict[str, Language]:
-    """Every language file (bundled, added folders, `folders`), by code; a bad file raises."""
+def load_languages(folders=(), errors: list | None = None) -> dict[str, Language]:
+    """Every language file (bundled, added folders, `folders`), by code. A bad file raises
+    LanguageError, or, given an `errors` list, is left out and its message appended there (a
+    user's broken file then does not hide the other languages)."""
     out = {}
-    for code, path in _files(folders).items():
-        stamp = (str(path), path.stat().st_mtime_ns)
-        if _loaded.get(code, (None,))[0] != stamp:
-            _loaded[code] = (stamp, load_language(path))
-        out[code] = _loaded[code][1]
+    for code in _files(folders):
+        try:
+            out[code] = get_language(code, folders)
+        except LanguageError as e:
+            if errors is None:
+                raise
+            errors.append(str(e))
     return out
 
 

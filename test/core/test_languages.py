@@ -173,6 +173,12 @@ def test_a_user_adds_a_language_by_adding_a_file(tmp_path, gaz):
     assert "fr-ca" not in lg.available()
     assert "fr-ca" in lg.available([tmp_path])
     lang = lg.get_language("fr-ca", [tmp_path])
+    (tmp_path / "xx.json").write_text("{}", encoding="utf-8")  # a broken file beside it
+    errors = []
+    assert "fr-ca" in lg.load_languages([tmp_path], errors) and "xx.json" in errors[0]
+    with pytest.raises(lg.LanguageError, match="missing keys"):
+        lg.load_languages([tmp_path])
+    (tmp_path / "xx.json").unlink()
     text = "3.2 km South-West: Gardens\n10.0 km North-East: Goodwood\n"
     assert lang.localise_nearby(text) == (
         "3,2 km au sud-ouest : Les Jardins\n10,0 km au nord-est : Goodwood\n"
