@@ -365,7 +365,8 @@ def language_from_dict(data: dict, where: str = "language") -> Language:
         where,
         '\'numbers\' must be {"digits": ..., "decimal": ...}',
     )
-    digits = SCRIPTS.get(numbers["digits"], numbers["digits"])
+    digits = numbers["digits"]
+    digits = SCRIPTS.get(digits, digits) if isinstance(digits, str) else digits
     _need(
         isinstance(digits, str)
         and len(digits) == 10
@@ -418,8 +419,12 @@ def language_from_dict(data: dict, where: str = "language") -> Language:
     _need(example in prefix, where, f"prompt.prefix must show the answer format {example!r}")
 
     nearby_line = _text(data, "nearby_line", where)
+    try:
+        line_fields = _fields(nearby_line)
+    except ValueError as e:
+        raise LanguageError(f"{where}: nearby_line is a malformed format string ({e})") from None
     _need(
-        _fields(nearby_line) == {"distance", "km", "direction", "name"},
+        line_fields == {"distance", "km", "direction", "name"},
         where,
         "nearby_line must hold {distance}, {km}, {direction} and {name}",
     )

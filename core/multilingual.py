@@ -56,8 +56,9 @@ def run_survey_languages(
 ) -> list:
     """run_survey in each language; Answers language by language (each has `.language`).
 
-    Progress counts over all languages (done and total of the whole run); a cancel stops
-    after the language in flight, whose answers so far are kept in the cache as usual.
+    Progress counts over all languages (done and total of the whole run; the answer rate is
+    the language in flight's). A cancel stops the language in flight as run_survey stops, and
+    no further language starts; what was answered is in the cache as usual.
     """
     specs = specs_by_language(spec, languages)
     per = len(spec.lon) * len(spec.topics) * len(spec.endpoints)

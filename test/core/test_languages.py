@@ -137,6 +137,8 @@ def _fr():
         (lambda d: d["numbers"].update(decimal="ab"), "numbers.decimal must be"),
         (lambda d: d["directions"].pop("North"), "'directions' lacks"),
         (lambda d: d.update(nearby_line="{distance} {name}"), "nearby_line must hold"),
+        (lambda d: d.update(nearby_line="{distance {name}"), "nearby_line is a malformed"),
+        (lambda d: d["numbers"].update(digits=list("0123456789")), "numbers.digits must be"),
         (lambda d: d.update(spoken="fr"), "'spoken' must be a list"),
         (lambda d: d.update(code="French"), "is not a language tag"),
         (lambda d: d["prompt"]["prefix"].pop(), "three sentences"),
