@@ -112,6 +112,7 @@ data: setup
 	build/data-venv/bin/python scripts/build_gazetteer.py
 	build/data-venv/bin/python scripts/build_sample_data.py
 	build/data-venv/bin/python scripts/build_herb_hierarchy.py
+	build/data-venv/bin/python scripts/build_country_languages.py
 
 clean:
 	rm -rf build output geobias.zip i18n/*.qm help .pytest_cache .ruff_cache

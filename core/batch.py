@@ -49,14 +49,15 @@ class BatchImport:
 
 def pending_requests(spec, gazetteer, cache: SurveyCache) -> list[tuple[Endpoint, str, dict]]:
     """(endpoint, cache key, body) of every request of the survey not answered yet, no repeats."""
-    from .survey import _plan
+    from .survey import _language, _plan
 
     out, seen = [], set()
+    language = _language(spec)  # its answer grammar, for a constrained endpoint
     for ep, _topic, prompts in _plan(spec, gazetteer):
         client = ChatClient(ep)
         items = {}
         for p in prompts:
-            body = client.request_body(p)
+            body = client.request_body(p, language)
             items.setdefault(cache.key(ep, body), body)
         client.close()
         have = cache.has_many(items)

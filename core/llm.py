@@ -296,8 +296,12 @@ class ChatClient:
         self.n_answers = 0  # completions received; a rejected parameter before any is fatal
         self._lock = threading.Lock()
 
-    def request_body(self, prompt: str) -> dict:
-        """The canonical request body (also the cache key's content) for one prompt."""
+    def request_body(self, prompt: str, answer_format=None) -> dict:
+        """The canonical request body (also the cache key's content) for one prompt.
+
+        `answer_format`: the prompt language's answer (anything with `gbnf` and `regex`, such as
+        a core/languages.py Language) for the grammar and regex constraints; None: English.
+        """
         ep = self.endpoint
         body = {"model": ep.model}
         if ep.api == "completions":
@@ -317,12 +321,14 @@ class ChatClient:
             elif ep.logprobs is not False:
                 body["logprobs"] = True
                 body["top_logprobs"] = ep.top_logprobs
+        gbnf = ANSWER_GBNF if answer_format is None else answer_format.gbnf
+        regex = ANSWER_REGEX if answer_format is None else answer_format.regex
         if ep.constraint == "grammar":
-            body["grammar"] = ANSWER_GBNF
+            body["grammar"] = gbnf
         elif ep.constraint == "regex":
-            body["structured_outputs"] = {"regex": ANSWER_REGEX}
+            body["structured_outputs"] = {"regex": regex}
         elif ep.constraint == "guided_regex":
-            body["guided_regex"] = ANSWER_REGEX
+            body["guided_regex"] = regex
         elif ep.constraint == "json_schema":
             body["response_format"] = {"type": "json_schema", "json_schema": ANSWER_JSON_SCHEMA}
         elif ep.constraint is not None:

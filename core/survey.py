@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +44,9 @@ class SurveySpec:
     endpoints: list[Endpoint]
     template: object = None  # a prompts.PromptTemplate; None = the paper's preset
     pids: np.ndarray | None = None
+    # The prompt language: a code of core/languages.py ("fr") or a Language; the paper's
+    # English by default. Presets and topics are asked in it, answers read in it.
+    language: object = "en"
 
 
 @dataclass
@@ -75,6 +79,7 @@ class Answer:
     rating: object  # ratings.Rating
     error: str = ""
     failed: bool = False
+    language: str = "en"  # the prompt language's code
 
 
 @dataclass
@@ -118,6 +123,8 @@ class RequestSettings:
     progress: prompts done before it, prompts of the whole run (None: this call's), answered
     and failed among those done before.
     stats: when given, added to: requests sent, answers from the cache, requests that failed.
+    answer_format: the prompt language's answer for constrained endpoints
+    (ChatClient.request_body); None: English.
     """
 
     client: ChatClient | None = None
@@ -131,6 +138,7 @@ class RequestSettings:
     answered_before: int = 0
     failed_before: int = 0
     stats: RunStats | None = None
+    answer_format: Any = None
 
 
 def _commit(cache: SurveyCache) -> Callable[[list], None]:
@@ -179,7 +187,7 @@ def run_requests(
     opt = replace(settings or RequestSettings(), **fields)
     client = opt.client or ChatClient(endpoint)
     with gc_paused():
-        bodies = [client.request_body(p) for p in prompts]
+        bodies = [client.request_body(p, opt.answer_format) for p in prompts]
         keys = [cache.key(endpoint, b) for b in bodies]
         stored = cache.get_many(keys)
     pending = [k for k in dict.fromkeys(keys) if k not in stored]
@@ -249,11 +257,18 @@ def run_requests(
     return out
 
 
+def _language(spec: SurveySpec):
+    from .languages import get_language
+
+    return get_language(spec.language)
+
+
 def _prompts_for(spec: SurveySpec, gazetteer, topic: str) -> list[str]:
-    from .prompts import PRESETS, build_prompts
+    from .prompts import PRESETS
 
     template = spec.template if spec.template is not None else PRESETS["geollm"]
-    return build_prompts(np.asarray(spec.lon), np.asarray(spec.lat), topic, gazetteer, template)
+    lon, lat = np.asarray(spec.lon), np.asarray(spec.lat)
+    return _language(spec).build_prompts(lon, lat, topic, gazetteer, template)
 
 
 def _plan(spec: SurveySpec, gazetteer) -> list[tuple[Endpoint, str, list[str]]]:
@@ -268,11 +283,12 @@ def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
     cost = 0.0
     priced = False
     hosts: list[str] = []
+    language = _language(spec)
     for ep, _topic, prompts in _plan(spec, gazetteer):
         client = ChatClient(ep)
         keys = {}
         for p in prompts:
-            keys.setdefault(cache.key(ep, client.request_body(p)), p)
+            keys.setdefault(cache.key(ep, client.request_body(p, language)), p)
         client.close()
         have = cache.has_many(keys)
         todo = [k for k in keys if k not in have]
@@ -326,6 +342,8 @@ def run_survey(
     from .ratings import rate_completion
 
     plan = _plan(spec, gazetteer)
+    language = _language(spec)
+    parser = language.parser
     total = sum(len(p) for _, _, p in plan)
     pids = spec.pids if spec.pids is not None else np.arange(len(spec.lon))
     answers: list[Answer] = []
@@ -345,7 +363,7 @@ def run_survey(
         def rate(c: Completion, rated=rated):
             r = rated.get(id(c))
             if r is None:
-                r = rated[id(c)] = rate_completion(c.text, c.logprobs_content)
+                r = rated[id(c)] = rate_completion(c.text, c.logprobs_content, parser)
             return r
 
         by_topic = [p for _e, _t, p in plan[e * n_topics : (e + 1) * n_topics]]
@@ -362,12 +380,16 @@ def run_survey(
             answered_before=n_answered,
             failed_before=n_failed,
             stats=stats,
+            answer_format=language,
         )
         results = run_requests(prompts, ep, cache, settings)
         offset += len(prompts)
         with gc_paused():
             for j, topic in enumerate(spec.topics):
-                answers.extend(_answers(pids, results[j::n_topics], ep, topic, rate))
+                found = _answers(pids, results[j::n_topics], ep, topic, rate)
+                for a in found:
+                    a.language = language.code
+                answers.extend(found)
         n_answered = sum(a.rating.answered for a in answers)
         n_failed = sum(a.failed for a in answers)
     return answers
