@@ -16,3 +16,5 @@ GUIDE = os.path.join(PLUGIN_DIR, "docs", "guide", "index.html")
 # processing.html documents each algorithm (their helpUrl), method and batch notes, the README.
 HELP = os.path.join(PLUGIN_DIR, "help")
 PROCESSING_HELP = os.path.join(HELP, "processing.html")
+# The benchmark card's fixed world sample (resources/benchmark/README.md).
+BENCHMARK_SAMPLE_V1 = os.path.join(RESOURCES, "benchmark", "sample_v1.gpkg")
