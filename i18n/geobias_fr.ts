@@ -2216,22 +2216,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="168"/>
+        <location filename="../processing/endpoints.py" line="162"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="173"/>
+        <location filename="../processing/endpoints.py" line="175"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="185"/>
+        <location filename="../processing/endpoints.py" line="187"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="206"/>
+        <location filename="../processing/endpoints.py" line="208"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -3450,7 +3450,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="178"/>
+        <location filename="../processing/endpoints.py" line="180"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>

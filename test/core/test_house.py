@@ -75,8 +75,9 @@ ENUM_KEYS = ("METHOD", "PROVIDER", "PRESET", "SCORE", "BOOTSTRAP", "STATISTIC", 
 
 
 def test_the_dock_passes_no_enum_as_a_bare_position():
-    literal = re.compile(r"""["'](%s)["']\s*[:=]\s*(\d+|\[\s*\d)""" % "|".join(ENUM_KEYS))
-    keyword = re.compile(r"""\b(%s)\s*=\s*\d+\b""" % "|".join(ENUM_KEYS))
+    keys = "|".join(ENUM_KEYS)
+    literal = re.compile(rf"""["']({keys})["']\s*[:=]\s*(\d+|\[\s*\d)""")
+    keyword = re.compile(rf"""\b({keys})\s*=\s*\d+\b""")
     offenders = []
     for path in sources("ui"):
         for i, line in enumerate(open(os.path.join(ROOT, path), encoding="utf-8"), start=1):

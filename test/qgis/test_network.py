@@ -134,9 +134,9 @@ def test_certificate_authorities_added_in_qgis_are_trusted(points, tmp_path, qgi
 def test_herb_on_a_llama_cpp_server_goes_through_the_qgis_proxy(qgis_proxy_settings, tmp_path):
     # HERB's remote scorers are reached like the survey's endpoints (one factory, one client):
     # the embedded SmolLM2's llama.cpp server named by its URL, behind QGIS's proxy.
-    import processing
     from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
 
+    import processing
     from geobias.core.embedded import shared_server
     from geobias.processing.definitions import HERB_SCOPES, HERB_SCORERS
     from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
