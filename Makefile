@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
+.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
         package llm qgis test-matrix eval-models \
         screenshot translations docs data clean
 
@@ -48,7 +48,12 @@ test-core: setup
 test-qgis: setup translations docs
 	$(HEADLESS) $(PY) -m pytest --qgis_disable_exit test/qgis -q
 
-test-integration: setup
+# The model environment's wheels (pinned xllamacpp, every model's packages) in build/wheels, for
+# an offline *Install local model* and its test (test/integration/test_model_install.py).
+wheels: setup
+	@bash scripts/fill_wheels.sh
+
+test-integration: setup wheels
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
 # The real QGIS desktop under Xvfb, the plugin installed from the zip, driven like a user.

@@ -5,12 +5,12 @@ import sys
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction
 
 from .host import missing_message, missing_requirements, shapely_problem
 from .i18n_util import install_translator, remove_translator, tr
 from .paths import ICON
 from .processing.provider import GeoBiasProvider
+from .qt_compat import QAction
 
 MENU = "&GeoBias"
 

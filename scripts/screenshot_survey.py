@@ -8,8 +8,10 @@ import sys
 
 from qgis.core import QgsProject, QgsRectangle
 from qgis.PyQt.QtCore import Qt, QTimer
-from qgis.PyQt.QtWidgets import QAction, QDockWidget
+from qgis.PyQt.QtWidgets import QDockWidget
 from qgis.utils import iface, plugins
+
+from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import DialogAnswerer, Recorder, click, click_map, pump, wait_until  # noqa: E402

@@ -11,8 +11,9 @@ import sys
 
 from qgis.core import QgsApplication, QgsProject
 from qgis.PyQt.QtCore import QTimer
-from qgis.PyQt.QtWidgets import QAction
 from qgis.utils import iface, plugins
+
+from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import Recorder, choose_in_combo, click, pump, wait_until  # noqa: E402

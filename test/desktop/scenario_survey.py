@@ -18,8 +18,10 @@ from qgis.core import (
     QgsRectangle,
 )
 from qgis.PyQt.QtCore import Qt, QTimer, QUrl
-from qgis.PyQt.QtWidgets import QAction, QMessageBox
+from qgis.PyQt.QtWidgets import QMessageBox
 from qgis.utils import iface, plugins
+
+from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import (  # noqa: E402
