@@ -71,7 +71,7 @@ class GeoBiasDock(QDockWidget):
         self.setWidget(self.body)
         self.plan = None
         self.panel = RunPanel(
-            self.body, tr("Run survey"), tr("Resume survey"), self.push, step_labels()
+            self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
         )
         self.ui.panelLayout.addWidget(self.panel)
         self.area = AreaTab(self)
@@ -311,6 +311,10 @@ class GeoBiasDock(QDockWidget):
             self.push(tr("The user guide is missing from the plugin folder: {p}").format(p=GUIDE))
             return False
         return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
+
+    def pusher(self):
+        """push() looked up at each call (tests and the Details button may replace it)."""
+        return lambda *args, **kwargs: self.push(*args, **kwargs)
 
     def push(self, text, level=Qgis.MessageLevel.Warning, details=None):
         """A message bar entry; details (an exception or text) go to the GeoBias log panel."""

@@ -156,7 +156,7 @@ class HerbTab(QWidget, FORM):
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
-        self.panel = RunPanel(self, tr("Run HERB"), tr("Resume HERB"), self.dock.push)
+        self.panel = RunPanel(self, tr("Run HERB"), tr("Resume HERB"), self.dock.pusher())
         self.panelLayout.addWidget(self.panel)
         self.panel.runRequested.connect(self.run)
         # C first after the name: the dock is narrow, level and parent come last.

@@ -143,7 +143,9 @@ def test_herb_on_a_llama_cpp_server_goes_through_the_qgis_proxy(qgis_proxy_setti
 
     layer = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string&field=up:string", "r", "memory")
     feats = []
-    for k, (name, up) in enumerate([("Norway", ""), ("Oslo", "Norway"), ("Bergen", "Norway")]):
+    regions = [("Norway", ""), ("Chile", ""), ("Oslo", "Norway"), ("Bergen", "Norway"),
+               ("Santiago", "Chile"), ("Valparaiso", "Chile")]  # fmt: skip
+    for k, (name, up) in enumerate(regions):
         f = QgsFeature(layer.fields())
         f.setAttributes([name, up or None])
         f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({k} 0, {k + 1} 0, {k + 1} 1, {k} 1, {k} 0))"))
