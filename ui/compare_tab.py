@@ -24,6 +24,7 @@ from qgis.PyQt.QtWidgets import (
 from ..core.compare import PIVOT_METRICS, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
+from .narrow import chars_width, fit_first_column
 from .results_tab import is_rated
 from .task import error_sentence
 
@@ -179,6 +180,7 @@ class CompareTab(QWidget, FORM):
         self.copyButton.clicked.connect(self.copy_table)
         self.metricCombo.currentIndexChanged.connect(self.show_metric)
         self.compareButton.setEnabled(False)
+        self.layout().addStretch(1)  # spare height below the plot, not between the lists
 
     # ------------------------------------------------------------------ picking
     def open_results(self):
@@ -332,8 +334,9 @@ class CompareTab(QWidget, FORM):
                 table.setItem(r, c, NumberItem(v))
         table.setSortingEnabled(True)
         table.resizeColumnsToContents()
-        # Long topic names would push the numbers out of a narrow dock: elide them instead.
-        table.setColumnWidth(0, min(table.columnWidth(0), 170))
+        # Long topic names would push the numbers out of a narrow dock: elide them instead
+        # (a dozen characters always show).
+        fit_first_column(table, most=chars_width(table, 18))
         self.plot.set_data(p)
 
     def table_text(self):

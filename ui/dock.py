@@ -15,6 +15,7 @@ from qgis.PyQt.QtGui import QDesktopServices
 from qgis.PyQt.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QFormLayout,
     QFrame,
     QMessageBox,
     QPushButton,
@@ -29,6 +30,7 @@ from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
+from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
@@ -74,6 +76,9 @@ class GeoBiasDock(QDockWidget):
             self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
         )
         self.ui.panelLayout.addWidget(self.panel)
+        # The tabs as buttons that wrap onto a second row in a narrow dock.
+        self.strip = TabStrip(self.ui.tabs, self.body)
+        self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
@@ -86,6 +91,12 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.herb, tr("Regional bias"))
         self.compare = CompareTab(self)
         self.add_tab(self.compare, tr("Compare"))
+        # A tab with a run of its own shows its Run/Cancel where the survey's are, below the
+        # tabs (always in view), instead of at the end of its scrolled content.
+        self.tab_panels = {self.herb: self.herb.panel}
+        for panel in self.tab_panels.values():
+            self.ui.panelLayout.addWidget(panel)
+        self._show_survey_run(self.ui.tabs.currentIndex())
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.panel.runRequested.connect(self.run)
@@ -104,13 +115,18 @@ class GeoBiasDock(QDockWidget):
     def add_tab(self, widget, title):
         """Add a tab (in a scroll area: the dock's height never depends on a tab's content)."""
         for combo in widget.findChildren(QComboBox):
-            compact_combo(combo)
+            compact_combo(combo, combo.minimumContentsLength() or 10)  # a tab may set fewer
+        widget.layout().setContentsMargins(4, 6, 4, 6)  # the dock is narrow: room for fields
+        for form in widget.findChildren(QFormLayout):
+            # In a narrow dock a field too wide beside its label goes below it.
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(widget)
         index = self.ui.tabs.addTab(scroll, title)
+        self.strip.add(index, title)
         # Scroll only vertically: the dock is as wide as the widest tab needs.
         bar = scroll.verticalScrollBar().sizeHint().width()
         width = max(w.minimumSizeHint().width() for w in self.tab_widgets()) + bar
@@ -119,11 +135,18 @@ class GeoBiasDock(QDockWidget):
         return index
 
     def _show_survey_run(self, index):
-        """The survey's name, Run and progress only where they apply: the Regional bias tab
-        has its own."""
-        survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit, self.panel):
-            w.setVisible(survey)
+        """The run panel of the current tab below the tabs: its own (Regional bias) or the
+        survey's. The survey name stays: it names the output folders of every tab."""
+        panels = getattr(self, "tab_panels", {})
+        tabs = self.tab_widgets()
+        shown = panels.get(tabs[index], self.panel) if 0 <= index < len(tabs) else self.panel
+        for panel in {self.panel, *panels.values()}:
+            panel.setVisible(panel is shown)
+
+    def current_panel(self):
+        """The run panel shown below the tabs now."""
+        index = self.ui.tabs.currentIndex()
+        return getattr(self, "tab_panels", {}).get(self.tab_widgets()[index], self.panel)
 
     def tab_widgets(self):
         tabs = self.ui.tabs

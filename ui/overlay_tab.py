@@ -30,6 +30,7 @@ from ..processing.features import as_float
 from ..processing.plots import PlotStyle, paint_scatter
 from . import runner
 from .layer_combo import follow_layer
+from .narrow import fit_first_column
 from .results import _num
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
@@ -217,6 +218,7 @@ class OverlayTab(QWidget, FORM):
             for c, text in enumerate((f["field"], ci, _p(f["p"]), _p(f["p_bh"]))):
                 self.corrTable.setItem(r, c, QTableWidgetItem(text))
         self.corrTable.resizeColumnsToContents()
+        fit_first_column(self.corrTable)
         self.noteLabel.setText(result["NOTE"])
         self.corr_data = _columns(layer, [value, *fields])
         self.corr_value = value

@@ -12,15 +12,16 @@ from qgis.core import (
     QgsVectorLayer,
 )
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import QEvent, Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices, QTextOption
 from qgis.PyQt.QtWidgets import QApplication, QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
 from ..processing.styles import describe_shown, layer_name
 from . import runner
 from .maptool import RatedPointTool
-from .results import BiasPlot, MetricsTableModel, rows_from_layer
+from .narrow import chars_width, first_column_width, fit_first_column
+from .results import BiasPlot, MetricsTableModel, metric_details, rows_from_layer
 from .task import error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -86,6 +87,10 @@ class ResultsTab(QWidget, FORM):
         self.plot = BiasPlot(self)
         self.plotLayout.addWidget(self.plot)
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
+        # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
+        self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.metricsDetail.installEventFilter(self)
+        self.metricsDetail.hide()
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
@@ -269,25 +274,33 @@ class ResultsTab(QWidget, FORM):
             self.metricsView.selectRow(0)
             self._row_selected(self.metrics.index(0, 0))
 
-    def fit_metrics_table(self, text_width=135):
-        """Numbers at full width, long model/topic names elided (full text in the tooltip), and
-        the table no taller than its rows so the plot gets the rest."""
+    def fit_metrics_table(self):
+        """Numbers at full width, model and topic names with at least a dozen characters and
+        the longest elided (full text in the tooltip and the detail pane), and the table no
+        taller than its rows so the plot gets the rest."""
         view = self.metricsView
         view.setWordWrap(False)
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         view.resizeColumnsToContents()
-        for col in (0, 1):
-            view.setColumnWidth(col, min(view.columnWidth(col), text_width))
+        most = chars_width(view, 18)
+        fit_first_column(view, most=most)
+        view.setColumnWidth(1, max(first_column_width(view), min(view.columnWidth(1), most)))
         rows = max(2, min(self.metrics.rowCount(), 8))
-        height = (
-            view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
-        )
+        # The header's hint: its height is 0 until the table is first shown.
+        row_height = view.rowHeight(0) if self.metrics.rowCount() else 0
+        row_height = max(row_height, view.verticalHeader().defaultSectionSize())
+        height = view.horizontalHeader().sizeHint().height() + rows * row_height
         scroll = view.horizontalScrollBar().sizeHint().height()
-        view.setMaximumHeight(height + scroll + 2 * view.frameWidth() + 2)
+        # Fixed: in a short dock the tab scrolls; the table never shrinks to one row.
+        view.setFixedHeight(height + scroll + 2 * view.frameWidth() + 2)
 
     def _row_selected(self, index, *args):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
+            self.metricsDetail.hide()
             return
+        self.metricsDetail.setHtml(metric_details(self.metrics, index.row()))
+        self.metricsDetail.show()
+        self._fit_detail()
         row = self.metrics.rows[index.row()]
         layer = self._rated_layer(row["model"], row["topic"])
         title = f"{row['model']} · {row['topic']}"
@@ -295,6 +308,23 @@ class ResultsTab(QWidget, FORM):
             self.plot.set_data([], title=title)
             return
         self.plot.set_data(*plot_columns(layer), title=title)
+
+    def _fit_detail(self):
+        """The detail pane as tall as its text at the pane's width: nothing to scroll."""
+        pane = self.metricsDetail
+        doc = pane.document()
+        doc.setTextWidth(pane.viewport().width())
+        height = int(doc.size().height()) + 2 * pane.frameWidth() + 2
+        if pane.height() != height:
+            pane.setFixedHeight(height)
+
+    def eventFilter(self, obj, event):
+        # A new width may need another height; a new height alone changes nothing (refitting
+        # on it would loop).
+        if (obj is self.metricsDetail and event.type() == QEvent.Type.Resize
+                and event.size().width() != event.oldSize().width()):  # fmt: skip
+            self._fit_detail()
+        return super().eventFilter(obj, event)
 
     def _rated_layer(self, model, topic):
         """The rated layer of one metrics row (one layer per model x topic)."""
