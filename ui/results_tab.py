@@ -153,10 +153,8 @@ class ResultsTab(QWidget, FORM):
                 Qgis.MessageLevel.Warning,
             )
             return []
-        models = {self._first(layer)[0] for layer in layers}
         for layer in layers:
-            model, topic = self._first(layer)
-            layer.setName(layer_name(model, topic, with_model=len(models) > 1))
+            layer.setName(layer_name(*self._first(layer)))
         if metrics is None:
             metrics = self.compute_metrics(layers)
         self.show_results(layers + ([metrics] if metrics is not None else []), group_name(paths))
@@ -244,7 +242,7 @@ class ResultsTab(QWidget, FORM):
         try:
             result = runner.run_algorithm("geobias:report", params)
         except Exception as e:
-            self.dock.push(tr("Could not write the report: {e}").format(e=e),
+            self.dock.push(tr("Could not write the report: {e}").format(e=error_sentence(e)),
                            Qgis.MessageLevel.Warning, details=e)  # fmt: skip
             return None
         finally:
@@ -359,7 +357,8 @@ class ResultsTab(QWidget, FORM):
             self.canvas.unsetMapTool(self.identify_tool)
 
     def show_answer(self, feature):
-        """A rated point's model, topic, rating (score, truth, rank error), full answer, prompt."""
+        """A rated point's model and topic, which value is its score and why, its ground truth
+        and rank error, the full answer and the prompt."""
         names = feature.fields().names()
         missing = tr("(not recorded)")
 
@@ -373,13 +372,12 @@ class ResultsTab(QWidget, FORM):
 
         self.answerText.setPlainText(
             tr(
-                "Model: {m}\nTopic: {t}\nRating: {r} (score {s}; ground truth {g}; "
-                "rank error {e})\n\nAnswer:\n{a}\n\nPrompt:\n{p}"
+                "Model: {m}\nTopic: {t}\n{score}\nGround truth: {g} · rank error: {e}\n\n"
+                "Answer:\n{a}\n\nPrompt:\n{p}"
             ).format(
                 m=get("model"),
                 t=get("topic"),
-                r=num("rating"),
-                s=num("score"),
+                score=explain_score(get),
                 g=num("truth"),
                 e=num("rank_error"),
                 a=get("completion", missing),
@@ -397,6 +395,38 @@ def _num(v):
         return float(v)
     except (TypeError, ValueError):
         return float("nan")
+
+
+def explain_score(get):
+    """Which value of a rated point is its score (the one maps and metrics use) and why, with
+    the other beside it: the greedy rating is the number the answer writes, the expected value
+    weighs every digit by the model's probability, so the two may differ."""
+    score, rating, expected = (_num(get(n)) for n in ("score", "rating", "expected"))
+    kind = str(get("score_kind"))
+    if str(get("failed")) == "1":
+        return tr("No score: the request failed, the point was not asked.")
+    if score != score:
+        if str(get("answered")) == "0":
+            return tr("No score: the answer holds no rating.")
+        return tr("No score of this survey's kind ({kind}) for this point.").format(kind=kind)
+    if kind == "expected":
+        greedy = "–" if rating != rating else f"{rating:.3g}"
+        return tr(
+            "Score: {s:.3g}, the expected value: each digit weighed by the model's probability "
+            "for it, so it can differ from the number the answer writes (the greedy rating, "
+            "{r})."
+        ).format(s=score, r=greedy)
+    if kind == "greedy":
+        if expected == expected:
+            return tr(
+                "Score: {s:.3g}, the greedy rating: the number the answer writes (this survey "
+                "scores greedy ratings; the expected value would be {e:.3g})."
+            ).format(s=score, e=expected)
+        return tr(
+            "Score: {s:.3g}, the greedy rating: the number the answer writes (no "
+            "log-probabilities came back, so there is no expected value)."
+        ).format(s=score)
+    return tr("Score: {s:.3g}.").format(s=score)
 
 
 def plot_columns(layer):
