@@ -296,7 +296,7 @@ class HerbTab(QWidget, FORM):
         try:
             self.show_results(task.results[0])
         except Exception as e:  # noqa: BLE001 - a file that cannot be read: say so, keep QGIS
-            self.dock.push(tr("Could not load the results: {e}").format(e=e),
+            self.dock.push(tr("Could not load the results: {e}").format(e=error_sentence(e)),
                            Qgis.MessageLevel.Critical, details=e)  # fmt: skip
             return
         self.panel.succeeded(task)

@@ -22,7 +22,7 @@ from ..i18n_util import tr
 from .area_tab import is_bundled
 from .narrow import stretch_first_column
 from .settings import endpoints_changed, load_endpoints, truth_entry, truth_map
-from .task import log
+from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"))
 
@@ -329,7 +329,7 @@ class SurveyTab(QWidget, FORM):
             prompt = build_prompts([lon], [lat], topics[0], self.gazetteer(), template)[0]
         except Exception as e:
             log(f"prompt preview failed: {e!r}", Qgis.MessageLevel.Warning)
-            prompt = tr("(prompt preview unavailable: {e})").format(e=e)
+            prompt = tr("(prompt preview unavailable: {e})").format(e=error_sentence(e))
         self.promptLabel.setText(tr("Prompt for {where}").format(where=where))
         self.promptPreview.setPlainText(prompt)
 
