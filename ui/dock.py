@@ -10,8 +10,7 @@ import os
 
 from qgis.core import Qgis, QgsProject
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -23,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..core.wording import strip_reprs
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
@@ -329,11 +329,23 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ help and messages
     def open_help(self):
-        """The user guide shipped with the plugin, in the system's browser."""
-        if not os.path.isfile(GUIDE):
-            self.push(tr("The user guide is missing from the plugin folder: {p}").format(p=GUIDE))
-            return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
+        """The user guide shipped with the plugin: in the system's browser, else in a QGIS
+        window (ui/guide.py); its path in the message bar. Returns that window, if any."""
+        from .guide import open_guide
+
+        return open_guide(GUIDE, self, self._push_with_button)
+
+    def _push_with_button(self, text, level, button=None):
+        """push(), or with `button` (text, slot) an entry with that button."""
+        if button is None:
+            self.push(text, level)
+            return
+        from .guide import message_button
+
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(tr("GeoBias"), text)
+        message_button(widget, *button)
+        bar.pushWidget(widget, level, 15)
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""
@@ -350,7 +362,7 @@ class GeoBiasDock(QDockWidget):
                 )
             log(str(details), level)
         bar = self.iface.messageBar()
-        widget = bar.createMessage(tr("GeoBias"), text)
+        widget = bar.createMessage(tr("GeoBias"), strip_reprs(str(text)))  # never a repr
         if details is not None:
             button = QPushButton(tr("Details"), widget)
             button.clicked.connect(self.iface.openMessageLog)
