@@ -32,11 +32,17 @@ from . import runner
 from .layer_combo import follow_layer
 from .narrow import fit_first_column
 from .results import _num
+from .task import error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
 # Fields of the aggregated units that are GeoBias's own, not census variables.
 OWN_FIELDS = {"n_points", "n_scored", "answer_rate", "mean_rating", "mean_rank",
               "mean_rank_error", "few_points", "fid"}  # fmt: skip
+# The bias measures a layer may hold, the default first (aggregate's units, rated points).
+BIAS_FIELDS = ("mean_rank_error", "rank_error", "mean_rating", "score")
+# The layer property naming the rated points and units an aggregated layer came from: a new
+# aggregation of the same two replaces that layer instead of adding another.
+AGGREGATE_KEY = "geobias/aggregate"
 # Census fields ticked at first for the bundled countries and US counties.
 BUNDLED_FIELDS = {"infant_mortality", "life_exp", "gdp_percap", "pop_density", "unemployment"}
 
@@ -99,6 +105,8 @@ class OverlayTab(QWidget, FORM):
             )
         for combo in (self.valueFieldCombo, self.hotFieldCombo):
             combo.setFilters(QgsFieldProxyModel.Filter.Numeric)
+            # Empty rather than a field that measures no bias (fid, a census column).
+            combo.setAllowEmptyFieldName(True)
         for key in WEIGHTS.keys:
             self.weightsCombo.addItem(WEIGHTS.label(key), key)
         self.scatter = ScatterPlot(self)
@@ -154,19 +162,25 @@ class OverlayTab(QWidget, FORM):
         try:
             return runner.run_algorithm(alg_id, params)
         except Exception as e:
-            self.dock.push(tr("{what} failed: {e}").format(what=what, e=e),
+            self.dock.push(tr("{what} failed: {e}").format(what=what, e=error_sentence(e)),
                            Qgis.MessageLevel.Warning, details=e)  # fmt: skip
             return None
         finally:
             QApplication.restoreOverrideCursor()
 
-    def _load(self, uri, name):
+    def _load(self, uri, name, replace=None):
+        """Add an output layer, styled; `replace` (property, value): in place of the layer of
+        the project that has that value (the same aggregation run again)."""
         layer = QgsVectorLayer(uri, name, "ogr")
         if not layer.isValid():
             self.dock.push(tr("Could not read {uri}.").format(uri=uri), Qgis.MessageLevel.Warning)
             return None
         runner.add_saved_styles(layer)
-        QgsProject.instance().addMapLayer(layer)
+        if replace is None:
+            QgsProject.instance().addMapLayer(layer)
+            return layer
+        layer.setCustomProperty(*replace)
+        replace_layer(layer, *replace)
         return layer
 
     def aggregate(self):
@@ -183,8 +197,9 @@ class OverlayTab(QWidget, FORM):
         result = self._run("geobias:aggregatetopolygons", params, tr("Aggregating"))
         if result is None:
             return None
+        key = f"{points.id()}|{units.id()}"
         layer = self._load(result["OUTPUT"], tr("{units}: mean rank error").format(
-            units=units.name()))  # fmt: skip
+            units=units.name()), replace=(AGGREGATE_KEY, key))  # fmt: skip
         if layer is not None:
             self.corrLayerCombo.setLayer(layer)
             self.hotLayerCombo.setLayer(layer)
@@ -214,9 +229,12 @@ class OverlayTab(QWidget, FORM):
         self.corrTable.setRowCount(len(rows))
         for r, f in enumerate(rows):
             rho = _num(f["rho"])
-            ci = "" if rho != rho else f"{rho:+.2f} [{_num(f['lo']):+.2f}, {_num(f['hi']):+.2f}]"
+            ci = "–" if rho != rho else f"{rho:+.2f} [{_num(f['lo']):+.2f}, {_num(f['hi']):+.2f}]"
+            reason = str(f["reason"] or "") if rho != rho else ""  # why the row is empty
             for c, text in enumerate((f["field"], ci, _p(f["p"]), _p(f["p_bh"]))):
-                self.corrTable.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(reason)
+                self.corrTable.setItem(r, c, item)
         self.corrTable.resizeColumnsToContents()
         fit_first_column(self.corrTable)
         self.noteLabel.setText(result["NOTE"])
@@ -263,14 +281,31 @@ class OverlayTab(QWidget, FORM):
         return result
 
 
+def replace_layer(layer, prop, value):
+    """Add `layer` to the project where the layer whose property `prop` is `value` was (same
+    group, same place), removing that one; at the top when there is none."""
+    project = QgsProject.instance()
+    root = project.layerTreeRoot()
+    old = [lyr for lyr in project.mapLayers().values() if lyr.customProperty(prop) == value]
+    node = root.findLayer(old[0].id()) if old else None
+    if node is None:
+        project.addMapLayer(layer)
+    else:
+        parent = node.parent()
+        project.addMapLayer(layer, False)
+        parent.insertLayer(parent.children().index(node), layer)
+    project.removeMapLayers([lyr.id() for lyr in old])
+
+
 def _pick(combo, layer):
-    """The usual value to analyse: mean rank error of units, else the points' rank error."""
-    if layer is None:
-        return
-    for name in ("mean_rank_error", "rank_error", "mean_rating", "score"):
-        if layer.fields().lookupField(name) >= 0:
+    """The usual bias measure: the units' mean rank error, else the points' rank error, else
+    (no ground truth) the mean rating or score; none (an empty choice) on a layer without one
+    of them, never its first numeric field (fid)."""
+    for name in BIAS_FIELDS:
+        if layer is not None and layer.fields().lookupField(name) >= 0:
             combo.setField(name)
             return
+    combo.setField("")
 
 
 def _p(v):
