@@ -24,7 +24,7 @@ from qgis.PyQt.QtWidgets import (
 from ..core.compare import PIVOT_METRICS, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
-from .narrow import chars_width, fit_first_column
+from .narrow import chars_width, fit_first_column, wrap_row
 from .results_tab import is_rated
 from .task import error_sentence
 
@@ -174,6 +174,7 @@ class CompareTab(QWidget, FORM):
         for metric in PIVOT_METRICS:
             self.metricCombo.addItem(tr(TITLES[metric]), metric)
         self.pivotTable.verticalHeader().hide()
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
         self.compareButton.clicked.connect(self.compare)

@@ -5,10 +5,24 @@ import os
 
 from qgis.core import Qgis
 from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtGui import QDesktopServices, QImage, QTextDocument
 from qgis.PyQt.QtWidgets import QDialog, QPushButton, QTextBrowser, QVBoxLayout
 
 from ..i18n_util import tr
+
+
+class GuideBrowser(QTextBrowser):
+    """A QTextBrowser whose pictures fit its width (it ignores the guide's CSS max-width)."""
+
+    def loadResource(self, kind, url):
+        data = super().loadResource(kind, url)
+        target = url if url.isLocalFile() else self.source().resolved(url)  # img/… is relative
+        if kind == QTextDocument.ResourceType.ImageResource and target.isLocalFile():
+            image = QImage(target.toLocalFile())
+            room = max(200, self.viewport().width() - 120)  # inside a list's indent too
+            if not image.isNull() and image.width() > room:
+                return image.scaledToWidth(room, Qt.TransformationMode.SmoothTransformation)
+        return data
 
 
 class GuideWindow(QDialog):
@@ -19,13 +33,14 @@ class GuideWindow(QDialog):
         super().__init__(parent)
         self.setWindowTitle(tr("GeoBias user guide"))
         self.setWindowFlag(Qt.WindowType.WindowContextHelpButtonHint, False)
-        self.browser = QTextBrowser(self)
+        self.resize(820, 760)
+        self.browser = GuideBrowser(self)
+        self.browser.resize(self.size())
         self.browser.setOpenExternalLinks(True)
         self.browser.setSource(QUrl.fromLocalFile(path))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
-        self.resize(820, 760)
 
 
 def open_guide(path, parent, push):

@@ -107,6 +107,22 @@ class FlowLayout(QLayout):
         return y + row_height - rect.y() + m.bottom()
 
 
+def wrap_row(row):
+    """Let a row of buttons (a QHBoxLayout of a .ui form) wrap onto a second row in a narrow
+    dock: its widgets move into a FlowLayout that takes the row's place."""
+    outer = row.parent()
+    index = next(i for i in range(outer.count()) if outer.itemAt(i).layout() is row)
+    widgets = [row.itemAt(i).widget() for i in range(row.count())]
+    holder = QWidget()
+    flow = FlowLayout(holder, spacing=row.spacing() if row.spacing() >= 0 else 6)
+    for widget in widgets:
+        if widget is not None:
+            flow.addWidget(widget)
+    outer.takeAt(index)
+    outer.insertWidget(index, holder)
+    return holder
+
+
 class TabStrip(QWidget):
     """The tabs of a QTabWidget as a row of buttons that wraps onto a second row in a narrow
     dock (a tab bar would hide the last tabs behind scroll arrows). The tab widget keeps its

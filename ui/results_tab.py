@@ -20,7 +20,7 @@ from ..i18n_util import tr
 from ..processing.styles import describe_shown, layer_name
 from . import runner
 from .maptool import RatedPointTool
-from .narrow import chars_width, first_column_width, fit_first_column
+from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .results import BiasPlot, MetricsTableModel, metric_details, rows_from_layer
 from .task import error_sentence
 
@@ -86,6 +86,7 @@ class ResultsTab(QWidget, FORM):
         self.metricsView.horizontalHeader().setStretchLastSection(False)
         self.plot = BiasPlot(self)
         self.plotLayout.addWidget(self.plot)
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
         # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
         self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)

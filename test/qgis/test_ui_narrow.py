@@ -6,11 +6,13 @@ The font is the one the QGIS desktop uses on Linux without a desktop environment
 "Sans Serif" 9 pt: what a user of `make qgis` or the desktop tests sees)."""
 
 import os
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
-from qgis.core import QgsProject, QgsVectorLayer
-from qgis.PyQt.QtCore import Qt
+from qgis.core import QgsApplication, QgsProject, QgsVectorLayer
+from qgis.PyQt.QtCore import Qt, QTranslator
 from qgis.PyQt.QtGui import QFont, QFontMetrics
 from qgis.PyQt.QtWidgets import (
     QAbstractButton,
@@ -25,7 +27,7 @@ from qgis.PyQt.QtWidgets import (
 from geobias.core.descriptors import load_descriptors
 from geobias.core.herb import aggregate
 from geobias.core.hierarchy import geonames_hierarchy
-from geobias.paths import COUNTRIES, DATA, REFERENCE
+from geobias.paths import COUNTRIES, DATA, PLUGIN_DIR, REFERENCE
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs
 from geobias.ui import runner
@@ -38,6 +40,7 @@ CSV = {
     ATTR: "gpt_3_5_turbo_0613_Average_Attractiveness_of_Residents_world_prompts.csv",
 }
 MODEL = "gpt-3.5-turbo-0613"
+TS = os.path.join(PLUGIN_DIR, "i18n", "geobias_fr.ts")
 
 
 @pytest.fixture()
@@ -48,8 +51,26 @@ def desktop_font(qgis_app):
     QApplication.setFont(before)
 
 
+@pytest.fixture(params=["en", "fr"])
+def language(request, qgis_app, tmp_path_factory):
+    """The dock in English, and in French (longer words: the same widths must hold)."""
+    if request.param == "en":
+        yield "en"
+        return
+    lrelease = shutil.which("lrelease")
+    assert lrelease, "lrelease is missing (Debian: qttools5-dev-tools)"
+    qm = str(tmp_path_factory.mktemp("qm") / "geobias_fr.qm")
+    subprocess.run([lrelease, "-silent", TS, "-qm", qm], check=True)
+    translator = QTranslator()
+    assert translator.load(qm)
+    QgsApplication.instance().installTranslator(translator)
+    yield "fr"
+    QgsApplication.instance().removeTranslator(translator)
+
+
 @pytest.fixture()
-def docked(qgis_iface, qgis_new_project, processing_ready, desktop_font, qgis_app, tmp_path):
+def docked(qgis_iface, qgis_new_project, processing_ready, desktop_font, language, qgis_app,
+           tmp_path):  # fmt: skip
     """The dock in the main window's right dock area, beside a map-sized central widget, with
     results in every tab: two topics rated by GPT-3.5 (Results, Compare), their rank errors
     per country (Overlay), HERB over Europe (Regional bias)."""
