@@ -137,16 +137,14 @@ class GeoBiasDock(QDockWidget):
     def _show_survey_run(self, index):
         """The run panel of the current tab below the tabs: its own (Regional bias) or the
         survey's. The survey name stays: it names the output folders of every tab."""
-        panels = getattr(self, "tab_panels", {})
-        tabs = self.tab_widgets()
-        shown = panels.get(tabs[index], self.panel) if 0 <= index < len(tabs) else self.panel
-        for panel in {self.panel, *panels.values()}:
+        shown = self.current_panel()
+        for panel in {self.panel, *self.tab_panels.values()}:
             panel.setVisible(panel is shown)
 
     def current_panel(self):
         """The run panel shown below the tabs now."""
-        index = self.ui.tabs.currentIndex()
-        return getattr(self, "tab_panels", {}).get(self.tab_widgets()[index], self.panel)
+        widget = self.ui.tabs.currentWidget()
+        return self.tab_panels.get(widget.widget() if widget else None, self.panel)
 
     def tab_widgets(self):
         tabs = self.ui.tabs
