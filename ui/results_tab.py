@@ -90,7 +90,8 @@ class ResultsTab(QWidget, FORM):
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
         # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
         self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.metricsDetail.installEventFilter(self)
+        # Its viewport's resizes (the pane's own come before the viewport has its new width).
+        self.metricsDetail.viewport().installEventFilter(self)
         self.metricsDetail.hide()
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
@@ -320,7 +321,7 @@ class ResultsTab(QWidget, FORM):
     def eventFilter(self, obj, event):
         # A new width may need another height; a new height alone changes nothing (refitting
         # on it would loop).
-        if (obj is self.metricsDetail and event.type() == QEvent.Type.Resize
+        if (obj is self.metricsDetail.viewport() and event.type() == QEvent.Type.Resize
                 and event.size().width() != event.oldSize().width()):  # fmt: skip
             self._fit_detail()
         return super().eventFilter(obj, event)

@@ -105,6 +105,7 @@ def fill(dock, tmp_path):
                 "INPUT": path, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
                 "OUTPUT": str(tmp_path / "truth_imr.gpkg")})["OUTPUT"]  # fmt: skip
         rated.append(path.split("|")[0])
+    dock.rated_paths = rated
     layers = dock.results.open_files(rated)
     assert len(layers) == 2 and dock.results.metrics.rowCount() == 2
     dock.compare.open_files(rated)
@@ -190,12 +191,21 @@ def test_every_tab_its_buttons_and_first_columns_fit_a_narrow_dock(docked, qgis_
 @pytest.mark.parametrize("width", [350, 450])
 def test_the_selected_rows_metrics_read_whole_without_scrolling(docked, qgis_app, width):
     dock = docked
-    dock.parentWidget().resizeDocks([dock], [width], Qt.Orientation.Horizontal)
-    dock.show_tab(dock.results)
+    window = dock.parentWidget()
+    window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+    # The row is picked while another tab shows (as when results arrive), then the Results tab
+    # is shown, then the dock resized: the pane follows.
+    dock.show_tab(dock.area)
     qgis_app.processEvents()
     results = dock.results
     row = next(r for r, values in enumerate(results.metrics.rows) if values["topic"] == IMR)
+    results.metricsView.selectRow(1 - row)
     results.metricsView.selectRow(row)
+    dock.show_tab(results)
+    qgis_app.processEvents()
+    window.resizeDocks([dock], [800 - width], Qt.Orientation.Horizontal)
+    qgis_app.processEvents()
+    window.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
     qgis_app.processEvents()
     view = results.metricsView  # both rows in view
     assert view.rowViewportPosition(1) + view.rowHeight(1) <= view.viewport().height()
@@ -211,4 +221,36 @@ def test_the_selected_rows_metrics_read_whole_without_scrolling(docked, qgis_app
     assert pane.horizontalScrollBar().maximum() == 0
     assert pane.document().idealWidth() <= pane.viewport().width()
     assert pane.verticalScrollBar().maximum() == 0
+    # ...and no taller than its text at this width (it was sized for a narrower dock before).
+    assert pane.height() <= pane.document().size().height() + 2 * pane.frameWidth() + 4
     assert within(pane, dock)
+
+
+def test_the_detail_pane_fits_its_text_when_results_arrive_in_another_tab(docked, qgis_iface,
+                                                                          qgis_app):  # fmt: skip
+    """A survey's results come while another tab shows: the pane, sized before it was ever laid
+    out (100 px wide), takes its text's height once the Results tab shows."""
+    window = docked.parentWidget()
+    dock = GeoBiasDock(qgis_iface)
+    dock.push = lambda *a, **k: None
+    window.tabifyDockWidget(docked, dock)
+    dock.show()
+    dock.raise_()
+    window.resizeDocks([dock], [450], Qt.Orientation.Horizontal)
+    dock.show_tab(dock.area)
+    qgis_app.processEvents()
+    try:
+        dock.results.open_files(docked.rated_paths)  # shows the Results tab at the end
+        qgis_app.processEvents()
+        pane = dock.results.metricsDetail
+        assert pane.isVisible()
+        text_height = pane.document().size().height()
+        assert pane.height() <= text_height + 2 * pane.frameWidth() + 4, (
+            pane.height(),
+            text_height,
+        )
+        assert within(pane, dock)
+    finally:
+        window.removeDockWidget(dock)
+        dock.close_survey()
+        dock.deleteLater()
