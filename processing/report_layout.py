@@ -16,9 +16,9 @@ from qgis.core import (
     QgsLayoutFrame,
     QgsLayoutItemLabel,
     QgsLayoutItemLegend,
+    QgsLayoutItemManualTable,
     QgsLayoutItemMap,
     QgsLayoutItemPage,
-    QgsLayoutItemManualTable,
     QgsLayoutItemPicture,
     QgsLayoutItemRegistry,
     QgsLayoutItemScaleBar,
@@ -490,7 +490,8 @@ def _item_chunks(doc):
     root = doc.documentElement()
     children = [root.childNodes().at(i).toElement() for i in range(root.childNodes().count())]
     items = [e for e in children if e.tagName() == "LayoutItem"]
-    frames = [e for e in items if e.attribute("type") == str(int(QgsLayoutItemRegistry.LayoutFrame))]
+    frame = str(int(QgsLayoutItemRegistry.LayoutFrame))
+    frames = [e for e in items if e.attribute("type") == frame]
     tables = [e for e in children if e.tagName() == "LayoutMultiFrame"]
     groups = [[e] for e in reversed(items) if e not in frames]  # the XML lists the top first
     if tables:

@@ -17,7 +17,6 @@ from qgis.core import (
     QgsProcessingParameterVectorLayer,
     QgsProject,
 )
-
 from qgis.PyQt.QtCore import QTimer
 
 from ...core.metrics import rank_error
