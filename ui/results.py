@@ -32,6 +32,7 @@ ALIASES = {
     "n_no_score": ("n_no_score",),
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
+    "score_kind": ("score_kind",),
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 

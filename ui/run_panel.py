@@ -115,8 +115,9 @@ class RunPanel(QWidget, FORM):
 
     def cancel(self):
         if self.task is not None:
-            self.task.cancel()
+            # First: a task that has not started yet ends inside cancel(), saying so.
             self.set_text(tr("Cancelling…"))
+            self.task.cancel()
 
     def stop(self):
         """Cancel and forget the running task (the plugin unloads)."""

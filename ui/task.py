@@ -135,7 +135,10 @@ class AlgorithmChainTask(QgsTask):
                 self.current = i
                 if callable(alg_id):
                     self.stepStarted.emit(i, str(params))
-                    self.results.append(alg_id(self) or {})
+                    out = alg_id(self)
+                    if self.error or self.feedback.isCanceled():  # an algorithm it ran failed
+                        return False
+                    self.results.append(out or {})
                     continue
                 self.stepStarted.emit(i, alg_id)
                 alg = registry.createAlgorithmById(alg_id)
@@ -149,7 +152,7 @@ class AlgorithmChainTask(QgsTask):
                 if results is None:
                     return False
                 self.results.append(results)
-            return True
+            return not self.isCanceled()  # a cancel during the last step still counts
         except Exception as e:  # surfaced in the message bar, traceback only in the log
             import traceback
 
