@@ -227,8 +227,12 @@ def run_survey(name, shot=None, cancel_after=None):
     t0 = time.monotonic()
     with DialogAnswerer(rec, shot) as dialog:
         click(ui.runButton)
-        wait_until(lambda: d.panel.task is not None or dialog.texts, 60, "the survey to start")
-        wait_until(lambda: d.panel.task is not None, 30, "the task after the confirmation")
+        # A first job samples the points and counts the requests; then the confirmation, then
+        # the survey's own task (d.plan).
+        wait_until(lambda: d.plan is not None or "Stopped" in ui.progressLabel.text(), 120,
+                   "the survey to start")  # fmt: skip
+        wait_until(lambda: d.panel.task is not None or d.plan is not None, 30,
+                   "the task after the confirmation")  # fmt: skip
         plan = d.plan
         if cancel_after is not None:
             answered = lambda: _answers_done(ui.progressLabel.text()) >= cancel_after  # noqa: E731
@@ -363,6 +367,11 @@ def open_results_from_files():
         wait_until(lambda: dialog.texts, 10, "the file dialog")
         pump(0.5)
     from geobias.ui.results_tab import group_name
+
+    group = f"GeoBias — {group_name([path])}"
+    wait_until(lambda: d.panel.task is None
+               and QgsProject.instance().layerTreeRoot().findGroup(group) is not None, 120,
+               "the opened results")  # fmt: skip
 
     facts = results_facts(group_name([path]))
     facts["dialog"] = dialog.texts
