@@ -554,5 +554,5 @@ def keep_in_project(project, kept, with_layers, later=None):
         while pending:
             add_next()
     else:
-        add_next()
+        later(add_next)
     return layout.name()

@@ -349,6 +349,7 @@ class GeoBiasDock(QDockWidget):
             )
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
+        self.results.columns.update(self.plan.columns)
         self.show_results(layers)
         self.panel.succeeded(task)
 

@@ -24,7 +24,7 @@ from . import runner
 from .layer_choice import LayerChoice, layer_groups
 from .maptool import RatedPointTool
 from .notice import Notice, insert_after
-from .results import BiasPlot, MetricsTableModel, rows_from_layer
+from .results import BiasPlot, MetricsTableModel, plot_columns, rows_from_layer
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -134,6 +134,7 @@ class ResultsTab(QWidget, FORM):
         self.iface = dock.iface
         self.canvas = dock.canvas
         self.rated_layers = []
+        self.columns = {}  # layer id -> plot_columns(layer), read in the jobs' tasks
         self.identify_tool = None
         self.metrics = MetricsTableModel(self)
         self.metricsView.setModel(self.metrics)
@@ -153,8 +154,10 @@ class ResultsTab(QWidget, FORM):
         self.choice.changed.connect(self._choice_changed)
 
     # ------------------------------------------------------------------ loading results
-    def show_results(self, layers, group_name):
-        """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot."""
+    def show_results(self, layers, group_name, columns=None):
+        """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot;
+        `columns`: the plot's columns per layer id, read by the job that opened them."""
+        self.columns.update(columns or {})
         root = QgsProject.instance().layerTreeRoot()
         title = f"GeoBias — {group_name}"
         group = root.findGroup(title)
@@ -205,10 +208,11 @@ class ResultsTab(QWidget, FORM):
                 if result is None:
                     return None
                 metrics = QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
+            columns = {layer.id(): plot_columns(layer) for layer in layers}
             main = QgsApplication.instance().thread()
             for layer in layers + ([metrics] if metrics is not None else []):
                 layer.moveToThread(main)
-            return {"RATED": layers, "METRICS": metrics}
+            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns}
 
         task = AlgorithmChainTask(tr("GeoBias: opening results"), [(open_step, "open")])
 
@@ -223,7 +227,7 @@ class ResultsTab(QWidget, FORM):
                 )
                 return
             self.show_results(rated + ([metrics] if metrics is not None else []),
-                              group_name(paths))  # fmt: skip
+                              group_name(paths), task.results[-1]["COLUMNS"])  # fmt: skip
 
         return self._start(task, opened)
 
@@ -254,9 +258,14 @@ class ResultsTab(QWidget, FORM):
         out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
         params = metrics_params([runner.layer_param(lyr) for lyr in layers], truth, out)
 
+        sources = {lyr.id(): lyr.source() for lyr in layers if lyr.providerType() == "ogr"}
+
         def load(task):
+            """The metrics table and the plotted columns of each file layer, in the task."""
+            columns = {lid: plot_columns(QgsVectorLayer(src, "rated", "ogr"))
+                       for lid, src in sources.items()}  # fmt: skip
             return {"LAYER": runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
-                                                 styles=False)}  # fmt: skip
+                                                 styles=False), "COLUMNS": columns}  # fmt: skip
 
         task = AlgorithmChainTask(
             tr("GeoBias: bias metrics"), [("geobias:biasmetrics", params), (load, "load")]
@@ -264,6 +273,7 @@ class ResultsTab(QWidget, FORM):
 
         def computed(task):
             self.rated_layers = list(layers)
+            self.columns.update(task.results[-1]["COLUMNS"])
             self.show_metrics(task.results[-1]["LAYER"])
             self.dock.panel.succeeded(task)
             self.dock.show_tab(self)
@@ -365,7 +375,9 @@ class ResultsTab(QWidget, FORM):
         if layer is None:
             self.plot.set_data([], title=title)
             return
-        self.plot.set_data(*plot_columns(layer), title=title)
+        if layer.id() not in self.columns:
+            self.columns[layer.id()] = plot_columns(layer)
+        self.plot.set_data(*self.columns[layer.id()], title=title)
 
     def _rated_layer(self, model, topic, kind=None):
         """The rated layer of one metrics row (one layer per model × topic × score kind)."""
@@ -433,21 +445,3 @@ def _num(v):
         return float(v)
     except (TypeError, ValueError):
         return float("nan")
-
-
-def plot_columns(layer):
-    """(score, truth, rank error) of a rated layer; NaN where a field is absent or NULL."""
-    names = layer.fields().names()
-    wanted = [
-        "score" if "score" in names else "rating",
-        "truth",
-        "rank_error",
-    ]
-    present = [n for n in wanted if n in names]
-    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
-    request.setSubsetOfAttributes(present, layer.fields())
-    cols = ([], [], [])
-    for f in layer.getFeatures(request):
-        for col, n in zip(cols, wanted):
-            col.append(_num(f[n]) if n in names else float("nan"))
-    return cols

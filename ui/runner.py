@@ -247,6 +247,7 @@ class Plan:
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
+    columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -266,8 +267,14 @@ class Plan:
     def load_in_task(self, task):
         """Last step, in the task's thread: open and style the layers (slow: styles come from the
         GeoPackages), then hand them to the main thread, which only adds them to the project."""
+        from .results import plot_columns
+
         main = QgsApplication.instance().thread()
         self.loaded = self.open_layers(task.results[-1].get("OUTPUT"))
+        # The plot's columns too: reading thousands of points would stall the main thread.
+        self.columns = {
+            lyr.id(): plot_columns(lyr) for lyr in self.loaded if lyr.isValid() and lyr.isSpatial()
+        }
         for layer in self.loaded:
             layer.moveToThread(main)
         return {}
