@@ -3470,22 +3470,22 @@ Lancer HERB ?</translation>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="51"/>
+        <location filename="../ui/layer_choice.py" line="80"/>
         <source>{name} ({where})</source>
         <translation>{name} ({where})</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="64"/>
+        <location filename="../ui/layer_choice.py" line="98"/>
         <source>Several layers hold the same model and topic: use</source>
         <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="89"/>
+        <location filename="../ui/layer_choice.py" line="124"/>
         <source>{model} · {topic}</source>
         <translation>{model} · {topic}</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="91"/>
+        <location filename="../ui/layer_choice.py" line="126"/>
         <source>{title} ({kind})</source>
         <translation>{title} ({kind})</translation>
     </message>
@@ -3563,6 +3563,11 @@ Lancer HERB ?</translation>
         <location filename="../ui/task.py" line="182"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
     </message>
 </context>
 <context>

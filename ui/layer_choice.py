@@ -6,7 +6,7 @@ import os
 
 from qgis.core import QgsFeatureRequest, QgsProject
 from qgis.PyQt.QtCore import Qt, pyqtSignal
-from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel
+from qgis.PyQt.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy
 
 from ..i18n_util import tr
 
@@ -39,16 +39,50 @@ def layer_groups(layer):
     }
 
 
-def describe(layer):
-    """A layer as the user knows it: its name, and its group in the Layers panel or else its
-    folder (two layers of the same name are told apart)."""
+def has_truth(layer):
+    """Whether a rated layer holds ground truth values (not just an empty truth field)."""
+    index = layer.fields().lookupField("truth")
+    if index < 0:
+        return False
+    value = layer.maximumValue(index)
+    return value is not None and str(value) != "NULL"
+
+
+def _places(layer):
+    """Ever more precise words for where a layer is: its group in the Layers panel, its file,
+    its folder and file, its whole source."""
     node = QgsProject.instance().layerTreeRoot().findLayer(layer.id())
     parent = node.parent() if node is not None else None
-    where = parent.name() if parent is not None and parent.parent() is not None else ""
-    if not where:
-        path = layer.source().split("|")[0]
-        where = os.path.basename(os.path.dirname(path)) if os.path.exists(path) else ""
-    return tr("{name} ({where})").format(name=layer.name(), where=where) if where else layer.name()
+    group = parent.name() if parent is not None and parent.parent() is not None else ""
+    source = layer.source()
+    path = source.split("|")[0]
+    if os.path.exists(path):
+        folder = os.path.basename(os.path.dirname(path))
+        yield from (group, os.path.basename(path), os.path.join(folder, os.path.basename(path)))
+    else:
+        yield group
+    yield source
+
+
+def describe(layers):
+    """Labels telling `layers` apart: each layer's name with the first words of _places that
+    differ between them, and whether it holds ground truth (what a comparison needs)."""
+    places = [list(_places(layer)) for layer in layers]
+    depth = 0
+    while depth < len(places[0]) - 1:
+        words = [p[min(depth, len(p) - 1)] for p in places]
+        if all(words) and len(set(words)) == len(words):
+            break
+        depth += 1
+    labels = []
+    for layer, place in zip(layers, places):
+        where = place[min(depth, len(place) - 1)]
+        label = tr("{name} ({where})").format(name=layer.name(), where=where) if where else (
+            layer.name())  # fmt: skip
+        if has_truth(layer):
+            label = tr("{label}, with ground truth").format(label=label)
+        labels.append(label)
+    return labels
 
 
 class LayerChoice(QGroupBox):
@@ -63,6 +97,7 @@ class LayerChoice(QGroupBox):
     def __init__(self, parent=None):
         super().__init__(tr("Several layers hold the same model and topic: use"), parent)
         self.setObjectName("layerChoice")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.form = QFormLayout(self)
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.layers = []
@@ -94,11 +129,11 @@ class LayerChoice(QGroupBox):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             combo.setMinimumContentsLength(12)
-            for layer in held:
-                combo.addItem(describe(layer), layer.id())
+            for layer, label in zip(held, describe(held)):
+                combo.addItem(label, layer.id())
                 combo.setItemData(combo.count() - 1, layer.source(), Qt.ItemDataRole.ToolTipRole)
             # The layer with a ground truth first: its rank errors are what one compares.
-            with_truth = [i for i, lyr in enumerate(held) if "truth" in lyr.fields().names()]
+            with_truth = [i for i, lyr in enumerate(held) if has_truth(lyr)]
             combo.setCurrentIndex(with_truth[0] if with_truth else 0)
             combo.currentIndexChanged.connect(lambda *_: self.changed.emit())
             label = QLabel(title, self)

@@ -142,7 +142,9 @@ def test_two_layers_of_one_model_and_topic_the_user_chooses_which(dock, tmp_path
     combo = tab.choice.combos[key]
     assert [combo.itemData(i) for i in range(combo.count())] == [with_truth.id(), without.id()]
     assert combo.currentData() == with_truth.id()  # the one with ground truth first
-    assert "with truth" in combo.currentText()
+    # The labels tell the two apart (their files) and say which holds a ground truth.
+    assert combo.itemText(0) == "with truth (truth.gpkg), with ground truth"
+    assert combo.itemText(1) == "without truth (rated.gpkg)"
     assert set(tab.choice.chosen()) == {with_truth, other}
 
     def compared():
