@@ -490,7 +490,7 @@ def _item_chunks(doc):
     root = doc.documentElement()
     children = [root.childNodes().at(i).toElement() for i in range(root.childNodes().count())]
     items = [e for e in children if e.tagName() == "LayoutItem"]
-    frame = str(int(QgsLayoutItemRegistry.LayoutFrame))
+    frame = str(int(QgsLayoutItemRegistry.ItemType.LayoutFrame))
     frames = [e for e in items if e.attribute("type") == frame]
     tables = [e for e in children if e.tagName() == "LayoutMultiFrame"]
     groups = [[e] for e in reversed(items) if e not in frames]  # the XML lists the top first
