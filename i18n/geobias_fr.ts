@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="264"/>
+        <location filename="../ui/runner.py" line="266"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -324,7 +324,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="188"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="165"/>
+        <location filename="../ui/runner.py" line="169"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -529,22 +529,22 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="73"/>
+        <location filename="../ui/area_tab.py" line="74"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../ui/area_tab.py" line="75"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="75"/>
+        <location filename="../ui/area_tab.py" line="76"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="76"/>
+        <location filename="../ui/area_tab.py" line="77"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
@@ -579,12 +579,12 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="246"/>
+        <location filename="../ui/area_tab.py" line="237"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="200"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="203"/>
+        <location filename="../ui/dock.py" line="204"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="285"/>
+        <location filename="../ui/dock.py" line="286"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="285"/>
+        <location filename="../ui/dock.py" line="286"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="290"/>
+        <location filename="../ui/dock.py" line="291"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,7 +642,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="293"/>
+        <location filename="../ui/dock.py" line="294"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -662,22 +662,22 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="313"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="195"/>
+        <location filename="../ui/run_panel.py" line="197"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="387"/>
+        <location filename="../ui/dock.py" line="388"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -808,37 +808,37 @@ Prompt :
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="163"/>
+        <location filename="../ui/results.py" line="166"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="164"/>
+        <location filename="../ui/results.py" line="167"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="165"/>
+        <location filename="../ui/results.py" line="168"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="166"/>
+        <location filename="../ui/results.py" line="169"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="167"/>
+        <location filename="../ui/results.py" line="170"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="168"/>
+        <location filename="../ui/results.py" line="171"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="171"/>
+        <location filename="../ui/results.py" line="174"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -883,7 +883,7 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="167"/>
+        <location filename="../ui/runner.py" line="171"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -893,12 +893,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="377"/>
+        <location filename="../ui/runner.py" line="379"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="461"/>
+        <location filename="../ui/runner.py" line="463"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -943,7 +943,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="77"/>
+        <location filename="../ui/area_tab.py" line="78"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1128,102 +1128,102 @@ Prompt :
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="50"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="51"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="52"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="203"/>
+        <location filename="../ui/area_tab.py" line="194"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="219"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="221"/>
+        <location filename="../ui/area_tab.py" line="212"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="225"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="381"/>
+        <location filename="../ui/area_tab.py" line="372"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="393"/>
+        <location filename="../ui/area_tab.py" line="384"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="45"/>
+        <location filename="../ui/dock.py" line="46"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="68"/>
+        <location filename="../ui/results_tab.py" line="69"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="69"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="91"/>
+        <location filename="../ui/dock.py" line="92"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="92"/>
+        <location filename="../ui/dock.py" line="93"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="93"/>
+        <location filename="../ui/dock.py" line="94"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="262"/>
+        <location filename="../ui/dock.py" line="263"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="266"/>
+        <location filename="../ui/dock.py" line="267"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="274"/>
+        <location filename="../ui/dock.py" line="275"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="366"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1259,17 +1259,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="188"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="223"/>
+        <location filename="../ui/results_tab.py" line="224"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="243"/>
+        <location filename="../ui/results_tab.py" line="244"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1289,7 +1289,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="389"/>
+        <location filename="../ui/area_tab.py" line="380"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1297,7 +1297,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="392"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1501,22 +1501,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="196"/>
+        <location filename="../ui/results.py" line="199"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="215"/>
+        <location filename="../ui/results.py" line="218"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="220"/>
+        <location filename="../ui/results.py" line="223"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="223"/>
+        <location filename="../ui/results.py" line="226"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1526,22 +1526,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="244"/>
+        <location filename="../ui/dock.py" line="245"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="336"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="336"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="345"/>
+        <location filename="../ui/dock.py" line="346"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -3001,7 +3001,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="96"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3110,67 +3110,67 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="94"/>
+        <location filename="../ui/dock.py" line="95"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="119"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="119"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="119"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="119"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="220"/>
+        <location filename="../ui/overlay_tab.py" line="222"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="207"/>
+        <location filename="../ui/overlay_tab.py" line="209"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="214"/>
+        <location filename="../ui/overlay_tab.py" line="216"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="225"/>
+        <location filename="../ui/overlay_tab.py" line="227"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="243"/>
+        <location filename="../ui/overlay_tab.py" line="245"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="304"/>
+        <location filename="../ui/overlay_tab.py" line="300"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="314"/>
+        <location filename="../ui/overlay_tab.py" line="310"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="321"/>
+        <location filename="../ui/overlay_tab.py" line="317"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -3180,12 +3180,12 @@ Lancer HERB ?</translation>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="172"/>
+        <location filename="../ui/results.py" line="175"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="213"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3395,7 +3395,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3420,7 +3420,7 @@ Lancer HERB ?</translation>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="184"/>
+        <location filename="../ui/run_panel.py" line="186"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3430,22 +3430,22 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="115"/>
+        <location filename="../ui/area_tab.py" line="117"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="379"/>
+        <location filename="../ui/area_tab.py" line="370"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="421"/>
+        <location filename="../ui/area_tab.py" line="412"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="59"/>
+        <location filename="../ui/dock.py" line="60"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3460,12 +3460,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="60"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="146"/>
+        <location filename="../ui/dock.py" line="147"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3490,52 +3490,52 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="74"/>
+        <location filename="../ui/overlay_tab.py" line="75"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="75"/>
+        <location filename="../ui/overlay_tab.py" line="76"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="76"/>
+        <location filename="../ui/overlay_tab.py" line="77"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="78"/>
+        <location filename="../ui/overlay_tab.py" line="79"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="233"/>
+        <location filename="../ui/overlay_tab.py" line="235"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="270"/>
+        <location filename="../ui/overlay_tab.py" line="266"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="331"/>
+        <location filename="../ui/overlay_tab.py" line="327"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="66"/>
+        <location filename="../ui/results_tab.py" line="67"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="70"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="217"/>
+        <location filename="../ui/results_tab.py" line="218"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
@@ -3550,12 +3550,12 @@ Lancer HERB ?</translation>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="188"/>
+        <location filename="../ui/run_panel.py" line="190"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="361"/>
+        <location filename="../ui/runner.py" line="363"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>

@@ -17,6 +17,7 @@ from qgis.core import (
     QgsRectangle,
     QgsTask,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
     QgsWkbTypes,
 )
 from qgis.gui import QgsRubberBand
@@ -97,7 +98,8 @@ def area_km2(geom, transform_context=None):
 
 
 def layer_union(layer, fids, transform_context):
-    """The union, in EPSG:4326, of a polygon layer's features (only `fids` when not None)."""
+    """The union, in EPSG:4326, of a polygon layer's (or feature source's) features (only
+    `fids` when not None)."""
     request = QgsFeatureRequest()
     if fids is not None:
         request.setFilterFids(list(fids))
@@ -108,32 +110,21 @@ def layer_union(layer, fids, transform_context):
 
 class MeasureTask(QgsTask):
     """The union and area of a polygon layer's features, in a thread: thousands of polygons
-    (the US counties) take seconds to union. A file layer is opened anew in the thread; the
-    geometries of any other are copied on the main thread first."""
+    (the US counties) take seconds to union. The features are read through a feature source
+    made on the main thread (QGIS's thread-safe way to read a layer elsewhere)."""
 
     def __init__(self, key, layer, fids):
         super().__init__(tr("GeoBias: measuring the study area"), QgsTask.Flag.CanCancel)
         self.key = key
         self.fids = fids
         self.context = QgsProject.instance().transformContext()
-        self.source = layer.source() if layer.providerType() == "ogr" else None
-        self.geoms = None
-        if self.source is None:
-            request = QgsFeatureRequest()
-            if fids is not None:
-                request.setFilterFids(list(fids))
-            request.setDestinationCrs(WGS84, self.context)
-            self.geoms = [f.geometry() for f in layer.getFeatures(request) if f.hasGeometry()]
+        self.source = QgsVectorLayerFeatureSource(layer)
         self.geometry = None
         self.km2 = None
 
     def run(self):
         try:
-            if self.geoms is None:
-                layer = QgsVectorLayer(self.source, "area", "ogr")
-                self.geometry = layer_union(layer, self.fids, self.context)
-            elif self.geoms:
-                self.geometry = QgsGeometry.unaryUnion(self.geoms)
+            self.geometry = layer_union(self.source, self.fids, self.context)
             if self.geometry is not None and not self.isCanceled():
                 self.km2 = area_km2(self.geometry, self.context)
         except Exception as e:  # the label says it could not measure; details in the log

@@ -12,6 +12,7 @@ from qgis.core import (
     QgsMapLayerProxyModel,
     QgsProject,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QRectF, QSize, Qt
@@ -79,13 +80,14 @@ def job_labels():
     }
 
 
-def _columns(layer, names, skip_flagged=True):
-    """Columns (float arrays) of a layer, units flagged few_points left out as the algorithms
-    leave them out."""
-    present = [n for n in names if layer.fields().lookupField(n) >= 0]
-    flag = layer.fields().lookupField("few_points") >= 0 and skip_flagged
+def _columns(layer, names, fields=None, skip_flagged=True):
+    """Columns (float arrays) of a layer (or a feature source with its `fields`), units flagged
+    few_points left out as the algorithms leave them out."""
+    fields = fields if fields is not None else layer.fields()
+    present = [n for n in names if fields.lookupField(n) >= 0]
+    flag = fields.lookupField("few_points") >= 0 and skip_flagged
     request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
-    request.setSubsetOfAttributes(present + (["few_points"] if flag else []), layer.fields())
+    request.setSubsetOfAttributes(present + (["few_points"] if flag else []), fields)
     cols = {n: [] for n in present}
     keep = []
     for f in layer.getFeatures(request):
@@ -244,27 +246,21 @@ class OverlayTab(QWidget, FORM):
                              Qgis.MessageLevel.Info)  # fmt: skip
             return None
         out = os.path.join(runner.output_dir("overlay", run=True), "correlations.gpkg")
-        source = runner.layer_param(layer)
-        params = {"INPUT": source, "VALUE_FIELD": value, "FIELDS": fields, "OUTPUT": out}
-        in_file = source == layer.source()
+        params = {"INPUT": runner.layer_param(layer), "VALUE_FIELD": value, "FIELDS": fields,
+                  "OUTPUT": out}  # fmt: skip
+        source, layer_fields = QgsVectorLayerFeatureSource(layer), layer.fields()
 
         def read(task):
-            """The table's rows and, for a file layer, the plotted columns, in the task."""
+            """The table's rows and the plotted columns, in the task."""
             table = QgsVectorLayer(task.results[-1]["OUTPUT"], "correlations", "ogr")
             rows = [{n: f[n] for n in ("field", "rho", "lo", "hi", "p", "p_bh")}
                     for f in table.getFeatures()]  # fmt: skip
-            data = None
-            if in_file:
-                data = _columns(QgsVectorLayer(source, "units", "ogr"), [value, *fields])
-            return {"ROWS": rows, "DATA": data}
+            return {"ROWS": rows, "DATA": _columns(source, [value, *fields], layer_fields)}
 
         def done(task):
             result, read_out = task.results[0], task.results[-1]
             self.dock.panel.succeeded(task)
-            data = read_out["DATA"]
-            if data is None:  # a layer only the project holds
-                data = _columns(layer, [value, *fields])
-            self.show_correlations(result, read_out["ROWS"], data, value)
+            self.show_correlations(result, read_out["ROWS"], read_out["DATA"], value)
 
         steps = [("geobias:correlate", params), (read, "read")]
         return self._start("correlate", steps, tr("GeoBias: correlate"), done)

@@ -113,10 +113,13 @@ def rows_from_summaries(items):
     return rows
 
 
-def plot_columns(layer):
-    """(score, truth, rank error) of a rated layer; NaN where a field is absent or NULL. Read
-    in the jobs' tasks for the layers they show (thousands of points take a while)."""
-    names = layer.fields().names()
+def plot_columns(layer, fields=None):
+    """(score, truth, rank error) of a rated layer, or of a layer's feature source with its
+    `fields`; NaN where a field is absent or NULL. Read in the jobs' tasks for the layers they
+    show (thousands of points take a while; a feature source made on the main thread reads a
+    layer of the project safely from a task)."""
+    fields = fields if fields is not None else layer.fields()
+    names = fields.names()
     wanted = [
         "score" if "score" in names else "rating",
         "truth",
@@ -124,7 +127,7 @@ def plot_columns(layer):
     ]
     present = [n for n in wanted if n in names]
     request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
-    request.setSubsetOfAttributes(present, layer.fields())
+    request.setSubsetOfAttributes(present, fields)
     cols = ([], [], [])
     for f in layer.getFeatures(request):
         for col, n in zip(cols, wanted):

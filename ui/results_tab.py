@@ -11,6 +11,7 @@ from qgis.core import (
     QgsFeatureRequest,
     QgsProject,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import Qt, QUrl
@@ -258,12 +259,11 @@ class ResultsTab(QWidget, FORM):
         out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
         params = metrics_params([runner.layer_param(lyr) for lyr in layers], truth, out)
 
-        sources = {lyr.id(): lyr.source() for lyr in layers if lyr.providerType() == "ogr"}
+        sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
 
         def load(task):
-            """The metrics table and the plotted columns of each file layer, in the task."""
-            columns = {lid: plot_columns(QgsVectorLayer(src, "rated", "ogr"))
-                       for lid, src in sources.items()}  # fmt: skip
+            """The metrics table and the plotted columns of each layer, in the task."""
+            columns = {lid: plot_columns(*source) for lid, source in sources.items()}
             return {"LAYER": runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
                                                  styles=False), "COLUMNS": columns}  # fmt: skip
 

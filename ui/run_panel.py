@@ -158,8 +158,10 @@ class RunPanel(QWidget, FORM):
         if self.task is not None and self.task.error:  # its post-processing failed
             self._terminated()
             return
+        resumable = self.resumable
         task = self._finish()
-        self.runButton.setText(self.run_text)
+        if resumable:  # another tab's job leaves a "Resume survey" as it was
+            self.runButton.setText(self.run_text)
         if task is not None:
             self.done(task)
 

@@ -362,3 +362,21 @@ def test_one_job_at_a_time_and_its_cancel_stays_in_sight(dock, tmp_path):
     assert dock.ui.tabs.currentWidget().widget() is dock.compare  # the results are shown
     dock.show_tab(dock.herb)
     assert not dock.panel.isVisibleTo(dock)  # nothing runs: the survey's panel hides there
+
+
+def test_a_layer_as_study_area_is_measured_in_a_task(dock):
+    counties = dock.area.add_bundled("counties")
+    area = dock.area
+    with Ticks() as ticks:
+        area.layerRadio.setChecked(True)
+        area.areaLayerCombo.setLayer(counties)
+        assert area.measuring is not None and area.areaLabel.text() == "Measuring the study area…"
+        assert area.study_area().layer_id == counties.id()  # what Preview and Run sample
+        wait_for(lambda: area.measuring is None, 120, "the area's measure")
+    assert ticks.count > 0
+    assert "km²" in area.areaLabel.text() and "100 points will be sampled" in area.areaLabel.text()
+    km2 = int("".join(c for c in area.areaLabel.text().split("km²")[0] if c.isdigit()))
+    assert 9_000_000 < km2 < 10_500_000  # the United States, Alaska and Hawaii included
+    assert area.area_band.numberOfVertices() > 1000  # drawn on the map once measured
+    area.nPointsSpin.setValue(7)  # the label follows without measuring again
+    assert area.measuring is None and "7 points will be sampled" in area.areaLabel.text()
