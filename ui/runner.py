@@ -138,7 +138,8 @@ def points_step(task):
 
 
 def run_algorithm(alg_id, params):
-    """Run one algorithm synchronously (short jobs: sampling); raises with its error message."""
+    """Run one algorithm synchronously; raises with its error message. For tests and scripts:
+    the dock runs every algorithm in a task on its run panel."""
     alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
     if alg is None:
         raise RuntimeError(tr("Processing algorithm {id} is not available.").format(id=alg_id))
@@ -153,7 +154,8 @@ def run_algorithm(alg_id, params):
 
 
 def sample_points(settings, geom, path=None):
-    """Sample the study area with geobias:samplepoints; returns the points layer."""
+    """Sample the study area with geobias:samplepoints, synchronously (plan() without points,
+    for tests and scripts; the dock samples in a task); returns the points layer."""
     path = path or os.path.join(output_dir(settings.name), "points.gpkg")
     params = {
         "REGION": region_layer(geom),
