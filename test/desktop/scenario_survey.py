@@ -156,7 +156,10 @@ def preview(n, method="population", seed=1, shot=None):
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
     ui.seedSpin.setValue(seed)
     click(ui.previewButton)
-    wait_until(lambda: ui.preview_layer is not None, 60, "the preview points")
+    # A background job on the run panel: an earlier preview's points stay until it ends.
+    panel = dock().panel
+    wait_until(lambda: panel.task is None and ui.preview_layer is not None, 60,
+               "the preview points")  # fmt: skip
     layer = ui.preview_layer
     area = ui.area_geometry()
     inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
