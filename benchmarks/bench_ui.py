@@ -14,9 +14,11 @@ correlate and hot spots (999 permutations), the report (with the hot spots) and 
     .venv/bin/python benchmarks/bench_ui.py [n_points]
 """
 
+import gc
 import os
 import sys
 import tempfile
+import threading
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -34,8 +36,6 @@ class Heartbeat:
     thread stalls the main thread's Python (this timer, every plugin's slots) as long."""
 
     def __init__(self):
-        import gc
-
         from qgis.PyQt.QtCore import QTimer
 
         self.gaps = []
@@ -47,9 +47,10 @@ class Heartbeat:
         self.gc_longest = 0.0
         gc.callbacks.append(self.collection)
 
-    def collection(self, phase, info):
-        import threading
+    def close(self):
+        gc.callbacks.remove(self.collection)
 
+    def collection(self, phase, info):
         thread = threading.get_ident()
         if phase == "start":
             self.gc_started[thread] = time.perf_counter()
@@ -235,6 +236,7 @@ def main(n_points=2000):
         row("Compare: 2 models", elapsed, gaps, bool(compare.pivots))
         dock.close_survey()
         save_endpoints([])
+        beat.close()
     print(f"GeoBias dock on the US counties: {n_points} points, 1 topic, 2 stub models; "
           f"longest main-thread stall per job (target <= {TARGET_MS:.0f} ms)")  # fmt: skip
     header = ("job", "until shown", "max stall", "99th pct gap", "longest GC", "ok")
