@@ -129,6 +129,7 @@ class FaultServer:
         self.logprobs = logprobs
         self.lock = threading.Lock()
         self.n_requests = 0
+        self.n_connections = 0  # TCP connections accepted (a bare reachability check counts)
         self.requests_by_body: Counter = Counter()
         self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
         self.via: Counter = Counter()  # Via headers seen (an HTTP proxy adds one)
@@ -178,6 +179,8 @@ class FaultServer:
 
             def setup(self):
                 super().setup()
+                with server.lock:
+                    server.n_connections += 1
                 # Headers and body go out in two writes: without this, Nagle + delayed ACK
                 # cap each connection at about 25 requests/s.
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
