@@ -61,8 +61,8 @@ def test_ten_surveys_and_three_herb_runs_finished(facts):
     # The first survey asked the model; the cache answered every later one, across reloads.
     assert surveys[0]["requests"] > 0 and surveys[0]["confirmations"] == 1
     assert all(r["requests"] == 0 and r["confirmations"] == 0 for r in surveys[1:])
-    assert herbs[0]["confirmations"] == 1 and herbs[0]["rows"] == 15  # South America + 14
-    assert all(r["confirmations"] == 0 and r["rows"] == 15 for r in herbs[1:])
+    assert herbs[0]["confirmations"] == 1 and herbs[0]["rows"] == 16  # Earth, South America, 14
+    assert all(r["confirmations"] == 0 and r["rows"] == 16 for r in herbs[1:])
 
 
 def test_every_run_click_started_its_tasks_once(facts):
