@@ -129,10 +129,14 @@ def unload(label):
     assert qgis.utils.unloadPlugin(PLUGIN), "unloadPlugin failed"
     left = children()
     rec.facts.setdefault("unloads", []).append(
-        {"label": label, "children_before": before,
-         "children_left": [c for c in left if c[1] != "Z"],
-         "zombies": [c for c in left if c[1] == "Z"],
-         "parts": plugin_parts(), "receivers": signal_receivers()}  # fmt: skip
+        {
+            "label": label,
+            "children_before": before,
+            "children_left": [c for c in left if c[1] != "Z"],
+            "zombies": [c for c in left if c[1] == "Z"],
+            "parts": plugin_parts(),
+            "receivers": signal_receivers(),
+        }  # fmt: skip
     )
     rec.save()
 
@@ -152,7 +156,7 @@ def reload(label):
 
 def show_dock(show=True):
     """Show (or hide) the dock with the plugin's toolbar button, as a user does."""
-    from qgis.PyQt.QtWidgets import QAction
+    from geobias.qt_compat import QAction  # QtWidgets on Qt5, QtGui on Qt6
 
     action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
     assert action is not None, "the GeoBias toolbar button is missing"
@@ -260,7 +264,7 @@ def close_and_open_dock():
     dock().close()
     wait_until(lambda: not dock().isVisible(), 10, "the dock to close")
     pump(0.2)
-    from qgis.PyQt.QtWidgets import QAction
+    from geobias.qt_compat import QAction  # QtWidgets on Qt5, QtGui on Qt6
 
     states.append(iface.mainWindow().findChild(QAction, "GeoBiasShowDock").isChecked())
     states.append(show_dock(True))
