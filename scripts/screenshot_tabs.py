@@ -74,8 +74,9 @@ def setup():
     d.show_tab(d.area)
     click(d.area.countriesButton)
     pump(0.5)
-    layers = d.results.open_files(paths)
-    rec.facts["rated"] = [lyr.name() for lyr in layers]
+    task = d.results.open_files(paths)  # a background job
+    wait_until(lambda: task is not None and d.panel.task is not task, 300, "the results to open")
+    rec.facts["rated"] = [lyr.name() for lyr in d.results.rated_layers]
     iface.messageBar().clearWidgets()
 
 

@@ -30,6 +30,7 @@ from geobias.core.hierarchy import geonames_hierarchy
 from geobias.paths import COUNTRIES, DATA, PLUGIN_DIR, REFERENCE
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs
+from geobias.test.qtstub import wait_job
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
@@ -106,10 +107,12 @@ def fill(dock, tmp_path):
                 "OUTPUT": str(tmp_path / "truth_imr.gpkg")})["OUTPUT"]  # fmt: skip
         rated.append(path.split("|")[0])
     dock.rated_paths = rated
-    layers = dock.results.open_files(rated)
+    wait_job(dock, dock.results.open_files(rated))
+    layers = dock.results.rated_layers
     assert len(layers) == 2 and dock.results.metrics.rowCount() == 2
     dock.compare.open_files(rated)
-    assert dock.compare.compare() is not None
+    wait_job(dock, dock.compare.compare())
+    assert dock.compare.pivots
     countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
                                "countries", "ogr")  # fmt: skip
     QgsProject.instance().addMapLayer(countries)
@@ -119,7 +122,9 @@ def fill(dock, tmp_path):
     overlay = dock.overlay
     overlay.pointsCombo.setLayer(next(lyr for lyr in layers if "truth" in lyr.fields().names()))
     overlay.unitsCombo.setLayer(countries)
-    assert overlay.aggregate() is not None and overlay.correlate() is not None
+    wait_job(dock, overlay.aggregate())
+    wait_job(dock, overlay.correlate())
+    assert overlay.corrTable.rowCount() > 0
     h = geonames_hierarchy(continents=["Europe"], max_cities_per_country=1)
     words = load_descriptors()[:6]
     rng = np.random.default_rng(1)
@@ -240,7 +245,7 @@ def test_the_detail_pane_fits_its_text_when_results_arrive_in_another_tab(docked
     dock.show_tab(dock.area)
     qgis_app.processEvents()
     try:
-        dock.results.open_files(docked.rated_paths)  # shows the Results tab at the end
+        wait_job(dock, dock.results.open_files(docked.rated_paths))  # then the Results tab shows
         qgis_app.processEvents()
         pane = dock.results.metricsDetail
         assert pane.isVisible()

@@ -22,6 +22,7 @@ from qgis.PyQt.QtGui import QFont, QFontMetrics
 
 from geobias.paths import COUNTRIES, GUIDE, PLUGIN_DIR, REFERENCE
 from geobias.processing import legend, styles
+from geobias.test.qtstub import wait_job
 from geobias.ui import guide, runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SETTINGS_GROUP, save_endpoints
@@ -56,8 +57,13 @@ def rated_with_truth(tmp_path):
     return truth.split("|")[0]
 
 
+def open_results(dock, paths):
+    wait_job(dock, dock.results.open_files(paths))
+    return dock.results.rated_layers
+
+
 def test_a_rated_layer_is_named_topic_and_model_even_alone(dock, tmp_path):
-    (layer,) = dock.results.open_files([rated_with_truth(tmp_path)])
+    (layer,) = open_results(dock, [rated_with_truth(tmp_path)])
     assert layer.name() == f"{IMR} · gpt-3.5-turbo"
     # The toolbox names its outputs the same way.
     import processing
@@ -79,7 +85,7 @@ def legend_texts(layer, model):
 def test_legends_have_a_heading_and_labels_that_fit_the_layers_panel(dock, qgis_app, tmp_path):
     legend.install_headings()
     try:
-        (layer,) = dock.results.open_files([rated_with_truth(tmp_path)])
+        (layer,) = open_results(dock, [rated_with_truth(tmp_path)])
         model = QgsLayerTreeModel(QgsProject.instance().layerTreeRoot())
         texts = legend_texts(layer, model)
         assert texts[0] == "Rank error: rating − truth"
