@@ -9,6 +9,7 @@ import threading
 import time
 
 from .llm import Endpoint, normalise_base_url
+from .messages import Message
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -48,9 +49,7 @@ class SurveyCache:
             with self._lock:
                 con.executescript(_SCHEMA)
         except sqlite3.DatabaseError as e:
-            raise CacheError(
-                f"the survey cache {path} cannot be used ({e}); move it away to start a new one"
-            ) from e
+            raise CacheError(Message("cache.survey", path=path, reason=e)) from e
 
     def _con(self) -> sqlite3.Connection:
         """One connection per thread (sqlite3 connections must not be shared across threads)."""
@@ -177,7 +176,7 @@ class ScoreCache(SurveyCache):
             with self._lock:
                 self._con().executescript(_SCORES_SCHEMA)
         except sqlite3.DatabaseError as e:
-            raise CacheError(f"the score cache {path} cannot be used ({e})") from e
+            raise CacheError(Message("cache.scores", path=path, reason=e)) from e
 
     def get_scores(self, scorer: str, model: str, rule: str, sentences) -> dict[str, float]:
         """Stored scores of the given sentences (missing ones are absent from the dict)."""
