@@ -249,11 +249,16 @@ class Message:
 
     __slots__ = ("id", "values")
 
-    def __init__(self, id, **values):  # noqa: A002 (a message id)
+    def __init__(self, id, /, **values):  # noqa: A002 (a message id)
         if id not in MESSAGES:
             raise KeyError(f"no core message {id!r}")
         self.id = id
-        self.values = values
+        # An exception as a value keeps its message (or text), not the exception: its traceback
+        # would hold frames, sockets and pools alive as long as the error is kept.
+        self.values = {
+            k: (message_of(v) or str(v)) if isinstance(v, BaseException) else v
+            for k, v in values.items()
+        }
 
     @property
     def template(self):

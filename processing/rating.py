@@ -5,7 +5,7 @@ from qgis.core import QgsProcessingContext, QgsProcessingException
 
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .endpoints import check_reachable, default_cache_path
 from .features import point_arrays
 from .gpkg import table_name, write_points_layer
@@ -24,7 +24,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     try:
         cache = SurveyCache(cache_path or default_cache_path())
     except CacheError as err:
-        raise QgsProcessingException(str(err)) from err
+        raise QgsProcessingException(message_text(err)) from err
     gazetteer = Gazetteer.load()
     # Answers imported from a batch service need no endpoint: check it only if there is work.
     if estimate(spec, gazetteer, cache).n_requests:
@@ -49,7 +49,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             stats=stats,
         )
     except EndpointError as err:
-        msg = tr("The endpoint refused the survey: {err}").format(err=err)
+        msg = tr("The endpoint refused the survey: {err}").format(err=message_text(err))
         raise QgsProcessingException(msg) from err
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))

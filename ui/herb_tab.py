@@ -22,7 +22,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..host import embedded_problem
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from ..processing.definitions import HERB_SCOPES, HERB_SCORERS
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
@@ -248,7 +248,7 @@ class HerbTab(QWidget, FORM):
         try:
             params = self.parameters()
         except ValueError as e:
-            self.dock.push(str(e), Qgis.MessageLevel.Warning)
+            self.dock.push(message_text(e), Qgis.MessageLevel.Warning)
             return
         if HERB_SCORERS.key(params["SCORER"]) == "embedded":
             problem = embedded_problem()

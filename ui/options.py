@@ -13,7 +13,7 @@ from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
-from ..i18n_util import tr, translate
+from ..i18n_util import message_text, tr, translate
 from ..paths import ICON
 from ..processing.network import use_qgis_network
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
@@ -190,7 +190,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             if exception is not None:
                 # One sentence, never a repr (the traceback goes to the log).
                 log(f"endpoint check failed: {exception!r}", Qgis.MessageLevel.Warning)
-                msg = str(exception) if isinstance(exception, EndpointError) else exception
+                msg = message_text(exception) if isinstance(exception, EndpointError) else exception
                 self.statusLabel.setText(
                     tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
                 )
