@@ -67,7 +67,8 @@ def qgis_locale():
     QgsApplication.translation(); without one (a bare QgsApplication: tests, scripts) the
     settings decide as QGIS's own start-up would.
     """
-    name = QgsApplication.translation() or ""
+    app = QgsApplication.instance()
+    name = (app.translation() if app is not None else "") or ""
     if not name:
         settings = QgsSettings()
         if settings.value("locale/overrideFlag", False, type=bool):

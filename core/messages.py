@@ -181,7 +181,7 @@ MESSAGES = {
     "descriptors.empty_template": QT_TRANSLATE_NOOP("@default", "the sentence template is empty"),
     "descriptors.malformed": QT_TRANSLATE_NOOP(
         "@default",
-        "malformed template {template!r}: {reason} (write literal braces as {{{{ and }}}})"),
+        "malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})"),
     "descriptors.unknown_field": QT_TRANSLATE_NOOP(
         "@default",
         "unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}"),

@@ -129,17 +129,17 @@
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="139"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="170"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -209,7 +209,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="174"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="142"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -847,7 +847,7 @@ Lancer l'enquête ?</translation>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="181"/>
+        <location filename="../ui/task.py" line="180"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -1380,12 +1380,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="143"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="150"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1950,7 +1950,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="199"/>
+        <location filename="../ui/task.py" line="198"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2115,27 +2115,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="166"/>
+        <location filename="../processing/endpoints.py" line="181"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="194"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="208"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="231"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -3189,17 +3189,17 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="87"/>
+        <location filename="../processing/algorithms/import_batch.py" line="89"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="94"/>
+        <location filename="../processing/algorithms/import_batch.py" line="96"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="138"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3299,7 +3299,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="199"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3489,17 +3489,17 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="128"/>
         <source>Ratings table (INPUT): {err}</source>
         <translation>Table des notes (INPUT) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="131"/>
         <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
         <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="160"/>
         <source>Give the model&apos;s name (MODEL).</source>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
@@ -3654,7 +3654,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="186"/>
+        <location filename="../ui/task.py" line="185"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
@@ -3840,6 +3840,506 @@ Prompt :
         <location filename="../ui/results_tab.py" line="509"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="27"/>
+        <source>the proxy {proxy} is a SOCKS proxy, which needs the PySocks package (pip install PySocks); or set an HTTP proxy</source>
+        <translation>le proxy {proxy} est un proxy SOCKS, qui demande le paquet PySocks (pip install PySocks) ; ou réglez un proxy HTTP</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="31"/>
+        <source>TLS failure talking to {host}: {reason}</source>
+        <translation>échec TLS en dialoguant avec {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="32"/>
+        <source>the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user and password (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>le proxy a refusé ses identifiants (HTTP 407) sur le chemin de {host} : vérifiez l'utilisateur et le mot de passe du proxy (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="36"/>
+        <source>proxy: {reason}</source>
+        <translation>proxy : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="37"/>
+        <source>malformed JSON from {host}</source>
+        <translation>JSON mal formé reçu de {host}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="38"/>
+        <source>{host} refused the API key (HTTP {status})</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="39"/>
+        <source>{host} refused the API key (HTTP {status}) or the proxy {proxy} refused its credentials (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status}) ou le proxy {proxy} a refusé ses identifiants (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="43"/>
+        <source>{refused}: {text}</source>
+        <translation>{refused} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="44"/>
+        <source>HTTP {status}: {text}</source>
+        <translation>HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="45"/>
+        <source>{url} answered HTTP {status}: {text}</source>
+        <translation>{url} a répondu HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="46"/>
+        <source>cancelled</source>
+        <translation>annulé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="47"/>
+        <source>cancelled after: {last}</source>
+        <translation>annulé après : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="48"/>
+        <source>no answer after {attempts} attempts: {last}</source>
+        <translation>aucune réponse après {attempts} tentatives : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="49"/>
+        <source>cannot reach {host}: {reason}</source>
+        <translation>impossible de joindre {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="50"/>
+        <source>{url} did not answer JSON</source>
+        <translation>{url} n'a pas répondu en JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="51"/>
+        <source>response has no choices</source>
+        <translation>la réponse ne contient aucun choix (choices)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="52"/>
+        <source>unknown api {api!r}; use one of {known}</source>
+        <translation>API {api!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="53"/>
+        <source>unknown constraint {constraint!r}; use one of {known}</source>
+        <translation>contrainte {constraint!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="56"/>
+        <source>{refused}: check the key and access to model {model!r}. {text}</source>
+        <translation>{refused} : vérifiez la clé et l'accès au modèle {model!r}. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="59"/>
+        <source>{url} answered HTTP {status}: wrong base URL or unknown model {model!r}. {text}</source>
+        <translation>{url} a répondu HTTP {status} : URL de base erronée ou modèle {model!r} inconnu. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="62"/>
+        <source>{host} rejects {what} for model {model!r} (HTTP 400; GeoBias sent {sent}): {text} {hint}</source>
+        <translation>{host} rejette {what} pour le modèle {model!r} (HTTP 400 ; GeoBias a envoyé {sent}) : {text} {hint}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="65"/>
+        <source>parameter {param!r}</source>
+        <translation>le paramètre {param!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="66"/>
+        <source>a parameter</source>
+        <translation>un paramètre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="67"/>
+        <source>GeoBias recognised it as a reasoning model and sent only what those accept.</source>
+        <translation>GeoBias l'a reconnu comme un modèle de raisonnement et n'a envoyé que ce que ces modèles acceptent.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="70"/>
+        <source>If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
+        <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5), réglez reasoning=True sur le point d'accès pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="74"/>
+        <source>endpoint rejects logprobs; continuing greedy</source>
+        <translation>le point d'accès refuse les logprobs ; poursuite en note gloutonne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="78"/>
+        <source>region must be a shapely Polygon or MultiPolygon, got {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon shapely, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="81"/>
+        <source>region must be a Polygon or MultiPolygon, got a {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon, reçu un {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="84"/>
+        <source>region is empty</source>
+        <translation>la région est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="85"/>
+        <source>region is not a valid polygon ({reason}); try make_valid</source>
+        <translation>la région n'est pas un polygone valide ({reason}) ; essayez make_valid</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="88"/>
+        <source>region latitudes {south}..{north} are outside -90..90 (not lon/lat?)</source>
+        <translation>les latitudes de la région {south}..{north} sortent de -90..90 (pas en lon/lat ?)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="91"/>
+        <source>region has no area</source>
+        <translation>la région n'a pas de surface</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="92"/>
+        <source>n must be &gt;= 0</source>
+        <translation>n doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="93"/>
+        <source>weights must be &gt;= 0</source>
+        <translation>les poids doivent être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="94"/>
+        <source>kind must be &apos;square&apos; or &apos;hex&apos;, got {kind!r}</source>
+        <translation>le type doit être 'square' ou 'hex', reçu {kind!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="97"/>
+        <source>give exactly one of n or spacing_km</source>
+        <translation>donnez soit n, soit spacing_km (un seul des deux)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="98"/>
+        <source>spacing_km must be &gt; 0</source>
+        <translation>spacing_km doit être &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="100"/>
+        <source>rating and truth differ in length: {x} vs {y}</source>
+        <translation>les notes et la vérité terrain n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="103"/>
+        <source>x and y differ in length: {x} vs {y}</source>
+        <translation>x et y n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="104"/>
+        <source>clusters and x differ in length: {clusters} vs {x}</source>
+        <translation>les grappes et x n'ont pas la même longueur : {clusters} contre {x}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="107"/>
+        <source>every model needs ratings for the same points</source>
+        <translation>chaque modèle doit avoir des notes pour les mêmes points</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="110"/>
+        <source>the scale needs its top above its bottom, got {lo}..{hi}</source>
+        <translation>le haut de l'échelle doit dépasser son bas, reçu {lo}..{hi}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="113"/>
+        <source>{path}: empty file, expected a header row</source>
+        <translation>{path} : fichier vide, une ligne d'en-tête est attendue</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="116"/>
+        <source>{path}: missing column(s) {missing}; the file has {found}</source>
+        <translation>{path} : colonne(s) manquante(s) {missing} ; le fichier contient {found}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="119"/>
+        <source>{path}: row {line}, column {column!r}: {cell!r} is not a number</source>
+        <translation>{path} : ligne {line}, colonne {column!r} : {cell!r} n'est pas un nombre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="122"/>
+        <source>{path}: row {line}: latitude/longitude missing or out of range</source>
+        <translation>{path} : ligne {line} : latitude/longitude absente ou hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="125"/>
+        <source>the survey cache {path} cannot be used ({reason}); move it away to start a new one</source>
+        <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="128"/>
+        <source>the score cache {path} cannot be used ({reason})</source>
+        <translation>le cache de scores {path} est inutilisable ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="132"/>
+        <source>score rows {rows} are zero or not finite</source>
+        <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="133"/>
+        <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
+        <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="136"/>
+        <source>z must have one value per region ({regions}), got {shape}</source>
+        <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="139"/>
+        <source>{n} regions lack scores (e.g. {names})</source>
+        <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="140"/>
+        <source>the hierarchy has no regions</source>
+        <translation>la hiérarchie n'a aucune région</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="141"/>
+        <source>no descriptors</source>
+        <translation>aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="142"/>
+        <source>{n} sentences failed</source>
+        <translation>{n} phrases en échec</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="143"/>
+        <source> (e.g. {sentence!r}: {error})</source>
+        <translation> (par ex. {sentence!r} : {error})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="144"/>
+        <source>scoring incomplete: {why}{detail}; run again to resume</source>
+        <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="147"/>
+        <source>the scorer stopped working: {reason}</source>
+        <translation>le notateur a cessé de fonctionner : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="148"/>
+        <source>ids, names and parent must have the same length</source>
+        <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="151"/>
+        <source>a parent row is out of range</source>
+        <translation>une ligne parente est hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="152"/>
+        <source>no top-level region named {names}</source>
+        <translation>aucune région de premier niveau nommée {names}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="153"/>
+        <source>this hierarchy has no populations</source>
+        <translation>cette hiérarchie n'a pas de populations</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="154"/>
+        <source>max_bottom must be &gt;= 0</source>
+        <translation>max_bottom doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="155"/>
+        <source>ids, names and parent ids must have the same length</source>
+        <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="158"/>
+        <source>region {name!r} (row {row}) has no id</source>
+        <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="159"/>
+        <source>duplicate region id {id!r} (rows {first}, {second})</source>
+        <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="162"/>
+        <source>region {id!r} has an empty name</source>
+        <translation>la région {id!r} a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="163"/>
+        <source>region {name!r} has unknown parent id {parent!r}</source>
+        <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="166"/>
+        <source>region {name!r} is its own parent</source>
+        <translation>la région {name!r} est son propre parent</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="167"/>
+        <source>the parent links form a cycle (rows {rows}...)</source>
+        <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="168"/>
+        <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
+        <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="171"/>
+        <source>{where}, line {line}: empty word or topic in {raw!r}</source>
+        <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="174"/>
+        <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
+        <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="177"/>
+        <source>{where} has no descriptors</source>
+        <translation>{where} ne contient aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="178"/>
+        <source>cannot read descriptor list {path}: {reason}</source>
+        <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="181"/>
+        <source>the sentence template is empty</source>
+        <translation>le modèle de phrase est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="182"/>
+        <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="185"/>
+        <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
+        <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="188"/>
+        <source>template {template!r} must contain {{{field}}} exactly once</source>
+        <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="191"/>
+        <source>template {template!r}: no format specs or conversions allowed</source>
+        <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="194"/>
+        <source>a region has an empty name</source>
+        <translation>une région a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="195"/>
+        <source>region name too long ({n} characters): {start}...</source>
+        <translation>nom de région trop long ({n} caractères) : {start}...</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="199"/>
+        <source>{root}/props names no model file; is this a llama.cpp server?</source>
+        <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="202"/>
+        <source>the server reports no BOS token; pass bos_id= explicitly</source>
+        <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="205"/>
+        <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
+        <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="208"/>
+        <source>/tokenize answered without tokens</source>
+        <translation>/tokenize a répondu sans jetons</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="209"/>
+        <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
+        <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="213"/>
+        <source>token {i} came out as {got} instead of {token}</source>
+        <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="216"/>
+        <source>{n} choices for {m} prompts</source>
+        <translation>{n} choix pour {m} invites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="217"/>
+        <source>masked language models need torch and transformers: {install}</source>
+        <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="220"/>
+        <source>cannot load a masked LM from {path}: {reason}</source>
+        <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="223"/>
+        <source>a model object needs its tokenizer</source>
+        <translation>un objet modèle demande son tokenizer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="224"/>
+        <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
+        <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="228"/>
+        <source>the masked-LM process ({python}) did not start: {reason}</source>
+        <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="231"/>
+        <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
+        <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="234"/>
+        <source>the masked-LM process exited (code {code}): {tail}</source>
+        <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="237"/>
+        <source>the masked-LM process is stopped</source>
+        <translation>le processus du modèle masqué est arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="238"/>
+        <source>the masked-LM process is gone ({reason}): {tail}</source>
+        <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="241"/>
+        <source>the masked-LM process: {reply}</source>
+        <translation>le processus du modèle masqué : {reply}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="242"/>
+        <source>the masked-LM process scored {n} of {m}</source>
+        <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
 </context>
 <context>
