@@ -78,6 +78,27 @@ def qgis_locale():
     return (name or "en")[:2]
 
 
+def number_locale():
+    """The locale numbers are written in: the one chosen in QGIS's options (override, "Locale
+    (numbers, date and currency formats)"), else the interface language's, so a French sentence
+    never carries "510,065,622". Digit groups are always shown (a fresh QLocale), whatever
+    QGIS's "show group separator" option does to its own default locale."""
+    settings = QgsSettings()
+    chosen = settings.value("locale/overrideFlag", False, type=bool) and settings.value(
+        "locale/globalLocale", "", type=str
+    )
+    locale = QLocale()
+    language = qgis_locale()
+    if not chosen and locale.name()[:2] != language:
+        locale = QLocale(language)
+    return QLocale(locale.name())
+
+
+def number(value, decimals=0):
+    """`value` with `decimals` decimals in number_locale()'s format ("510 065 622", "-12,5")."""
+    return number_locale().toString(float(value), "f", decimals)
+
+
 def install_translator(locale=None):
     """Load i18n/geobias_<lang>.qm into the application; returns the translator or None."""
     lang = locale or qgis_locale()

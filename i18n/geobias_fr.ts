@@ -104,12 +104,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -289,12 +289,12 @@
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -539,32 +539,32 @@
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="43"/>
+        <location filename="../ui/survey_tab.py" line="44"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="139"/>
+        <location filename="../ui/survey_tab.py" line="141"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -579,27 +579,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="315"/>
+        <location filename="../ui/survey_tab.py" line="317"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="322"/>
+        <location filename="../ui/survey_tab.py" line="324"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="322"/>
+        <location filename="../ui/survey_tab.py" line="324"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="332"/>
+        <location filename="../ui/survey_tab.py" line="334"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="333"/>
+        <location filename="../ui/survey_tab.py" line="335"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -687,42 +687,42 @@ Lancer l'enquête ?</translation>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="82"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="127"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="127"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="36"/>
+        <location filename="../ui/options.py" line="42"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="189"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="200"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="213"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="215"/>
+        <location filename="../ui/options.py" line="221"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -897,17 +897,17 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="141"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="141"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="141"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
@@ -927,22 +927,22 @@ Lancer l'enquête ?</translation>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="167"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="167"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="167"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="167"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1092,9 +1092,9 @@ Lancer l'enquête ?</translation>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="384"/>
-        <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
-        <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
+        <location filename="../ui/area_tab.py" line="383"/>
+        <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
+        <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="48"/>
@@ -1175,7 +1175,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="211"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1198,22 +1198,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="86"/>
+        <location filename="../ui/survey_tab.py" line="87"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="219"/>
+        <location filename="../ui/survey_tab.py" line="221"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="299"/>
+        <location filename="../ui/survey_tab.py" line="301"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="380"/>
+        <location filename="../ui/area_tab.py" line="379"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1221,7 +1221,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="382"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1237,7 +1237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="210"/>
+        <location filename="../ui/options.py" line="216"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1255,37 +1255,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="230"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="236"/>
+        <location filename="../ui/options.py" line="242"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="249"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="257"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="156"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="156"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="156"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1410,14 +1410,14 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (intégré = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
@@ -1445,7 +1445,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
@@ -1650,7 +1650,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="124"/>
+        <location filename="../processing/definitions.py" line="178"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -2160,17 +2160,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="187"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="187"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="187"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2210,22 +2210,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -3289,14 +3289,14 @@ Lancer HERB ?</translation>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="40"/>
+        <location filename="../ui/options.py" line="46"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
         <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
+        <translation>Le modèle local intégré a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/endpoints.py" line="199"/>
@@ -3529,7 +3529,7 @@ Lancer HERB ?</translation>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="412"/>
+        <location filename="../ui/area_tab.py" line="411"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -4341,6 +4341,166 @@ Prompt :
         <source>the masked-LM process scored {n} of {m}</source>
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible base URL)</source>
+        <translation>Personnalisé (toute URL de base compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>GeoLLM (paper)</source>
+        <translation>GeoLLM (article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without coordinates</source>
+        <translation>Ablation : sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without nearby places</source>
+        <translation>Ablation : sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without address</source>
+        <translation>Ablation : sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: only admin-1 and country of the address</source>
+        <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Infant Mortality Rate</source>
+        <translation>Taux de mortalité infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Population Density</source>
+        <translation>Densité de population</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Built-Up to Non Built-Up Area Ratio</source>
+        <translation>Rapport surfaces bâties / non bâties</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nighttime Light Intensity</source>
+        <translation>Intensité lumineuse nocturne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Temperature</source>
+        <translation>Température moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Annual Precipitation</source>
+        <translation>Précipitations annuelles</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Likability of Residents</source>
+        <translation>Sympathie moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Attractiveness of Residents</source>
+        <translation>Attrait physique moyen des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Morality of Residents</source>
+        <translation>Moralité moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Intelligence of Residents</source>
+        <translation>Intelligence moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Work Ethic of Residents</source>
+        <translation>Éthique de travail moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Body Temperature of Residents</source>
+        <translation>Température corporelle moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Respiration Rate of Residents</source>
+        <translation>Fréquence respiratoire moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Gestation Period of Residents</source>
+        <translation>Durée moyenne de gestation des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nitrogen Concentration in Atmosphere</source>
+        <translation>Concentration d'azote dans l'atmosphère</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Solar Neutrino Flux</source>
+        <translation>Flux de neutrinos solaires</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Deaths under one year per 1,000 live births.</source>
+        <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>People per square kilometre.</source>
+        <translation>Habitants par kilomètre carré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Share of land covered by buildings and infrastructure.</source>
+        <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Artificial light seen from space at night.</source>
+        <translation>Lumière artificielle vue de l'espace la nuit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Mean annual air temperature.</source>
+        <translation>Température moyenne annuelle de l'air.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Total yearly rain and snow.</source>
+        <translation>Total annuel de pluie et de neige.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>No ground truth; ideal is constant.</source>
+        <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Same everywhere (control).</source>
+        <translation>Identique partout (témoin).</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="34"/>
+        <source>Embedded {model} (local)</source>
+        <translation>Modèle intégré {model} (local)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="40"/>
+        <source>survey</source>
+        <translation>enquête</translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -4651,7 +4811,7 @@ Prompt :
     <message>
         <location filename="../ui/options.ui" line="77"/>
         <source>Embedded local model</source>
-        <translation>Modèle local embarqué</translation>
+        <translation>Modèle local intégré</translation>
     </message>
     <message>
         <location filename="../ui/options.ui" line="79"/>
@@ -5021,7 +5181,7 @@ Prompt :
     <message>
         <location filename="../ui/survey_tab.ui" line="30"/>
         <source>Prompt</source>
-        <translation>Prompt</translation>
+        <translation>Prompt prédéfini</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.ui" line="32"/>

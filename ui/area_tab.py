@@ -22,11 +22,11 @@ from qgis.core import (
 )
 from qgis.gui import QgsRubberBand
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QLocale, pyqtSignal
+from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
-from ..i18n_util import tr, translate
+from ..i18n_util import number, tr, translate
 from ..paths import DATA
 from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
@@ -373,7 +373,6 @@ class AreaTab(QWidget, FORM):
                     tr("No study area yet: draw one, pick a layer or the world.")
                 )
             return
-        locale = QLocale()
         box = geom.boundingBox()
         if self.preview_points is not None:
             n = len(self.preview_points[0])
@@ -382,12 +381,12 @@ class AreaTab(QWidget, FORM):
             n = self.nPointsSpin.value()
             points = translate("@default", "%n point(s) will be sampled.", None, n)
         self.areaLabel.setText(
-            tr("Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}").format(
-                km2=f"{km2:,.0f}".replace(",", locale.groupSeparator()),
-                w=box.xMinimum(),
-                e=box.xMaximum(),
-                s=box.yMinimum(),
-                n=box.yMaximum(),
+            tr("Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}").format(
+                km2=number(km2),
+                w=number(box.xMinimum(), 1),
+                e=number(box.xMaximum(), 1),
+                s=number(box.yMinimum(), 1),
+                n=number(box.yMaximum(), 1),
                 points=points,
             )
         )

@@ -16,12 +16,13 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.prompts import PRESET_LABELS, PRESETS, build_prompts
+from ..core.prompts import PRESETS, build_prompts
 from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
+from ..processing.definitions import PROMPT_PRESETS, topic_label
 from .area_tab import is_bundled
 from .narrow import stretch_first_column
-from .settings import endpoints_changed, load_endpoints, truth_entry, truth_map
+from .settings import display_name, endpoints_changed, load_endpoints, truth_entry, truth_map
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"))
@@ -69,7 +70,7 @@ class SurveyTab(QWidget, FORM):
         for key, label in score_labels():
             self.scoreCombo.addItem(label, key)
         for key in PRESETS:
-            self.presetCombo.addItem(tr(PRESET_LABELS.get(key, key)), key)
+            self.presetCombo.addItem(PROMPT_PRESETS.label(key), key)
         for topic in TOPICS:
             self._add_topic_item(topic.name, topic.kind, topic.description, checked=False)
         header = self.topicsTree.header()
@@ -99,7 +100,8 @@ class SurveyTab(QWidget, FORM):
 
     # ------------------------------------------------------------------ topics
     def _add_topic_item(self, name, kind, description="", checked=True):
-        item = QTreeWidgetItem([name, kind_labels().get(kind, kind)])
+        # The topic in the interface language; the prompt asks for `name` (UserRole) as is.
+        item = QTreeWidgetItem([topic_label(name), kind_labels().get(kind, kind)])
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         item.setCheckState(0, Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
         item.setToolTip(0, tr(description) if description else "")
@@ -157,7 +159,7 @@ class SurveyTab(QWidget, FORM):
             checked = set(self.checked_models())
         self.modelsList.clear()
         for e in load_endpoints():
-            label = e.name if e.is_embedded else f"{e.name} — {e.model}"
+            label = display_name(e) if e.is_embedded else f"{e.name} — {e.model}"
             item = QListWidgetItem(label)
             item.setData(Qt.ItemDataRole.UserRole, e.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -210,9 +212,9 @@ class SurveyTab(QWidget, FORM):
         table.setRowCount(len(topics))
         project = QgsProject.instance()
         for row, topic in enumerate(topics):
-            item = QTableWidgetItem(topic)
+            item = QTableWidgetItem(topic_label(topic))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            item.setToolTip(topic)
+            item.setToolTip(topic_label(topic))
             table.setItem(row, 0, item)
             layer_combo = QgsMapLayerComboBox()
             layer_combo.setFilters(polygon_or_point_layers())

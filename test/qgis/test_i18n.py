@@ -190,3 +190,58 @@ def test_the_translator_follows_the_language_qgis_runs_in(qgis_app):
                 settings.remove(key)
             else:
                 settings.setValue(key, value)
+
+
+def test_core_labels_shown_in_the_interface_have_their_french(french):
+    """Topics (and descriptions), prompt presets and the algorithms' enum choices read French;
+    a topic or preset added to core without its French fails here."""
+    from geobias.core.prompts import PRESET_LABELS
+    from geobias.core.topics import TOPICS
+    from geobias.processing.definitions import PROMPT_PRESETS, PROVIDERS, topic_label
+    from geobias.ui.settings import SurveySettings, display_name, embedded_endpoints
+
+    texts = (
+        [t.name for t in TOPICS] + [t.description for t in TOPICS] + list(PRESET_LABELS.values())
+    )
+    from geobias.i18n_util import tr
+
+    untranslated = [t for t in texts if tr(t) == t]
+    assert not untranslated, f"shown in English under the French translator: {untranslated}"
+    assert topic_label("Infant Mortality Rate") == "Taux de mortalité infantile"
+    assert topic_label("My own topic") == "My own topic"
+    assert PROMPT_PRESETS.label("geollm") == "GeoLLM (article)"
+    assert PROVIDERS.label("embedded") == "Modèle local intégré"
+    names = [display_name(e) for e in embedded_endpoints()]
+    assert all(n.startswith("Modèle intégré ") for n in names), names
+    assert SurveySettings().name == "enquête"
+
+
+def test_numbers_follow_the_interface_language_unless_qgis_sets_their_locale(qgis_app):
+    from qgis.core import QgsApplication, QgsSettings
+    from qgis.PyQt.QtCore import QLocale
+
+    from geobias.i18n_util import number
+
+    settings = QgsSettings()
+    app = QgsApplication.instance()
+    before = (app.translation(), QLocale(), settings.value("locale/overrideFlag"),
+              settings.value("locale/globalLocale"))  # fmt: skip
+    try:
+        QLocale.setDefault(QLocale("en_US"))
+        settings.setValue("locale/overrideFlag", False)
+        QgsApplication.setTranslation("fr")
+        text = number(510065622)
+        assert text.replace("\u202f", " ").replace("\xa0", " ") == "510 065 622"
+        assert number(-12.25, 1) == "-12,2" or number(-12.25, 1) == "-12,3"
+        # Numbers in a locale chosen in QGIS's options stay in it.
+        settings.setValue("locale/overrideFlag", True)
+        settings.setValue("locale/globalLocale", "en_US")
+        assert number(510065622) == "510,065,622"
+    finally:
+        QgsApplication.setTranslation(before[0] or "")
+        QLocale.setDefault(before[1])
+        for key, value in zip(("locale/overrideFlag", "locale/globalLocale"), before[2:]):
+            if value is None:
+                settings.remove(key)
+            else:
+                settings.setValue(key, value)
