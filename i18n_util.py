@@ -91,6 +91,8 @@ def number_locale():
     language = qgis_locale()
     if not chosen and locale.name()[:2] != language:
         locale = QLocale(language)
+    if locale.language() == QLocale.Language.C:  # no locale at all (a bare environment)
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
     return QLocale(locale.name())
 
 

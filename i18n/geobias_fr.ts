@@ -294,7 +294,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="32"/>
+        <location filename="../ui/survey_tab.py" line="36"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -519,57 +519,47 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../processing/definitions.py" line="141"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="75"/>
-        <source>Weighted by gazetteer population</source>
-        <translation>Pondéré par la population du répertoire géographique</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="76"/>
-        <source>Weighted by a raster</source>
-        <translation>Pondéré par un raster</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="77"/>
+        <location filename="../ui/area_tab.py" line="79"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="32"/>
+        <location filename="../ui/survey_tab.py" line="35"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="59"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="43"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="44"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="141"/>
+        <location filename="../ui/survey_tab.py" line="157"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="237"/>
+        <location filename="../ui/area_tab.py" line="241"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -579,27 +569,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="317"/>
+        <location filename="../ui/survey_tab.py" line="333"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="324"/>
+        <location filename="../ui/survey_tab.py" line="340"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="324"/>
+        <location filename="../ui/survey_tab.py" line="340"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="334"/>
+        <location filename="../ui/survey_tab.py" line="350"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="335"/>
+        <location filename="../ui/survey_tab.py" line="351"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -912,7 +902,7 @@ Lancer l'enquête ?</translation>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="78"/>
+        <location filename="../ui/area_tab.py" line="80"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1052,47 +1042,47 @@ Lancer l'enquête ?</translation>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="51"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="52"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="53"/>
+        <location filename="../ui/area_tab.py" line="54"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="194"/>
+        <location filename="../ui/area_tab.py" line="198"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="210"/>
+        <location filename="../ui/area_tab.py" line="214"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="212"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="216"/>
+        <location filename="../ui/area_tab.py" line="220"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="372"/>
+        <location filename="../ui/area_tab.py" line="376"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="387"/>
         <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
@@ -1198,22 +1188,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="87"/>
-        <source>Bundled countries: infant survival</source>
-        <translation>Pays fournis : survie infantile</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="221"/>
+        <location filename="../ui/survey_tab.py" line="237"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="301"/>
+        <location filename="../ui/survey_tab.py" line="317"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="379"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1221,7 +1206,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="382"/>
+        <location filename="../ui/area_tab.py" line="386"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1443,11 +1428,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/results.py" line="268"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="32"/>
-        <source>Automatic (expected value where the model gives logprobs)</source>
-        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="266"/>
@@ -2170,7 +2150,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="187"/>
+        <location filename="../ui/herb_tab.py" line="152"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2245,7 +2225,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="160"/>
+        <location filename="../ui/herb_tab.py" line="193"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2910,47 +2890,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="74"/>
+        <location filename="../ui/herb_tab.py" line="93"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="200"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="200"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="200"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="200"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="228"/>
+        <location filename="../ui/herb_tab.py" line="261"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="262"/>
+        <location filename="../ui/herb_tab.py" line="295"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="261"/>
+        <location filename="../ui/herb_tab.py" line="294"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="280"/>
+        <location filename="../ui/herb_tab.py" line="313"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2959,57 +2939,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="281"/>
+        <location filename="../ui/herb_tab.py" line="314"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="287"/>
+        <location filename="../ui/herb_tab.py" line="320"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="290"/>
+        <location filename="../ui/herb_tab.py" line="323"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="274"/>
+        <location filename="../ui/herb_tab.py" line="307"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="164"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="265"/>
+        <location filename="../ui/herb_tab.py" line="298"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="164"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="299"/>
+        <location filename="../ui/herb_tab.py" line="332"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="373"/>
+        <location filename="../ui/herb_tab.py" line="406"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="378"/>
+        <location filename="../ui/herb_tab.py" line="411"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="390"/>
+        <location filename="../ui/herb_tab.py" line="423"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3519,17 +3499,17 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="117"/>
+        <location filename="../ui/area_tab.py" line="122"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="370"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="411"/>
+        <location filename="../ui/area_tab.py" line="415"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -4501,6 +4481,76 @@ Prompt :
         <source>survey</source>
         <translation>enquête</translation>
     </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="76"/>
+        <source>Uniform</source>
+        <translation>Uniforme</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="77"/>
+        <source>By population</source>
+        <translation>Selon la population</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="78"/>
+        <source>By a raster</source>
+        <translation>Selon un raster</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="150"/>
+        <source>World (bundled GeoNames)</source>
+        <translation>Monde (GeoNames fourni)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="151"/>
+        <source>My nested layers (2–3)</source>
+        <translation>Mes couches imbriquées (2–3)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="158"/>
+        <source>llama.cpp server</source>
+        <translation>Serveur llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="159"/>
+        <source>Completions with echo (vLLM)</source>
+        <translation>Complétions avec echo (vLLM)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="160"/>
+        <source>Masked LM (transformers)</source>
+        <translation>Modèle masqué (transformers)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="34"/>
+        <source>Automatic</source>
+        <translation>Automatique</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="46"/>
+        <source>Without coordinates</source>
+        <translation>Sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="47"/>
+        <source>Without nearby places</source>
+        <translation>Sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="48"/>
+        <source>Without address</source>
+        <translation>Sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="49"/>
+        <source>Admin-1 and country only</source>
+        <translation>Région et pays seuls</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="103"/>
+        <source>Countries&apos; infant survival</source>
+        <translation>Survie infantile des pays</translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -4555,72 +4605,72 @@ Prompt :
         <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="21"/>
+        <location filename="../ui/area_tab.ui" line="23"/>
         <source>Draw on the map</source>
         <translation>Dessiner sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Draw polygon</source>
         <translation>Dessiner un polygone</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
         <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="23"/>
+        <location filename="../ui/area_tab.ui" line="25"/>
         <source>Polygon layer</source>
         <translation>Couche de polygones</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="25"/>
+        <location filename="../ui/area_tab.ui" line="27"/>
         <source>Selected features</source>
         <translation>Entités sélectionnées</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="26"/>
+        <location filename="../ui/area_tab.ui" line="28"/>
         <source>Current map extent</source>
         <translation>Emprise actuelle de la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="27"/>
+        <location filename="../ui/area_tab.ui" line="29"/>
         <source>Whole world</source>
         <translation>Monde entier</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="34"/>
+        <location filename="../ui/area_tab.ui" line="40"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="36"/>
+        <location filename="../ui/area_tab.ui" line="42"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="38"/>
+        <location filename="../ui/area_tab.ui" line="44"/>
         <source>Sampling</source>
         <translation>Échantillonnage</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="40"/>
+        <location filename="../ui/area_tab.ui" line="46"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="42"/>
+        <location filename="../ui/area_tab.ui" line="48"/>
         <source>Seed</source>
         <translation>Graine</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Preview points</source>
         <translation>Prévisualiser les points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Sample the points and show them on the map; nothing is sent to a model</source>
         <translation>Échantillonne les points et les montre sur la carte ; rien n'est envoyé à un modèle</translation>
     </message>

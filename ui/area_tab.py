@@ -32,6 +32,7 @@ from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
 from . import runner
 from .maptool import WGS84, PolygonMapTool, style_area_band
+from .narrow import add_choices
 from .notice import Notice, insert_after
 from .task import AlgorithmChainTask, log
 
@@ -69,15 +70,19 @@ def is_bundled(layer, key):
 
 
 def method_labels():
-    """Sampling methods (Processing's key, the dock's short label), in Processing's order."""
+    """Sampling methods (Processing's key, the dock's short label, Processing's label), in
+    Processing's order."""
     short = {
-        "uniform": tr("Uniform on the sphere"),
-        "population": tr("Weighted by gazetteer population"),
-        "raster": tr("Weighted by a raster"),
+        "uniform": tr("Uniform"),
+        "population": tr("By population"),
+        "raster": tr("By a raster"),
         "grid": tr("Regular grid"),
         "hex": tr("Hexagonal grid"),
     }
-    return tuple((key, short.get(key) or SAMPLE_METHODS.label(key)) for key in SAMPLE_METHODS.keys)
+    return tuple(
+        (key, short.get(key) or SAMPLE_METHODS.label(key), SAMPLE_METHODS.label(key))
+        for key in SAMPLE_METHODS.keys
+    )
 
 
 def area_km2(geom, transform_context=None):
@@ -165,8 +170,7 @@ class AreaTab(QWidget, FORM):
         self.areaLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         self.weightLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         self.weightLayerCombo.setAllowEmptyLayer(True)
-        for key, label in method_labels():
-            self.methodCombo.addItem(label, key)
+        add_choices(self.methodCombo, method_labels())
         self.countriesButton.clicked.connect(lambda: self.add_bundled("countries"))
         self.regionsButton.clicked.connect(lambda: self.add_bundled("regions"))
         self.countiesButton.clicked.connect(lambda: self.add_bundled("counties"))

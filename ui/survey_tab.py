@@ -19,9 +19,9 @@ from qgis.PyQt.QtWidgets import (
 from ..core.prompts import PRESETS, build_prompts
 from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
-from ..processing.definitions import PROMPT_PRESETS, topic_label
+from ..processing.definitions import PROMPT_PRESETS, SCORE_KINDS, topic_label
 from .area_tab import is_bundled
-from .narrow import stretch_first_column
+from .narrow import add_choices, stretch_first_column
 from .settings import display_name, endpoints_changed, load_endpoints, truth_entry, truth_map
 from .task import error_sentence, log
 
@@ -29,10 +29,28 @@ FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"
 
 
 def score_labels():
-    return (
-        ("auto", tr("Automatic (expected value where the model gives logprobs)")),
-        ("expected", tr("Expected value (logprobs)")),
-        ("greedy", tr("Greedy rating")),
+    """Score kinds (key, the dock's short label, Processing's label)."""
+    short = {
+        "auto": tr("Automatic"),
+        "expected": tr("Expected value (logprobs)"),
+        "greedy": tr("Greedy rating"),
+    }
+    return tuple(
+        (key, short[key], SCORE_KINDS.label(key)) for key in ("auto", "expected", "greedy")
+    )
+
+
+def preset_labels():
+    """Prompt presets (key, the dock's short label, the preset's label)."""
+    short = {
+        "no_coordinates": tr("Without coordinates"),
+        "no_nearby": tr("Without nearby places"),
+        "no_address": tr("Without address"),
+        "short_address": tr("Admin-1 and country only"),
+    }
+    return tuple(
+        (key, short.get(key) or PROMPT_PRESETS.label(key), PROMPT_PRESETS.label(key))
+        for key in PRESETS
     )
 
 
@@ -67,10 +85,8 @@ class SurveyTab(QWidget, FORM):
         # {topic: (layer id, field)} chosen by the user, kept while a topic is unticked.
         self.truth = {}
         self.confirmed = set()  # (topic, field) pairs confirmed although the names differ
-        for key, label in score_labels():
-            self.scoreCombo.addItem(label, key)
-        for key in PRESETS:
-            self.presetCombo.addItem(PROMPT_PRESETS.label(key), key)
+        add_choices(self.scoreCombo, score_labels())
+        add_choices(self.presetCombo, preset_labels())
         for topic in TOPICS:
             self._add_topic_item(topic.name, topic.kind, topic.description, checked=False)
         header = self.topicsTree.header()
@@ -84,7 +100,7 @@ class SurveyTab(QWidget, FORM):
         self.truthTable.verticalHeader().hide()
         self.anchorLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         # The empty choice is the default anchor: say so instead of showing a blank combo.
-        self.anchorLayerCombo.setAllowEmptyLayer(True, tr("Bundled countries: infant survival"))
+        self.anchorLayerCombo.setAllowEmptyLayer(True, tr("Countries' infant survival"))
         self.anchorLayerCombo.setLayer(None)
         self.anchorFieldCombo.setFilters(QgsFieldProxyModel.Filter.Numeric)
         self.anchorLayerCombo.layerChanged.connect(self._anchor_changed)
