@@ -138,6 +138,7 @@ def topic_label(name):
     own as typed."""
     return tr(name)
 
+
 SAMPLE_METHODS = _choices(
     [
         ("uniform", QT_TRANSLATE_NOOP("@default", "Uniform on the sphere")),
