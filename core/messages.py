@@ -240,6 +240,89 @@ MESSAGES = {
     ),
     "scorer.mlm_reply": QT_TRANSLATE_NOOP("@default", "the masked-LM process: {reply}"),
     "scorer.mlm_count": QT_TRANSLATE_NOOP("@default", "the masked-LM process scored {n} of {m}"),
+    # Prompts, topics, hot spots, spatial weights, comparison, batch files (core/prompts.py, ...)
+    "prompts.malformed": QT_TRANSLATE_NOOP(
+        "@default",
+        "malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})"),
+    "prompts.positional": QT_TRANSLATE_NOOP(
+        "@default",
+        "positional placeholder {{{field}}} in {where}; use a name from {known}"),
+    "prompts.unknown": QT_TRANSLATE_NOOP(
+        "@default",
+        "unknown placeholder {{{field}}} in {where}; allowed: {known}"),
+    "prompts.nested": QT_TRANSLATE_NOOP(
+        "@default",
+        "nested placeholder in the format spec of {{{field}}}"),
+    "prompts.no_name": QT_TRANSLATE_NOOP("@default", "a prompt template needs a non-empty name"),
+    "prompts.not_text": QT_TRANSLATE_NOOP("@default", "template {name!r}: {part} must be text"),
+    "prompts.prefix_of": QT_TRANSLATE_NOOP("@default", "the prefix of {name!r}"),
+    "prompts.body_of": QT_TRANSLATE_NOOP("@default", "the body of {name!r}"),
+    "prompts.missing": QT_TRANSLATE_NOOP(
+        "@default",
+        "template {name!r} lacks the required placeholder {fields}"),
+    "prompts.render": QT_TRANSLATE_NOOP(
+        "@default",
+        "template {name!r} cannot be rendered: {reason}"),
+    "prompts.not_object": QT_TRANSLATE_NOOP(
+        "@default",
+        "a saved template must be an object, got {kind}"),
+    "prompts.saved_lacks": QT_TRANSLATE_NOOP("@default", "saved template lacks {keys}"),
+    "prompts.saved_unknown": QT_TRANSLATE_NOOP(
+        "@default",
+        "saved template has unknown keys {keys}"),
+    "prompts.saved_json": QT_TRANSLATE_NOOP(
+        "@default",
+        "saved template is not valid JSON: {reason}"),
+    "prompts.no_preset": QT_TRANSLATE_NOOP(
+        "@default",
+        "no prompt preset {name!r}; available: {known}"),
+    "prompts.gazetteer": QT_TRANSLATE_NOOP(
+        "@default",
+        "template {name!r} needs a gazetteer for address/nearby places"),
+    "hotspots.finite": QT_TRANSLATE_NOOP(
+        "@default",
+        "every unit needs a finite value (leave the others out)"),
+    "hotspots.constant": QT_TRANSLATE_NOOP(
+        "@default",
+        "the values are constant: there is nothing to cluster"),
+    "hotspots.count": QT_TRANSLATE_NOOP("@default", "{n} values for {units} units"),
+    "hotspots.three": QT_TRANSLATE_NOOP("@default", "local statistics need at least 3 units"),
+    "hotspots.no_neighbour": QT_TRANSLATE_NOOP("@default", "no unit has a neighbour"),
+    "weights.finite": QT_TRANSLATE_NOOP("@default", "every unit needs finite coordinates"),
+    "weights.k": QT_TRANSLATE_NOOP("@default", "k must be at least 1"),
+    "weights.too_few": QT_TRANSLATE_NOOP(
+        "@default",
+        "{k} nearest neighbours need more than {k} units (have {n})"),
+    "weights.band": QT_TRANSLATE_NOOP("@default", "the distance band must be longer than 0 km"),
+    "weights.direction": QT_TRANSLATE_NOOP("@default", "the points have no mean direction"),
+    "compare.twice": QT_TRANSLATE_NOOP(
+        "@default",
+        "model {model!r} has two results for topic {topic!r}"),
+    "compare.none": QT_TRANSLATE_NOOP("@default", "no model to compare"),
+    "compare.no_base": QT_TRANSLATE_NOOP("@default", "no column {base!r} to take the change from"),
+    "batch.caps": QT_TRANSLATE_NOOP("@default", "max_requests and max_bytes must be positive"),
+    "batch.too_big": QT_TRANSLATE_NOOP("@default", "one request is {n} bytes, over the {cap} cap"),
+    "batch.not_json": QT_TRANSLATE_NOOP("@default", "{path}:{line}: not JSON"),
+    "batch.no_id": QT_TRANSLATE_NOOP(
+        "@default",
+        "{path}:{line}: no custom_id (not a batch output line)"),
+    "regions.no_area": QT_TRANSLATE_NOOP("@default", "the region has no area in lon/lat"),
+    "topics.empty": QT_TRANSLATE_NOOP("@default", "a topic needs a non-empty name"),
+    "topics.spaces": QT_TRANSLATE_NOOP(
+        "@default",
+        "topic name has leading/trailing spaces: {name!r}"),
+    "topics.one_line": QT_TRANSLATE_NOOP("@default", "topic name must be one line: {name!r}"),
+    "topics.kind": QT_TRANSLATE_NOOP(
+        "@default",
+        "unknown topic kind {kind!r}; expected one of {known}"),
+    "probes.needs": QT_TRANSLATE_NOOP("@default", "the choice template needs {name}"),
+    "sampling.candidates": QT_TRANSLATE_NOOP(
+        "@default",
+        "candidates must be an (m, 2) array of lon/lat"),
+    "sampling.weights_shape": QT_TRANSLATE_NOOP(
+        "@default",
+        "weights must be an (m,) array matching candidates"),
+    "sampling.oversample": QT_TRANSLATE_NOOP("@default", "n must be >= 0 and oversample >= 1"),
 }
 # fmt: on
 
@@ -268,7 +351,9 @@ class Message:
         return self.template.format(**self.values)
 
     def __repr__(self):
-        return f"Message({self.id!r}, {self.values!r})"
+        # As the English text's: str(KeyError(message)) is the repr of its argument, and logs
+        # and tests read exceptions' reprs as they did when core raised plain text.
+        return repr(str(self))
 
 
 def message_of(error):

@@ -195,11 +195,11 @@ def sample_weighted(
     candidates = np.asarray(candidates, dtype=float)
     weights = np.asarray(weights, dtype=float)
     if candidates.ndim != 2 or candidates.shape[1] != 2:
-        raise ValueError("candidates must be an (m, 2) array of lon/lat")
+        raise ValueError(Message("sampling.candidates"))
     if weights.shape != (len(candidates),):
-        raise ValueError("weights must be an (m,) array matching candidates")
+        raise ValueError(Message("sampling.weights_shape"))
     if n < 0 or oversample < 1:
-        raise ValueError("n must be >= 0 and oversample >= 1")
+        raise ValueError(Message("sampling.oversample"))
     rng = np.random.default_rng(seed)
     pool = importance_pool(weights, max(n * int(oversample), n), rng)
     if n == 0 or pool.size == 0:

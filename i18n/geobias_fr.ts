@@ -519,7 +519,7 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="141"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
@@ -887,17 +887,17 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="141"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="141"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="141"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
@@ -917,22 +917,22 @@ Lancer l'enquête ?</translation>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1260,17 +1260,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="156"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="156"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="156"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1630,7 +1630,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="178"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -2140,12 +2140,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="187"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="187"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -2190,22 +2190,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -4550,6 +4550,216 @@ Prompt :
         <location filename="../ui/survey_tab.py" line="103"/>
         <source>Countries&apos; infant survival</source>
         <translation>Survie infantile des pays</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="244"/>
+        <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="247"/>
+        <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
+        <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="250"/>
+        <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
+        <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="253"/>
+        <source>nested placeholder in the format spec of {{{field}}}</source>
+        <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="256"/>
+        <source>a prompt template needs a non-empty name</source>
+        <translation>un modèle de prompt doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="257"/>
+        <source>template {name!r}: {part} must be text</source>
+        <translation>modèle {name!r} : {part} doit être du texte</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="258"/>
+        <source>the prefix of {name!r}</source>
+        <translation>le préfixe de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="259"/>
+        <source>the body of {name!r}</source>
+        <translation>le corps de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="260"/>
+        <source>template {name!r} lacks the required placeholder {fields}</source>
+        <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="263"/>
+        <source>template {name!r} cannot be rendered: {reason}</source>
+        <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="266"/>
+        <source>a saved template must be an object, got {kind}</source>
+        <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="269"/>
+        <source>saved template lacks {keys}</source>
+        <translation>il manque au modèle enregistré {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="270"/>
+        <source>saved template has unknown keys {keys}</source>
+        <translation>le modèle enregistré a des clés inconnues {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="273"/>
+        <source>saved template is not valid JSON: {reason}</source>
+        <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="276"/>
+        <source>no prompt preset {name!r}; available: {known}</source>
+        <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="279"/>
+        <source>template {name!r} needs a gazetteer for address/nearby places</source>
+        <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="282"/>
+        <source>every unit needs a finite value (leave the others out)</source>
+        <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="285"/>
+        <source>the values are constant: there is nothing to cluster</source>
+        <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="288"/>
+        <source>{n} values for {units} units</source>
+        <translation>{n} valeurs pour {units} unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="289"/>
+        <source>local statistics need at least 3 units</source>
+        <translation>les statistiques locales demandent au moins 3 unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="290"/>
+        <source>no unit has a neighbour</source>
+        <translation>aucune unité n'a de voisin</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="291"/>
+        <source>every unit needs finite coordinates</source>
+        <translation>chaque unité doit avoir des coordonnées finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="292"/>
+        <source>k must be at least 1</source>
+        <translation>k doit valoir au moins 1</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="293"/>
+        <source>{k} nearest neighbours need more than {k} units (have {n})</source>
+        <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="296"/>
+        <source>the distance band must be longer than 0 km</source>
+        <translation>la bande de distance doit dépasser 0 km</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="297"/>
+        <source>the points have no mean direction</source>
+        <translation>les points n'ont pas de direction moyenne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="298"/>
+        <source>model {model!r} has two results for topic {topic!r}</source>
+        <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="301"/>
+        <source>no model to compare</source>
+        <translation>aucun modèle à comparer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="302"/>
+        <source>no column {base!r} to take the change from</source>
+        <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="303"/>
+        <source>max_requests and max_bytes must be positive</source>
+        <translation>max_requests et max_bytes doivent être positifs</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="304"/>
+        <source>one request is {n} bytes, over the {cap} cap</source>
+        <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="305"/>
+        <source>{path}:{line}: not JSON</source>
+        <translation>{path}:{line} : pas du JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="306"/>
+        <source>{path}:{line}: no custom_id (not a batch output line)</source>
+        <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="309"/>
+        <source>the region has no area in lon/lat</source>
+        <translation>la région n'a pas de surface en lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="310"/>
+        <source>a topic needs a non-empty name</source>
+        <translation>un thème doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="311"/>
+        <source>topic name has leading/trailing spaces: {name!r}</source>
+        <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="314"/>
+        <source>topic name must be one line: {name!r}</source>
+        <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="315"/>
+        <source>unknown topic kind {kind!r}; expected one of {known}</source>
+        <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="318"/>
+        <source>the choice template needs {name}</source>
+        <translation>le modèle de choix doit contenir {name}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="319"/>
+        <source>candidates must be an (m, 2) array of lon/lat</source>
+        <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="322"/>
+        <source>weights must be an (m,) array matching candidates</source>
+        <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="325"/>
+        <source>n must be &gt;= 0 and oversample &gt;= 1</source>
+        <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
 </context>
 <context>
