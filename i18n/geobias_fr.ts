@@ -3711,7 +3711,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/guide.py" line="34"/>
         <source>GeoBias user guide</source>
-        <translation>Guide de l'utilisateur de GeoBias</translation>
+        <translation>Guide de l'utilisateur de GeoBias (en anglais)</translation>
     </message>
     <message>
         <location filename="../ui/guide.py" line="58"/>
@@ -4963,7 +4963,7 @@ Prompt :
     <message>
         <location filename="../ui/dock.ui" line="15"/>
         <source>Open the GeoBias user guide</source>
-        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias (en anglais)</translation>
     </message>
 </context>
 <context>
