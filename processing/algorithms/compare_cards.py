@@ -22,7 +22,7 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ...paths import RESOURCES
 from ..base import GeoBiasAlgorithm
 from ..card import card_label, load_sample, read_cards, sample_truth
-from ..card_page import card_table
+from ..card_page import card_table, notes
 from ..comparison import write_mean_layer
 from ..gpkg import write_table
 from ..parameters import split_topics
@@ -56,6 +56,9 @@ def markdown(cards, topics):
         out.append("|" + "---|" * len(header))
         out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
         out.append("")
+    if any(not t.get("bias_score_is_bias", True) for c in cards for t in c["topics"]
+           if t["topic"] in topics):  # fmt: skip
+        out.append(notes(cards[0])[0])
     return "\n".join(out)
 
 
