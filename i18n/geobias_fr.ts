@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="248"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="333"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -39,27 +39,27 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="365"/>
+        <location filename="../processing/parameters.py" line="395"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="365"/>
+        <location filename="../processing/parameters.py" line="395"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="68"/>
+        <location filename="../processing/algorithms/report.py" line="81"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="86"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="193"/>
+        <location filename="../ui/runner.py" line="268"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -69,37 +69,37 @@
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="60"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="63"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="66"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="67"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="69"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="72"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="74"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="78"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="79"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="57"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
@@ -124,22 +124,22 @@
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="101"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="116"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="118"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="147"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -169,17 +169,17 @@
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="57"/>
+        <location filename="../processing/rasters.py" line="84"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="60"/>
+        <location filename="../processing/rasters.py" line="87"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="73"/>
+        <location filename="../processing/rasters.py" line="100"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
@@ -199,27 +199,22 @@
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="197"/>
+        <location filename="../processing/rasters.py" line="224"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="22"/>
-        <source>Authentication configuration {id} cannot be loaded.</source>
-        <translation>Impossible de charger la configuration d'authentification {id}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/endpoints.py" line="40"/>
+        <location filename="../processing/endpoints.py" line="44"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="155"/>
+        <location filename="../processing/endpoints.py" line="159"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="63"/>
+        <location filename="../processing/endpoints.py" line="67"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -229,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="125"/>
+        <location filename="../processing/endpoints.py" line="129"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -259,17 +254,17 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="187"/>
+        <location filename="../processing/parameters.py" line="193"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="193"/>
+        <location filename="../processing/parameters.py" line="199"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="199"/>
+        <location filename="../processing/parameters.py" line="205"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -284,12 +279,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="248"/>
+        <location filename="../processing/parameters.py" line="278"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="254"/>
+        <location filename="../processing/parameters.py" line="284"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -304,14 +299,9 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="260"/>
+        <location filename="../processing/parameters.py" line="290"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="268"/>
-        <source>Give at least one topic.</source>
-        <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="49"/>
@@ -324,7 +314,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -454,32 +444,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="105"/>
+        <location filename="../processing/parameters.py" line="111"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="111"/>
+        <location filename="../processing/parameters.py" line="117"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="125"/>
+        <location filename="../processing/parameters.py" line="131"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="128"/>
+        <location filename="../processing/parameters.py" line="134"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="97"/>
+        <location filename="../ui/runner.py" line="171"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="146"/>
+        <location filename="../processing/parameters.py" line="152"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -499,12 +489,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="119"/>
+        <location filename="../processing/parameters.py" line="125"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="314"/>
+        <location filename="../processing/parameters.py" line="344"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -519,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="326"/>
+        <location filename="../processing/parameters.py" line="356"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -529,22 +519,22 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="70"/>
+        <location filename="../ui/area_tab.py" line="74"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="71"/>
+        <location filename="../ui/area_tab.py" line="75"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="72"/>
+        <location filename="../ui/area_tab.py" line="76"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="73"/>
+        <location filename="../ui/area_tab.py" line="77"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
@@ -579,12 +569,12 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="193"/>
+        <location filename="../ui/area_tab.py" line="237"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="170"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +604,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="173"/>
+        <location filename="../ui/dock.py" line="204"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="232"/>
+        <location filename="../ui/dock.py" line="286"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="232"/>
+        <location filename="../ui/dock.py" line="286"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="237"/>
+        <location filename="../ui/dock.py" line="291"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,57 +632,57 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="240"/>
+        <location filename="../ui/dock.py" line="294"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="91"/>
+        <location filename="../ui/run_panel.py" line="127"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="124"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="97"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="74"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="260"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="74"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="160"/>
+        <location filename="../ui/run_panel.py" line="217"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="322"/>
+        <location filename="../ui/results_tab.py" line="400"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="334"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
+        <location filename="../ui/results_tab.py" line="422"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -713,7 +703,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="333"/>
+        <location filename="../ui/dock.py" line="388"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -758,87 +748,87 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="166"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="167"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="168"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="169"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="170"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="171"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="150"/>
+        <location filename="../ui/results.py" line="174"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -878,42 +868,42 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="124"/>
+        <location filename="../ui/task.py" line="177"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="99"/>
+        <location filename="../ui/runner.py" line="173"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="85"/>
+        <location filename="../processing/endpoints.py" line="89"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="265"/>
+        <location filename="../ui/runner.py" line="381"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="349"/>
+        <location filename="../ui/runner.py" line="465"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="43"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="44"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
@@ -943,7 +933,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../ui/area_tab.py" line="78"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1128,47 +1118,47 @@ Prompt :
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="47"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="49"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="150"/>
+        <location filename="../ui/area_tab.py" line="194"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="168"/>
+        <location filename="../ui/area_tab.py" line="212"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="172"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="372"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="270"/>
+        <location filename="../ui/area_tab.py" line="384"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
@@ -1193,37 +1183,37 @@ Prompt :
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/results_tab.py" line="69"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="92"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="93"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="94"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="206"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="209"/>
+        <location filename="../ui/dock.py" line="263"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1226,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="213"/>
+        <location filename="../ui/dock.py" line="267"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="275"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1259,17 +1249,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="144"/>
+        <location filename="../ui/results_tab.py" line="224"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="167"/>
+        <location filename="../ui/results_tab.py" line="244"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1289,7 +1279,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="266"/>
+        <location filename="../ui/area_tab.py" line="380"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1297,7 +1287,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="269"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1305,7 +1295,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="188"/>
+        <location filename="../ui/dock.py" line="59"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1391,42 +1381,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="369"/>
+        <location filename="../processing/parameters.py" line="399"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="374"/>
+        <location filename="../processing/parameters.py" line="404"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="379"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="385"/>
+        <location filename="../processing/parameters.py" line="415"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="391"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="456"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="403"/>
+        <location filename="../processing/parameters.py" line="433"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="420"/>
+        <location filename="../processing/parameters.py" line="450"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1436,32 +1426,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="48"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="49"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Bottom of the rating scale the model was asked for</source>
         <translation>Bas de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Top of the rating scale the model was asked for</source>
         <translation>Haut de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="103"/>
         <source>Ratings outside the scale</source>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="122"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1501,22 +1491,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="199"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="194"/>
+        <location filename="../ui/results.py" line="218"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="223"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="202"/>
+        <location filename="../ui/results.py" line="226"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1526,34 +1516,24 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="299"/>
-        <source>Could not sample points: {e}.</source>
-        <translation>Impossible d'échantillonner les points : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="193"/>
+        <location filename="../ui/dock.py" line="245"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="336"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="283"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="292"/>
+        <location filename="../ui/dock.py" line="346"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="195"/>
-        <source>Could not compute the metrics: {e}.</source>
-        <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
@@ -1596,7 +1576,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
@@ -1626,7 +1606,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -2006,7 +1986,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="375"/>
+        <location filename="../processing/report_layout.py" line="392"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2036,14 +2016,9 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="137"/>
+        <location filename="../ui/task.py" line="195"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
-    </message>
-    <message>
-        <location filename="../processing/comparison.py" line="34"/>
-        <source>Cannot open {path}.</source>
-        <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="38"/>
@@ -2096,11 +2071,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="114"/>
-        <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
-        <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="120"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
@@ -2116,7 +2086,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="301"/>
+        <location filename="../ui/compare_tab.py" line="79"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2136,7 +2106,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="80"/>
+        <location filename="../processing/comparison.py" line="82"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2211,27 +2181,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="160"/>
+        <location filename="../processing/endpoints.py" line="164"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="162"/>
+        <location filename="../processing/endpoints.py" line="166"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="175"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="187"/>
+        <location filename="../processing/endpoints.py" line="191"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2446,32 +2416,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="252"/>
+        <location filename="../processing/algorithms/herb.py" line="254"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="294"/>
+        <location filename="../processing/algorithms/herb.py" line="296"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="321"/>
+        <location filename="../processing/algorithms/herb.py" line="323"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="330"/>
+        <location filename="../processing/algorithms/herb.py" line="332"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="340"/>
+        <location filename="../processing/algorithms/herb.py" line="342"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="357"/>
+        <location filename="../processing/algorithms/herb.py" line="359"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2481,172 +2451,172 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="32"/>
+        <location filename="../processing/algorithms/report.py" line="39"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="37"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="60"/>
+        <location filename="../processing/algorithms/report.py" line="73"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="67"/>
+        <location filename="../processing/algorithms/report.py" line="80"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="74"/>
+        <location filename="../processing/algorithms/report.py" line="87"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="100"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="106"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="96"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="124"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="126"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="147"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="146"/>
+        <location filename="../processing/algorithms/report.py" line="176"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="114"/>
+        <location filename="../processing/report_layout.py" line="127"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="151"/>
+        <location filename="../processing/report_layout.py" line="164"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="152"/>
+        <location filename="../processing/report_layout.py" line="165"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../processing/report_layout.py" line="166"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="154"/>
+        <location filename="../processing/report_layout.py" line="167"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="155"/>
+        <location filename="../processing/report_layout.py" line="168"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="156"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="157"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="158"/>
+        <location filename="../processing/report_layout.py" line="171"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="159"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="160"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="161"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../processing/report_layout.py" line="181"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="177"/>
+        <location filename="../processing/report_layout.py" line="190"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="179"/>
+        <location filename="../processing/report_layout.py" line="192"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="187"/>
+        <location filename="../processing/report_layout.py" line="200"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="193"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="197"/>
+        <location filename="../processing/report_layout.py" line="210"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2656,147 +2626,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="331"/>
+        <location filename="../processing/report_layout.py" line="348"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="344"/>
+        <location filename="../processing/report_layout.py" line="361"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="351"/>
+        <location filename="../processing/report_layout.py" line="368"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="354"/>
+        <location filename="../processing/report_layout.py" line="371"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="360"/>
+        <location filename="../processing/report_layout.py" line="377"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="364"/>
+        <location filename="../processing/report_layout.py" line="381"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="366"/>
+        <location filename="../processing/report_layout.py" line="383"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="374"/>
+        <location filename="../processing/report_layout.py" line="391"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="390"/>
+        <location filename="../processing/report_layout.py" line="406"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="394"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="398"/>
+        <location filename="../processing/report_layout.py" line="414"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="424"/>
+        <location filename="../processing/report_layout.py" line="440"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="435"/>
+        <location filename="../processing/report_layout.py" line="451"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="454"/>
+        <location filename="../processing/report_layout.py" line="528"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="226"/>
+        <location filename="../ui/results_tab.py" line="311"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="242"/>
-        <source>Could not write the report: {e}</source>
-        <translation>Impossible d'écrire le rapport : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="333"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="257"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2846,7 +2811,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="205"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2911,12 +2876,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="295"/>
+        <location filename="../processing/algorithms/probes.py" line="298"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="296"/>
+        <location filename="../processing/algorithms/probes.py" line="299"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
@@ -2956,37 +2921,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="200"/>
-        <source>Give two different regions to choose from.</source>
-        <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="204"/>
-        <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
-        <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="223"/>
+        <location filename="../processing/algorithms/probes.py" line="226"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="232"/>
+        <location filename="../processing/algorithms/probes.py" line="235"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="236"/>
+        <location filename="../processing/algorithms/probes.py" line="239"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="265"/>
+        <location filename="../processing/algorithms/probes.py" line="268"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="293"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -3016,7 +2971,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3125,102 +3080,82 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="95"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="156"/>
-        <source>{what} failed: {e}</source>
-        <translation>{what} a échoué : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="165"/>
+        <location filename="../ui/overlay_tab.py" line="222"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="176"/>
+        <location filename="../ui/overlay_tab.py" line="209"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="182"/>
-        <source>Aggregating</source>
-        <translation>L'agrégation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="185"/>
+        <location filename="../ui/overlay_tab.py" line="216"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="190"/>
+        <location filename="../ui/overlay_tab.py" line="227"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="203"/>
+        <location filename="../ui/overlay_tab.py" line="245"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="208"/>
-        <source>Correlating</source>
-        <translation>La corrélation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="240"/>
+        <location filename="../ui/overlay_tab.py" line="300"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
-        <source>Finding hot spots</source>
-        <translation>La recherche des points chauds</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="253"/>
+        <location filename="../ui/overlay_tab.py" line="310"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="254"/>
+        <location filename="../ui/overlay_tab.py" line="317"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="151"/>
+        <location filename="../ui/results.py" line="175"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="192"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3320,32 +3255,17 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="59"/>
-        <source>Give either a batch output file or a folder.</source>
-        <translation>Donnez soit un fichier de sortie de lot, soit un dossier.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="62"/>
-        <source>{folder} holds no .jsonl file.</source>
-        <translation>{folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="74"/>
-        <source>{path} cannot be imported: {err}</source>
-        <translation>{path} ne peut pas être importé : {err}</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="79"/>
+        <location filename="../processing/algorithms/import_batch.py" line="87"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="86"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="123"/>
+        <location filename="../processing/endpoints.py" line="127"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3380,62 +3300,57 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="36"/>
+        <location filename="../ui/compare_tab.py" line="38"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="287"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="260"/>
-        <source>Could not compare: {e}.</source>
-        <translation>Comparaison impossible : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="361"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="326"/>
+        <location filename="../ui/compare_tab.py" line="365"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3450,19 +3365,364 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="180"/>
+        <location filename="../processing/endpoints.py" line="184"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="77"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="149"/>
+        <location filename="../ui/run_panel.py" line="206"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/comparison.py" line="34"/>
+        <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
+        <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="25"/>
+        <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
+        <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="251"/>
+        <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
+        <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="298"/>
+        <source>Give at least one topic (TOPICS).</source>
+        <translation>Indiquez au moins un thème (TOPICS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="541"/>
+        <source>{label} ({key}): {problem}</source>
+        <translation>{label} ({key}) : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="557"/>
+        <source>{value} is not a number.</source>
+        <translation>{value} n’est pas un nombre.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="563"/>
+        <source>a layer of {value} cannot be loaded.</source>
+        <translation>une couche de {value} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="569"/>
+        <source>{value} cannot be loaded as a layer.</source>
+        <translation>{value} ne peut pas être chargé comme couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="579"/>
+        <source>{value} cannot be loaded as a raster.</source>
+        <translation>{value} ne peut pas être chargé comme raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="581"/>
+        <source>the raster {name} has no coordinate reference system; assign one first.</source>
+        <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="593"/>
+        <source>the extent {value} is empty.</source>
+        <translation>l’emprise {value} est vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="607"/>
+        <source>lines</source>
+        <translation>lignes</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="608"/>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="618"/>
+        <source>the layer {name} has no coordinate reference system; assign one first.</source>
+        <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="621"/>
+        <source>the layer {name} has no features.</source>
+        <translation>la couche {name} n’a aucune entité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="624"/>
+        <source>the layer {name} holds {found}; {wanted} are expected.</source>
+        <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="624"/>
+        <source>no geometry</source>
+        <translation>aucune géométrie</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="624"/>
+        <source> or </source>
+        <translation> ou </translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="650"/>
+        <source>{value} is not a band number.</source>
+        <translation>{value} n’est pas un numéro de bande.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="652"/>
+        <source>the raster {name} has no band {band} (it has {n}).</source>
+        <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="667"/>
+        <source>the layer has no field &apos;{name}&apos;.</source>
+        <translation>la couche n’a pas de champ « {name} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="670"/>
+        <source>field &apos;{name}&apos; is not numeric.</source>
+        <translation>le champ « {name} » n’est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="716"/>
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} est un fichier, pas un dossier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="683"/>
+        <source>the folder {path} does not exist.</source>
+        <translation>le dossier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="685"/>
+        <source>{path} is a folder, not a file.</source>
+        <translation>{path} est un dossier, pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="690"/>
+        <source>the file {path} does not exist.</source>
+        <translation>le fichier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="718"/>
+        <source>{path} is a folder; give a file name.</source>
+        <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="732"/>
+        <source>{path} cannot be written (no permission, or a read-only folder).</source>
+        <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
+        <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="246"/>
+        <source>Descriptors (DESCRIPTORS): {err}</source>
+        <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="59"/>
+        <source>Give either a batch output file (INPUT) or a folder (FOLDER).</source>
+        <translation>Donnez soit un fichier de sortie de lot (INPUT), soit un dossier (FOLDER).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="64"/>
+        <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
+        <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="76"/>
+        <source>{key}: {path} cannot be imported: {err}</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="111"/>
+        <source>{label} ({key}): give the column&apos;s name.</source>
+        <translation>{label} ({key}) : indiquez le nom de la colonne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="121"/>
+        <source>{label} ({key}): {err}</source>
+        <translation>{label} ({key}) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <source>Ratings table (INPUT): {err}</source>
+        <translation>Table des notes (INPUT) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
+        <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <source>Give the model&apos;s name (MODEL).</source>
+        <translation>Indiquez le nom du modèle (MODEL).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
+        <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="206"/>
+        <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
+        <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="540"/>
+        <source>The report&apos;s layout could not be added to the project.</source>
+        <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="117"/>
+        <source>GeoBias: measuring the study area</source>
+        <translation>GeoBias : mesure de la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="370"/>
+        <source>Measuring the study area…</source>
+        <translation>Mesure de la zone d'étude…</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="412"/>
+        <source>GeoBias: sampling points</source>
+        <translation>GeoBias : échantillonnage des points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="60"/>
+        <source>Reading the points…</source>
+        <translation>Lecture des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="304"/>
+        <source>GeoBias: comparison</source>
+        <translation>GeoBias : comparaison</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="307"/>
+        <source>Comparing the models…</source>
+        <translation>Comparaison des modèles…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="61"/>
+        <source>Counting the requests…</source>
+        <translation>Décompte des requêtes…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="147"/>
+        <source>{job} is running: wait for it to finish or cancel it.</source>
+        <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="80"/>
+        <source>{name} ({where})</source>
+        <translation>{name} ({where})</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="98"/>
+        <source>Several layers hold the same model and topic: use</source>
+        <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="124"/>
+        <source>{model} · {topic}</source>
+        <translation>{model} · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="126"/>
+        <source>{title} ({kind})</source>
+        <translation>{title} ({kind})</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="75"/>
+        <source>Aggregating the points per unit…</source>
+        <translation>Agrégation des points par unité…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="76"/>
+        <source>Correlating…</source>
+        <translation>Calcul des corrélations…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="77"/>
+        <source>Finding hot spots…</source>
+        <translation>Recherche des points chauds…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="79"/>
+        <source>Reading the table…</source>
+        <translation>Lecture de la table…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="235"/>
+        <source>GeoBias: aggregate</source>
+        <translation>GeoBias : agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="266"/>
+        <source>GeoBias: correlate</source>
+        <translation>GeoBias : corrélations</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="327"/>
+        <source>GeoBias: hot spots</source>
+        <translation>GeoBias : points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="67"/>
+        <source>Opening the layers…</source>
+        <translation>Ouverture des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="71"/>
+        <source>Writing the report…</source>
+        <translation>Rédaction du rapport…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="218"/>
+        <source>GeoBias: opening results</source>
+        <translation>GeoBias : ouverture des résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="270"/>
+        <source>GeoBias: bias metrics</source>
+        <translation>GeoBias : mesures du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="323"/>
+        <source>GeoBias: report</source>
+        <translation>GeoBias : rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="210"/>
+        <source>Stopped: {reason}.</source>
+        <translation>Arrêté : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="365"/>
+        <source>GeoBias: preparing the survey</source>
+        <translation>GeoBias : préparation de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="182"/>
+        <source>{alg} cannot run in the background.</source>
+        <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
     <message>
         <location filename="../processing/card.py" line="50"/>
@@ -3650,67 +3910,67 @@ Lancer HERB ?</translation>
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="521"/>
+        <location filename="../processing/parameters.py" line="774"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="527"/>
+        <location filename="../processing/parameters.py" line="780"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="537"/>
+        <location filename="../processing/parameters.py" line="790"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="543"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="571"/>
+        <location filename="../processing/parameters.py" line="824"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="578"/>
+        <location filename="../processing/parameters.py" line="831"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="582"/>
+        <location filename="../processing/parameters.py" line="835"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -3860,42 +4120,42 @@ Lancer HERB ?</translation>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="64"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="67"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="69"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="72"/>
         <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
         <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="82"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="85"/>
         <source>Benchmark cards (JSON)</source>
         <translation>Fiches de référence (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="88"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="91"/>
         <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
         <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="109"/>
         <source>The cards as Markdown</source>
         <translation>Les fiches en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="113"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="116"/>
         <source>Give at least one card (CARDS or SHIPPED).</source>
         <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="117"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="120"/>
         <source>Cards on different samples ({v}) cannot be compared.</source>
         <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="126"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="129"/>
         <source>TOPICS: {missing} on no card (they have: {have}).</source>
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
@@ -3903,6 +4163,11 @@ Lancer HERB ?</translation>
         <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
         <source>Geo-bias scores (GeoBS)</source>
         <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
@@ -3913,11 +4178,6 @@ Lancer HERB ?</translation>
         <location filename="../processing/algorithms/geobias_scores.py" line="109"/>
         <source>Local geo-bias scores</source>
         <translation>Scores de géo-biais locaux</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
-        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
-        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
 </context>
 <context>
