@@ -255,13 +255,13 @@ def read_card(path: str) -> dict:
     with open(path, encoding="utf-8") as f:
         try:
             card = json.load(f)
-        except ValueError as err:
-            raise ValueError(f"{path} is not a card: {err}") from err
+        except ValueError as err:  # not JSON, or not text at all
+            raise ValueError(f"not JSON: {err}") from err
     if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
-        raise ValueError(f"{path} is not a GeoBias card of format {CARD_FORMAT}")
+        raise ValueError(f"not a GeoBias card of format {CARD_FORMAT}")
     for key in ("model", "sample", "topics"):
         if key not in card:
-            raise ValueError(f"{path}: the card has no '{key}'")
+            raise ValueError(f"the card has no '{key}'")
     return card
 
 

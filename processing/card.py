@@ -181,14 +181,17 @@ def write_json(path, card):
     return path
 
 
-def read_cards(paths):
-    """Cards read from JSON files; a file that is no card is a clear error."""
+def read_cards(paths, parameter="CARDS"):
+    """Cards read from JSON files; a file that is no card is an error naming `parameter`."""
     cards = []
     for path in paths:
         try:
             cards.append(benchmark.read_card(path))
-        except (OSError, ValueError) as err:
-            raise QgsProcessingException(str(err)) from err
+        except (OSError, ValueError) as err:  # UnicodeDecodeError too: a binary file
+            raise QgsProcessingException(
+                tr("{param}: {path} is not a benchmark card ({err}).").format(
+                    param=parameter, path=path, err=err)
+            ) from err  # fmt: skip
     return cards
 
 

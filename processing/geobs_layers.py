@@ -130,21 +130,21 @@ def layer_scores(layer, context, feedback, geobs_input, settings, truth_field="t
     """Yield (scores row, local columns) for every (model, topic, score kind) of a rated
     layer; `geobs_input` is a parameters.GeoBSInput, `settings` a core GeoBSSettings."""
     error, field_name, edges = geobs_input.error, geobs_input.field_name, geobs_input.edges
-    if error == "field":
+    if field_name:  # checked whenever named, used with ERROR = field
         numeric_field(layer, field_name, tr("Error field (ERROR_FIELD)"))
-    elif error == "rank_error" and layer.fields().lookupField(truth_field) < 0:
+    if error == "rank_error" and layer.fields().lookupField(truth_field) < 0:
         raise QgsProcessingException(
-            tr("Layer {layer} has no field '{name}': rank errors need the ground truth "
-               "('Sample ground truth'), or choose another error.").format(
+            tr("TRUTH_FIELD: layer {layer} has no field '{name}': rank errors need the ground "
+               "truth ('Sample ground truth'), or choose another error.").format(
                 layer=layer.name(), name=truth_field)
         )  # fmt: skip
     names = ["pid", "model", "topic", "score_kind", "answered", "failed", "score", truth_field]
     columns = read_columns(layer, context, names + ([field_name] if field_name else []))
     if error == "rank_error" and not np.isfinite(as_float(columns[truth_field])).any():
-        raise QgsProcessingException(
-            tr("Layer {layer} has no ground truth in '{name}': rank errors need it ('Sample "
-               "ground truth'), or choose another error.").format(
-                layer=layer.name(), name=truth_field)
+        # A survey's other topics have the field without values: said in their rows.
+        feedback.pushInfo(
+            tr("Layer {layer} has no ground truth in '{name}': no rank errors to score.")
+            .format(layer=layer.name(), name=truth_field)
         )  # fmt: skip
     n = len(columns["lon"])
     pids = as_float(columns["pid"]) if "pid" in columns else np.arange(n, dtype=float)

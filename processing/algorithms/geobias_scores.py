@@ -85,6 +85,11 @@ class GeoBiasScoresAlgorithm(GeoBiasAlgorithm):
             if feedback.isCanceled():
                 return {}
             feedback.setProgress(90.0 * (k + 1) / len(layers))
+        if geobs_input.error == "rank_error" and not any(r["n_coded"] for r in rows):
+            raise QgsProcessingException(
+                tr("TRUTH_FIELD: no layer has a ground truth in '{name}': rank errors need it "
+                   "('Sample ground truth'), or choose another error.").format(name=truth_field)
+            )  # fmt: skip
         # Everything is computed: only now write.
         fields = qgs_fields(SCORE_FIELDS)
         sink, dest = self.parameterAsSink(
