@@ -1,6 +1,7 @@
 """The benchmark card's steps: the fixed sample, ratings on its points (asked or given as
 layers), the card's topic entries, its GeoPackage table and JSON file, and cards read back."""
 
+import glob
 import os
 
 import numpy as np
@@ -10,11 +11,12 @@ from qgis.core import QgsProcessingException
 from ..core import benchmark
 from ..core.topics import topic_names
 from ..i18n_util import tr
-from ..paths import BENCHMARK_SAMPLE_V1
+from ..paths import BENCHMARK_SAMPLE_V1, RESOURCES
 from .features import as_float, read_columns
 from .metrics_table import groups
 
 SAMPLES = {"v1": BENCHMARK_SAMPLE_V1}
+SHIPPED_CARDS = os.path.join(RESOURCES, "benchmark", "cards")
 # The paper's topics, in its order: the full card's default.
 ALL_TOPICS = "; ".join(topic_names())
 
@@ -193,6 +195,11 @@ def read_cards(paths, parameter="CARDS"):
                     param=parameter, path=path, err=err)
             ) from err  # fmt: skip
     return cards
+
+
+def shipped_cards():
+    """The cards shipped with GeoBias (resources/benchmark/cards), sorted."""
+    return sorted(glob.glob(os.path.join(SHIPPED_CARDS, "*.json")))
 
 
 def card_label(card):

@@ -555,6 +555,15 @@ def _value_problem(alg, d, value, parameters, context):
     if kind == "number":
         number = alg.parameterAsDouble(parameters, d.name(), context)
         return "" if math.isfinite(number) else tr("{value} is not a number.").format(value=value)
+    if kind == "multilayer" and _enum_int(d.layerType()) == _enum_int(
+        QgsProcessing.SourceType.TypeFile
+    ):  # files of any kind (benchmark cards), not layers
+        for path in alg.parameterAsFileList(parameters, d.name(), context):
+            if path and os.path.isdir(path):
+                return tr("{path} is a folder, not a file.").format(path=path)
+            if path and not os.path.exists(path):
+                return tr("the file {path} does not exist.").format(path=path)
+        return ""
     if kind in ("source", "vector", "multilayer"):
         if kind == "multilayer":
             given = value if isinstance(value, (list, tuple)) else [value]
@@ -817,7 +826,7 @@ class GeoBSParameters:
         from ..core.geobs import GeoBSSettings
 
         error = GEOBS_ERRORS.key(alg.parameterAsEnum(parameters, cls.ERROR, context))
-        name = alg.parameterAsString(parameters, cls.ERROR_FIELD, context)
+        name = alg.parameterAsString(parameters, cls.ERROR_FIELD, context).strip()
         edges = ()
         if error == "field":
             if not name:

@@ -1,8 +1,5 @@
 """geobias:comparecards — benchmark cards side by side: one table and mean-rank maps."""
 
-import glob
-import os
-
 import numpy as np
 from osgeo import ogr
 from qgis.core import (
@@ -19,9 +16,8 @@ from qgis.core import (
 from ...core import benchmark
 from ...core.compare import Scores, mean_ranks
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
-from ...paths import RESOURCES
 from ..base import GeoBiasAlgorithm
-from ..card import card_label, load_sample, read_cards, sample_truth
+from ..card import card_label, load_sample, read_cards, sample_truth, shipped_cards
 from ..card_page import card_table, notes
 from ..comparison import write_mean_layer
 from ..gpkg import write_table
@@ -29,7 +25,6 @@ from ..parameters import split_topics
 from ..rating import load_outputs
 from ..styles import short_topic
 
-SHIPPED_CARDS = os.path.join(RESOURCES, "benchmark", "cards")
 # The comparison table: the label of each card, then core.benchmark.COMPARE_COLUMNS.
 _TEXT = ("model", "endpoint", "sample", "topic", "topic_kind")
 _INTEGER = ("reduced", "n_points", "bias_score_is_bias")
@@ -38,11 +33,6 @@ COMPARE_FIELDS.update({
     c: ogr.OFTString if c in _TEXT else ogr.OFTInteger if c in _INTEGER else ogr.OFTReal
     for c in benchmark.COMPARE_COLUMNS
 })  # fmt: skip
-
-
-def shipped_cards():
-    """The cards shipped with GeoBias (resources/benchmark/cards), sorted."""
-    return sorted(glob.glob(os.path.join(SHIPPED_CARDS, "*.json")))
 
 
 def markdown(cards, topics):
