@@ -43,6 +43,7 @@ __all__ = [
     "lag_sri",
     "neighbour_pairs",
     "scale_sri",
+    "scaled_settings",
     "ssi",
 ]
 
@@ -764,6 +765,29 @@ class GeoBSSettings:
 
     def as_dict(self) -> dict:
         return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+
+def scaled_settings(lon, lat, neighbours: int = 82, base: GeoBSSettings | None = None):
+    """`base` (default: the card's settings) with its radius, cells and lags scaled to a point
+    set: the radius is the median great-circle distance from a point to its `neighbours`-th
+    nearest (at most a fifth of the points, at least 10), cells and lags keep their ratio to
+    it (10 deg and 500 km at 1,500 km). On the card's 2,000 world points 82 neighbours give
+    about the card's 1,500 km; a regional survey gets regional neighbourhoods."""
+    base = base or GeoBSSettings()
+    lon, lat = (np.asarray(a, dtype=float).ravel() for a in (lon, lat))
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    xyz = lonlat_to_xyz(lon[ok], lat[ok]).reshape(-1, 3)
+    m = int(min(neighbours, max(10, len(xyz) // 5), len(xyz) - 1))
+    if m < 1:
+        return base
+    chord = cKDTree(xyz).query(xyz, m + 1)[0][:, -1]
+    km = float(np.median(2 * EARTH_RADIUS_KM * np.arcsin(np.minimum(chord / 2, 1.0))))
+    if not km > 0:
+        return base
+    ratio = km / base.radius_km
+    fields = base.as_dict()
+    fields.update(radius_km=km, scale_deg=base.scale_deg * ratio, lag_km=base.lag_km * ratio)
+    return GeoBSSettings(**fields)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="376"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -49,12 +49,12 @@
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="81"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="222"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -672,17 +672,17 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="400"/>
+        <location filename="../ui/results_tab.py" line="444"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="412"/>
+        <location filename="../ui/results_tab.py" line="456"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="422"/>
+        <location filename="../ui/results_tab.py" line="466"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -748,87 +748,87 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="55"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="56"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="57"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="53"/>
+        <location filename="../ui/results.py" line="58"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="166"/>
+        <location filename="../ui/results.py" line="192"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="167"/>
+        <location filename="../ui/results.py" line="193"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="168"/>
+        <location filename="../ui/results.py" line="194"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="169"/>
+        <location filename="../ui/results.py" line="195"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="170"/>
+        <location filename="../ui/results.py" line="196"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="171"/>
+        <location filename="../ui/results.py" line="197"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="174"/>
+        <location filename="../ui/results.py" line="200"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -1249,17 +1249,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="222"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="224"/>
+        <location filename="../ui/results_tab.py" line="261"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="244"/>
+        <location filename="../ui/results_tab.py" line="282"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1491,22 +1491,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="233"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="218"/>
+        <location filename="../ui/results.py" line="257"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="223"/>
+        <location filename="../ui/results.py" line="262"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="226"/>
+        <location filename="../ui/results.py" line="265"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1986,7 +1986,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="392"/>
+        <location filename="../processing/report_layout.py" line="412"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2086,7 +2086,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="79"/>
+        <location filename="../ui/compare_tab.py" line="100"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2451,82 +2451,77 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="39"/>
+        <location filename="../processing/algorithms/report.py" line="41"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="44"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="76"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="83"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="90"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="98"/>
+        <location filename="../processing/algorithms/report.py" line="101"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="99"/>
+        <location filename="../processing/algorithms/report.py" line="102"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="100"/>
+        <location filename="../processing/algorithms/report.py" line="103"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="106"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="109"/>
+        <location filename="../processing/algorithms/report.py" line="112"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="124"/>
+        <location filename="../processing/algorithms/report.py" line="127"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="139"/>
+        <location filename="../processing/algorithms/report.py" line="142"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="147"/>
+        <location filename="../processing/algorithms/report.py" line="150"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="176"/>
+        <location filename="../processing/algorithms/report.py" line="187"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
@@ -2591,32 +2586,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="181"/>
+        <location filename="../processing/report_layout.py" line="197"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="190"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="192"/>
+        <location filename="../processing/report_layout.py" line="208"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="200"/>
+        <location filename="../processing/report_layout.py" line="216"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="206"/>
+        <location filename="../processing/report_layout.py" line="222"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="210"/>
+        <location filename="../processing/report_layout.py" line="226"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2626,142 +2621,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="350"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="350"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="348"/>
+        <location filename="../processing/report_layout.py" line="364"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="377"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="368"/>
+        <location filename="../processing/report_layout.py" line="384"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="371"/>
+        <location filename="../processing/report_layout.py" line="387"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="377"/>
+        <location filename="../processing/report_layout.py" line="393"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="394"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="381"/>
+        <location filename="../processing/report_layout.py" line="397"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="383"/>
+        <location filename="../processing/report_layout.py" line="399"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="391"/>
+        <location filename="../processing/report_layout.py" line="411"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="406"/>
+        <location filename="../processing/report_layout.py" line="426"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="410"/>
+        <location filename="../processing/report_layout.py" line="430"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="414"/>
+        <location filename="../processing/report_layout.py" line="434"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="435"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="435"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="440"/>
+        <location filename="../processing/report_layout.py" line="460"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="451"/>
+        <location filename="../processing/report_layout.py" line="471"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="528"/>
+        <location filename="../processing/report_layout.py" line="548"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="311"/>
+        <location filename="../ui/results_tab.py" line="354"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="376"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="381"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -3145,17 +3140,17 @@ Lancer HERB ?</translation>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="54"/>
+        <location filename="../ui/results.py" line="59"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="201"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="216"/>
+        <location filename="../ui/results.py" line="255"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3335,17 +3330,17 @@ Lancer HERB ?</translation>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="287"/>
+        <location filename="../ui/compare_tab.py" line="308"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="361"/>
+        <location filename="../ui/compare_tab.py" line="426"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="365"/>
+        <location filename="../ui/compare_tab.py" line="430"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
@@ -3410,112 +3405,112 @@ Lancer HERB ?</translation>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="563"/>
+        <location filename="../processing/parameters.py" line="572"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="569"/>
+        <location filename="../processing/parameters.py" line="578"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="579"/>
+        <location filename="../processing/parameters.py" line="588"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="581"/>
+        <location filename="../processing/parameters.py" line="590"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="593"/>
+        <location filename="../processing/parameters.py" line="602"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="607"/>
+        <location filename="../processing/parameters.py" line="616"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="608"/>
+        <location filename="../processing/parameters.py" line="617"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="618"/>
+        <location filename="../processing/parameters.py" line="627"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="621"/>
+        <location filename="../processing/parameters.py" line="630"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="624"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="624"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="624"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="650"/>
+        <location filename="../processing/parameters.py" line="659"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="652"/>
+        <location filename="../processing/parameters.py" line="661"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="667"/>
+        <location filename="../processing/parameters.py" line="676"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="670"/>
+        <location filename="../processing/parameters.py" line="679"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="716"/>
+        <location filename="../processing/parameters.py" line="725"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="683"/>
+        <location filename="../processing/parameters.py" line="692"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="685"/>
+        <location filename="../processing/parameters.py" line="694"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="690"/>
+        <location filename="../processing/parameters.py" line="699"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="718"/>
+        <location filename="../processing/parameters.py" line="727"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="732"/>
+        <location filename="../processing/parameters.py" line="741"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3580,7 +3575,7 @@ Lancer HERB ?</translation>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="560"/>
         <source>The report&apos;s layout could not be added to the project.</source>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
@@ -3605,12 +3600,12 @@ Lancer HERB ?</translation>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="304"/>
+        <location filename="../ui/compare_tab.py" line="325"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="307"/>
+        <location filename="../ui/compare_tab.py" line="328"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
@@ -3695,17 +3690,17 @@ Lancer HERB ?</translation>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="218"/>
+        <location filename="../ui/results_tab.py" line="255"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="270"/>
+        <location filename="../ui/results_tab.py" line="313"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="323"/>
+        <location filename="../ui/results_tab.py" line="366"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3725,47 +3720,47 @@ Lancer HERB ?</translation>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="50"/>
+        <location filename="../processing/card.py" line="52"/>
         <source>The benchmark sample {v} is missing ({path}).</source>
         <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="83"/>
+        <location filename="../processing/card.py" line="85"/>
         <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="94"/>
+        <location filename="../processing/card.py" line="96"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="108"/>
+        <location filename="../processing/card.py" line="110"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="113"/>
+        <location filename="../processing/card.py" line="115"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="119"/>
+        <location filename="../processing/card.py" line="121"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="128"/>
+        <location filename="../processing/card.py" line="130"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="139"/>
+        <location filename="../processing/card.py" line="141"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="197"/>
+        <location filename="../processing/card.py" line="207"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -3785,7 +3780,7 @@ Lancer HERB ?</translation>
         <translation>Score de biais B</translation>
     </message>
     <message>
-        <location filename="../processing/card_page.py" line="35"/>
+        <location filename="../ui/results.py" line="60"/>
         <source>SSI</source>
         <translation>SSI</translation>
     </message>
@@ -3890,16 +3885,6 @@ Lancer HERB ?</translation>
         <translation>Champ d’erreur (ERROR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="136"/>
-        <source>Layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
-        <translation>La couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
-    </message>
-    <message>
-        <location filename="../processing/geobs_layers.py" line="144"/>
-        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
-        <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
-    </message>
-    <message>
         <location filename="../processing/geobs_layers.py" line="158"/>
         <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
         <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
@@ -3910,67 +3895,67 @@ Lancer HERB ?</translation>
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="774"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="780"/>
+        <location filename="../processing/parameters.py" line="789"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="790"/>
+        <location filename="../processing/parameters.py" line="799"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="805"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="824"/>
+        <location filename="../processing/parameters.py" line="833"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="831"/>
+        <location filename="../processing/parameters.py" line="840"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="835"/>
+        <location filename="../processing/parameters.py" line="844"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4120,42 +4105,42 @@ Lancer HERB ?</translation>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="67"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="72"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="62"/>
         <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
         <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="85"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="75"/>
         <source>Benchmark cards (JSON)</source>
         <translation>Fiches de référence (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="91"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="81"/>
         <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
         <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="109"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="99"/>
         <source>The cards as Markdown</source>
         <translation>Les fiches en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="116"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
         <source>Give at least one card (CARDS or SHIPPED).</source>
         <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="120"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="110"/>
         <source>Cards on different samples ({v}) cannot be compared.</source>
         <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="129"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="119"/>
         <source>TOPICS: {missing} on no card (they have: {have}).</source>
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
@@ -4175,9 +4160,99 @@ Lancer HERB ?</translation>
         <translation>Scores de géo-biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="109"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
         <source>Local geo-bias scores</source>
         <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="193"/>
+        <source>{param}: {path} is not a benchmark card ({err}).</source>
+        <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="136"/>
+        <source>TRUTH_FIELD: layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="145"/>
+        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
+        <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="182"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="46"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d&apos;une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d&apos;une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d&apos;étude et la méthode (modèle, hôte du point d&apos;accès, préréglage de prompt, points, date), les cartes du rang et de l&apos;erreur de rang avec légende, flèche du nord et barre d&apos;échelle (cartes du monde en projection Equal Earth et sans barre d&apos;échelle, qui n&apos;y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l&apos;histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s&apos;ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="46"/>
+        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
+        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="49"/>
+        <source>GeoBS: relative information by scale grid</source>
+        <translation>GeoBS : information relative par grille d’échelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="50"/>
+        <source>GeoBS: relative information by distance lag</source>
+        <translation>GeoBS : information relative par pas de distance</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="51"/>
+        <source>GeoBS: relative information by direction sector</source>
+        <translation>GeoBS : information relative par secteur de direction</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="348"/>
+        <source>Open benchmark cards</source>
+        <translation>Ouvrir des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="348"/>
+        <source>Benchmark cards (*.json)</source>
+        <translation>Fiches de référence (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="361"/>
+        <source>GeoBias: benchmark cards</source>
+        <translation>GeoBias : fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="364"/>
+        <source>Comparing the cards…</source>
+        <translation>Comparaison des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="61"/>
+        <source>SRI scale/lag/dir.</source>
+        <translation>SRI échelle/dist./dir.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="205"/>
+        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
+        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="209"/>
+        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
+        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="72"/>
+        <source>Computing the geo-bias scores…</source>
+        <translation>Calcul des scores de géo-biais…</translation>
     </message>
 </context>
 <context>
@@ -4326,39 +4401,49 @@ Lancer HERB ?</translation>
         <translation>Comparer les couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="16"/>
+        <location filename="../ui/compare_tab.ui" line="17"/>
         <source>Models</source>
         <translation>Modèles</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="22"/>
+        <location filename="../ui/compare_tab.ui" line="23"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Pivot the metrics of the checked models and topics and add the mean rank layers to the project</source>
         <translation>Croiser les métriques des modèles et thèmes cochés et ajouter les couches de rang moyen au projet</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="31"/>
+        <location filename="../ui/compare_tab.ui" line="32"/>
         <source>Table</source>
         <translation>Tableau</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy</source>
         <translation>Copier</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy the table as tab-separated text (pastes into a spreadsheet)</source>
         <translation>Copier le tableau en texte séparé par des tabulations (à coller dans un tableur)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare cards…</source>
+        <translation>Comparer des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare benchmark cards (JSON files of the Benchmark card algorithm) with the GPT-3.5 card shipped with GeoBias</source>
+        <translation>Comparer des fiches de référence (fichiers JSON de l’algorithme Fiche de référence) avec la fiche GPT-3.5 livrée avec GeoBias</translation>
     </message>
 </context>
 <context>

@@ -355,3 +355,19 @@ def test_scores_by_blocks_equal_one_block(monkeypatch):
         a, b = getattr(whole, name), getattr(small, name)
         np.testing.assert_array_equal(a.local, b.local)
         assert a.score == b.score and a.n_evaluated == b.n_evaluated
+
+
+def test_scaled_settings_give_the_card_its_radius_and_a_region_its_own():
+    rng = np.random.default_rng(9)
+    # 2,000 points uniform on the sphere: 82 neighbours lie within about 1,300 km.
+    lon = rng.uniform(-180, 180, 2000)
+    lat = np.degrees(np.arcsin(rng.uniform(-1, 1, 2000)))
+    world = geobs.scaled_settings(lon, lat)
+    i, _j, _km = neighbour_pairs(lon, lat, world.radius_km)
+    sizes = np.bincount(i, minlength=2000)  # self included: the 82nd neighbour is the 83rd
+    assert abs(np.median(sizes) - 83) <= 1
+    assert world.scale_deg / world.radius_km == pytest.approx(10.0 / 1500.0)
+    assert world.lag_km / world.radius_km == pytest.approx(500.0 / 1500.0)
+    # 250 points in a 1-degree square: a fifth of them (50) within the radius, a few tens of km.
+    small = geobs.scaled_settings(rng.uniform(0, 1, 250), rng.uniform(0, 1, 250))
+    assert 10 < small.radius_km < 60 and small.k == 4 and small.max_centres == 2000

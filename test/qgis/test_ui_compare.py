@@ -118,9 +118,14 @@ def test_compare_tab_compares_benchmark_cards_with_the_shipped_gpt35_card(dock, 
     # A reduced card of the logprobs ratings (infant mortality), made by geobias:benchmark.
     folder = os.path.dirname(rated_files[1])
     card = os.path.join(folder, "card.json")
-    processing.run("geobias:benchmark", {"RATED": [rated_files[1]], "N_BOOT": 0,
-                                         "OUTPUT": os.path.join(folder, "card.gpkg"),
-                                         "CARD": card, "PDF": os.path.join(folder, "card.pdf")})  # fmt: skip
+    params = {
+        "RATED": [rated_files[1]],
+        "N_BOOT": 0,
+        "CARD": card,
+        "OUTPUT": os.path.join(folder, "card.gpkg"),
+        "PDF": os.path.join(folder, "card.pdf"),
+    }
+    processing.run("geobias:benchmark", params)
     tab = dock.compare
     wait_job(dock, tab.compare_cards([card]))
     assert tab.result is not None
