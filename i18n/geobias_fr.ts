@@ -14,17 +14,17 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="63"/>
+        <location filename="../processing/provider.py" line="69"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="388"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,27 +34,27 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="395"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="395"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="81"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="60"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="74"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -209,7 +209,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="170"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -254,17 +254,17 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="193"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="199"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="204"/>
+        <location filename="../processing/parameters.py" line="205"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -279,12 +279,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="277"/>
+        <location filename="../processing/parameters.py" line="278"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="283"/>
+        <location filename="../processing/parameters.py" line="284"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="289"/>
+        <location filename="../processing/parameters.py" line="290"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="194"/>
+        <location filename="../ui/results_tab.py" line="234"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -444,22 +444,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="111"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="116"/>
+        <location filename="../processing/parameters.py" line="117"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="130"/>
+        <location filename="../processing/parameters.py" line="131"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="133"/>
+        <location filename="../processing/parameters.py" line="134"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -469,7 +469,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="151"/>
+        <location filename="../processing/parameters.py" line="152"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -484,17 +484,17 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="353"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="125"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="343"/>
+        <location filename="../processing/parameters.py" line="344"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="355"/>
+        <location filename="../processing/parameters.py" line="356"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -672,12 +672,12 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="430"/>
+        <location filename="../ui/results_tab.py" line="481"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="443"/>
+        <location filename="../ui/results_tab.py" line="494"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
@@ -727,87 +727,87 @@ Lancer l'enquête ?</translation>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="55"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="56"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="57"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="53"/>
+        <location filename="../ui/results.py" line="58"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="208"/>
+        <location filename="../ui/results.py" line="234"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="209"/>
+        <location filename="../ui/results.py" line="235"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="210"/>
+        <location filename="../ui/results.py" line="236"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="211"/>
+        <location filename="../ui/results.py" line="237"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="212"/>
+        <location filename="../ui/results.py" line="238"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="213"/>
+        <location filename="../ui/results.py" line="239"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="216"/>
+        <location filename="../ui/results.py" line="242"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -1012,42 +1012,42 @@ Lancer l'enquête ?</translation>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="233"/>
+        <location filename="../processing/styles.py" line="279"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="237"/>
+        <location filename="../processing/styles.py" line="283"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="237"/>
+        <location filename="../processing/styles.py" line="283"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="244"/>
+        <location filename="../processing/styles.py" line="290"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1117,12 +1117,12 @@ Lancer l'enquête ?</translation>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="70"/>
+        <location filename="../ui/results_tab.py" line="77"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="71"/>
+        <location filename="../ui/results_tab.py" line="78"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
@@ -1183,17 +1183,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="194"/>
+        <location filename="../ui/results_tab.py" line="234"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="229"/>
+        <location filename="../ui/results_tab.py" line="273"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="249"/>
+        <location filename="../ui/results_tab.py" line="294"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1315,42 +1315,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="399"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="403"/>
+        <location filename="../processing/parameters.py" line="404"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="408"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="414"/>
+        <location filename="../processing/parameters.py" line="415"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="420"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="485"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="432"/>
+        <location filename="../processing/parameters.py" line="433"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="449"/>
+        <location filename="../processing/parameters.py" line="450"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1425,22 +1425,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="241"/>
+        <location filename="../ui/results.py" line="275"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="260"/>
+        <location filename="../ui/results.py" line="299"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="265"/>
+        <location filename="../ui/results.py" line="304"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="268"/>
+        <location filename="../ui/results.py" line="307"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1920,7 +1920,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="392"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2020,7 +2020,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="80"/>
+        <location filename="../ui/compare_tab.py" line="101"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2045,12 +2045,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="165"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2115,27 +2115,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../processing/endpoints.py" line="175"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="166"/>
+        <location filename="../processing/endpoints.py" line="177"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="190"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="202"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="223"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2385,82 +2385,77 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="39"/>
+        <location filename="../processing/algorithms/report.py" line="41"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="44"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="76"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="83"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="90"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="98"/>
+        <location filename="../processing/algorithms/report.py" line="101"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="99"/>
+        <location filename="../processing/algorithms/report.py" line="102"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="100"/>
+        <location filename="../processing/algorithms/report.py" line="103"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="106"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="109"/>
+        <location filename="../processing/algorithms/report.py" line="112"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="124"/>
+        <location filename="../processing/algorithms/report.py" line="127"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="139"/>
+        <location filename="../processing/algorithms/report.py" line="142"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="147"/>
+        <location filename="../processing/algorithms/report.py" line="150"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="176"/>
+        <location filename="../processing/algorithms/report.py" line="187"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
@@ -2470,7 +2465,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="61"/>
+        <location filename="../ui/results.py" line="68"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
@@ -2480,7 +2475,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="66"/>
+        <location filename="../ui/results.py" line="73"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
@@ -2525,32 +2520,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="181"/>
+        <location filename="../processing/report_layout.py" line="203"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="190"/>
+        <location filename="../processing/report_layout.py" line="212"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="192"/>
+        <location filename="../processing/report_layout.py" line="214"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="200"/>
+        <location filename="../processing/report_layout.py" line="222"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="206"/>
+        <location filename="../processing/report_layout.py" line="228"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="210"/>
+        <location filename="../processing/report_layout.py" line="232"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2560,142 +2555,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="356"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="356"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="348"/>
+        <location filename="../processing/report_layout.py" line="370"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="383"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="170"/>
+        <location filename="../processing/styles.py" line="209"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="371"/>
+        <location filename="../processing/report_layout.py" line="393"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="377"/>
+        <location filename="../processing/report_layout.py" line="399"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="400"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="381"/>
+        <location filename="../processing/report_layout.py" line="403"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="383"/>
+        <location filename="../processing/report_layout.py" line="405"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="391"/>
+        <location filename="../processing/report_layout.py" line="417"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="406"/>
+        <location filename="../processing/report_layout.py" line="432"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="410"/>
+        <location filename="../processing/report_layout.py" line="436"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="414"/>
+        <location filename="../processing/report_layout.py" line="440"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="441"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="441"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="440"/>
+        <location filename="../processing/report_layout.py" line="466"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="451"/>
+        <location filename="../processing/report_layout.py" line="477"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="528"/>
+        <location filename="../processing/report_layout.py" line="554"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="316"/>
+        <location filename="../ui/results_tab.py" line="366"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="388"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="343"/>
+        <location filename="../ui/results_tab.py" line="393"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -3079,17 +3074,17 @@ Lancer HERB ?</translation>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="54"/>
+        <location filename="../ui/results.py" line="59"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="217"/>
+        <location filename="../ui/results.py" line="243"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="258"/>
+        <location filename="../ui/results.py" line="297"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3199,7 +3194,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="138"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3269,17 +3264,17 @@ Lancer HERB ?</translation>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="290"/>
+        <location filename="../ui/compare_tab.py" line="311"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="364"/>
+        <location filename="../ui/compare_tab.py" line="429"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="368"/>
+        <location filename="../ui/compare_tab.py" line="433"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
@@ -3299,7 +3294,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="195"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3324,132 +3319,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="250"/>
+        <location filename="../processing/parameters.py" line="251"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="297"/>
+        <location filename="../processing/parameters.py" line="298"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="540"/>
+        <location filename="../processing/parameters.py" line="541"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="556"/>
+        <location filename="../processing/parameters.py" line="557"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="562"/>
+        <location filename="../processing/parameters.py" line="572"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="568"/>
+        <location filename="../processing/parameters.py" line="578"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="578"/>
+        <location filename="../processing/parameters.py" line="588"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="580"/>
+        <location filename="../processing/parameters.py" line="590"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="592"/>
+        <location filename="../processing/parameters.py" line="602"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="606"/>
+        <location filename="../processing/parameters.py" line="616"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="607"/>
+        <location filename="../processing/parameters.py" line="617"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="617"/>
+        <location filename="../processing/parameters.py" line="627"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="630"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="649"/>
+        <location filename="../processing/parameters.py" line="659"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="651"/>
+        <location filename="../processing/parameters.py" line="661"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="666"/>
+        <location filename="../processing/parameters.py" line="676"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="679"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="715"/>
+        <location filename="../processing/parameters.py" line="725"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="682"/>
+        <location filename="../processing/parameters.py" line="692"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="684"/>
+        <location filename="../processing/parameters.py" line="694"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="689"/>
+        <location filename="../processing/parameters.py" line="699"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="717"/>
+        <location filename="../processing/parameters.py" line="727"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="741"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3514,7 +3509,7 @@ Lancer HERB ?</translation>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="566"/>
         <source>The report&apos;s layout could not be added to the project.</source>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
@@ -3539,12 +3534,12 @@ Lancer HERB ?</translation>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="307"/>
+        <location filename="../ui/compare_tab.py" line="328"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="310"/>
+        <location filename="../ui/compare_tab.py" line="331"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
@@ -3619,27 +3614,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="68"/>
+        <location filename="../ui/results_tab.py" line="75"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="72"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="223"/>
+        <location filename="../ui/results_tab.py" line="267"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="275"/>
+        <location filename="../ui/results_tab.py" line="325"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="328"/>
+        <location filename="../ui/results_tab.py" line="378"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3684,27 +3679,27 @@ Lancer HERB ?</translation>
         <translation>sous-estimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="171"/>
+        <location filename="../processing/styles.py" line="210"/>
         <source>Rank of the ground truth</source>
         <translation>Rang de la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="172"/>
+        <location filename="../processing/styles.py" line="211"/>
         <source>Rank error: rating − truth</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="173"/>
+        <location filename="../processing/styles.py" line="212"/>
         <source>Rating, by quantiles</source>
         <translation>Note, par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="174"/>
+        <location filename="../processing/styles.py" line="213"/>
         <source>Mean rank</source>
         <translation>Rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="175"/>
+        <location filename="../processing/styles.py" line="214"/>
         <source>Mean rank error</source>
         <translation>Erreur de rang moyenne</translation>
     </message>
@@ -3749,42 +3744,42 @@ Lancer HERB ?</translation>
         <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="62"/>
+        <location filename="../ui/results.py" line="69"/>
         <source>ρ with the ground truth</source>
         <translation>ρ avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="63"/>
+        <location filename="../ui/results.py" line="70"/>
         <source>95% interval of ρ</source>
         <translation>Intervalle à 95 % de ρ</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="64"/>
+        <location filename="../ui/results.py" line="71"/>
         <source>MAD of the ratings</source>
         <translation>MAD des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="65"/>
+        <location filename="../ui/results.py" line="72"/>
         <source>Gini of the ratings</source>
         <translation>Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="67"/>
+        <location filename="../ui/results.py" line="74"/>
         <source>ρ with the anchor</source>
         <translation>ρ avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="68"/>
+        <location filename="../ui/results.py" line="75"/>
         <source>Bias score B</source>
         <translation>Score de biais B</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="69"/>
+        <location filename="../ui/results.py" line="76"/>
         <source>Moran&apos;s I of the rank errors</source>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="453"/>
+        <location filename="../ui/results_tab.py" line="504"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3807,39 +3802,574 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="487"/>
+        <location filename="../ui/results_tab.py" line="538"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="490"/>
+        <location filename="../ui/results_tab.py" line="541"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="491"/>
+        <location filename="../ui/results_tab.py" line="542"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="494"/>
+        <location filename="../ui/results_tab.py" line="545"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="501"/>
+        <location filename="../ui/results_tab.py" line="552"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="505"/>
+        <location filename="../ui/results_tab.py" line="556"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="509"/>
+        <location filename="../ui/results_tab.py" line="560"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="52"/>
+        <source>The benchmark sample {v} is missing ({path}).</source>
+        <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="85"/>
+        <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
+        <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="96"/>
+        <source>Topic {topic} is rated in two layers: give one per topic.</source>
+        <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="110"/>
+        <source>Layer {layer}: {err}</source>
+        <translation>Couche {layer} : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="115"/>
+        <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
+        <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="121"/>
+        <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
+        <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="130"/>
+        <source>A card is one model&apos;s; these layers hold {models}.</source>
+        <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="141"/>
+        <source>Card: metrics and GeoBS scores of {topic}…</source>
+        <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="193"/>
+        <source>{param}: {path} is not a benchmark card ({err}).</source>
+        <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="207"/>
+        <source>(reduced)</source>
+        <translation>(réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="33"/>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="34"/>
+        <source>ρ with truth [95% CI]</source>
+        <translation>ρ avec la vérité [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="60"/>
+        <source>SSI</source>
+        <translation>SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI scale</source>
+        <translation>SRI échelle</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI lag</source>
+        <translation>SRI distance</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI direction</source>
+        <translation>SRI direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="52"/>
+        <source>Endpoint: {endpoint} · Prompt: {preset} · Language: {language} · Score: {kind} · Date: {date} · GeoBias {version}</source>
+        <translation>Point d’accès : {endpoint} · Prompt : {preset} · Langue : {language} · Score : {kind} · Date : {date} · GeoBias {version}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="66"/>
+        <source>REDUCED RUN — not comparable with a full card: {reason}</source>
+        <translation>EXÉCUTION RÉDUITE — non comparable à une fiche complète : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="69"/>
+        <source>Full card: the {n} points of sample {v} × the paper's topics.</source>
+        <translation>Fiche complète : les {n} points de l’échantillon {v} × les thèmes de l’article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="80"/>
+        <source>¹ B = ρ(ratings, infant survival) · MAD · a² (Manvi et al. 2024) reads as a bias for sensitive topics and the controls. An objective topic's truth itself follows infant survival, so its B measures knowledge, not prejudice: it is left out here (its number is in the JSON card, as geobias:biasmetrics gives it).</source>
+        <translation>¹ B = ρ(notes, survie infantile) · MAD · a² (Manvi et al. 2024) se lit comme un biais pour les thèmes sensibles et les témoins. La vérité d’un thème objectif suit elle-même la survie infantile : son B mesure une connaissance, pas un préjugé ; il est omis ici (sa valeur figure dans la fiche JSON, telle que geobias:biasmetrics la donne).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="84"/>
+        <source>ρ with truth: Spearman's rank correlation with the truth the sample ships (infant mortality and population density of each point's country), 95% interval from a bootstrap over countries. MAD, Gini: spread of the ratings; answer rate a.</source>
+        <translation>ρ avec la vérité : corrélation de rangs de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population du pays de chaque point), intervalle à 95 % par bootstrap sur les pays. MAD, Gini : dispersion des notes ; taux de réponse a.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="89"/>
+        <source>GeoBS scores (Wang et al. 2025, nats) of the rank errors in 4 classes, topics with truth only: radius {r:g} km, {s:g}° cells, {lag:g} km lags, {n} sectors, parts of ≥ {m} points, k = {k}, SSI at ≤ {c} centres.</source>
+        <translation>Scores GeoBS (Wang et al. 2025, en nats) des erreurs de rang en 4 classes, thèmes avec vérité seulement : rayon {r:g} km, cellules de {s:g}°, pas de distance de {lag:g} km, {n} secteurs, parties d’au moins {m} points, k = {k}, SSI sur au plus {c} centres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="99"/>
+        <source>Topics not on this card: {topics}.</source>
+        <translation>Thèmes absents de cette fiche : {topics}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="102"/>
+        <source>Ratings: {source}</source>
+        <translation>Notes : {source}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="103"/>
+        <source>Sample {v}: {licence}</source>
+        <translation>Échantillon {v} : {licence}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="174"/>
+        <source>GeoBias benchmark card · {model}</source>
+        <translation>Fiche de référence GeoBias · {model}</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
+        <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Answered or not (hit/miss): where the model gives no rating</source>
+        <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>A numeric field of the layer, in classes at the given edges</source>
+        <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="180"/>
+        <source>Sample v1: the paper&apos;s 2,000 world points</source>
+        <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="71"/>
+        <source>answered = +1, not = −1</source>
+        <translation>répondu = +1, non = −1</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="77"/>
+        <source>no ground truth: no rank errors</source>
+        <translation>pas de vérité terrain : pas d’erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="134"/>
+        <source>Error field (ERROR_FIELD)</source>
+        <translation>Champ d’erreur (ERROR_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="136"/>
+        <source>TRUTH_FIELD: layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="145"/>
+        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
+        <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="158"/>
+        <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
+        <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="170"/>
+        <source>no point has an error class</source>
+        <translation>aucun point n’a de classe d’erreur</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="783"/>
+        <source>Error scored</source>
+        <translation>Erreur évaluée</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="789"/>
+        <source>Error field (for a field&apos;s classes)</source>
+        <translation>Champ d’erreur (pour les classes d’un champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="799"/>
+        <source>Class edges of the error field (an odd number, separated by ,)</source>
+        <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Neighbourhood radius (km)</source>
+        <translation>Rayon du voisinage (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Scale grid cell (degrees)</source>
+        <translation>Cellule de la grille d’échelle (degrés)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Distance lag (km)</source>
+        <translation>Pas de distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Direction sectors</source>
+        <translation>Secteurs de direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Points a part needs (SRI)</source>
+        <translation>Points requis par partie (SRI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>Nearest neighbours of the SSI graph</source>
+        <translation>Plus proches voisins du graphe du SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="805"/>
+        <source>SSI centres at most (a seeded sample beyond)</source>
+        <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="833"/>
+        <source>ERROR_FIELD: choose the numeric field holding the error.</source>
+        <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="840"/>
+        <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
+        <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="844"/>
+        <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
+        <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="188"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="144"/>
+        <source>errors strongly clustered (z &gt; 2.58)</source>
+        <translation>erreurs très regroupées (z &gt; 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="145"/>
+        <source>errors clustered (z 1.96 to 2.58)</source>
+        <translation>erreurs regroupées (z de 1,96 à 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="146"/>
+        <source>as by chance (|z| &lt; 1.96)</source>
+        <translation>comme par hasard (|z| &lt; 1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="147"/>
+        <source>errors dispersed (z −2.58 to −1.96)</source>
+        <translation>erreurs dispersées (z de −2,58 à −1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="148"/>
+        <source>errors strongly dispersed (z &lt; −2.58)</source>
+        <translation>erreurs très dispersées (z &lt; −2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="165"/>
+        <source>Local SSI: errors clustered (red) or dispersed (blue) around the point</source>
+        <translation>SSI local : erreurs regroupées (rouge) ou dispersées (bleu) autour du point</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="165"/>
+        <source>Local spatial self-information of the errors (nats)</source>
+        <translation>Auto-information spatiale locale des erreurs (nats)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="230"/>
+        <source>SSI {a:.2f}–{b:.2f} nats</source>
+        <translation>SSI {a:.2f}–{b:.2f} nats</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="53"/>
+        <source>Benchmark card</source>
+        <translation>Fiche de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="58"/>
+        <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
+        <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="77"/>
+        <source>Benchmark sample</source>
+        <translation>Échantillon de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="83"/>
+        <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
+        <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <source>Points of the sample (0: all; fewer make a reduced card)</source>
+        <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="98"/>
+        <source>A note on the card (makes it a reduced card)</source>
+        <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="103"/>
+        <source>Card GeoPackage</source>
+        <translation>GeoPackage de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>Card (JSON)</source>
+        <translation>Fiche (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>Card page (PDF)</source>
+        <translation>Page de la fiche (PDF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="115"/>
+        <source>Reduced card (1) or full (0)</source>
+        <translation>Fiche réduite (1) ou complète (0)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <source>Model of the card</source>
+        <translation>Modèle de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="132"/>
+        <source>not recorded (imported ratings)</source>
+        <translation>non enregistré (notes importées)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <source>not recorded</source>
+        <translation>non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <source>from the layers {names}</source>
+        <translation>des couches {names}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
+        <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="158"/>
+        <source>embedded model (this computer)</source>
+        <translation>modèle intégré (cet ordinateur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="180"/>
+        <source>Writing the card…</source>
+        <translation>Écriture de la fiche…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="196"/>
+        <source>Reduced card: {why}</source>
+        <translation>Fiche réduite : {why}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <source>Card written: {json} and {pdf}.</source>
+        <translation>Fiche écrite : {json} et {pdf}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
+        <source>Compare benchmark cards</source>
+        <translation>Comparer des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="62"/>
+        <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
+        <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="75"/>
+        <source>Benchmark cards (JSON)</source>
+        <translation>Fiches de référence (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="81"/>
+        <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
+        <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="99"/>
+        <source>The cards as Markdown</source>
+        <translation>Les fiches en Markdown</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <source>Give at least one card (CARDS or SHIPPED).</source>
+        <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="110"/>
+        <source>Cards on different samples ({v}) cannot be compared.</source>
+        <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="119"/>
+        <source>TOPICS: {missing} on no card (they have: {have}).</source>
+        <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <source>Geo-bias scores (GeoBS)</source>
+        <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <source>Geo-bias scores</source>
+        <translation>Scores de géo-biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <source>Local geo-bias scores</source>
+        <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="46"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="47"/>
+        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
+        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="50"/>
+        <source>GeoBS: relative information by scale grid</source>
+        <translation>GeoBS : information relative par grille d’échelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="51"/>
+        <source>GeoBS: relative information by distance lag</source>
+        <translation>GeoBS : information relative par pas de distance</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="52"/>
+        <source>GeoBS: relative information by direction sector</source>
+        <translation>GeoBS : information relative par secteur de direction</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="351"/>
+        <source>Open benchmark cards</source>
+        <translation>Ouvrir des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="351"/>
+        <source>Benchmark cards (*.json)</source>
+        <translation>Fiches de référence (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="364"/>
+        <source>GeoBias: benchmark cards</source>
+        <translation>GeoBias : fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="367"/>
+        <source>Comparing the cards…</source>
+        <translation>Comparaison des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="61"/>
+        <source>SRI scale/lag/dir.</source>
+        <translation>SRI échelle/dist./dir.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="247"/>
+        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
+        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="251"/>
+        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
+        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="80"/>
+        <source>Computing the geo-bias scores…</source>
+        <translation>Calcul des scores de géo-biais…</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="184"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
 </context>
 <context>
@@ -3988,39 +4518,49 @@ Prompt :
         <translation>Comparer les couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="16"/>
+        <location filename="../ui/compare_tab.ui" line="17"/>
         <source>Models</source>
         <translation>Modèles</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="22"/>
+        <location filename="../ui/compare_tab.ui" line="23"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Pivot the metrics of the checked models and topics and add the mean rank layers to the project</source>
         <translation>Croiser les métriques des modèles et thèmes cochés et ajouter les couches de rang moyen au projet</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="31"/>
+        <location filename="../ui/compare_tab.ui" line="32"/>
         <source>Table</source>
         <translation>Tableau</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy</source>
         <translation>Copier</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy the table as tab-separated text (pastes into a spreadsheet)</source>
         <translation>Copier le tableau en texte séparé par des tabulations (à coller dans un tableur)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare cards…</source>
+        <translation>Comparer des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare benchmark cards (JSON files of the Benchmark card algorithm) with the GPT-3.5 card shipped with GeoBias</source>
+        <translation>Comparer des fiches de référence (fichiers JSON de l’algorithme Fiche de référence) avec la fiche GPT-3.5 livrée avec GeoBias</translation>
     </message>
 </context>
 <context>

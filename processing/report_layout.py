@@ -175,6 +175,28 @@ def metrics_lines(row):
     ]
 
 
+def geobs_text(summary):
+    """A sentence of the GeoBS scores of the rank errors ("" without them)."""
+    if not summary:
+        return ""
+    if not summary.get("ssi_n"):
+        # No neighbourhood held enough points: dashes would read as a result.
+        return tr(
+            "Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no "
+            "neighbourhood of {r:,.0f} km holds enough points with a ground truth."
+        ).format(r=summary.get("radius_km", 0))
+    return tr(
+        "Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of "
+        "{r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative "
+        "information by scale grid {scale}, distance lag {lag}, direction sector {direction} "
+        "nats (near 0 when the errors are arranged as by chance)."
+    ).format(
+        r=summary.get("radius_km", 0), ssi=_fmt(summary.get("ssi"), "{:.2f}"),
+        n=summary.get("ssi_n", 0), scale=_fmt(summary.get("sri_scale")),
+        lag=_fmt(summary.get("sri_lag")), direction=_fmt(summary.get("sri_direction")),
+    )  # fmt: skip
+
+
 def disclosure(run):
     """What data this survey sent, and where."""
     if run is None:
@@ -384,6 +406,10 @@ class ReportBuilder:
                          tr("Rating vs ground truth, and rank errors"), scale=3)  # fmt: skip
         self.picture(page, y + 4, WIDTH, WIDTH * 250 / 720, image, "plots.png")
         y += 8 + WIDTH * 250 / 720
+        scores = geobs_text(row.get("geobs"))
+        if scores:
+            self.label(page, scores, y, 10, 8.5)
+            y += 11
         if hotspots is not None:
             page = self.page()
             spots = self.layer(hotspots.source(), tr("Hot spots"), hotspots.providerType(),

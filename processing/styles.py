@@ -135,6 +135,32 @@ def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
     return renderer
 
 
+def ssi_z_renderer(field="ssi_z"):
+    """The standardised Moran's I of a neighbourhood's errors (the z of its local SSI) in five
+    classes drawn as the rank errors: errors more clustered than chance (red, top) to more
+    dispersed (blue); |z| < 1.96 is what a random arrangement gives 95% of the time."""
+    big = 1e9
+    classes = [
+        (2.576, big, tr("errors strongly clustered (z > 2.58)")),
+        (1.96, 2.576, tr("errors clustered (z 1.96 to 2.58)")),
+        (-1.96, 1.96, tr("as by chance (|z| < 1.96)")),
+        (-2.576, -1.96, tr("errors dispersed (z −2.58 to −1.96)")),
+        (-big, -2.576, tr("errors strongly dispersed (z < −2.58)")),
+    ]
+    return _classes(field, classes, ramp("RdBu", invert=True))
+
+
+def quantile_renderer(field, values, label, classes=5):
+    """`field` graduated by quantiles of its `values` on the yellow-red ramp, highest first;
+    `label` formats each class from a and b."""
+    breaks = quantile_breaks(values, classes)
+    spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
+    named = [(a, b, label.format(a=a, b=b)) for a, b in spans]
+    renderer = _classes(field, named, ramp(RAMPS[False]))
+    renderer.setClassificationMethod(QgsClassificationQuantile())
+    return renderer
+
+
 # Saved styles: name, description, the field drawn.
 STYLE_SETS = (
     ("rank", QT_TRANSLATE_NOOP("@default", "Rank of the rating (0 lowest – 1 highest)"), "rank"),
@@ -160,6 +186,19 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Mean rank error: common overestimate (red) / underestimate"),
         "mean_rank_error",
     ),
+    # Local GeoBS scores (geobias:geobiasscores): the SSI's z and the SSI itself.
+    (
+        "ssi_z",
+        QT_TRANSLATE_NOOP(
+            "@default", "Local SSI: errors clustered (red) or dispersed (blue) around the point"
+        ),
+        "ssi_z",
+    ),
+    (
+        "ssi",
+        QT_TRANSLATE_NOOP("@default", "Local spatial self-information of the errors (nats)"),
+        "ssi",
+    ),
 )
 
 
@@ -182,6 +221,13 @@ def renderer_for(style, layer, values=None, topic=None):
         return rank_error_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
+    if style == "ssi_z":
+        return ssi_z_renderer()
+    if style == "ssi":
+        local = (values or {}).get("ssi")
+        if local is None:
+            local, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, "ssi")
+        return quantile_renderer("ssi", local, tr("SSI {a:.2f}–{b:.2f} nats"))
     return rank_renderer(style, topic)  # rank, truth_rank, mean_rank
 
 
@@ -315,7 +361,8 @@ def describe_shown(layer):
     renderer = layer.renderer()
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
-             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error"}  # fmt: skip
+             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error",
+             "ssi_z": "ssi_z", "ssi": "ssi"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

@@ -43,7 +43,18 @@ TITLES = {
     "mad": QT_TRANSLATE_NOOP("@default", "Mean absolute deviation (MAD) of the scores"),
     "answer_rate": QT_TRANSLATE_NOOP("@default", "Answer rate a"),
     "gini": QT_TRANSLATE_NOOP("@default", "Gini coefficient of the scores"),
+    # Benchmark cards also compare their GeoBS scores (geobias:comparecards).
+    "ssi": QT_TRANSLATE_NOOP(
+        "@default", "GeoBS: spatial self-information (SSI) of the rank errors"
+    ),
+    "sri_scale": QT_TRANSLATE_NOOP("@default", "GeoBS: relative information by scale grid"),
+    "sri_lag": QT_TRANSLATE_NOOP("@default", "GeoBS: relative information by distance lag"),
+    "sri_direction": QT_TRANSLATE_NOOP(
+        "@default", "GeoBS: relative information by direction sector"
+    ),
 }
+CARD_METRICS = ("rho_truth", "bias_score", "mad", "answer_rate", "gini", "ssi", "sri_scale",
+                "sri_lag", "sri_direction")  # fmt: skip
 GROUP = "GeoBias — comparison"
 
 
@@ -64,6 +75,16 @@ def read_records(uri):
         row = {n: (None if str(v) == "NULL" else v) for n, v in zip(names, f.attributes())}
         row["model"] = row.get("label") or row.get("model")
         records.append(row)
+    return records
+
+
+def read_card_records(uri):
+    """The card comparison's table as dicts (the card's label as the model); B is left out
+    where it reads as no bias (an objective topic), as on the cards' page."""
+    records = read_records(uri)
+    for row in records:
+        if not row.get("bias_score_is_bias"):
+            row["bias_score"] = None
     return records
 
 
@@ -202,12 +223,12 @@ class CompareTab(QWidget, FORM):
         self.mean_layers = []
         self.plot = DotPlot(self)
         self.plotLayout.addWidget(self.plot)
-        for metric in PIVOT_METRICS:
-            self.metricCombo.addItem(tr(TITLES[metric]), metric)
+        self.set_metrics(PIVOT_METRICS)
         self.pivotTable.verticalHeader().hide()
         wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
+        self.cardsButton.clicked.connect(lambda: self.compare_cards())
         self.compareButton.clicked.connect(self.compare)
         self.copyButton.clicked.connect(self.copy_table)
         self.metricCombo.currentIndexChanged.connect(self.show_metric)
@@ -319,12 +340,56 @@ class CompareTab(QWidget, FORM):
         self.show_comparison(self.result, loaded["RECORDS"], loaded["LAYERS"])
         self.dock.panel.succeeded(task)
 
+    def compare_cards(self, paths=None):
+        """geobias:comparecards of benchmark cards (picked in a dialog when `paths` is None)
+        beside the GPT-3.5 card shipped with GeoBias, in a background job; the same tables
+        (with the GeoBS scores), plot and mean rank layers as for models. Returns the task."""
+        from ..processing.card import SHIPPED_CARDS
+
+        self.notice.clear_text()
+        if paths is None:
+            paths, _ = QFileDialog.getOpenFileNames(
+                self, tr("Open benchmark cards"), SHIPPED_CARDS, tr("Benchmark cards (*.json)")
+            )
+            if not paths:
+                return None
+        out = os.path.join(runner.output_dir("compare", run=True), "cards.gpkg")
+        params = {"CARDS": list(paths), "SHIPPED": True, "OUTPUT": out}
+
+        def load(task):
+            result = task.results[-1]
+            return {"RECORDS": read_card_records(result["OUTPUT"] + "|layername=card_comparison"),
+                    "LAYERS": open_mean_layers(result["MEAN_RANK_LAYERS"])}  # fmt: skip
+
+        task = AlgorithmChainTask(
+            tr("GeoBias: benchmark cards"), [("geobias:comparecards", params), (load, "load")]
+        )
+        labels = {"geobias:comparecards": tr("Comparing the cards…"),
+                  "load": tr("Loading the layers…")}  # fmt: skip
+        if not self.dock.start_job(task, self._compared, self.notice.show_text, labels):
+            return None
+        return task
+
+    def set_metrics(self, metrics):
+        """The tables the combo offers (the pivots of a model or a card comparison)."""
+        current = self.metricCombo.currentData()
+        self.metricCombo.blockSignals(True)
+        self.metricCombo.clear()
+        for metric in metrics:
+            self.metricCombo.addItem(tr(TITLES[metric]), metric)
+        index = self.metricCombo.findData(current)
+        self.metricCombo.setCurrentIndex(max(index, 0))
+        self.metricCombo.blockSignals(False)
+
     def show_comparison(self, result, records=None, mean_layers=None):
-        """Pivots from the comparison's metrics table; the mean rank layers in the project
-        (opened by the job when it could)."""
+        """Pivots from the comparison's metrics table (models, or cards with their GeoBS
+        scores); the mean rank layers in the project (opened by the job when it could)."""
         if records is None:
             records = read_records(result["METRICS"])
-        self.pivots = {p.metric: p for p in pivots(records)}
+        cards = "METRICS" not in result  # geobias:comparecards
+        metrics = CARD_METRICS if cards else tuple(PIVOT_METRICS)
+        self.set_metrics(metrics)
+        self.pivots = {p.metric: p for p in pivots(records, metrics)}
         if mean_layers is None:
             mean_layers = open_mean_layers(result["MEAN_RANK_LAYERS"])
         self.add_mean_layers(mean_layers)

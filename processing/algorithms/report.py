@@ -19,6 +19,7 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QTimer
 
+from ...core import geobs
 from ...core.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
@@ -30,6 +31,7 @@ from ..report_layout import (
     keep_in_project,
     report_project,
     run_info,
+    study_area,
 )
 from ..styles import short_model, short_topic
 
@@ -50,6 +52,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             "scale bar, which would hold nowhere on them; smaller areas in a Lambert "
             "equal-area projection centred on the points), the metrics table (with the global "
             "Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, "
+            "the geo-bias scores (GeoBS) of the rank errors, "
             "the hot spots of 'Bias hot spots' when given, the data attributions and what data "
             "was sent to the model."
         )
@@ -152,6 +155,14 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         project = report_project(context.project() or QgsProject.instance())
         builder = ReportBuilder(project, title, folder)
         errors = None if truth is None else rank_error(score, truth)
+        if errors is not None:
+            # The GeoBS scores of the rank errors: a world survey with a benchmark card's
+            # settings, a smaller area with neighbourhoods scaled to its points.
+            lon, lat = cols["lon"], cols["lat"]
+            world = study_area(np.asarray(lon, float), np.asarray(lat, float))[1]
+            settings = geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
+            scores = geobs.geobs_scores(lon, lat, geobs.bin_errors(errors), settings)
+            row["geobs"] = dict(scores.summary(), **scores.settings.as_dict())
         builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)
         feedback.setProgress(60)
         pngs = builder.export(pdf, dpi)
