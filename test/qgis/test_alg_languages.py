@@ -1,0 +1,124 @@
+"""Prompt languages through Processing: ratelocations, survey and exportbatch in several
+languages against a local chat server (which answers every prompt in English, as small models
+often do: the parser of every language reads the English phrase too)."""
+
+import os
+import sqlite3
+
+import numpy as np
+import pytest
+from qgis.core import QgsProcessingException, QgsVectorLayer
+
+from geobias.core.languages import get_language
+from geobias.paths import DATA
+from geobias.processing.features import as_float
+from geobias.processing.languages import countries_of, language_choices
+from geobias.test.faultserver import FaultServer
+
+COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
+IMR = "Infant Mortality Rate"
+
+
+def run(alg, params):
+    import processing
+
+    return processing.run(alg, params)
+
+
+def languages(*codes):
+    choices = language_choices()
+    return [choices.index(c) for c in codes]
+
+
+@pytest.fixture()
+def points(processing_ready):
+    return run("geobias:samplepoints", {"COUNT": 10, "METHOD": 1, "OUTPUT": "memory:"})["OUTPUT"]
+
+
+def test_the_choices_are_the_language_files_english_first(processing_ready):
+    choices = language_choices()
+    assert choices.keys[0] == "en" and choices.default == "en"
+    assert {"fr", "ar", "zh", "es", "ru", "hi", "pt", "sw", "id"} <= set(choices.keys)
+    assert choices.source_labels[choices.index("fr")] == "Français (French)"
+
+
+def test_ratelocations_in_two_languages_tags_layers_and_runs(points, tmp_path):
+    out = str(tmp_path / "rated.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": IMR, "LANGUAGES": languages("en", "fr"), "OUTPUT": out,
+        })  # fmt: skip
+    assert len(res["OUTPUT_LAYERS"]) == 2 and res["N_ANSWERED"] == 20
+    by_language = {}
+    for uri in res["OUTPUT_LAYERS"]:
+        layer = QgsVectorLayer(uri, "r", "ogr")
+        codes = {f["language"] for f in layer.getFeatures()}
+        assert len(codes) == 1
+        by_language[codes.pop()] = (uri, [f["prompt"] for f in layer.getFeatures()])
+    assert set(by_language) == {"en", "fr"}
+    assert by_language["fr"][0].endswith("_fr")
+    assert all(p.startswith(get_language("fr").prefix) for p in by_language["fr"][1])
+    assert all("Coordinates:" in p for p in by_language["en"][1])
+    with sqlite3.connect(out) as con:
+        rows = con.execute("select language, template_prefix, n_requests from runs").fetchall()
+    assert sorted(r[0] for r in rows) == ["en", "fr"]
+    assert {r[0]: r[1] for r in rows}["fr"] == get_language("fr").prefix
+    assert all(r[2] == 10 for r in rows)
+
+
+def test_english_alone_writes_what_it_always_wrote(points, tmp_path):
+    out = str(tmp_path / "rated.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": IMR, "OUTPUT": out,
+        })  # fmt: skip
+    layer = QgsVectorLayer(res["OUTPUT_LAYERS"][0], "r", "ogr")
+    assert "language" not in layer.fields().names()
+    assert res["OUTPUT_LAYERS"][0].endswith("layername=fake_model_infant_mortality_rate")
+    with sqlite3.connect(out) as con:
+        columns = [r[1] for r in con.execute("pragma table_info(runs)")]
+    assert "language" not in columns
+
+
+def test_no_language_is_an_error(points, tmp_path):
+    with pytest.raises(QgsProcessingException, match="LANGUAGES"):
+        run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": "http://127.0.0.1:9/v1", "MODEL": "m",
+            "LANGUAGES": [], "OUTPUT": str(tmp_path / "x.gpkg"),
+        })  # fmt: skip
+
+
+def test_survey_in_two_languages_writes_home_bias(processing_ready, tmp_path):
+    out = str(tmp_path / "survey.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:survey", {
+            "COUNT": 60, "METHOD": 1, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake",
+            "TOPICS": IMR, "LANGUAGES": languages("en", "es"),
+            "TRUTH": COUNTRIES, "TRUTH_FIELD": "infant_mortality", "N_BOOT": 200,
+            "OUTPUT": out,
+        })  # fmt: skip
+    metrics = QgsVectorLayer(res["METRICS"], "m", "ogr")
+    rows = {f["language"]: f for f in metrics.getFeatures()}
+    assert set(rows) == {"en", "es"}
+    for code, row in rows.items():
+        assert row["topic"] == IMR and row["n_points"] == 60
+        # The home bias is the definition's, on the layer's own rank errors and countries.
+        uri = next(u for u in res["OUTPUT_LAYERS"] if u.endswith(f"_{code}"))
+        layer = QgsVectorLayer(uri, "r", "ogr")
+        feats = list(layer.getFeatures())
+        err = as_float([f["rank_error"] for f in feats])
+        lon = np.array([f.geometry().asPoint().x() for f in feats])
+        lat = np.array([f.geometry().asPoint().y() for f in feats])
+        iso = countries_of(lon, lat)
+        from geobias.core.home_bias import home_countries
+
+        home = home_countries(get_language(code).spoken, "listed")
+        keep = np.isfinite(err) & (iso != "")
+        at_home = np.array([c in home for c in iso]) & keep
+        away = ~np.array([c in home for c in iso]) & keep
+        if at_home.any() and away.any():
+            want = err[at_home].mean() - err[away].mean()
+            assert row["home_listed"] == pytest.approx(want)
+        assert row["home_listed_countries"] == len(set(iso[at_home]))
