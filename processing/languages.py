@@ -49,7 +49,7 @@ def register_user_folder():
 
 
 def language_label(lang):
-    """"Français (French)" from a Language; the name alone where both are the same."""
+    """ "Français (French)" from a Language; the name alone where both are the same."""
     if lang.native_name and lang.native_name != lang.name:
         return f"{lang.native_name} ({lang.name})"
     return lang.name

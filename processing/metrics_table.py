@@ -200,8 +200,12 @@ def format_table(rows):
     header = ("model", "topic", "n", "answered", "MAD", "Gini", "rho truth [95% CI]",
               "rho anchor [95% CI]", "bias score", "Moran's I (rank error)")  # fmt: skip
     if languages:
-        header = header[:2] + ("language",) + header[2:] + ("home bias first [95% CI]",
-                                                             "home bias listed [95% CI]")
+        header = (
+            header[:2]
+            + ("language",)
+            + header[2:]
+            + ("home bias first [95% CI]", "home bias listed [95% CI]")
+        )
     table = [header]
     for r in rows:
         cells = (

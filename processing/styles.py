@@ -108,6 +108,19 @@ def rank_error_renderer(field="rank_error", bound=1.0):
     return _classes(field, classes, ramp("RdBu", invert=True))
 
 
+def rank_spread_renderer(field="rank_spread"):
+    """The spread of a point's rank across languages (0..1), in four classes from "the same
+    in every language" to "the language changes the rank most" (top)."""
+    eps = 1e-9
+    classes = [
+        (0.5, 1.0 + eps, tr("moves most (spread > 0.5)")),
+        (0.25, 0.5, tr("moves (0.25–0.5)")),
+        (0.1, 0.25, tr("moves little (0.1–0.25)")),
+        (0.0 - eps, 0.1, tr("about the same in every language (< 0.1)")),
+    ]
+    return _classes(field, classes, ramp(RAMPS[None]))
+
+
 def quantile_breaks(values, classes=5):
     """Class breaks at the quantiles of the finite values (duplicates merged)."""
     values = np.asarray(values, float)
@@ -158,6 +171,14 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Mean rank error: common overestimate (red) / underestimate"),
         "mean_rank_error",
     ),
+    # Across prompt languages: how far a point's rank moves from one language to another.
+    (
+        "rank_spread",
+        QT_TRANSLATE_NOOP(
+            "@default", "Spread of the rank across prompt languages (largest − smallest)"
+        ),
+        "rank_spread",
+    ),  # fmt: skip
 )
 
 
@@ -165,6 +186,8 @@ def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style in ("rank_error", "mean_rank_error"):
         return rank_error_renderer(style)
+    if style == "rank_spread":
+        return rank_spread_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
     return rank_renderer(style, topic)  # rank, truth_rank, mean_rank
@@ -194,10 +217,12 @@ def short_topic(topic):
     return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic, with_model=True):
+def layer_name(model, topic, with_model=True, language=""):
     """The rated layer's name in the Layers panel: the short topic, and the short model when a
-    survey asked several (the full names are in the layer's metadata)."""
-    return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
+    survey asked several (the full names are in the layer's metadata), and the prompt
+    language's code when it has one."""
+    name = f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
+    return f"{name} [{language}]" if language else name
 
 
 def describe_layer(layer, style):
@@ -294,7 +319,8 @@ def describe_shown(layer):
     renderer = layer.renderer()
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
-             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error"}  # fmt: skip
+             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error",
+             "rank_spread": "rank_spread"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

@@ -264,8 +264,9 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         results = {"N_REFUSED": sum(r["refused"] for r in answers)}
         if queries:
             results.update(
-                self.recommendations(queries, texts[len(prompts) :], countries, answers, path,
-                                     parser)  # fmt: skip
+                self.recommendations(
+                    queries, texts[len(prompts) :], countries, answers, path, parser
+                )  # fmt: skip
             )
             results["N_REFUSED"] = sum(r["refused"] for r in answers)
             sink_id = self.write_mentions(parameters, context, countries)
@@ -337,8 +338,11 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         if codes == ["en"]:
             return None
         language = get_language(codes[0])
-        english = (a, b) == CHOICE_PAIR and template == CHOICE_TEMPLATE and (
-            activities == list(CHOICE_ACTIVITIES) or queries == list(RECOMMENDATION_QUERIES))
+        english = (
+            (a, b) == CHOICE_PAIR
+            and template == CHOICE_TEMPLATE
+            and (activities == list(CHOICE_ACTIVITIES) or queries == list(RECOMMENDATION_QUERIES))
+        )
         if english:
             feedback.pushWarning(
                 tr("The probes' texts are the paper's English ones: type them in {name} to ask "

@@ -112,7 +112,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
                 tr("A report covers one model, topic and score kind; this layer holds {n}.")
                 .format(n=len(mixed))
             )  # fmt: skip
-        model, topic, kind = next(iter(mixed))
+        model, topic, kind, language = next(iter(mixed))
         model, topic = model or layer.name(), topic or layer.name()
         score = as_float(cols["score"])
         truth = as_float(cols["truth"]) if "truth" in cols else None
