@@ -15,7 +15,15 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.compare import Scores, by_language, mean_ranks, pivots, rank_spread, to_markdown
+from ...core.compare import (
+    PIVOT_METRICS,
+    Scores,
+    by_language,
+    mean_ranks,
+    pivots,
+    rank_spread,
+    to_markdown,
+)
 from ...core.metrics import pearson_r2
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
@@ -208,10 +216,11 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                         r["model"] == m for r in mine)], topics=topics):  # fmt: skip
                     name = f"pivot_{p.metric}_{safe_name(code or 'none')}"
                     tables.append((name, p, f"{p.title} — {code}"))
-            for p in pivots(records, models=models, topics=topics):
-                across = by_language(records, p.metric, languages)
-                tables.append((f"pivot_{p.metric}_languages", across,
-                               f"{p.title} — {tr('by prompt language')}"))  # fmt: skip
+            across_title = tr("by prompt language")
+            for metric in PIVOT_METRICS:
+                across = by_language(records, metric, languages)
+                tables.append((f"pivot_{metric}_languages", across,
+                               f"{across.title} — {across_title}"))  # fmt: skip
 
         # Everything is computed before anything is written.
         means, spreads = {}, {}

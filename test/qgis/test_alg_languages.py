@@ -122,3 +122,50 @@ def test_survey_in_two_languages_writes_home_bias(processing_ready, tmp_path):
             want = err[at_home].mean() - err[away].mean()
             assert row["home_listed"] == pytest.approx(want)
         assert row["home_listed_countries"] == len(set(iso[at_home]))
+
+
+def test_comparemodels_takes_language_as_a_dimension(points, tmp_path):
+    rated = str(tmp_path / "rated.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": IMR, "LANGUAGES": languages("en", "ar"), "OUTPUT": rated,
+        })  # fmt: skip
+    truth = [
+        run("geobias:samplegroundtruth", {
+            "INPUT": uri, "SCORE_FIELD": "score", "POLYGONS": COUNTRIES,
+            "POLYGON_FIELD": "infant_mortality", "OUTPUT": str(tmp_path / f"t{k}.gpkg"),
+        })["OUTPUT"]  # fmt: skip
+        for k, uri in enumerate(res["OUTPUT_LAYERS"])
+    ]
+    out = str(tmp_path / "compare.gpkg")
+    folder = str(tmp_path / "tables")
+    cmp = run("geobias:comparemodels", {"INPUT": truth, "N_BOOT": 50, "OUTPUT": out,
+                                        "TABLES_FOLDER": folder})  # fmt: skip
+    with sqlite3.connect(out) as con:
+        tables = {r[0] for r in con.execute("select table_name from gpkg_contents")}
+        metrics = con.execute("select language, rho_truth, mad from compare_metrics").fetchall()
+        across = con.execute("select topic, en, ar from pivot_rho_truth_languages").fetchall()
+        per_ar = con.execute('select topic, "fake-model" from pivot_mad_ar').fetchall()
+    assert {"pivot_rho_truth_en", "pivot_rho_truth_ar", "pivot_gini_ar", "pivot_mad_en",
+            "pivot_rho_truth_languages", "mean_rank_infant_mortality_rate_en",
+            "mean_rank_infant_mortality_rate_ar", "rank_spread_infant_mortality_rate"} <= tables
+    rho = {lang: r for lang, r, _m in metrics}
+    assert across[0] == (IMR, pytest.approx(rho["en"]), pytest.approx(rho["ar"]))
+    assert per_ar[0] == (IMR, pytest.approx({lang: m for lang, _r, m in metrics}["ar"]))
+    assert os.path.exists(os.path.join(folder, "rho_truth_languages.csv"))
+    # The spread layer: each point's largest minus smallest rank over the two languages.
+    (spread_uri,) = cmp["SPREAD_LAYERS"]
+    spread = QgsVectorLayer(spread_uri, "s", "ogr")
+    ranks = {}
+    for code in ("en", "ar"):
+        uri = next(u for u in res["OUTPUT_LAYERS"] if u.endswith(f"_{code}"))
+        layer = QgsVectorLayer(uri, code, "ogr")
+        ranks[code] = {(round(f["lon"], 6), round(f["lat"], 6)): f["rank"]
+                       for f in layer.getFeatures()}  # fmt: skip
+    for f in spread.getFeatures():
+        key = (round(f["lon"], 6), round(f["lat"], 6))
+        want = abs(ranks["en"][key] - ranks["ar"][key])
+        assert f["rank_spread"] == pytest.approx(want)
+        assert f["rank_en"] == pytest.approx(ranks["en"][key])
+    assert len(cmp["MEAN_RANK_LAYERS"]) == 2
