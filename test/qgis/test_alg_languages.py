@@ -132,10 +132,16 @@ def test_comparemodels_takes_language_as_a_dimension(points, tmp_path):
             "TOPICS": IMR, "LANGUAGES": languages("en", "ar"), "OUTPUT": rated,
         })  # fmt: skip
     truth = [
-        run("geobias:samplegroundtruth", {
-            "INPUT": uri, "SCORE_FIELD": "score", "POLYGONS": COUNTRIES,
-            "POLYGON_FIELD": "infant_mortality", "OUTPUT": str(tmp_path / f"t{k}.gpkg"),
-        })["OUTPUT"]  # fmt: skip
+        run(
+            "geobias:samplegroundtruth",
+            {
+                "INPUT": uri,
+                "SCORE_FIELD": "score",
+                "POLYGONS": COUNTRIES,
+                "POLYGON_FIELD": "infant_mortality",
+                "OUTPUT": str(tmp_path / f"t{k}.gpkg"),
+            },
+        )["OUTPUT"]  # fmt: skip
         for k, uri in enumerate(res["OUTPUT_LAYERS"])
     ]
     out = str(tmp_path / "compare.gpkg")
@@ -147,9 +153,16 @@ def test_comparemodels_takes_language_as_a_dimension(points, tmp_path):
         metrics = con.execute("select language, rho_truth, mad from compare_metrics").fetchall()
         across = con.execute("select topic, en, ar from pivot_rho_truth_languages").fetchall()
         per_ar = con.execute('select topic, "fake-model" from pivot_mad_ar').fetchall()
-    assert {"pivot_rho_truth_en", "pivot_rho_truth_ar", "pivot_gini_ar", "pivot_mad_en",
-            "pivot_rho_truth_languages", "mean_rank_infant_mortality_rate_en",
-            "mean_rank_infant_mortality_rate_ar", "rank_spread_infant_mortality_rate"} <= tables
+    assert {
+        "pivot_rho_truth_en",
+        "pivot_rho_truth_ar",
+        "pivot_gini_ar",
+        "pivot_mad_en",
+        "pivot_rho_truth_languages",
+        "mean_rank_infant_mortality_rate_en",
+        "mean_rank_infant_mortality_rate_ar",
+        "rank_spread_infant_mortality_rate",
+    } <= tables
     rho = {lang: r for lang, r, _m in metrics}
     assert across[0] == (IMR, pytest.approx(rho["en"]), pytest.approx(rho["ar"]))
     assert per_ar[0] == (IMR, pytest.approx({lang: m for lang, _r, m in metrics}["ar"]))
