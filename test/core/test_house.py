@@ -70,7 +70,7 @@ def test_imports_run_ui_to_processing_to_core_and_never_back():
 
 # Enum parameters of the GeoBias algorithms (processing/definitions.py): the dock must pass
 # `CHOICES.index(key)`, never a number that depends on the choices' order.
-ENUM_KEYS = ("METHOD", "PROVIDER", "PRESET", "SCORE", "BOOTSTRAP", "STATISTIC", "WEIGHTS",
+ENUM_KEYS = ("METHOD", "PROVIDER", "PRESET", "SCORE", "BOOTSTRAP", "STATISTIC", "WEIGHTS", "LANGUAGES",
              "SCOPE", "SCORER", "ANCHOR_STATISTIC", "VARIANTS")  # fmt: skip
 
 
