@@ -2,6 +2,7 @@
 two languages against a local chat server, and the Compare tab with two languages."""
 
 import os
+import sqlite3
 import sys
 
 import pytest
@@ -11,7 +12,7 @@ from qgis.PyQt.QtCore import Qt
 from geobias.core.languages import get_language
 from geobias.paths import DATA
 from geobias.test.faultserver import FaultServer
-from geobias.test.qtstub import wait_for
+from geobias.test.qtstub import wait_for, wait_job
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import EndpointConfig, SurveySettings, save_endpoints
@@ -29,6 +30,16 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
     d.close_survey()
     d.deleteLater()
     save_endpoints([])
+
+
+COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
+
+
+def language_positions(*codes):
+    from geobias.processing.languages import language_choices
+
+    choices = language_choices()
+    return [choices.index(c) for c in codes]
 
 
 def check(tab, *codes):
@@ -108,3 +119,64 @@ def test_a_run_in_two_languages_loads_a_layer_per_language(dock, monkeypatch):
     metrics = [lyr for lyr in QgsProject.instance().mapLayers().values()
                if lyr.fields().lookupField("home_first") >= 0]  # fmt: skip
     assert metrics and {f["language"] for f in metrics[0].getFeatures()} == {"en", "fr"}
+
+
+def test_the_compare_tab_compares_two_languages(dock, tmp_path):
+    """Layers rated in English and French (with ground truth): the tab offers the languages,
+    shows each metric with the languages across and per language, and maps the mean ranks per
+    language and the spread of each point's rank across them."""
+    import processing
+
+    rated = str(tmp_path / "rated.gpkg")
+    with FaultServer() as fs:
+        points = processing.run(
+            "geobias:samplepoints", {"COUNT": 12, "METHOD": 1, "SEED": 3, "OUTPUT": "memory:"}
+        )["OUTPUT"]
+        res = processing.run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": TOPIC, "LANGUAGES": language_positions("en", "fr"),
+            "OUTPUT": rated,
+        })  # fmt: skip
+    survey = str(tmp_path / "survey.gpkg")
+    for uri in res["OUTPUT_LAYERS"]:
+        processing.run("geobias:samplegroundtruth", {
+            "INPUT": uri, "SCORE_FIELD": "score", "POLYGONS": COUNTRIES,
+            "POLYGON_FIELD": "infant_mortality",
+            "OUTPUT": f"ogr:dbname='{survey}' table=\"{uri.split('=')[-1]}\" (geom)",
+        })  # fmt: skip
+    tab = dock.compare
+    tab.open_files([survey])
+    assert tab.languagesBox.isVisibleTo(tab)
+    assert tab.checked(tab.languagesList) == ["en", "fr"]
+    assert not tab.choice.isVisibleTo(tab)  # two languages are not two versions of one layer
+    wait_job(dock, tab.compare())
+    result = tab.result
+    with sqlite3.connect(result["OUTPUT"]) as con:
+        rho = dict(con.execute("SELECT language, rho_truth FROM compare_metrics"))
+    assert set(rho) == {"en", "fr"}
+    assert [tab.viewCombo.itemData(i) for i in range(tab.viewCombo.count())] == [
+        "languages", "en", "fr"]  # fmt: skip
+    assert not tab.viewCombo.isHidden()
+    tab.metricCombo.setCurrentIndex(tab.metricCombo.findData("rho_truth"))
+    table = tab.pivotTable
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Topic", "en", "fr", "Mean (across languages)"]
+    assert table.item(0, 0).text() == TOPIC
+    assert table.item(0, 1).text() == f"{rho['en']:.2f}"
+    assert table.item(0, 2).text() == f"{rho['fr']:.2f}"
+    assert table.item(0, 3).text() == f"{(rho['en'] + rho['fr']) / 2:.2f}"
+    assert len(tab.plot.dots()) == 2
+    tab.viewCombo.setCurrentIndex(tab.viewCombo.findData("fr"))
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Topic", "fake-model", "Mean (across models)"]
+    assert table.item(0, 1).text() == f"{rho['fr']:.2f}"
+    names = sorted(layer.name() for layer in tab.mean_layers)
+    assert names == [
+        "Mean rank · Infant Mortality Rate [en]",
+        "Mean rank · Infant Mortality Rate [fr]",
+        "Rank spread across languages · Infant Mortality Rate",
+    ]
+    spread = next(lyr for lyr in tab.mean_layers if lyr.name().startswith("Rank spread"))
+    assert spread.renderer().classAttribute() == "rank_spread"
+    values = [f["rank_spread"] for f in spread.getFeatures()]
+    assert len(values) == 12 and all(0 <= v <= 1 for v in values) and max(values) > 0
