@@ -182,3 +182,29 @@ def test_comparemodels_takes_language_as_a_dimension(points, tmp_path):
         assert f["rank_spread"] == pytest.approx(want)
         assert f["rank_en"] == pytest.approx(ranks["en"][key])
     assert len(cmp["MEAN_RANK_LAYERS"]) == 2
+
+
+def test_the_report_of_a_language_layer_gives_its_home_bias_and_credits(points, tmp_path):
+    import subprocess
+    import unicodedata
+
+    rated = str(tmp_path / "rated.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:ratelocations", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": IMR, "LANGUAGES": languages("en", "fr"), "OUTPUT": rated,
+        })  # fmt: skip
+    fr = next(u for u in res["OUTPUT_LAYERS"] if u.endswith("_fr"))
+    with_truth = run("geobias:samplegroundtruth", {
+        "INPUT": fr, "SCORE_FIELD": "score", "POLYGONS": COUNTRIES,
+        "POLYGON_FIELD": "infant_mortality", "OUTPUT": str(tmp_path / "truth.gpkg"),
+    })["OUTPUT"]  # fmt: skip
+    pdf = str(tmp_path / "report.pdf")
+    run("geobias:report", {"INPUT": with_truth, "N_BOOT": 50, "OUTPUT": pdf})
+    text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+    flat = " ".join(unicodedata.normalize("NFKC", text).split())
+    assert "Prompt language: fr." in flat
+    assert "Home bias of prompt language fr:" in flat
+    assert "countries listing it first" in flat and "listing it at all" in flat
+    assert "home-bias claim" in flat.lower() or "carry signal" in flat
+    assert "Country languages (home bias): GeoNames" in flat
