@@ -2,6 +2,7 @@
 languages against a local chat server (which answers every prompt in English, as small models
 often do: the parser of every language reads the English phrase too)."""
 
+import json
 import os
 import sqlite3
 
@@ -208,3 +209,50 @@ def test_the_report_of_a_language_layer_gives_its_home_bias_and_credits(points, 
     assert "countries listing it first" in flat and "listing it at all" in flat
     assert "home-bias claim" in flat.lower() or "carry signal" in flat
     assert "Country languages (home bias): GeoNames" in flat
+
+
+def test_exportbatch_writes_every_languages_requests_with_its_grammar(points, tmp_path):
+    import uuid
+
+    model = f"batch-{uuid.uuid4().hex[:8]}"  # fresh cache keys (the profile's cache persists)
+    out = run("geobias:exportbatch", {
+        "INPUT": points, "PROVIDER": 0, "BASE_URL": "http://127.0.0.1:9/v1", "MODEL": model,
+        "TOPICS": IMR, "LANGUAGES": languages("en", "ar"), "OUTPUT": str(tmp_path / "req"),
+    })  # fmt: skip
+    assert out["N_REQUESTS"] == 20
+    lines = [json.loads(line) for f in out["FILES"].splitlines() for line in open(f, "rb")]
+    grammars = {line["body"].get("grammar") for line in lines}
+    assert grammars == {get_language("en").gbnf, get_language("ar").gbnf}
+    arabic = [line for line in lines if line["body"].get("grammar") == get_language("ar").gbnf]
+    assert len(arabic) == 10
+    assert all(get_language("ar").prefix in a["body"]["messages"][0]["content"] for a in arabic)
+
+
+def test_ablation_in_two_languages_has_a_row_per_language(points, tmp_path):
+    from geobias.processing.definitions import ABLATION_VARIANTS
+
+    out = str(tmp_path / "ablation.gpkg")
+    with FaultServer() as fs:
+        res = run("geobias:ablation", {
+            "INPUT": points, "PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "fake-model",
+            "TOPICS": IMR, "LANGUAGES": languages("en", "es"),
+            "VARIANTS": [ABLATION_VARIANTS.index(v) for v in ("geollm", "no_address")],
+            "TRUTH": COUNTRIES, "TRUTH_FIELD": "infant_mortality", "N_BOOT": 20, "OUTPUT": out,
+        })  # fmt: skip
+    assert len(res["OUTPUT_LAYERS"]) == 4
+    with sqlite3.connect(out) as con:
+        rows = con.execute(
+            "select variant, language, rho, change from ablation where score_kind = 'greedy'"
+        ).fetchall()
+        pivot_topics = [r[0] for r in con.execute("select topic from ablation_greedy")]
+        runs = con.execute("select language, template_body from runs").fetchall()
+    assert sorted((v, lang) for v, lang, _r, _c in rows) == [
+        ("geollm", "en"),
+        ("geollm", "es"),
+        ("no_address", "en"),
+        ("no_address", "es"),
+    ]
+    assert all(c == 0 for v, _l, _r, c in rows if v == "geollm")
+    assert f"{IMR} [es]" in pivot_topics and f"{IMR} [en]" in pivot_topics
+    spanish = [body for lang, body in runs if lang == "es"]
+    assert len(spanish) == 2 and all(b.startswith("Coordenadas: ({lat") for b in spanish)
