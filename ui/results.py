@@ -34,6 +34,7 @@ ALIASES = {
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
     "score_kind": ("score_kind",),
+    "language": ("language",),  # the prompt language's code (rows of a survey in languages)
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 
@@ -185,6 +186,8 @@ class MetricsTableModel(QAbstractTableModel):
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
+            if key == "topic" and row.get("language"):
+                return f"{row.get(key, '')} [{row['language']}]"
             if key in ("model", "topic"):
                 return row.get(key, "")
             if key == "n":

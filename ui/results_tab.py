@@ -22,7 +22,7 @@ from ..i18n_util import tr
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import runner
-from .layer_choice import LayerChoice, layer_groups
+from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
 from .notice import Notice, insert_after
 from .results import BiasPlot, MetricsTableModel, plot_columns, rows_from_layer
@@ -108,7 +108,8 @@ def open_gpkgs(paths):
     models = {first_group(layer)[0] for layer in layers}
     for layer in layers:
         model, topic = first_group(layer)
-        layer.setName(layer_name(model, topic, with_model=len(models) > 1))
+        layer.setName(layer_name(model, topic, with_model=len(models) > 1,
+                                 language=layer_language(layer)))  # fmt: skip
     return layers, metrics
 
 
@@ -296,7 +297,8 @@ class ResultsTab(QWidget, FORM):
         index = self.metricsView.currentIndex()
         if index.isValid() and index.row() < len(self.metrics.rows):
             row = self.metrics.rows[index.row()]
-            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                      row.get("language"))  # fmt: skip
             if layer is not None:
                 return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
@@ -370,8 +372,11 @@ class ResultsTab(QWidget, FORM):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
             return
         row = self.metrics.rows[index.row()]
-        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                  row.get("language"))  # fmt: skip
         title = f"{row['model']} · {row['topic']}"
+        if row.get("language"):
+            title += f" [{row['language']}]"
         if layer is None:
             self.plot.set_data([], title=title)
             return
@@ -379,9 +384,12 @@ class ResultsTab(QWidget, FORM):
             self.columns[layer.id()] = plot_columns(layer)
         self.plot.set_data(*self.columns[layer.id()], title=title)
 
-    def _rated_layer(self, model, topic, kind=None):
-        """The rated layer of one metrics row (one layer per model × topic × score kind)."""
+    def _rated_layer(self, model, topic, kind=None, language=None):
+        """The rated layer of one metrics row (one layer per model × topic × score kind, and
+        prompt language when the row has one)."""
         for layer in self.rated_layers:
+            if language and layer_language(layer) != language:
+                continue
             for m, t, k in layer_groups(layer):
                 if m == model and t == topic and (not kind or not k or k == kind):
                     return layer

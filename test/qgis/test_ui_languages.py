@@ -119,6 +119,14 @@ def test_a_run_in_two_languages_loads_a_layer_per_language(dock, monkeypatch):
     metrics = [lyr for lyr in QgsProject.instance().mapLayers().values()
                if lyr.fields().lookupField("home_first") >= 0]  # fmt: skip
     assert metrics and {f["language"] for f in metrics[0].getFeatures()} == {"en", "fr"}
+    # The Results tab: a row per language, each leading to its own layer.
+    table = dock.results.metrics
+    shown = sorted(table.data(table.index(r, 1)) for r in range(table.rowCount()))
+    assert shown == [f"{TOPIC} [en]", f"{TOPIC} [fr]"]
+    for row in table.rows:
+        layer = dock.results._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                          row["language"])  # fmt: skip
+        assert next(layer.getFeatures())["language"] == row["language"]
 
 
 def test_the_compare_tab_compares_two_languages(dock, tmp_path):
