@@ -12,6 +12,7 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import add_point_features, qgs_fields
+from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters
 
@@ -87,5 +88,8 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         columns = {name: [r.get(name) for r in rows] for name in schema}
         add_point_features(sink, fields, columns, with_geometry=False)
+        if "language" in schema:  # home bias read GeoNames' country languages
+            del sink
+            credit_geonames(dest, context, rights=COUNTRY_LANGUAGES_RIGHTS)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": dest}

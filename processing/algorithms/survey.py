@@ -13,6 +13,7 @@ from ..endpoints import running_endpoint
 from ..features import polygon_field_values
 from ..gpkg import write_table
 from ..languages import countries_of, tagged
+from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
@@ -118,6 +119,8 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         # Everything is computed: only now write, so a failure above leaves no partial file.
         uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
         metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
+            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
         append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))

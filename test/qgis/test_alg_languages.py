@@ -13,6 +13,7 @@ from qgis.core import QgsProcessingException, QgsVectorLayer
 from geobias.core.languages import get_language
 from geobias.paths import DATA
 from geobias.processing.features import as_float
+from geobias.processing.metadata import COUNTRY_LANGUAGES_RIGHTS
 from geobias.processing.languages import countries_of, language_choices
 from geobias.test.faultserver import FaultServer
 
@@ -103,6 +104,7 @@ def test_survey_in_two_languages_writes_home_bias(processing_ready, tmp_path):
     metrics = QgsVectorLayer(res["METRICS"], "m", "ogr")
     rows = {f["language"]: f for f in metrics.getFeatures()}
     assert set(rows) == {"en", "es"}
+    assert COUNTRY_LANGUAGES_RIGHTS in metrics.metadata().rights()
     for code, row in rows.items():
         assert row["topic"] == IMR and row["n_points"] == 60
         # The home bias is the definition's, on the layer's own rank errors and countries.
