@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="323"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="339"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -64,7 +64,7 @@
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="65"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="66"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -294,7 +294,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -314,12 +314,12 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="60"/>
+        <location filename="../processing/algorithms/survey.py" line="61"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
@@ -484,7 +484,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="311"/>
+        <location filename="../processing/styles.py" line="331"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -499,12 +499,12 @@
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="55"/>
+        <location filename="../processing/algorithms/survey.py" line="56"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="62"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
@@ -514,7 +514,7 @@
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="78"/>
+        <location filename="../processing/algorithms/survey.py" line="79"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -539,32 +539,32 @@
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="39"/>
+        <location filename="../ui/survey_tab.py" line="40"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="146"/>
+        <location filename="../ui/survey_tab.py" line="145"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -574,52 +574,52 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="201"/>
+        <location filename="../ui/dock.py" line="222"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="391"/>
+        <location filename="../ui/survey_tab.py" line="390"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="398"/>
+        <location filename="../ui/survey_tab.py" line="397"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="398"/>
+        <location filename="../ui/survey_tab.py" line="397"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="412"/>
+        <location filename="../ui/survey_tab.py" line="411"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="413"/>
+        <location filename="../ui/survey_tab.py" line="412"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="204"/>
+        <location filename="../ui/dock.py" line="225"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="286"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="286"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="312"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -632,203 +632,182 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="294"/>
+        <location filename="../ui/dock.py" line="315"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="111"/>
+        <location filename="../ui/run_panel.py" line="127"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="147"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="119"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="335"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="197"/>
+        <location filename="../ui/run_panel.py" line="217"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="400"/>
+        <location filename="../ui/results_tab.py" line="437"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="412"/>
+        <location filename="../ui/results_tab.py" line="450"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="422"/>
-        <source>Model: {m}
-Topic: {t}
-Rating: {r} (score {s}; ground truth {g}; rank error {e})
-
-Answer:
-{a}
-
-Prompt:
-{p}</source>
-        <translation>Modèle : {m}
-Thème : {t}
-Note : {r} (score {s} ; vérité terrain {g} ; erreur de rang {e})
-
-Réponse :
-{a}
-
-Prompt :
-{p}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="388"/>
+        <location filename="../ui/dock.py" line="421"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="74"/>
+        <location filename="../ui/options.py" line="76"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="34"/>
+        <location filename="../ui/options.py" line="36"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="181"/>
+        <location filename="../ui/options.py" line="183"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="194"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="215"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="53"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="166"/>
+        <location filename="../ui/results.py" line="209"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="167"/>
+        <location filename="../ui/results.py" line="210"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="168"/>
+        <location filename="../ui/results.py" line="211"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="169"/>
+        <location filename="../ui/results.py" line="212"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="170"/>
+        <location filename="../ui/results.py" line="213"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="171"/>
+        <location filename="../ui/results.py" line="214"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="174"/>
+        <location filename="../ui/results.py" line="217"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -838,7 +817,7 @@ Prompt :
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
+        <location filename="../processing/plots.py" line="124"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
@@ -868,7 +847,7 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="177"/>
+        <location filename="../ui/task.py" line="181"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -888,7 +867,7 @@ Prompt :
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="491"/>
+        <location filename="../ui/runner.py" line="490"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -943,7 +922,7 @@ Prompt :
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="34"/>
+        <location filename="../processing/algorithms/survey.py" line="35"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -1013,102 +992,57 @@ Prompt :
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
-        <source>truth</source>
-        <translation>vérité terrain</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="86"/>
-        <source>highest {what}s (rank 0.8–1)</source>
-        <translation>{what} les plus hautes (rang 0,8–1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="88"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="89"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
-        <source>lowest {what}s (rank 0–0.2)</source>
-        <translation>{what} les plus basses (rang 0–0,2)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="101"/>
-        <source>strong overestimate (&gt; +0.5)</source>
-        <translation>forte surestimation (&gt; +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="102"/>
-        <source>overestimate (+0.15 to +0.5)</source>
-        <translation>surestimation (+0,15 à +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="103"/>
-        <source>about right (−0.15 to +0.15)</source>
-        <translation>à peu près juste (−0,15 à +0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="104"/>
-        <source>underestimate (−0.5 to −0.15)</source>
-        <translation>sous-estimation (−0,5 à −0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="105"/>
-        <source>strong underestimate (&lt; −0.5)</source>
-        <translation>forte sous-estimation (&lt; −0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="143"/>
-        <source>rating {a:.1f}–{b:.1f}</source>
-        <translation>note {a:.1f}–{b:.1f}</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="237"/>
+        <location filename="../processing/styles.py" line="257"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="241"/>
+        <location filename="../processing/styles.py" line="261"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="241"/>
+        <location filename="../processing/styles.py" line="261"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="248"/>
+        <location filename="../processing/styles.py" line="268"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1158,57 +1092,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="69"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="70"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="92"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="93"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="94"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="260"/>
+        <location filename="../ui/dock.py" line="281"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="263"/>
+        <location filename="../ui/dock.py" line="284"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1221,22 +1155,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="267"/>
+        <location filename="../ui/dock.py" line="288"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="275"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/guide.py" line="52"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1244,32 +1178,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="224"/>
+        <location filename="../ui/results_tab.py" line="229"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="244"/>
+        <location filename="../ui/results_tab.py" line="249"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="87"/>
+        <location filename="../ui/survey_tab.py" line="86"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="294"/>
+        <location filename="../ui/survey_tab.py" line="293"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="374"/>
+        <location filename="../ui/survey_tab.py" line="373"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
@@ -1290,7 +1224,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="59"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1298,7 +1232,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="204"/>
+        <location filename="../ui/options.py" line="210"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1316,22 +1250,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="228"/>
+        <location filename="../ui/options.py" line="236"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="243"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="251"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1356,7 +1290,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="81"/>
+        <location filename="../processing/algorithms/survey.py" line="82"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1481,47 +1415,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="244"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="218"/>
+        <location filename="../ui/results.py" line="263"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="223"/>
+        <location filename="../ui/results.py" line="268"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="226"/>
+        <location filename="../ui/results.py" line="271"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="245"/>
+        <location filename="../ui/dock.py" line="266"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="336"/>
+        <location filename="../ui/dock.py" line="357"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="337"/>
+        <location filename="../ui/dock.py" line="358"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="346"/>
+        <location filename="../ui/dock.py" line="367"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1696,12 +1630,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="159"/>
+        <location filename="../processing/algorithms/correlate.py" line="165"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="178"/>
+        <location filename="../processing/algorithms/correlate.py" line="209"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1946,12 +1880,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="107"/>
+        <location filename="../processing/styles.py" line="87"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="108"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
@@ -2001,7 +1935,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="195"/>
+        <location filename="../ui/task.py" line="199"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2066,7 +2000,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="89"/>
+        <location filename="../ui/compare_tab.py" line="90"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2091,12 +2025,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2291,7 +2225,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="156"/>
+        <location filename="../ui/herb_tab.py" line="160"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2516,7 +2450,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="166"/>
+        <location filename="../ui/results.py" line="62"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
@@ -2526,7 +2460,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../ui/results.py" line="67"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
@@ -2626,7 +2560,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="412"/>
+        <location filename="../processing/styles.py" line="191"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
@@ -2731,17 +2665,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="311"/>
+        <location filename="../ui/results_tab.py" line="317"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="339"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="344"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2791,7 +2725,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="95"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2946,52 +2880,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="97"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="73"/>
+        <location filename="../ui/herb_tab.py" line="74"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="220"/>
+        <location filename="../ui/herb_tab.py" line="228"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="254"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="261"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="272"/>
+        <location filename="../ui/herb_tab.py" line="280"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3000,137 +2934,137 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="273"/>
+        <location filename="../ui/herb_tab.py" line="281"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="287"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="290"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="274"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="257"/>
+        <location filename="../ui/herb_tab.py" line="265"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="291"/>
+        <location filename="../ui/herb_tab.py" line="299"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="363"/>
+        <location filename="../ui/herb_tab.py" line="373"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="368"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="380"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="95"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="222"/>
+        <location filename="../ui/overlay_tab.py" line="238"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="209"/>
+        <location filename="../ui/overlay_tab.py" line="223"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="216"/>
+        <location filename="../ui/overlay_tab.py" line="230"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="227"/>
+        <location filename="../ui/overlay_tab.py" line="243"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="245"/>
+        <location filename="../ui/overlay_tab.py" line="261"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="300"/>
+        <location filename="../ui/overlay_tab.py" line="320"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="310"/>
+        <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="317"/>
+        <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="54"/>
+        <location filename="../ui/results.py" line="55"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="218"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="216"/>
+        <location filename="../ui/results.py" line="261"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3240,92 +3174,92 @@ Lancer HERB ?</translation>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="43"/>
+        <location filename="../ui/batch.py" line="44"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="54"/>
+        <location filename="../ui/batch.py" line="55"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="67"/>
+        <location filename="../ui/batch.py" line="68"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="69"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="71"/>
+        <location filename="../ui/batch.py" line="72"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="74"/>
+        <location filename="../ui/batch.py" line="75"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="318"/>
+        <location filename="../ui/compare_tab.py" line="321"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="428"/>
+        <location filename="../ui/compare_tab.py" line="431"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="434"/>
+        <location filename="../ui/compare_tab.py" line="437"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="104"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="38"/>
+        <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
@@ -3340,12 +3274,12 @@ Lancer HERB ?</translation>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="95"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="186"/>
+        <location filename="../ui/run_panel.py" line="206"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3570,27 +3504,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="60"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="344"/>
+        <location filename="../ui/compare_tab.py" line="347"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="347"/>
+        <location filename="../ui/compare_tab.py" line="350"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="147"/>
+        <location filename="../ui/dock.py" line="168"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3620,67 +3554,67 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="75"/>
+        <location filename="../ui/overlay_tab.py" line="81"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="76"/>
+        <location filename="../ui/overlay_tab.py" line="82"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="77"/>
+        <location filename="../ui/overlay_tab.py" line="83"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="79"/>
+        <location filename="../ui/overlay_tab.py" line="85"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="235"/>
+        <location filename="../ui/overlay_tab.py" line="251"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="266"/>
+        <location filename="../ui/overlay_tab.py" line="282"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="327"/>
+        <location filename="../ui/overlay_tab.py" line="347"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="67"/>
+        <location filename="../ui/results_tab.py" line="68"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="71"/>
+        <location filename="../ui/results_tab.py" line="72"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="218"/>
+        <location filename="../ui/results_tab.py" line="223"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="270"/>
+        <location filename="../ui/results_tab.py" line="275"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="323"/>
+        <location filename="../ui/results_tab.py" line="329"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="190"/>
+        <location filename="../ui/run_panel.py" line="210"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
@@ -3690,9 +3624,192 @@ Lancer HERB ?</translation>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="182"/>
+        <location filename="../ui/task.py" line="186"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="103"/>
+        <source>overestimate &gt; 0.5</source>
+        <translation>surestimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="104"/>
+        <source>overestimate 0.15–0.5</source>
+        <translation>surestimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="105"/>
+        <source>about right (±0.15)</source>
+        <translation>à peu près juste (±0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="106"/>
+        <source>underestimate 0.15–0.5</source>
+        <translation>sous-estimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="107"/>
+        <source>underestimate &gt; 0.5</source>
+        <translation>sous-estimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="192"/>
+        <source>Rank of the ground truth</source>
+        <translation>Rang de la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="193"/>
+        <source>Rank error: rating − truth</source>
+        <translation>Erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="194"/>
+        <source>Rating, by quantiles</source>
+        <translation>Note, par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="195"/>
+        <source>Mean rank</source>
+        <translation>Rang moyen</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="196"/>
+        <source>Mean rank error</source>
+        <translation>Erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
+        <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
+        <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
+        <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
+        <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="34"/>
+        <source>GeoBias user guide</source>
+        <translation>Guide de l'utilisateur de GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="58"/>
+        <source>Read it in QGIS</source>
+        <translation>Le lire dans QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="59"/>
+        <source>The user guide opens in your web browser: {p}</source>
+        <translation>Le guide de l'utilisateur s'ouvre dans votre navigateur web : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="63"/>
+        <source>No web browser to open the user guide: it is shown in a QGIS window. Its file: {p}</source>
+        <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="63"/>
+        <source>ρ with the ground truth</source>
+        <translation>ρ avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="64"/>
+        <source>95% interval of ρ</source>
+        <translation>Intervalle à 95 % de ρ</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="65"/>
+        <source>MAD of the ratings</source>
+        <translation>MAD des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="66"/>
+        <source>Gini of the ratings</source>
+        <translation>Gini des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="68"/>
+        <source>ρ with the anchor</source>
+        <translation>ρ avec l'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="69"/>
+        <source>Bias score B</source>
+        <translation>Score de biais B</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="70"/>
+        <source>Moran&apos;s I of the rank errors</source>
+        <translation>I de Moran des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="460"/>
+        <source>Model: {m}
+Topic: {t}
+{score}
+Ground truth: {g} · rank error: {e}
+
+Answer:
+{a}
+
+Prompt:
+{p}</source>
+        <translation>Modèle : {m}
+Thème : {t}
+{score}
+Vérité terrain : {g} · erreur de rang : {e}
+
+Réponse :
+{a}
+
+Prompt :
+{p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="494"/>
+        <source>No score: the request failed, the point was not asked.</source>
+        <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="497"/>
+        <source>No score: the answer holds no rating.</source>
+        <translation>Pas de score : la réponse ne contient aucune note.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="498"/>
+        <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
+        <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="501"/>
+        <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
+        <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="508"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="512"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="516"/>
+        <source>Score: {s:.3g}.</source>
+        <translation>Score : {s:.3g}.</translation>
     </message>
     <message>
         <location filename="../processing/parameters.py" line="302"/>
@@ -3745,32 +3862,32 @@ Lancer HERB ?</translation>
         <translation>Langue du prompt : {language}.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="116"/>
+        <location filename="../processing/styles.py" line="118"/>
         <source>moves most (spread &gt; 0.5)</source>
         <translation>bouge le plus (écart &gt; 0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="117"/>
+        <location filename="../processing/styles.py" line="119"/>
         <source>moves (0.25–0.5)</source>
         <translation>bouge (0,25–0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="118"/>
+        <location filename="../processing/styles.py" line="120"/>
         <source>moves little (0.1–0.25)</source>
         <translation>bouge peu (0,1–0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="119"/>
+        <location filename="../processing/styles.py" line="121"/>
         <source>about the same in every language (&lt; 0.1)</source>
         <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="150"/>
+        <location filename="../processing/styles.py" line="152"/>
         <source>Spread of the rank across prompt languages (largest − smallest)</source>
         <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l&apos;écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d&apos;ancrage prise dans un champ d&apos;une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l&apos;espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l&apos;erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu&apos;aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
@@ -3800,7 +3917,7 @@ Lancer HERB ?</translation>
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="86"/>
+        <location filename="../ui/compare_tab.py" line="87"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -3830,47 +3947,47 @@ Lancer HERB ?</translation>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l&apos;article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l&apos;hôte du point d&apos;accès (jamais la clé d&apos;API), les versions et les horaires. Point d&apos;accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d&apos;authentification contenant la clé d&apos;API. Score : l&apos;espérance du premier chiffre d&apos;après les log-probabilités, la note gloutonne, ou automatique (par défaut : l&apos;espérance quand le point d&apos;accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu&apos;une sorte : les points répondus qui n&apos;en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s&apos;était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l&apos;anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="38"/>
+        <location filename="../processing/algorithms/survey.py" line="39"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="234"/>
+        <location filename="../ui/compare_tab.py" line="236"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="243"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d&apos;une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="325"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="403"/>
+        <location filename="../ui/compare_tab.py" line="406"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="403"/>
+        <location filename="../ui/compare_tab.py" line="406"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="428"/>
+        <location filename="../ui/compare_tab.py" line="431"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="201"/>
+        <location filename="../ui/survey_tab.py" line="200"/>
         <source>A language file was left out: {error}</source>
         <translation>Un fichier de langue a été écarté : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="239"/>
+        <location filename="../ui/survey_tab.py" line="238"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
     </message>
@@ -4326,13 +4443,13 @@ Lancer HERB ?</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <source>Match the published code (its bugs)</source>
+        <translation>Comme le code publié (ses bogues)</translation>
     </message>
 </context>
 <context>
@@ -4435,7 +4552,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
         <source>Control the false discovery rate</source>
-        <translation>Contrôler le taux de fausses découvertes</translation>
+        <translation>Limiter les fausses découvertes (FDR)</translation>
     </message>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
@@ -4486,14 +4603,19 @@ Lancer HERB ?</translation>
         <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Report</source>
         <translation>Rapport</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Write a PDF report of the selected rated layer (maps, metrics, plots, hot spots if the project has them) and keep its print layout in the project</source>
         <translation>Écrire un rapport PDF de la couche notée sélectionnée (cartes, métriques, graphiques, points chauds si le projet en a) et garder sa mise en page dans le projet</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="13"/>
+        <source>Every metric of the selected row</source>
+        <translation>Toutes les métriques de la ligne choisie</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,7 @@ from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
 from .languages import tagged
 from .metadata import credit_geonames
-from .styles import post_processor, style_file
+from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
@@ -207,7 +207,7 @@ def write_rated(path, rated, model, default_style="rank", geonames=True):
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)
-        out[uri] = f"{model}: {topic}" + (f" [{code}]" if with_language else "")
+        out[uri] = layer_name(model, topic, code if with_language else "")
     return out
 
 

@@ -456,8 +456,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
                 if k < len(outputs):
                     code, topic = outputs[k]
-                    name = layer_name(model, topic, with_model=len(rate_steps) > 1,
-                                      language=code if with_language else "")  # fmt: skip
+                    name = layer_name(model, topic, code if with_language else "")
                 else:
                     name = _layer_title(uri)
                 if (i, k) in truth_steps:
