@@ -13,8 +13,8 @@ from qgis.core import QgsProcessingException, QgsVectorLayer
 from geobias.core.languages import get_language
 from geobias.paths import DATA
 from geobias.processing.features import as_float
-from geobias.processing.metadata import COUNTRY_LANGUAGES_RIGHTS
 from geobias.processing.languages import countries_of, language_choices
+from geobias.processing.metadata import COUNTRY_LANGUAGES_RIGHTS
 from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
