@@ -112,7 +112,7 @@ def test_a_run_in_two_languages_loads_a_layer_per_language(dock, monkeypatch):
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — two languages")
     rated = [n.layer() for n in group.findLayers()
              if n.layer().fields().lookupField("score") >= 0]  # fmt: skip
-    assert sorted(lyr.name() for lyr in rated) == [f"{TOPIC} [en]", f"{TOPIC} [fr]"]
+    assert sorted(lyr.name() for lyr in rated) == [f"{TOPIC} · fault [en]", f"{TOPIC} · fault [fr]"]
     langs = {next(lyr.getFeatures())["language"] for lyr in rated}
     assert langs == {"en", "fr"}
     assert all(lyr.fields().lookupField("rank_error") >= 0 for lyr in rated)
