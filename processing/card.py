@@ -90,7 +90,8 @@ def ratings_from_layers(layers, sample, context, feedback):
         n = len(score)
         answered = as_float(columns["answered"]) == 1 if "answered" in columns else None
         failed = as_float(columns["failed"]) == 1 if "failed" in columns else np.zeros(n, bool)
-        for (model, topic, kind), idx in groups(columns).items():
+        # The card's prompts are English: a layer's language column is not read (always "").
+        for (model, topic, kind, _language), idx in groups(columns).items():
             topic = topic or layer.name()
             if topic in by_topic:
                 raise QgsProcessingException(

@@ -138,7 +138,8 @@ def layer_scores(layer, context, feedback, geobs_input, settings, truth_field="t
                "truth ('Sample ground truth'), or choose another error.").format(
                 layer=layer.name(), name=truth_field)
         )  # fmt: skip
-    names = ["pid", "model", "topic", "score_kind", "answered", "failed", "score", truth_field]
+    names = ["pid", "model", "topic", "score_kind", "language", "answered", "failed", "score",
+             truth_field]  # fmt: skip
     columns = read_columns(layer, context, names + ([field_name] if field_name else []))
     if error == "rank_error" and not np.isfinite(as_float(columns[truth_field])).any():
         # A survey's other topics have the field without values: said in their rows.
@@ -148,10 +149,12 @@ def layer_scores(layer, context, feedback, geobs_input, settings, truth_field="t
         )  # fmt: skip
     n = len(columns["lon"])
     pids = as_float(columns["pid"]) if "pid" in columns else np.arange(n, dtype=float)
-    for (model, topic, kind), idx in groups(columns).items():
+    for (model, topic, kind, language), idx in groups(columns).items():
         if feedback.isCanceled():
             return
         model = model or layer.name()
+        if language:  # one row per prompt language, named as the layers are: model [code]
+            model = f"{model} [{language}]"
         group = {k: ([v[i] for i in idx] if isinstance(v, list) else np.asarray(v)[idx])
                  for k, v in columns.items()}  # fmt: skip
         codes, edges_text, reason = error_codes(group, error, truth_field, field_name, edges)

@@ -263,14 +263,16 @@ class Prompt:
     template: Any  # a core.prompts.PromptTemplate
     score_kind: str  # a definitions.SCORE_KINDS key
     topics: list
+    languages: list = field(default_factory=lambda: ["en"])  # prompt language codes
 
 
 class PromptParameters:
-    """PRESET, SCORE, TOPICS."""
+    """PRESET, SCORE, TOPICS, LANGUAGES."""
 
     PRESET = "PRESET"
     SCORE = "SCORE"
     TOPICS = "TOPICS"
+    LANGUAGES = "LANGUAGES"
 
     @classmethod
     def add(cls, alg, with_preset=True):
@@ -290,6 +292,34 @@ class PromptParameters:
         alg.addParameter(
             QgsProcessingParameterString(cls.TOPICS, tr("Topics (separated by ;)"), DEFAULT_TOPICS)
         )
+        cls.add_languages(alg)
+
+    @classmethod
+    def add_languages(cls, alg):
+        """LANGUAGES: the prompt languages (files of core/languages.py), English by default."""
+        from .languages import language_choices
+
+        choices = language_choices()
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.LANGUAGES, tr("Prompt languages"), list(choices.source_labels),
+                allowMultiple=True, defaultValue=[choices.default_index],
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read_languages(cls, alg, parameters, context):
+        """The chosen language codes, in the choices' order (English alone by default)."""
+        from .languages import language_choices
+
+        if alg.parameterDefinition(cls.LANGUAGES) is None:
+            return ["en"]
+        choices = language_choices()
+        chosen = alg.parameterAsEnums(parameters, cls.LANGUAGES, context)
+        codes = [choices.key(i) for i in sorted(set(chosen)) if 0 <= int(i) < len(choices.keys)]
+        if not codes:
+            raise QgsProcessingException(tr("Choose at least one prompt language (LANGUAGES)."))
+        return codes
 
     @classmethod
     def read(cls, alg, parameters, context):
@@ -304,6 +334,7 @@ class PromptParameters:
             template=template,
             score_kind=SCORE_KINDS.key(alg.parameterAsEnum(parameters, cls.SCORE, context)),
             topics=topics,
+            languages=cls.read_languages(alg, parameters, context),
         )
 
 

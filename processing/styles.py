@@ -110,6 +110,19 @@ def rank_error_renderer(field="rank_error"):
     return _classes(field, classes, ramp("RdBu", invert=True))
 
 
+def rank_spread_renderer(field="rank_spread"):
+    """The spread of a point's rank across languages (0..1), in four classes from "the same
+    in every language" to "the language changes the rank most" (top)."""
+    eps = 1e-9
+    classes = [
+        (0.5, 1.0 + eps, tr("moves most (spread > 0.5)")),
+        (0.25, 0.5, tr("moves (0.25–0.5)")),
+        (0.1, 0.25, tr("moves little (0.1–0.25)")),
+        (0.0 - eps, 0.1, tr("about the same in every language (< 0.1)")),
+    ]
+    return _classes(field, classes, ramp(RAMPS[None]))
+
+
 def quantile_breaks(values, classes=5):
     """Class breaks at the quantiles of the finite values (duplicates merged)."""
     values = np.asarray(values, float)
@@ -199,6 +212,14 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Local spatial self-information of the errors (nats)"),
         "ssi",
     ),
+    # Across prompt languages: how far a point's rank moves from one language to another.
+    (
+        "rank_spread",
+        QT_TRANSLATE_NOOP(
+            "@default", "Spread of the rank across prompt languages (largest − smallest)"
+        ),
+        "rank_spread",
+    ),  # fmt: skip
 )
 
 
@@ -219,6 +240,8 @@ def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style in ("rank_error", "mean_rank_error"):
         return rank_error_renderer(style)
+    if style == "rank_spread":
+        return rank_spread_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
     if style == "ssi_z":
@@ -261,10 +284,11 @@ def short_topic(topic):
     return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic):
+def layer_name(model, topic, language=""):
     """The rated layer's name in the Layers panel, "topic · model", both short (the full names
-    are in the layer's metadata)."""
-    return f"{short_topic(topic)} · {short_model(model)}"
+    are in the layer's metadata), and "[code]" for a layer asked in a prompt language."""
+    name = f"{short_topic(topic)} · {short_model(model)}"
+    return f"{name} [{language}]" if language else name
 
 
 def describe_layer(layer, style):
@@ -362,7 +386,7 @@ def describe_shown(layer):
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
              "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error",
-             "ssi_z": "ssi_z", "ssi": "ssi"}  # fmt: skip
+             "ssi_z": "ssi_z", "ssi": "ssi", "rank_spread": "rank_spread"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

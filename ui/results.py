@@ -39,6 +39,7 @@ ALIASES = {
     "moran_p": ("moran_p",),
     "score_kind": ("score_kind",),
     **{name: (name,) for name in SRI_PARTS},
+    "language": ("language",),  # the prompt language's code (rows of a survey in languages)
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 
@@ -261,6 +262,8 @@ class MetricsTableModel(QAbstractTableModel):
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
+            if key == "topic" and row.get("language"):
+                return f"{row.get(key, '')} [{row['language']}]"
             if key in ("model", "topic"):
                 return row.get(key, "")
             if key == "n":

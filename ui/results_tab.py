@@ -22,7 +22,7 @@ from ..i18n_util import tr
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import runner
-from .layer_choice import LayerChoice, layer_groups
+from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
 from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
@@ -146,7 +146,7 @@ def open_gpkgs(paths):
                 describe_shown(layer)
                 layers.append(layer)
     for layer in layers:
-        layer.setName(layer_name(*first_group(layer)))
+        layer.setName(layer_name(*first_group(layer), layer_language(layer)))
     return layers, metrics
 
 
@@ -351,7 +351,8 @@ class ResultsTab(QWidget, FORM):
         index = self.metricsView.currentIndex()
         if index.isValid() and index.row() < len(self.metrics.rows):
             row = self.metrics.rows[index.row()]
-            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                      row.get("language"))  # fmt: skip
             if layer is not None:
                 return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
@@ -434,8 +435,11 @@ class ResultsTab(QWidget, FORM):
         self.metricsDetail.show()
         self._fit_detail()
         row = self.metrics.rows[index.row()]
-        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                  row.get("language"))  # fmt: skip
         title = f"{row['model']} · {row['topic']}"
+        if row.get("language"):
+            title += f" [{row['language']}]"
         if layer is None:
             self.plot.set_data([], title=title)
             return
@@ -460,9 +464,12 @@ class ResultsTab(QWidget, FORM):
             self._fit_detail()
         return super().eventFilter(obj, event)
 
-    def _rated_layer(self, model, topic, kind=None):
-        """The rated layer of one metrics row (one layer per model × topic × score kind)."""
+    def _rated_layer(self, model, topic, kind=None, language=None):
+        """The rated layer of one metrics row (one layer per model × topic × score kind, and
+        prompt language when the row has one)."""
         for layer in self.rated_layers:
+            if language and layer_language(layer) != language:
+                continue
             for m, t, k in layer_groups(layer):
                 if m == model and t == topic and (not kind or not k or k == kind):
                     return layer

@@ -208,7 +208,8 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
     @staticmethod
     def rated_layers(sample, by_topic, columns_by_topic, model):
         """Rated-layer columns of each topic on the sample's rated points, with the truth the
-        sample ships (and its country as truth unit)."""
+        sample ships (and its country as truth unit), keyed (topic, "") as write_rated reads
+        them: the card's prompts are English, no layer carries a language."""
         out = {}
         for topic, placed in by_topic.items():
             rated = np.flatnonzero(placed["rated"])
@@ -226,5 +227,5 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                 cols.update(truth_columns(cols["score"], truth[rated]))
                 codes = unit_codes(units)[rated]
                 cols["truth_unit"] = np.where(np.isfinite(truth[rated]), codes, np.nan)
-            out[topic] = cols
+            out[(topic, "")] = cols
         return out

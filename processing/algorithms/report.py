@@ -24,6 +24,7 @@ from ...core.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
+from ..languages import countries_of
 from ..metrics_table import groups, metrics_row
 from ..report_layout import (
     ReportBuilder,
@@ -119,16 +120,18 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         seed = self.parameterAsInt(parameters, "SEED", context)
         dpi = self.parameterAsInt(parameters, "DPI", context)
 
-        names = ["model", "topic", "score_kind", "answered", "failed", "truth", "truth_unit",
-                 "score"]  # fmt: skip
+        names = ["model", "topic", "score_kind", "language", "answered", "failed", "truth",
+                 "truth_unit", "score"]  # fmt: skip
         cols = read_columns(layer, context, names)
+        if "language" in cols:  # NULL: no language
+            cols["language"] = [v if isinstance(v, str) else "" for v in cols["language"]]
         mixed = groups(cols)
         if len(mixed) != 1:
             raise QgsProcessingException(
                 tr("A report covers one model, topic and score kind; this layer holds {n}.")
                 .format(n=len(mixed))
             )  # fmt: skip
-        model, topic, kind = next(iter(mixed))
+        model, topic, kind, language = next(iter(mixed))
         model, topic = model or layer.name(), topic or layer.name()
         score = as_float(cols["score"])
         truth = as_float(cols["truth"]) if "truth" in cols else None
@@ -143,10 +146,12 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         row = metrics_row(
             model, topic, kind, score, truth, None, "", n_boot, seed, answered=answered,
             failed=failed, truth_units=units, lon=cols["lon"], lat=cols["lat"],
+            language=language,
+            countries=countries_of(cols["lon"], cols["lat"]) if language else None,
         )  # fmt: skip
         if feedback.isCanceled():
             return {}
-        run = run_info(layer.source(), model, topic)
+        run = run_info(layer.source(), model, topic, language)
         title = self.parameterAsString(parameters, "TITLE", context) or tr(
             "{topic} as rated by {model}"
         ).format(topic=short_topic(topic), model=short_model(model))
