@@ -240,12 +240,7 @@ class GeoBiasDock(QDockWidget):
             # Before sampling and the confirmation: say what to install, not fail afterwards.
             problem = embedded_problem()
             if problem:
-                # The same Install as the Options page, one click away.
-                log(str(problem[1]), Qgis.MessageLevel.Critical)
-                self._push_with_button(
-                    problem[0], Qgis.MessageLevel.Critical,
-                    (tr("Install local model…"), self.open_install),
-                )  # fmt: skip
+                self.offer_install(problem)
                 return
         preview = None
         if self.area.preview_layer is not None and self.area.preview_points is not None:
@@ -417,6 +412,13 @@ class GeoBiasDock(QDockWidget):
         )
         return path
 
+    def offer_install(self, problem):
+        """Say the embedded model is missing, with the Options page's Install one click away;
+        `problem` is host.embedded_problem()'s (sentence, details)."""
+        log(str(problem[1]), Qgis.MessageLevel.Critical)
+        self._push_with_button(problem[0], Qgis.MessageLevel.Critical,
+                               (tr("Install local model…"), self.open_install))  # fmt: skip
+
     def open_install(self):
         """The Install / Repair / Remove window (ui/local_model.py), one at a time."""
         from .local_model import install_dialog
@@ -442,7 +444,8 @@ class GeoBiasDock(QDockWidget):
         bar = self.iface.messageBar()
         widget = bar.createMessage(tr("GeoBias"), text)
         message_button(widget, *button)
-        bar.pushWidget(widget, level, 15)
+        # What stops a run stays until closed, as push() keeps it.
+        bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 15)
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""

@@ -91,8 +91,10 @@ def refused_with_install_offer():
     bar = iface.messageBar()
     bar.clearWidgets()
     d.ui.nameEdit.setText("refused")
-    click(d.panel.runButton)
-    wait_until(lambda: bar.currentItem() is not None, 60, "the missing-model message")
+    with DialogAnswerer(rec, "install_00_dialog") as dialog:  # none expected
+        click(d.panel.runButton)
+        wait_until(lambda: bar.currentItem() is not None, 60, "the missing-model message")
+    rec.facts["refused_dialogs"] = dialog.texts
     item = bar.currentItem()
     buttons = [b for b in item.findChildren(QPushButton) if b.text() == "Install local model…"]
     rec.facts["refused"] = {"text": item.text(), "buttons": len(buttons), "plan": d.plan is None}

@@ -5,6 +5,7 @@ embedded model, then Remove leaves nothing behind. Screenshots in build/desktop-
 
 import os
 import subprocess
+import sysconfig
 
 import pytest
 
@@ -20,6 +21,17 @@ WHEELS = os.path.join(ROOT, "build", "wheels")
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
+def site_without_xllamacpp(folder):
+    """The venv's packages (shapely on QGIS's GEOS...) for QGIS's Python, as launch.py gives
+    them, but without xllamacpp: a folder of links to everything else."""
+    site = sysconfig.get_paths()["purelib"]
+    os.makedirs(folder)
+    for name in os.listdir(site):
+        if not name.lower().startswith("xllamacpp"):
+            os.symlink(os.path.join(site, name), os.path.join(folder, name))
+    return folder
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "fill_wheels.sh"), WHEELS], check=True)
@@ -27,6 +39,7 @@ def run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("outside-home")
     env = {
         "HOME": str(home), "PATH": SYSTEM_PATH, "GEOBIAS_WHEELS": WHEELS,
+        "PYTHONPATH": site_without_xllamacpp(str(tmp / "site")),
         "GEOBIAS_MODELS_DIR": "", "GEOBIAS_PYTHON": "", "XDG_DATA_HOME": "",
         "XDG_CONFIG_HOME": str(tmp / "config"), "XDG_CACHE_HOME": str(tmp / "cache"),
         "RUSTUP_HOME": str(tmp / "rustup"), "CARGO_HOME": str(tmp / "cargo"),
