@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="426"/>
+        <location filename="../processing/parameters.py" line="427"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="426"/>
+        <location filename="../processing/parameters.py" line="427"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="375"/>
+        <location filename="../processing/parameters.py" line="376"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="387"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -1310,42 +1310,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="430"/>
+        <location filename="../processing/parameters.py" line="431"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="435"/>
+        <location filename="../processing/parameters.py" line="436"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="440"/>
+        <location filename="../processing/parameters.py" line="441"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="446"/>
+        <location filename="../processing/parameters.py" line="447"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="452"/>
+        <location filename="../processing/parameters.py" line="453"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="517"/>
+        <location filename="../processing/parameters.py" line="518"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="464"/>
+        <location filename="../processing/parameters.py" line="465"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="481"/>
+        <location filename="../processing/parameters.py" line="482"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -3289,127 +3289,127 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="328"/>
+        <location filename="../processing/parameters.py" line="329"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="572"/>
+        <location filename="../processing/parameters.py" line="573"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="588"/>
+        <location filename="../processing/parameters.py" line="589"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="603"/>
+        <location filename="../processing/parameters.py" line="604"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="609"/>
+        <location filename="../processing/parameters.py" line="610"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="619"/>
+        <location filename="../processing/parameters.py" line="620"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="621"/>
+        <location filename="../processing/parameters.py" line="622"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="633"/>
+        <location filename="../processing/parameters.py" line="634"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="647"/>
+        <location filename="../processing/parameters.py" line="648"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="648"/>
+        <location filename="../processing/parameters.py" line="649"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="658"/>
+        <location filename="../processing/parameters.py" line="659"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="661"/>
+        <location filename="../processing/parameters.py" line="662"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="664"/>
+        <location filename="../processing/parameters.py" line="665"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="664"/>
+        <location filename="../processing/parameters.py" line="665"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="664"/>
+        <location filename="../processing/parameters.py" line="665"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="690"/>
+        <location filename="../processing/parameters.py" line="691"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="692"/>
+        <location filename="../processing/parameters.py" line="693"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="707"/>
+        <location filename="../processing/parameters.py" line="708"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="710"/>
+        <location filename="../processing/parameters.py" line="711"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="756"/>
+        <location filename="../processing/parameters.py" line="757"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="723"/>
+        <location filename="../processing/parameters.py" line="724"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="725"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="730"/>
+        <location filename="../processing/parameters.py" line="731"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="758"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="772"/>
+        <location filename="../processing/parameters.py" line="773"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3987,67 +3987,67 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="814"/>
+        <location filename="../processing/parameters.py" line="815"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="820"/>
+        <location filename="../processing/parameters.py" line="821"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="830"/>
+        <location filename="../processing/parameters.py" line="831"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="864"/>
+        <location filename="../processing/parameters.py" line="865"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="871"/>
+        <location filename="../processing/parameters.py" line="872"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="875"/>
+        <location filename="../processing/parameters.py" line="876"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4117,87 +4117,87 @@ Prompt :
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <location filename="../processing/algorithms/benchmark.py" line="92"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="98"/>
+        <location filename="../processing/algorithms/benchmark.py" line="99"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="103"/>
+        <location filename="../processing/algorithms/benchmark.py" line="104"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <location filename="../processing/algorithms/benchmark.py" line="109"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <location filename="../processing/algorithms/benchmark.py" line="109"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <location filename="../processing/algorithms/benchmark.py" line="112"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <location filename="../processing/algorithms/benchmark.py" line="112"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="115"/>
+        <location filename="../processing/algorithms/benchmark.py" line="116"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <location filename="../processing/algorithms/benchmark.py" line="117"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="132"/>
+        <location filename="../processing/algorithms/benchmark.py" line="133"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <location filename="../processing/algorithms/benchmark.py" line="134"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <location filename="../processing/algorithms/benchmark.py" line="136"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <location filename="../processing/algorithms/benchmark.py" line="145"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="158"/>
+        <location filename="../processing/algorithms/benchmark.py" line="159"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="180"/>
+        <location filename="../processing/algorithms/benchmark.py" line="181"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="196"/>
+        <location filename="../processing/algorithms/benchmark.py" line="197"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <location filename="../processing/algorithms/benchmark.py" line="198"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
@@ -4337,12 +4337,12 @@ Prompt :
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="303"/>
+        <location filename="../processing/parameters.py" line="304"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="321"/>
+        <location filename="../processing/parameters.py" line="322"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
