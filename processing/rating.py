@@ -6,7 +6,7 @@ from qgis.core import QgsProcessingContext, QgsProcessingException
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import tr
-from .endpoints import check_reachable, default_cache_path
+from .endpoints import check_reachable, default_cache_path, stopped_sentence
 from .features import point_arrays
 from .gpkg import table_name, write_points_layer
 from .metadata import credit_geonames
@@ -17,7 +17,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
-    from ..core.llm import EndpointError
+    from ..core.llm import EndpointError, EndpointStopped
     from ..core.survey import RunStats, SurveySpec, estimate, run_survey
 
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
@@ -48,6 +48,8 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             is_cancelled=feedback.isCanceled,
             stats=stats,
         )
+    except EndpointStopped as err:
+        raise QgsProcessingException(stopped_sentence(err)) from err
     except EndpointError as err:
         msg = tr("The endpoint refused the survey: {err}").format(err=err)
         raise QgsProcessingException(msg) from err

@@ -31,7 +31,13 @@ from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descript
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import api_key_from_auth, default_cache_path, make_scorer, probe_scorer
+from ..endpoints import (
+    api_key_from_auth,
+    default_cache_path,
+    make_scorer,
+    probe_scorer,
+    stopped_sentence,
+)
 from ..herb_io import (
     EMBEDDED_RATE,
     format_c_table,
@@ -329,6 +335,9 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             try:
                 result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
             except IncompleteScoresError as err:
+                if err.stopped is not None:
+                    sentence = stopped_sentence(err.stopped, tr("scores"))
+                    raise QgsProcessingException(sentence) from err
                 raise QgsProcessingException(
                     tr("{err} (scores so far are kept in the cache; nothing was written)").format(
                         err=err
