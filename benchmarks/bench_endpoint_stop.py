@@ -17,7 +17,7 @@ READ_TIMEOUT = 5.0
 
 def stop(fault, n_points, folder):
     from geobias.core.cache import SurveyCache
-    from geobias.core.http_client import EndpointStopped
+    from geobias.core.http_client import EndpointStoppedError
     from geobias.core.llm import Endpoint
     from geobias.core.survey import run_requests
     from geobias.test.faultserver import FaultServer
@@ -31,7 +31,7 @@ def stop(fault, n_points, folder):
         try:
             run_requests(prompts, ep, cache)
             why = "not stopped"
-        except EndpointStopped as e:
+        except EndpointStoppedError as e:
             why = str(e)
         seconds = time.monotonic() - t0
         return fs.n_requests, seconds, ep.concurrency, why

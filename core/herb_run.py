@@ -48,7 +48,7 @@ class IncompleteScoresError(RuntimeError):
     def __init__(self, message: str, scores: ScoreTable, stopped=None):
         super().__init__(message)
         self.scores = scores
-        self.stopped = stopped  # the EndpointStopped that ended the run early, if any
+        self.stopped = stopped  # the EndpointStoppedError that ended the run early, if any
 
 
 @dataclass
@@ -244,10 +244,10 @@ def score(
     table = _table(p, values, failures, outcome.counts.done, n_cached, outcome.cancelled)
     tripped = policy.tripped()
     if tripped is not None:
-        from .http_client import EndpointStopped
+        from .http_client import EndpointStoppedError
 
         host = getattr(getattr(s, "http", None), "client", None)
-        stopped = EndpointStopped(*tripped, host.host if host is not None else "the server")
+        stopped = EndpointStoppedError(*tripped, host.host if host is not None else "the server")
         raise IncompleteScoresError(f"the scorer {stopped}", table, stopped)
     if outcome.stopped:
         raise IncompleteScoresError(f"the scorer stopped working: {outcome.stopped}", table)

@@ -35,7 +35,7 @@ __all__ = [
     "RETRY_STATUS",
     "Cause",
     "EndpointError",
-    "EndpointStopped",
+    "EndpointStoppedError",
     "HttpClient",
     "RateLimiter",
     "RequestError",
@@ -113,7 +113,7 @@ class TransientError(Exception):
         self.cause = cause
 
 
-class EndpointStopped(EndpointError):
+class EndpointStoppedError(EndpointError):
     """A run stopped early: its requests kept failing the same way (see engine.FailureStreak).
 
     cause: the last attempt's Cause; attempts: the failed attempts in the streak; answered:
@@ -123,11 +123,15 @@ class EndpointStopped(EndpointError):
     def __init__(self, cause: Cause, attempts: int, answered: int, host: str):
         self.cause, self.attempts, self.answered, self.host = cause, attempts, answered, host
         if answered:
-            text = (f"stopped after {attempts} requests in a row failed: {host} "
-                    f"{cause.words()}; the answers so far are kept and a new run continues")
+            text = (
+                f"stopped after {attempts} requests in a row failed: {host} "
+                f"{cause.words()}; the answers so far are kept and a new run continues"
+            )
         else:
-            text = (f"stopped after the first {attempts} requests all failed the same way: "
-                    f"{host} {cause.words()} and answered nothing; a new run continues")
+            text = (
+                f"stopped after the first {attempts} requests all failed the same way: "
+                f"{host} {cause.words()} and answered nothing; a new run continues"
+            )
         super().__init__(text)
 
 
@@ -450,8 +454,8 @@ class HttpClient:
             cause = Cause("timeout", timeout=read)
             raise TransientError(plain_reason(e), cause=cause) from e
         except (urllib3.exceptions.HTTPError, OSError) as e:
-            # no reprs: a user reads it
-            raise TransientError(plain_reason(e), cause=Cause("connection", detail=plain_reason(e))) from e
+            reason = plain_reason(e)  # no reprs: a user reads it
+            raise TransientError(reason, cause=Cause("connection", detail=reason)) from e
         finally:
             with self._lock:
                 self.n_requests += 1
@@ -572,13 +576,13 @@ class HttpClient:
             return
         stop = self.watch.attempt(cause)
         if stop is not None:
-            raise EndpointStopped(stop[0], stop[1], stop[2], self.host)
+            raise EndpointStoppedError(stop[0], stop[1], stop[2], self.host)
 
     def _check_watch(self) -> None:
         """Send nothing more once the run's failure policy has stopped it."""
         stop = self.watch.tripped() if self.watch is not None else None
         if stop is not None:
-            raise EndpointStopped(stop[0], stop[1], stop[2], self.host)
+            raise EndpointStoppedError(stop[0], stop[1], stop[2], self.host)
 
     def post_json(self, url: str, body: dict, is_cancelled=None) -> dict:
         """POST a JSON body and return the JSON answer, with limits and retries.

@@ -12,7 +12,7 @@ from .http_client import (
     RETRY_STATUS,
     Cause,
     EndpointError,
-    EndpointStopped,
+    EndpointStoppedError,
     HttpClient,
     RateLimiter,
     RequestError,
@@ -42,7 +42,7 @@ __all__ = [
     # The connection's names, at home in core/http_client.py, kept importable from here.
     "Cause",
     "EndpointError",
-    "EndpointStopped",
+    "EndpointStoppedError",
     "RateLimiter",
     "RequestError",
     "TransientError",

@@ -231,7 +231,7 @@ def run_requests(
         return Step(n, answered=opt.answered(completion) * n, records=[("ok", k, completion.raw)])
 
     # EndpointError from a request stops the engine and is raised once its threads are done;
-    # the failure policy raises one (EndpointStopped) when the endpoint keeps failing the same
+    # the failure policy raises one (EndpointStoppedError) when the endpoint keeps failing the same
     # way, told about every attempt by the HTTP client.
     in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
     streak = FailureStreak(concurrency=in_flight)

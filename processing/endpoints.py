@@ -211,7 +211,7 @@ def probe_scorer(scorer, sentence):
     """Score one sentence first: a server that gives no log-probabilities for the sentence's
     own tokens (a chat-only endpoint, no echo) fails here, before anything is run or written."""
     from ..core.engine import FailureStreak
-    from ..core.http_client import EndpointStopped
+    from ..core.http_client import EndpointStoppedError
     from ..core.scorers import ScorerError
 
     # A broken server fails this probe within two attempts (two read timeouts if it hangs).
@@ -228,7 +228,7 @@ def probe_scorer(scorer, sentence):
         scorer.watch(None)
     if watch.tripped() is not None:
         host = getattr(getattr(scorer, "http", None), "client", None)
-        stop = EndpointStopped(*watch.tripped(), host.host if host is not None else "")
+        stop = EndpointStoppedError(*watch.tripped(), host.host if host is not None else "")
         raise QgsProcessingException(stopped_sentence(stop, tr("scores")))
     if out is None or out.error:
         raise QgsProcessingException(
@@ -257,7 +257,7 @@ def cause_words(cause):
 
 
 def stopped_sentence(err, what=None):
-    """One sentence for a run stopped early on a broken endpoint (core EndpointStopped): the
+    """One sentence for a run stopped early on a broken endpoint (core EndpointStoppedError): the
     cause, and that a new run (the dock's Resume) continues where this one stopped."""
     what = what or tr("answers")
     if err.answered:
@@ -271,4 +271,3 @@ def stopped_sentence(err, what=None):
             "answered nothing; Resume (or running again) continues once it is fixed."
         )
     return text.format(n=err.attempts, host=err.host, cause=cause_words(err.cause), what=what)
-

@@ -231,6 +231,29 @@ class ConnectionParameters:
         )
 
 
+class CacheParameter:
+    """CACHE: the SQLite file answers (and HERB's scores) are cached in; several runs, in
+    QGIS or qgis_process, may share one file at once."""
+
+    CACHE = "CACHE"
+
+    @classmethod
+    def add(cls, alg, label=None):
+        cache = QgsProcessingParameterFile(
+            cls.CACHE, label or tr("Answer cache (empty: the survey cache in the QGIS profile)"),
+            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
+        )  # fmt: skip
+        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
+        alg.addParameter(cache)
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        """The cache file's path: the parameter's, else the profile's survey cache."""
+        from .endpoints import default_cache_path
+
+        return alg.parameterAsFile(parameters, cls.CACHE, context) or default_cache_path()
+
+
 def read_url(alg, parameters, key, context):
     """An http(s) URL parameter, stripped ("" when not given); anything else is refused
     before a request is tried."""

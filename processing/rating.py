@@ -17,7 +17,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
-    from ..core.llm import EndpointError, EndpointStopped
+    from ..core.llm import EndpointError, EndpointStoppedError
     from ..core.survey import RunStats, SurveySpec, estimate, run_survey
 
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
@@ -48,7 +48,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             is_cancelled=feedback.isCanceled,
             stats=stats,
         )
-    except EndpointStopped as err:
+    except EndpointStoppedError as err:
         raise QgsProcessingException(stopped_sentence(err)) from err
     except EndpointError as err:
         msg = tr("The endpoint refused the survey: {err}").format(err=err)

@@ -14,6 +14,7 @@ from ..endpoints import running_endpoint
 from ..parameters import (
     INPUT,
     OUTPUT,
+    CacheParameter,
     ConnectionParameters,
     PromptParameters,
     add_endpoint_parameters,
@@ -52,6 +53,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             )
         )
         add_endpoint_parameters(self)
+        CacheParameter.add(self)
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 OUTPUT, tr("Rated points GeoPackage"), tr("GeoPackage (*.gpkg)")
@@ -73,7 +75,9 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
                     n=len(lon), k=len(topics), m=ep.model, h=ep.host()
                 )
             )
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            cache_path = CacheParameter.read(self, parameters, context)
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                   cache_path)  # fmt: skip
             feedback.setProgressText(tr("Writing the rated layers…"))
             uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
             record = run_record(

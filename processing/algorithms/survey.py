@@ -16,6 +16,7 @@ from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
+    CacheParameter,
     ConnectionParameters,
     PromptParameters,
     SamplingParameters,
@@ -46,6 +47,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         SamplingParameters.add(self)
         add_endpoint_parameters(self)
+        CacheParameter.add(self)
         TruthParameters.add(self)
         AnchorParameters.add(self)
         BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
@@ -86,7 +88,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             units = anchor_units = None
 
         with running_endpoint(connection, feedback) as ep:
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            cache_path = CacheParameter.read(self, parameters, context)
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                   cache_path)  # fmt: skip
             rows = []
             for topic, cols in by_topic.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None

@@ -6,7 +6,7 @@ import pytest
 
 from geobias.core.cache import SurveyCache
 from geobias.core.engine import FailureStreak
-from geobias.core.http_client import Cause, EndpointStopped
+from geobias.core.http_client import Cause, EndpointStoppedError
 from geobias.core.llm import ChatClient, Endpoint
 from geobias.core.survey import run_requests
 from geobias.test.faultserver import FaultServer
@@ -23,7 +23,7 @@ def test_html_page_with_status_200_stops_within_two_rounds(tmp_path, n_points):
     prompts = [f"point {i}" for i in range(n_points)]
     with FaultServer(always="html") as fs:
         ep = endpoint(fs)  # the default 7 attempts per prompt and back-off
-        with pytest.raises(EndpointStopped) as info:
+        with pytest.raises(EndpointStoppedError) as info:
             run_requests(prompts, ep, cache)
         sent = fs.n_requests
     err = info.value
@@ -44,7 +44,7 @@ def test_hung_server_is_recognised_within_two_read_timeouts(tmp_path):
     prompts = [f"point {i}" for i in range(24)]
     with FaultServer(always="timeout", hang_s=60) as fs:
         ep = endpoint(fs, timeout=0.5)
-        with pytest.raises(EndpointStopped) as info:
+        with pytest.raises(EndpointStoppedError) as info:
             run_requests(prompts, ep, cache)
         sent = fs.n_requests
     assert info.value.cause.kind == "timeout" and info.value.cause.timeout == 0.5
@@ -57,7 +57,7 @@ def test_one_hung_request_stops_after_two_attempts(tmp_path):
     cache = SurveyCache(str(tmp_path / "c.sqlite"))
     with FaultServer(always="timeout", hang_s=60) as fs:
         ep = endpoint(fs, timeout=0.3)
-        with pytest.raises(EndpointStopped):
+        with pytest.raises(EndpointStoppedError):
             run_requests(["one point"], ep, cache)
         assert fs.n_requests == 2  # one in flight at a time: two read timeouts
 
@@ -69,7 +69,7 @@ def test_a_run_that_breaks_after_answers_stops_and_keeps_them(tmp_path):
     with FaultServer(plan=broken) as fs:
         ep = endpoint(fs, concurrency=2)
         client = ChatClient(ep, backoff_base=0.001, backoff_cap=0.01)
-        with pytest.raises(EndpointStopped) as info:
+        with pytest.raises(EndpointStoppedError) as info:
             run_requests(prompts, ep, cache, client=client)
         sent = fs.n_requests
         answered = {b for b, n in fs.answers_by_body.items() if n}
@@ -136,5 +136,6 @@ def test_herb_scorer_stops_early_on_a_broken_server(tmp_path, fault):
         sent = scorer.http.n_requests
         scorer.close()
     stopped = info.value.stopped
-    assert stopped is not None and stopped.cause.kind == ("content" if fault == "html" else "timeout")
+    assert stopped is not None
+    assert stopped.cause.kind == ("content" if fault == "html" else "timeout")
     assert sent <= 2 * ep.concurrency, sent  # 7 attempts per batch before
