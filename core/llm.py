@@ -260,8 +260,9 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
     hint = (
         "GeoBias recognised it as a reasoning model and sent only what those accept."
         if ep.is_reasoning()
-        else "If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint "
-        "so GeoBias sends max_completion_tokens and no temperature or logprobs."
+        else "If this is a reasoning model (o-series, GPT-5, or an alias of one), tick "
+        "'Reasoning model' for the endpoint (Settings > Options > GeoBias; REASONING in "
+        "Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs."
     )
     what = f"parameter {param!r}" if param else "a parameter"
     return (

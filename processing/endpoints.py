@@ -36,6 +36,8 @@ def make_endpoint(connection):
 
     c = connection
     overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
+    if getattr(c, "reasoning", False):  # else recognised by its name (core.llm)
+        overrides["reasoning"] = True
     if c.base_url:
         overrides["base_url"] = c.base_url
     if c.provider in PROVIDERS:

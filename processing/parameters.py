@@ -176,16 +176,18 @@ class Connection:
     model: str = ""
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    reasoning: bool = False  # a reasoning model whatever its name (else: recognised by name)
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
     MODEL = "MODEL"
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
+    REASONING = "REASONING"
 
     @classmethod
     def add(cls, alg):
@@ -217,6 +219,13 @@ class ConnectionParameters:
                 maxValue=64,
             )
         )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterBoolean(
+                cls.REASONING,
+                tr("Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only"),
+                False,
+            )
+        )
 
     @classmethod
     def read(cls, alg, parameters, context):
@@ -228,6 +237,7 @@ class ConnectionParameters:
             model=alg.parameterAsString(parameters, cls.MODEL, context).strip(),
             api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
+            reasoning=alg.parameterAsBoolean(parameters, cls.REASONING, context),
         )
 
 

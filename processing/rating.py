@@ -20,6 +20,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     from ..core.llm import EndpointError, EndpointStoppedError
     from ..core.survey import RunStats, SurveySpec, estimate, run_survey
 
+    greedy_only(endpoint, score_kind, feedback)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
     try:
         cache = SurveyCache(cache_path or default_cache_path())
@@ -58,7 +59,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     by_topic = {}
     n = len(lon)
     kind, note = resolve_score_kind(score_kind, answers, endpoint)
-    if note:
+    if note and any(a.rating.answered for a in answers):  # said only when answers came back
         feedback.pushInfo(note)
     for k, topic in enumerate(topics):
         chunk = answers[k * n : (k + 1) * n]
@@ -80,6 +81,26 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             )
         )
     return by_topic, stats
+
+
+def greedy_only(endpoint, score_kind, feedback):
+    """Before anything is sent: a model known to give no log-probabilities (a reasoning model,
+    or logprobs off) has greedy ratings only; SCORE=expected is refused rather than run into an
+    empty score column, automatic is said to be greedy."""
+    if not (endpoint.is_reasoning() or endpoint.logprobs is False):
+        return
+    if score_kind == "expected":
+        raise QgsProcessingException(
+            tr("{model} gives no log-probabilities (a reasoning model), so it has no expected "
+               "value: choose the greedy rating or automatic for the score (SCORE).").format(
+                model=endpoint.model
+            )
+        )  # fmt: skip
+    feedback.pushInfo(
+        tr("Greedy ratings only: {model} gives no log-probabilities (a reasoning model).").format(
+            model=endpoint.model
+        )
+    )
 
 
 def resolve_score_kind(score_kind, answers, endpoint):
