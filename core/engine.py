@@ -22,7 +22,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 __all__ = [
@@ -94,8 +94,12 @@ class FailureStreak:
     retries go out at once and time out one timeout later).
     """
 
-    def __init__(self, limit: int = 0, first: int = 5, later: int = 20, concurrency: int = 0):
+    def __init__(self, limit: int = 0, first: int = 5, later: int = 20, concurrency: int = 0,
+                 gone=None):  # fmt: skip
         self.limit = int(limit)
+        # gone() -> why the server's process ended (an embedded model's child), else None: a
+        # connection failure then stops the run at once.
+        self.gone = gone
         self.streak = 0
         if concurrency:
             first, later = min(5, concurrency + 1), max(20, 4 * concurrency)
@@ -121,6 +125,11 @@ class FailureStreak:
                 self.answered += 1
                 self.failed, self.signature = 0, None
                 return None
+            why = self.gone() if self.gone is not None and cause.kind == "connection" else None
+            if why:
+                self.stopped = (replace(cause, kind="ended", detail=why), self.failed + 1,
+                                self.answered)  # fmt: skip
+                return self.stopped
             if self.answered:
                 self.failed += 1
                 limit = self.later

@@ -225,7 +225,13 @@ def score(
     # One policy for the batches (max_batch_errors in a row) and for the scorer's HTTP attempts
     # (the first ones all failing the same way, or a long streak after scores came back).
     in_flight = max(1, min(s.concurrency, len(batches)))
-    policy = FailureStreak(max_batch_errors, concurrency=in_flight)
+    ep = getattr(s, "endpoint", None)
+    gone = None
+    if ep is not None and getattr(ep, "provider", "") == "embedded":
+        from .embedded import exit_reason
+
+        gone = lambda: exit_reason(ep.base_url)  # noqa: E731 - the child's end, if it ended
+    policy = FailureStreak(max_batch_errors, concurrency=in_flight, gone=gone)
     engine = Engine(
         EngineSettings(max(1, s.concurrency), progress_every_s=0.0, eta_unknown=0.0),
         progress,

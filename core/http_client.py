@@ -69,7 +69,8 @@ class Cause:
 
     kind: "timeout" (no answer within `timeout` seconds), "connection" (refused, reset,
     unreachable: `detail`), "status" (HTTP `status`), "content" (HTTP `status` with a body that
-    is not an answer: `content_type`, `detail`). Two attempts fail "the same way" when kind,
+    is not an answer: `content_type`, `detail`), "ended" (the server's process ended, e.g. the
+    embedded model's child was killed: `detail`). Two attempts fail "the same way" when kind,
     status and content type agree (`signature`).
     """
 
@@ -92,6 +93,8 @@ class Cause:
             return f"answered HTTP {self.status} with {what} instead of a JSON answer"
         if self.kind == "status":
             return f"answered HTTP {self.status}"
+        if self.kind == "ended":
+            return f"stopped running ({self.detail})"
         return f"could not be reached ({self.detail})" if self.detail else "could not be reached"
 
 

@@ -234,7 +234,7 @@ def run_requests(
     # the failure policy raises one (EndpointStoppedError) when the endpoint keeps failing the same
     # way, told about every attempt by the HTTP client.
     in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
-    streak = FailureStreak(concurrency=in_flight)
+    streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint))
     watch_before, client.http.watch = client.http.watch, streak
     engine = Engine(
         EngineSettings(endpoint.concurrency, opt.progress_every_s),
@@ -260,6 +260,15 @@ def run_requests(
         opt.stats.n_requests += sum(1 for k in pending if k in got or k in errors)
         opt.stats.n_failed += len(errors)
     return out
+
+
+def _process_gone(endpoint: Endpoint):
+    """For the embedded model: why its child process ended (None while it runs)."""
+    if endpoint.provider != "embedded":
+        return None
+    from .embedded import exit_reason
+
+    return lambda: exit_reason(endpoint.base_url)
 
 
 def _language(spec: SurveySpec):

@@ -262,6 +262,11 @@ def stopped_sentence(err, what=None):
     """One sentence for a run stopped early on a broken endpoint (core EndpointStoppedError): the
     cause, and that a new run (the dock's Resume) continues where this one stopped."""
     what = what or tr("answers")
+    if err.cause.kind == "ended":
+        return tr(
+            "The embedded model stopped during the run ({detail}); the {what} so far are "
+            "cached, and Resume (or running again) restarts it and continues."
+        ).format(detail=err.cause.detail, what=what)
     if err.answered:
         text = tr(
             "Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are "
