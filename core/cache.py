@@ -40,6 +40,13 @@ def _locked(error: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
+def _rollback(con: sqlite3.Connection) -> None:
+    """Roll back what is still open: SQLite has already rolled back after some errors (a full
+    disk), and a second ROLLBACK would hide the real error."""
+    if con.in_transaction:
+        con.execute("ROLLBACK")
+
+
 def retry_locked(fn, timeout_s: float):
     """Call `fn()` again while SQLite says the database is locked or busy, for up to
     `timeout_s` seconds: the busy timeout covers most waits, but not all (switching to WAL
@@ -146,7 +153,7 @@ class SurveyCache:
                 con.executemany("DELETE FROM failures WHERE key=?", [(r[0],) for r in rows])
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                _rollback(con)
                 raise
 
         with self._lock:
@@ -240,7 +247,7 @@ class ScoreCache(SurveyCache):
                 )
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                _rollback(con)
                 raise
 
         with self._lock:

@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="147"/>
+        <location filename="../processing/gpkg.py" line="181"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -229,27 +229,27 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="36"/>
+        <location filename="../processing/rating.py" line="38"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="55"/>
+        <location filename="../processing/rating.py" line="65"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="58"/>
+        <location filename="../processing/rating.py" line="68"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="77"/>
+        <location filename="../processing/rating.py" line="87"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="78"/>
+        <location filename="../processing/rating.py" line="88"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
@@ -304,12 +304,12 @@
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="50"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="51"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="57"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="58"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -324,17 +324,17 @@
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="63"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="64"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="199"/>
+        <location filename="../processing/rating.py" line="209"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="73"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="74"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -887,7 +887,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="28"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="29"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -992,7 +992,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="81"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="82"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1390,22 +1390,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="69"/>
+        <location filename="../processing/rating.py" line="79"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="111"/>
+        <location filename="../processing/rating.py" line="121"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="119"/>
+        <location filename="../processing/rating.py" line="129"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="123"/>
+        <location filename="../processing/rating.py" line="133"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1415,7 +1415,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="33"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
@@ -3882,12 +3882,12 @@ Prompt :
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="266"/>
+        <location filename="../processing/endpoints.py" line="271"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="271"/>
+        <location filename="../processing/endpoints.py" line="276"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -3902,14 +3902,34 @@ Prompt :
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="93"/>
+        <location filename="../processing/rating.py" line="103"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="99"/>
+        <location filename="../processing/rating.py" line="109"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="266"/>
+        <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
+        <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="160"/>
+        <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
+        <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="173"/>
+        <source>the file could not be written</source>
+        <translation>le fichier n'a pas pu être écrit</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="57"/>
+        <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
+        <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 """The survey's rating step: ask, turn answers into rated-point columns, write and load them."""
 
+import sqlite3
+
 import numpy as np
 from qgis.core import QgsProcessingContext, QgsProcessingException
 
@@ -51,6 +53,14 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         )
     except EndpointStoppedError as err:
         raise QgsProcessingException(stopped_sentence(err)) from err
+    except (sqlite3.Error, OSError) as err:  # the cache's writer: a full disk, a lost drive
+        raise QgsProcessingException(
+            tr(
+                "The answer cache {path} could not be written ({err}): is the disk full? The "
+                "answers stored before are kept; free some space, then Resume (or running "
+                "again) continues."
+            ).format(path=cache.path, err=err)
+        ) from err
     except EndpointError as err:
         msg = tr("The endpoint refused the survey: {err}").format(err=err)
         raise QgsProcessingException(msg) from err

@@ -11,6 +11,7 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
+from ..gpkg import writing
 from ..parameters import (
     INPUT,
     OUTPUT,
@@ -79,12 +80,13 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
                                    cache_path)  # fmt: skip
             feedback.setProgressText(tr("Writing the rated layers…"))
-            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
-            record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
-            )  # fmt: skip
-        append_runs(path, [record])
+            with writing(path):
+                uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
+                record = run_record(
+                    self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                    **stats_fields(stats),
+                )  # fmt: skip
+                append_runs(path, [record])
         load_outputs(context, uris)
         n_answered = int(sum(c["answered"].sum() for c in by_topic.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

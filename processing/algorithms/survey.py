@@ -11,7 +11,7 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
-from ..gpkg import write_table
+from ..gpkg import write_table, writing
 from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
 from ..parameters import (
     AnchorParameters,
@@ -114,9 +114,10 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
-        append_runs(path, [record])
+        with writing(path):  # a full disk: one sentence, no half-written file
+            uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
+            metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
+            append_runs(path, [record])
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
