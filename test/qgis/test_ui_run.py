@@ -172,6 +172,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
 ):
     from geobias.core import embedded
     from geobias.host import model_install_line
+    from geobias.ui import dock as dock_module
     from geobias.ui.settings import EMBEDDED_NAME
 
     # The only Python found has no site-packages, so no xllamacpp (as on a stock QGIS).
@@ -182,13 +183,16 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     with FaultServer() as fs:
         setup_survey(dock, fs, "no model", 3, truth=False)
     dock.survey.refresh_models({EMBEDDED_NAME})
-    pushed, confirmed = [], []
-    monkeypatch.setattr(dock, "push", lambda text, level=None, details=None: pushed.append(
-        (text, details)))  # fmt: skip
+    offered, logged, confirmed = [], [], []
+    # The message carries the one-click install; the details go to the GeoBias log.
+    monkeypatch.setattr(dock, "_push_with_button", lambda text, level, button=None: offered.append(
+        (text, button and button[0])))  # fmt: skip
+    monkeypatch.setattr(dock_module, "log", lambda text, level=None: logged.append(text))
     monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
     monkeypatch.setattr(runner, "sample_points", lambda *a, **k: pytest.fail("sampled"))
     dock.run()
     assert dock.panel.task is None and confirmed == []  # stopped before sampling and confirmation
-    ((text, details),) = pushed
+    ((text, label),) = offered
     assert "xllamacpp" in text and model_install_line() in text
-    assert f"{bare}: xllamacpp cannot be imported" in details
+    assert label == "Install local model…"
+    assert any(f"{bare}: xllamacpp cannot be imported" in t for t in logged)
