@@ -682,7 +682,7 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="468"/>
+        <location filename="../ui/dock.py" line="471"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1450,12 +1450,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="366"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="375"/>
+        <location filename="../ui/dock.py" line="378"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -4532,17 +4532,17 @@ Prompt :
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="420"/>
+        <location filename="../ui/dock.py" line="423"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="407"/>
+        <location filename="../ui/dock.py" line="410"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="410"/>
+        <location filename="../ui/dock.py" line="413"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -4808,6 +4808,11 @@ Prompt :
         <location filename="../processing/rating.py" line="161"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="367"/>
+        <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
+        <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
 </context>
 <context>

@@ -363,6 +363,9 @@ class GeoBiasDock(QDockWidget):
                 log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
         if counts is None:
             return tr("The survey stopped: {reason}.").format(reason=reason)
+        if "Resume" in reason:  # an early stop already says what Resume does: say it once
+            text = tr("The survey stopped: {reason}. {cached} of {total} answers are cached.")
+            return text.format(reason=reason, cached=counts[0], total=counts[1])
         return tr(
             "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
             "continues."

@@ -145,6 +145,19 @@ def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis
     assert dock.panel.runButton.isEnabled() and dock.panel.runButton.text() == "Resume survey"
 
 
+def test_a_broken_endpoint_stops_early_and_the_dock_says_resume_once(dock, monkeypatch):
+    # Every request gets an HTML page with status 200 (a proxy's login page): an early stop.
+    with FaultServer(plan={i: "html" for i in range(100)}) as fs:
+        setup_survey(dock, fs, "stub html", 12, truth=False)
+        pushed = capture_pushes(dock, monkeypatch)
+        run_once(dock, monkeypatch)
+        sent = fs.n_requests
+    text, _details = pushed[-1]
+    assert text.startswith("The survey stopped: stopped early") and "0 of 12" in text, text
+    assert text.count("Resume") == 1, text
+    assert sent <= 8, sent  # not 7 attempts for each of the 12 points
+
+
 def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
     # The failure of issue 9: a GEOS error raised in the background run, after the answers.
     from geobias.processing import rating
