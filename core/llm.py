@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 
 from .http_client import (
     RETRY_STATUS,
+    Cause,
     EndpointError,
+    EndpointStoppedError,
     HttpClient,
     RateLimiter,
     RequestError,
@@ -39,7 +41,9 @@ __all__ = [
     "is_reasoning_model",
     "prompt_of",
     # The connection's names, at home in core/http_client.py, kept importable from here.
+    "Cause",
     "EndpointError",
+    "EndpointStoppedError",
     "RateLimiter",
     "RequestError",
     "TransientError",
@@ -220,7 +224,8 @@ def completion_from_response(resp: dict) -> Completion:
     """Text and logprobs from a chat.completion or text_completion JSON (TransientError if none)."""
     choices = resp.get("choices") if isinstance(resp, dict) else None
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
-        raise TransientError(Message("llm.no_choices"))
+        cause = Cause("content", 200, "JSON without choices", detail="no choices")
+        raise TransientError(Message("llm.no_choices"), cause=cause)
     choice = choices[0]
     message = choice.get("message")
     if message is None and "text" in choice:  # the completions API
@@ -373,6 +378,7 @@ class ChatClient:
             raise TransientError(
                 Message("http.status", status=status, text=text),
                 parse_retry_after(r.headers.get("Retry-After")),
+                Cause("status", status),
             )
         if status == 400 and "logprob" in text.lower() and "logprobs" in wire:
             with self._lock:
@@ -382,7 +388,9 @@ class ChatClient:
             # Every request would be rejected the same way: stop instead of "finishing" a survey
             # with zero answers.
             raise EndpointError(_unsupported_message(ep, wire, text))
-        raise RequestError(Message("http.status", status=status, text=text))
+        raise RequestError(
+            Message("http.status", status=status, text=text), Cause("status", status)
+        )
 
     def post(self, body: dict, is_cancelled=None) -> Completion:
         """Send one body with limits and retries.

@@ -69,7 +69,8 @@ MESSAGES = {
     ),
     "llm.hint_not_reasoning": QT_TRANSLATE_NOOP(
         "@default",
-        "If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint so "
+        "If this is a reasoning model (o-series, GPT-5, or an alias of one), tick 'Reasoning "
+        "model' for the endpoint (Settings > Options > GeoBias; REASONING in Processing) so "
         "GeoBias sends max_completion_tokens and no temperature or logprobs."),
     "llm.no_logprobs": QT_TRANSLATE_NOOP(
         "@default", "endpoint rejects logprobs; continuing greedy"

