@@ -35,7 +35,21 @@ RUN_FIELDS = {
     "status": ogr.OFTString,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
+    # What was measured (processing/facts.py): the study area as the user gave it, its area,
+    # lon/lat extent ("x0 y0 x1 y1") and simplified outline (WKT, EPSG:4326); ground truth and
+    # anchor as layer.field; the score kind the layer holds.
+    "study_area": ogr.OFTString,
+    "study_area_km2": ogr.OFTReal,
+    "study_area_extent": ogr.OFTString,
+    "study_area_wkt": ogr.OFTString,
+    "truth": ogr.OFTString,
+    "anchor": ogr.OFTString,
+    "score_kind": ogr.OFTString,
 }
+# The fields a run derived from another (ground truth added, units aggregated) keeps from it.
+INHERITED = ("model", "provider", "endpoint_host", "endpoint", "template_name", "template_prefix",
+             "template_body", "topics", "n_points", "study_area", "study_area_km2",
+             "study_area_extent", "study_area_wkt", "truth", "anchor", "score_kind")  # fmt: skip
 SECRET_WORDS = ("key", "token", "secret", "password", "auth")
 
 
@@ -131,3 +145,78 @@ def append_runs(path, rows):
                 feat.SetField(name, value)
         layer.CreateFeature(feat)
     ds = None
+
+
+def read_runs(path):
+    """The rows of a GeoPackage's `runs` table as dicts, oldest first ([] without one).
+
+    Read through OGR, as QGIS reads the file: a second SQLite connection closing beside QGIS's
+    own (write-ahead log) left QGIS's reads failing with "unable to open database file".
+    """
+    if not str(path).lower().endswith(".gpkg") or not os.path.isfile(path):
+        return []
+    ds = ogr.Open(path)
+    table = ds.GetLayerByName("runs") if ds is not None else None
+    if table is None:
+        return []
+    defn = table.GetLayerDefn()
+    names = [defn.GetFieldDefn(i).GetName() for i in range(defn.GetFieldCount())]
+    rows = [{n: feat.GetField(n) for n in names} for feat in table]
+    table = ds = None
+    return rows
+
+
+def newest_run(path, model=None, topic=None, with_facts=False):
+    """The newest row of a GeoPackage's runs table for this model and topic (rows naming no
+    model or topics match any); with `with_facts`, only rows that record a study area."""
+    best = None
+    for row in read_runs(path):
+        try:
+            topics = json.loads(row.get("topics") or "[]")
+        except ValueError:
+            topics = []
+        if model and row.get("model") not in (model, None, ""):
+            continue
+        if topic and topics and topic not in topics:
+            continue
+        if with_facts and not row.get("study_area"):
+            continue
+        if best is None or str(row.get("started") or "") >= str(best.get("started") or ""):
+            best = row
+    return best
+
+
+def run_info(source, model=None, topic=None):
+    """The newest run of this model and topic in a layer's GeoPackage or, for a file written
+    beside others (a dock run's folder: ratings, ground truth, metrics), in the GeoPackages of
+    its folder; None when there is none (imported ratings, another tool's file)."""
+    path = str(source).split("|")[0]
+    if not path.lower().endswith(".gpkg") or not os.path.exists(path):
+        return None
+    run = newest_run(path, model, topic)
+    if run is not None:
+        return run
+    folder = os.path.dirname(os.path.abspath(path))
+    for name in sorted(os.listdir(folder)):
+        other = os.path.join(folder, name)
+        if name.lower().endswith(".gpkg") and other != os.path.abspath(path):
+            run = newest_run(other, model, topic)
+            if run is not None:
+                return run
+    return None
+
+
+def derived_record(source, algorithm, parameters, started, model=None, topic=None, **changes):
+    """A runs row for an output made from a rated layer (ground truth added, units
+    aggregated): the facts of the run that rated it (its model, endpoint, prompt, study area)
+    with this algorithm's own, so the output says what it measured on its own. Counts of
+    requests stay with the run that sent them."""
+    parent = run_info(source, model, topic) or {}
+    row = run_record(algorithm, parameters, started)
+    row.update({k: parent[k] for k in INHERITED if parent.get(k) not in (None, "")})
+    if model and not row.get("model"):
+        row["model"] = model
+    if topic and row.get("topics") in (None, "", "[]"):
+        row["topics"] = json.dumps([topic])
+    row.update({k: v for k, v in changes.items() if v is not None})
+    return row

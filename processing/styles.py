@@ -18,6 +18,9 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .facts import fact_rows
+from .metadata import facts_text, store_metadata
+from .runs import run_info
 
 POINT_SIZE = 2.4  # mm: rated points stay visible over a basemap at any scale
 OUTLINE = "#232323"  # a thin dark ring keeps pale classes (about right, mid ranks) visible
@@ -229,12 +232,25 @@ def describe_layer(layer, style):
         what=tr(description),
         higher=higher,
     )
+    facts = layer_facts(layer, model, topic)
+    if facts:  # what was measured, as the runs table of the layer's GeoPackage records it
+        abstract = f"{abstract.strip()}\n\n{facts_text(facts)}"
     meta = layer.metadata()
     meta.setTitle(title)
     meta.setAbstract(abstract.strip())
     meta.setKeywords({"GeoBias": ["GeoBias", model, topic]})
     layer.setMetadata(meta)
     return title
+
+
+def layer_facts(layer, model="", topic=""):
+    """(label, value) rows of what a layer measured, from the runs table of its GeoPackage
+    (or its folder's); [] when none records it."""
+    run = run_info(layer.source(), model or None, topic or None)
+    if run is None:
+        return []
+    kind = _first_value(layer, "score_kind") if layer.fields().lookupField("score_kind") >= 0 else ""
+    return fact_rows(run, model, topic, kind or "", n_points=layer.featureCount())
 
 
 def has_values(layer, field, values=None):
@@ -284,6 +300,7 @@ def style_layer(layer, default="rank", save=True, values=None):
     describe_layer(layer, default)
     if save:
         layer.saveStyleToDatabase(default, tr("GeoBias default style"), True, "")
+        store_metadata(layer)  # the title and what was measured travel with the file
         saved.append(default)
     layer.triggerRepaint()
     return saved

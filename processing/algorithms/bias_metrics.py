@@ -1,5 +1,8 @@
 """geobias:biasmetrics — answer rate, MAD, Gini, Spearman rho with truth and anchor, bias score."""
 
+import json
+import os
+
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -14,6 +17,7 @@ from ..base import GeoBiasAlgorithm
 from ..features import add_point_features, qgs_fields
 from ..metrics_table import METRIC_FIELDS, format_table, layer_metrics
 from ..parameters import AnchorParameters, BootstrapParameters
+from ..runs import append_runs, derived_record, now
 
 
 class BiasMetricsAlgorithm(GeoBiasAlgorithm):
@@ -55,6 +59,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         )
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.parameterAsLayerList(parameters, "INPUT", context)
         if not layers:
             raise QgsProcessingException(tr("Give at least one rated points layer."))
@@ -81,5 +86,15 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         columns = {name: [r.get(name) for r in rows] for name in METRIC_FIELDS}
         add_point_features(sink, fields, columns, with_geometry=False)
+        del sink  # closes the file
+        path = str(dest).split("|")[0]
+        if path.lower().endswith(".gpkg") and os.path.isfile(path):
+            # What the table measured: the first layer's run (study area, prompt…), the models
+            # and topics of its rows, and the anchor.
+            record = derived_record(layers[0].source(), self.id(), parameters, started,
+                                    anchor=anchor.label or None)  # fmt: skip
+            record["model"] = "; ".join(dict.fromkeys(str(r["model"]) for r in rows))
+            record["topics"] = json.dumps(list(dict.fromkeys(str(r["topic"]) for r in rows)))
+            append_runs(path, [record])
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": dest}

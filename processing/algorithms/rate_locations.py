@@ -18,7 +18,7 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
-from ..rating import load_outputs, rate, read_points, write_rated
+from ..rating import input_facts, load_outputs, rate, read_points, score_kinds, write_rated
 from ..runs import append_runs, now, run_record, stats_fields
 
 
@@ -34,8 +34,9 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
             "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
             "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
-            "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
-            "(embedded = a small local model in its own process on 127.0.0.1, kept for later "
+            "endpoint host (never the API key), versions and times, and the study area that "
+            "'Sample points' recorded with the points (else the points' extent). Endpoint: a "
+            "provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later "
             "runs; or any OpenAI-compatible service), a base URL, the model name and an "
             "authentication configuration holding the API key. Score: the expected value of the "
             "first digit from the log-probabilities, the greedy rating, or automatic (the "
@@ -75,12 +76,14 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             )
             by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
             feedback.setProgressText(tr("Writing the rated layers…"))
-            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
+                score_kind=score_kinds(by_topic), **stats_fields(stats),
+                **input_facts(self, parameters, context, lon, lat),
             )  # fmt: skip
-        append_runs(path, [record])
+            # The runs row first: the layers' descriptions (metadata) are made from it.
+            append_runs(path, [record])
+            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
         load_outputs(context, uris)
         n_answered = int(sum(c["answered"].sum() for c in by_topic.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

@@ -23,7 +23,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
-from ..rating import load_outputs, rate, write_rated
+from ..rating import load_outputs, rate, score_kinds, write_rated
 from ..runs import append_runs, now, run_record, stats_fields
 from ..truth import anchor_values, truth_columns
 
@@ -40,7 +40,10 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
             "truth'), and computes the bias metrics with an anchoring field such as infant "
             "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
-            "'metrics' table and a 'runs' table into one GeoPackage."
+            "'metrics' table and a 'runs' table into one GeoPackage. The runs table says what "
+            "was measured: the study area (STUDY_AREA, else the region layer, the extent or the "
+            "world) with its area and extent, ground truth and anchor as layer.field "
+            "(TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score."
         )
 
     def initAlgorithm(self, config=None):
@@ -106,13 +109,15 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                 )  # fmt: skip
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
+                score_kind=score_kinds(by_topic), truth=truth_source.label, anchor=anchor_name,
+                **stats_fields(stats), **sampling.area.fields(),
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
+        # The runs row first: the layers' descriptions (metadata) are made from it.
+        append_runs(path, [record])
         uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
         metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
-        append_runs(path, [record])
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
