@@ -149,7 +149,8 @@ def outline_wkt(geom):
             break
         geom = simpler
         tolerance *= 2
-    return geom.asWkt(4)
+    # Vertices every degree: an edge straight in lon/lat (as sampled) curves on an equal-area map.
+    return geom.densifyByDistance(1.0).asWkt(4)
 
 
 def study_area(description, region=None):
@@ -214,15 +215,23 @@ def feature_names(layer, request):
 def region_description(alg, parameters, context, region_key="REGION", extent_key="EXTENT"):
     """How a Processing run names its study area when no description is given: the REGION
     layer's name (with its selected features), the EXTENT, or the world."""
-    from qgis.core import QgsFeatureRequest, QgsProcessingFeatureSourceDefinition
+    from qgis.core import (
+        QgsFeatureRequest,
+        QgsProcessingFeatureSourceDefinition,
+        QgsProcessingUtils,
+        QgsVectorLayer,
+    )
 
     value = parameters.get(region_key)
     if value is not None and value != "":
-        layer = alg.parameterAsVectorLayer(parameters, region_key, context)
-        selected = isinstance(value, QgsProcessingFeatureSourceDefinition) and (
-            value.selectedFeaturesOnly
-        )
-        if layer is not None:
+        selected = False
+        if isinstance(value, QgsProcessingFeatureSourceDefinition):  # a layer and a selection
+            selected = value.selectedFeaturesOnly
+            ref = value.source.staticValue() if hasattr(value.source, "staticValue") else ""
+            layer = QgsProcessingUtils.mapLayerFromString(str(ref), context)
+        else:
+            layer = alg.parameterAsVectorLayer(parameters, region_key, context)
+        if isinstance(layer, QgsVectorLayer):
             request = QgsFeatureRequest()
             if selected:
                 request.setFilterFids(layer.selectedFeatureIds())

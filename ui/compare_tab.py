@@ -24,6 +24,7 @@ from qgis.PyQt.QtWidgets import (
 from ..core.compare import PIVOT_METRICS, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
+from .past_runs import RunsCombo, layers_of
 from .results_tab import is_rated
 from .task import error_sentence
 
@@ -179,6 +180,9 @@ class CompareTab(QWidget, FORM):
         self.copyButton.clicked.connect(self.copy_table)
         self.metricCombo.currentIndexChanged.connect(self.show_metric)
         self.compareButton.setEnabled(False)
+        self.runsCombo = RunsCombo("survey", self)
+        self.compareLayout.insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.add_run)
 
     # ------------------------------------------------------------------ picking
     def open_results(self):
@@ -213,6 +217,20 @@ class CompareTab(QWidget, FORM):
         if not chosen:
             self.dock.push(tr("No rated points layer in the project."), Qgis.MessageLevel.Info)
         self.use_layers(chosen)
+
+    def add_run(self, run):
+        """Add a past run of the project (past_runs.PastRun) to the layers to compare: its
+        layers in the project, else those of its files, one per model and topic."""
+        from ..processing.comparison import survey_layers
+        from .results_tab import one_per_model_topic
+
+        layers = [lyr for lyr in layers_of(run) if is_rated(lyr)]
+        if not layers:
+            layers = [lyr for path in run.files for lyr in survey_layers(path, "score")]
+        known = {lyr.id() for lyr in self.layers}
+        self.use_layers(self.layers + [lyr for lyr in one_per_model_topic(layers)
+                                       if lyr.id() not in known])  # fmt: skip
+        return layers
 
     def use_layers(self, layers):
         """Offer every model and topic of the layers, all checked."""

@@ -29,6 +29,8 @@ from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
+from .outputs import OutputKeeper
+from .past_runs import RunsCombo
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
@@ -99,6 +101,10 @@ class GeoBiasDock(QDockWidget):
         project.writeProject.connect(self.save_settings)
         project.cleared.connect(self.load_settings)
         self.load_settings()
+        # Outputs stay with the project: moved beside it when saved, a warning before loss.
+        self.keeper = OutputKeeper(iface, self.pusher(), self)
+        for signal in (project.readProject, project.cleared, project.projectSaved):
+            signal.connect(self.refresh_runs)
 
     # ------------------------------------------------------------------ tabs
     def add_tab(self, widget, title):
@@ -157,6 +163,11 @@ class GeoBiasDock(QDockWidget):
 
     def area_geometry(self):
         return self.area.area_geometry()
+
+    def refresh_runs(self, *args):
+        """The tabs' lists of the project's past runs, read again (a project opened, saved)."""
+        for combo in self.findChildren(RunsCombo):
+            combo.refresh()
 
     # ------------------------------------------------------------------ run
     def run(self):
@@ -336,6 +347,7 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
+        self.keeper.close()
         self.panel.stop()
         runner.stop_embedded()
         for tab in self.tab_widgets():
@@ -346,6 +358,9 @@ class GeoBiasDock(QDockWidget):
             (project.readProject, self.load_settings),
             (project.writeProject, self.save_settings),
             (project.cleared, self.load_settings),
+            (project.readProject, self.refresh_runs),
+            (project.cleared, self.refresh_runs),
+            (project.projectSaved, self.refresh_runs),
         ):
             try:
                 signal.disconnect(slot)

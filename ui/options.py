@@ -1,5 +1,5 @@
-"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices) and the
-Python that runs the embedded model."""
+"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices), the
+Python that runs the embedded model, and the output folder of projects not saved yet."""
 
 import os
 from dataclasses import replace
@@ -8,6 +8,7 @@ from qgis.core import QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
+from qgis.PyQt.QtWidgets import QFileDialog
 
 from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
@@ -15,6 +16,7 @@ from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr, translate
 from ..paths import ICON
 from ..processing.network import use_qgis_network
+from .outputs import OUTPUT_FOLDER_SETTING, default_output_folder, output_folder, set_output_folder
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
@@ -67,6 +69,10 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.pythonEdit.setText(embedded_python() or "")
         self.pythonCheckButton.clicked.connect(self.check_python)
         self.python_task = None
+        self.outputFolderEdit.setPlaceholderText(default_output_folder())
+        if QgsSettings().value(OUTPUT_FOLDER_SETTING, "", type=str):
+            self.outputFolderEdit.setText(output_folder())
+        self.outputFolderButton.clicked.connect(self.choose_output_folder)
 
     # --- form <-> endpoint -------------------------------------------------------------------
     def form_endpoint(self):
@@ -245,6 +251,13 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         )
         QgsApplication.taskManager().addTask(self.python_task)
 
+    # --- outputs ---------------------------------------------------------------------------
+    def choose_output_folder(self):
+        start = self.outputFolderEdit.text().strip() or default_output_folder()
+        folder = QFileDialog.getExistingDirectory(self, tr("GeoBias output folder"), start)
+        if folder:
+            self.outputFolderEdit.setText(folder)
+
     # --- QgsOptionsPageWidget ---------------------------------------------------------------
     def apply(self):
         """Store typed keys in the auth database, then the endpoints (with config ids only)."""
@@ -258,6 +271,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.apiKeyEdit.clear()
         save_endpoints(self.endpoints)
         QgsSettings().setValue(PYTHON_SETTING, self.pythonEdit.text().strip())
+        set_output_folder(self.outputFolderEdit.text().strip())
 
 
 class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):

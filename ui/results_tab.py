@@ -17,9 +17,10 @@ from qgis.PyQt.QtGui import QDesktopServices
 from qgis.PyQt.QtWidgets import QApplication, QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
-from ..processing.styles import describe_shown, layer_name
+from ..processing.styles import describe_shown, has_values, layer_name
 from . import runner
 from .maptool import RatedPointTool
+from .past_runs import RunsCombo, layers_of
 from .results import BiasPlot, MetricsTableModel, rows_from_layer
 from .task import error_sentence
 
@@ -53,6 +54,18 @@ def gpkg_layers(path):
     names = [ds.GetLayer(i).GetName() for i in range(ds.GetLayerCount())]
     ds = None  # close before QGIS opens the layers
     return [(f"{path}|layername={name}", name) for name in names]
+
+
+def one_per_model_topic(layers):
+    """The layers, one per model and topic: a dock run keeps the ratings of a topic with a
+    ground truth twice (rated_*, truth_*); the one with the truth is kept."""
+    chosen = {}
+    for layer in layers:
+        key = ResultsTab._first(layer)
+        has_truth = layer.fields().lookupField("truth") >= 0 and has_values(layer, "truth")
+        if key not in chosen or (has_truth and not chosen[key][0]):
+            chosen[key] = (has_truth, layer)
+    return [layer for _truth, layer in chosen.values()]
 
 
 def group_name(paths):
@@ -90,6 +103,9 @@ class ResultsTab(QWidget, FORM):
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
         self.reportButton.clicked.connect(self.make_report)
+        self.runsCombo = RunsCombo("survey", self)
+        self.resultsLayout.insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.show_run)
 
     # ------------------------------------------------------------------ loading results
     def show_results(self, layers, group_name):
@@ -156,6 +172,27 @@ class ResultsTab(QWidget, FORM):
             metrics = self.compute_metrics(layers)
         self.show_results(layers + ([metrics] if metrics is not None else []), group_name(paths))
         return layers
+
+    def show_run(self, run):
+        """A past run of the project (past_runs.PastRun): its layers in the project (else
+        opened from its files), one per model and topic, in the table and plot."""
+        present = layers_of(run)
+        rated = one_per_model_topic([lyr for lyr in present if is_rated(lyr)])
+        if not rated:
+            return self.open_files(run.files)
+        metrics = next((lyr for lyr in present if is_metrics(lyr)), None)
+        for path in run.files if metrics is None else ():
+            for uri, name in gpkg_layers(path):
+                layer = QgsVectorLayer(uri, tr("Bias metrics"), "ogr")
+                if is_metrics(layer):
+                    metrics = layer
+        if metrics is None:
+            metrics = self.compute_metrics(rated)
+        self.rated_layers = rated
+        if metrics is not None:
+            self.show_metrics(metrics)
+        self.dock.show_tab(self)
+        return rated
 
     def use_selected_layers(self):
         """The rated layers selected in the Layers panel (all rated layers if none is)."""
@@ -232,7 +269,8 @@ class ResultsTab(QWidget, FORM):
                  if isinstance(lyr, QgsVectorLayer) and lyr.isValid()
                  and lyr.fields().lookupField("lisa_class") >= 0]  # fmt: skip
         pdf = os.path.join(runner.output_dir("reports", run=True), "report.pdf")
-        params = {"INPUT": layer, "OUTPUT": pdf}
+        # The survey's anchor, so the report's bias score and its facts match the survey's.
+        params = {"INPUT": layer, "OUTPUT": pdf, **runner.anchor_params(self.dock.settings())}
         if spots:
             params["HOTSPOTS"] = spots[-1]
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)

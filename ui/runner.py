@@ -1,15 +1,14 @@
 """What the dock runs: GeoBias Processing algorithms (the same as toolbox, models, qgis_process)."""
 
 import os
-import time
 from dataclasses import dataclass, field
 
 from qgis.core import (
     Qgis,
     QgsApplication,
     QgsFeature,
+    QgsFeatureRequest,
     QgsProcessingContext,
-    QgsProcessingUtils,
     QgsProject,
     QgsVectorLayer,
     QgsWkbTypes,
@@ -21,8 +20,9 @@ from ..paths import COUNTRIES
 from ..processing import endpoints
 from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
 from ..processing.endpoints import default_cache_path, make_endpoint
-from ..processing.gpkg import safe_name
+from ..processing.facts import feature_names, features_description, layer_field, layer_label
 from ..processing.parameters import Connection
+from . import outputs
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
@@ -31,25 +31,14 @@ DEFAULT_ANCHOR_FIELD = "infant_survival"
 
 def slug(text):
     """A folder name for a survey: lower case [a-z0-9_], at most 40 characters."""
-    return safe_name(text, limit=40, fallback="survey")
+    return outputs.slug(text)
 
 
 def output_dir(name, run=False):
-    """<project folder>/geobias/<survey>[/<run time>] (a temporary folder if unsaved).
-
-    Each run writes into its own folder so the layers of an earlier run, perhaps still open in
-    the project, are never overwritten underneath QGIS.
-    """
-    home = QgsProject.instance().homePath() or QgsProcessingUtils.tempFolder()
-    path = os.path.join(home, "geobias", slug(name))
-    if run:
-        path = os.path.join(path, time.strftime("%Y%m%d-%H%M%S"))
-        base, k = path, 1
-        while os.path.exists(path):
-            k += 1
-            path = f"{base}-{k}"
-    os.makedirs(path, exist_ok=True)
-    return path
+    """<project folder>/geobias/<name>[/<run time>], or in the GeoBias output folder while the
+    project is not saved (ui/outputs.py): never Processing's temporary folder, which QGIS
+    deletes when it closes."""
+    return outputs.run_folder(name, run)
 
 
 def region_layer(geom):
@@ -76,6 +65,26 @@ def run_algorithm(alg_id, params):
     return results
 
 
+def area_description(settings):
+    """The study area as the user gave it in the Area tab, for the outputs' facts: "a polygon
+    drawn on the map", "Countries: Kenya, Uganda (2 selected features)", "the map extent",
+    "the world"."""
+    if settings.area_mode == "draw":
+        return tr("a polygon drawn on the map")
+    if settings.area_mode == "extent":
+        return tr("the map extent")
+    layer = QgsProject.instance().mapLayer(settings.area_layer)
+    if settings.area_mode != "layer" or layer is None:
+        return tr("the world")
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    count = layer.featureCount()
+    if settings.selected_only:
+        request.setFilterFids(layer.selectedFeatureIds())
+        count = layer.selectedFeatureCount()
+    names = feature_names(layer, request) if settings.selected_only else []
+    return features_description(layer_label(layer), names, count, settings.selected_only)
+
+
 def sample_points(settings, geom, path=None):
     """Sample the study area with geobias:samplepoints; returns the points layer."""
     path = path or os.path.join(output_dir(settings.name), "points.gpkg")
@@ -84,6 +93,7 @@ def sample_points(settings, geom, path=None):
         "COUNT": settings.n_points,
         "METHOD": SAMPLE_METHODS.index(settings.method),
         "SEED": settings.seed,
+        "STUDY_AREA": area_description(settings),  # the points' GeoPackage records it
         "OUTPUT": path,
     }
     weight = QgsProject.instance().mapLayer(settings.weight_layer)
@@ -157,11 +167,26 @@ def rate_params(settings, cfg, points, out, base_url=None):
 
 
 def truth_params(field_name, layer):
-    """geobias:samplegroundtruth's truth source parameters for a polygon or point layer."""
+    """geobias:samplegroundtruth's truth source parameters for a polygon or point layer, named
+    as the user sees it (`Countries.infant_mortality`)."""
     source = layer.source() if layer.providerType() != "memory" else layer.id()
+    name = layer_field(layer_label(layer), field_name)
     if layer.geometryType() == QgsWkbTypes.GeometryType.PolygonGeometry:
-        return {"POLYGONS": source, "POLYGON_FIELD": field_name}
-    return {"POINTS": source, "POINT_FIELD": field_name, "MAX_DISTANCE_KM": 50.0}
+        return {"POLYGONS": source, "POLYGON_FIELD": field_name, "TRUTH_NAME": name}
+    return {"POINTS": source, "POINT_FIELD": field_name, "MAX_DISTANCE_KM": 50.0,
+            "TRUTH_NAME": name}  # fmt: skip
+
+
+def anchor_params(settings):
+    """The anchor parameters of the survey's settings: the chosen layer and field, else the
+    bundled countries' infant survival; named as the user sees it."""
+    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
+    if anchor is not None and settings.anchor_field:
+        source = anchor.source() if anchor.providerType() != "memory" else anchor.id()
+        return {"ANCHOR": source, "ANCHOR_FIELD": settings.anchor_field,
+                "ANCHOR_NAME": layer_field(layer_label(anchor), settings.anchor_field)}  # fmt: skip
+    return {"ANCHOR": COUNTRIES, "ANCHOR_FIELD": DEFAULT_ANCHOR_FIELD,
+            "ANCHOR_NAME": layer_field(layer_label(COUNTRIES), DEFAULT_ANCHOR_FIELD)}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- the plan
@@ -326,18 +351,14 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         return {"OUTPUT_LAYERS": [u for u, _, _ in out]}
 
     steps.append((collect, "collect"))
-    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
-    anchor_ok = anchor is not None and settings.anchor_field
-    anchor_source = anchor.source() if anchor_ok else COUNTRIES
-    anchor_field = settings.anchor_field if anchor_ok else DEFAULT_ANCHOR_FIELD
+    anchor = anchor_params(settings)
 
     def metrics_params(results):
         return {
             "INPUT": [u for u, _, _ in the_plan.layers],
             "SCORE_FIELD": "score",
             "TRUTH_FIELD": "truth",
-            "ANCHOR": anchor_source,
-            "ANCHOR_FIELD": anchor_field,
+            **anchor,
             "SEED": settings.seed,
             "OUTPUT": os.path.join(folder, "metrics.gpkg"),
         }
