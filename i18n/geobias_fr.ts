@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="258"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="290"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -29,7 +29,7 @@
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="62"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="73"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
@@ -39,32 +39,32 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="428"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="428"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="68"/>
+        <location filename="../processing/algorithms/report.py" line="77"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="82"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="191"/>
+        <location filename="../ui/runner.py" line="216"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="60"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="65"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -114,12 +114,12 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="42"/>
+        <location filename="../processing/algorithms/sample_points.py" line="46"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -234,42 +234,42 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="35"/>
+        <location filename="../processing/rating.py" line="37"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="54"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="55"/>
+        <location filename="../processing/rating.py" line="57"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="74"/>
+        <location filename="../processing/rating.py" line="76"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="75"/>
+        <location filename="../processing/rating.py" line="77"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="186"/>
+        <location filename="../processing/parameters.py" line="229"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="235"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="241"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -284,12 +284,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="290"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="296"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -304,47 +304,47 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="259"/>
+        <location filename="../processing/parameters.py" line="302"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="267"/>
+        <location filename="../processing/parameters.py" line="310"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="49"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="50"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="139"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="57"/>
+        <location filename="../processing/algorithms/survey.py" line="60"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="61"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="178"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="71"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="72"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -359,87 +359,87 @@
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="63"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="74"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="66"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="77"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="69"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="80"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="78"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="89"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="98"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="109"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="107"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="119"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="110"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="122"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="111"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="123"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="124"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="152"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="135"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="163"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="139"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="167"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="182"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="220"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="186"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="224"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -454,32 +454,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="104"/>
+        <location filename="../processing/parameters.py" line="131"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="137"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="151"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="127"/>
+        <location filename="../processing/parameters.py" line="154"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="93"/>
+        <location filename="../ui/runner.py" line="103"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="186"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -494,37 +494,37 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="286"/>
+        <location filename="../processing/styles.py" line="302"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="118"/>
+        <location filename="../processing/parameters.py" line="145"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="313"/>
+        <location filename="../processing/parameters.py" line="358"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="52"/>
+        <location filename="../processing/algorithms/survey.py" line="55"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="58"/>
+        <location filename="../processing/algorithms/survey.py" line="61"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="325"/>
+        <location filename="../processing/parameters.py" line="371"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="75"/>
+        <location filename="../processing/algorithms/survey.py" line="78"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="180"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="172"/>
+        <location filename="../ui/dock.py" line="183"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="242"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="242"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="247"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,7 +642,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="239"/>
+        <location filename="../ui/dock.py" line="250"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -662,17 +662,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="75"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="270"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="75"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -682,17 +682,17 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="322"/>
+        <location filename="../ui/results_tab.py" line="360"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="334"/>
+        <location filename="../ui/results_tab.py" line="372"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
+        <location filename="../ui/results_tab.py" line="382"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -713,47 +713,47 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="343"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="74"/>
+        <location filename="../ui/options.py" line="80"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="125"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="125"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="34"/>
+        <location filename="../ui/options.py" line="36"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="181"/>
+        <location filename="../ui/options.py" line="187"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="196"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="215"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -848,7 +848,7 @@ Prompt :
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
+        <location filename="../processing/styles.py" line="86"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
@@ -883,7 +883,7 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="95"/>
+        <location filename="../ui/runner.py" line="105"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -893,22 +893,22 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="263"/>
+        <location filename="../ui/runner.py" line="288"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="347"/>
+        <location filename="../ui/runner.py" line="368"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -923,7 +923,7 @@ Prompt :
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="47"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
@@ -948,7 +948,7 @@ Prompt :
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="20"/>
+        <location filename="../processing/algorithms/sample_points.py" line="21"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -976,16 +976,6 @@ Prompt :
         <location filename="../processing/definitions.py" line="113"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_points.py" line="24"/>
-        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
-        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/survey.py" line="37"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
         <location filename="../plugin.py" line="55"/>
@@ -1023,107 +1013,107 @@ Prompt :
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="77"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="78"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
+        <location filename="../processing/styles.py" line="86"/>
         <source>truth</source>
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="86"/>
+        <location filename="../processing/styles.py" line="89"/>
         <source>highest {what}s (rank 0.8–1)</source>
         <translation>{what} les plus hautes (rang 0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="92"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
+        <location filename="../processing/styles.py" line="93"/>
         <source>lowest {what}s (rank 0–0.2)</source>
         <translation>{what} les plus basses (rang 0–0,2)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="101"/>
+        <location filename="../processing/styles.py" line="104"/>
         <source>strong overestimate (&gt; +0.5)</source>
         <translation>forte surestimation (&gt; +0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="102"/>
+        <location filename="../processing/styles.py" line="105"/>
         <source>overestimate (+0.15 to +0.5)</source>
         <translation>surestimation (+0,15 à +0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="103"/>
+        <location filename="../processing/styles.py" line="106"/>
         <source>about right (−0.15 to +0.15)</source>
         <translation>à peu près juste (−0,15 à +0,15)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="104"/>
+        <location filename="../processing/styles.py" line="107"/>
         <source>underestimate (−0.5 to −0.15)</source>
         <translation>sous-estimation (−0,5 à −0,15)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="105"/>
+        <location filename="../processing/styles.py" line="108"/>
         <source>strong underestimate (&lt; −0.5)</source>
         <translation>forte sous-estimation (&lt; −0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="130"/>
+        <location filename="../processing/styles.py" line="133"/>
         <source>rating {a:.1f}–{b:.1f}</source>
         <translation>note {a:.1f}–{b:.1f}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="212"/>
+        <location filename="../processing/styles.py" line="215"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="219"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="219"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="223"/>
+        <location filename="../processing/styles.py" line="226"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1173,57 +1163,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="45"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="81"/>
+        <location filename="../ui/dock.py" line="83"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="216"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="208"/>
+        <location filename="../ui/dock.py" line="219"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,22 +1226,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="212"/>
+        <location filename="../ui/dock.py" line="223"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="231"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1259,17 +1249,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="139"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="144"/>
+        <location filename="../ui/results_tab.py" line="160"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="167"/>
+        <location filename="../ui/results_tab.py" line="204"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1305,7 +1295,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="187"/>
+        <location filename="../ui/dock.py" line="198"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1313,7 +1303,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="204"/>
+        <location filename="../ui/options.py" line="210"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1321,32 +1311,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="228"/>
+        <location filename="../ui/options.py" line="234"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="241"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="249"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1371,7 +1361,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="78"/>
+        <location filename="../processing/algorithms/survey.py" line="81"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1391,47 +1381,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="368"/>
+        <location filename="../processing/parameters.py" line="432"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="373"/>
+        <location filename="../processing/parameters.py" line="437"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="378"/>
+        <location filename="../processing/parameters.py" line="442"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="384"/>
+        <location filename="../processing/parameters.py" line="448"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="390"/>
+        <location filename="../processing/parameters.py" line="454"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="455"/>
+        <location filename="../processing/parameters.py" line="530"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="486"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/truth.py" line="56"/>
+        <location filename="../processing/truth.py" line="57"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1466,22 +1456,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="66"/>
+        <location filename="../processing/rating.py" line="68"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="88"/>
+        <location filename="../processing/rating.py" line="90"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="96"/>
+        <location filename="../processing/rating.py" line="98"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="100"/>
+        <location filename="../processing/rating.py" line="102"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1489,16 +1479,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../processing/definitions.py" line="63"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
-        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
         <location filename="../ui/results.py" line="175"/>
@@ -1531,27 +1511,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="192"/>
+        <location filename="../ui/dock.py" line="203"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="292"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="293"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="195"/>
+        <location filename="../ui/results_tab.py" line="232"/>
         <source>Could not compute the metrics: {e}.</source>
         <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
@@ -1626,7 +1606,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="21"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -2006,7 +1986,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="375"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2031,7 +2011,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="29"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
@@ -2116,7 +2096,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="301"/>
+        <location filename="../ui/compare_tab.py" line="319"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2141,12 +2121,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="140"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2341,7 +2321,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="156"/>
+        <location filename="../ui/herb_tab.py" line="158"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2416,7 +2396,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="215"/>
+        <location filename="../ui/runner.py" line="78"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2441,37 +2421,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="239"/>
-        <source>{n} regions of your layers</source>
-        <translation>{n} régions de vos couches</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="252"/>
+        <location filename="../processing/algorithms/herb.py" line="253"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="294"/>
+        <location filename="../processing/algorithms/herb.py" line="295"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="321"/>
+        <location filename="../processing/algorithms/herb.py" line="322"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="330"/>
+        <location filename="../processing/algorithms/herb.py" line="331"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="340"/>
+        <location filename="../processing/algorithms/herb.py" line="341"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="357"/>
+        <location filename="../processing/algorithms/herb.py" line="358"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2481,172 +2456,167 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="32"/>
+        <location filename="../processing/algorithms/report.py" line="35"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="37"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="60"/>
+        <location filename="../processing/algorithms/report.py" line="68"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="67"/>
+        <location filename="../processing/algorithms/report.py" line="75"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="74"/>
+        <location filename="../processing/algorithms/report.py" line="83"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="94"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="95"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="102"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="96"/>
+        <location filename="../processing/algorithms/report.py" line="105"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="121"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="126"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="149"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="146"/>
+        <location filename="../processing/algorithms/report.py" line="161"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="114"/>
+        <location filename="../processing/report_layout.py" line="78"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="151"/>
+        <location filename="../processing/report_layout.py" line="134"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="152"/>
+        <location filename="../processing/report_layout.py" line="135"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../processing/report_layout.py" line="136"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="154"/>
+        <location filename="../processing/report_layout.py" line="137"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="155"/>
+        <location filename="../processing/report_layout.py" line="138"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="156"/>
+        <location filename="../processing/report_layout.py" line="139"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="157"/>
+        <location filename="../processing/report_layout.py" line="140"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="158"/>
+        <location filename="../processing/report_layout.py" line="141"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="159"/>
+        <location filename="../processing/report_layout.py" line="144"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="160"/>
+        <location filename="../processing/report_layout.py" line="145"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="161"/>
+        <location filename="../processing/report_layout.py" line="146"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../processing/report_layout.py" line="153"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="177"/>
+        <location filename="../processing/report_layout.py" line="162"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="179"/>
+        <location filename="../processing/report_layout.py" line="164"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="187"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="193"/>
+        <location filename="../processing/report_layout.py" line="178"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="197"/>
+        <location filename="../processing/report_layout.py" line="182"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2656,147 +2626,112 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="328"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="328"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="331"/>
+        <location filename="../processing/report_layout.py" line="357"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="344"/>
+        <location filename="../processing/report_layout.py" line="373"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="351"/>
+        <location filename="../processing/report_layout.py" line="386"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="354"/>
+        <location filename="../processing/report_layout.py" line="391"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="360"/>
+        <location filename="../processing/report_layout.py" line="399"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="400"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="364"/>
+        <location filename="../processing/report_layout.py" line="403"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="366"/>
+        <location filename="../processing/report_layout.py" line="393"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="374"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="390"/>
+        <location filename="../processing/facts.py" line="115"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="394"/>
-        <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
-        <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="398"/>
-        <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
-        <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="399"/>
-        <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
-        <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="399"/>
-        <source>No ground truth.</source>
-        <translation>Pas de vérité terrain.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="402"/>
-        <source>Study area: {area}; {n} points.</source>
-        <translation>Zone d'étude : {area} ; {n} points.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="402"/>
-        <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
-        <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
-        <source>Lambert azimuthal, centred on the points</source>
-        <translation>azimutale de Lambert, centrée sur les points</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="380"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="424"/>
+        <location filename="../processing/report_layout.py" line="482"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="435"/>
+        <location filename="../processing/report_layout.py" line="493"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="454"/>
+        <location filename="../ui/past_runs.py" line="118"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="226"/>
+        <location filename="../ui/results_tab.py" line="263"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="242"/>
+        <location filename="../ui/results_tab.py" line="280"/>
         <source>Could not write the report: {e}</source>
         <translation>Impossible d'écrire le rapport : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="290"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="257"/>
+        <location filename="../ui/results_tab.py" line="295"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -3016,52 +2951,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="88"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="73"/>
+        <location filename="../ui/herb_tab.py" line="75"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="165"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="165"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="165"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="165"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="220"/>
+        <location filename="../ui/herb_tab.py" line="225"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="254"/>
+        <location filename="../ui/herb_tab.py" line="259"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="258"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="272"/>
+        <location filename="../ui/herb_tab.py" line="277"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3070,62 +3005,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="273"/>
+        <location filename="../ui/herb_tab.py" line="278"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="284"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="287"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="271"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="161"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="257"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="161"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="291"/>
+        <location filename="../ui/herb_tab.py" line="296"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="363"/>
+        <location filename="../ui/herb_tab.py" line="383"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="368"/>
+        <location filename="../ui/herb_tab.py" line="388"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="380"/>
+        <location filename="../ui/herb_tab.py" line="400"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3380,72 +3315,72 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="36"/>
+        <location filename="../ui/compare_tab.py" line="37"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="38"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="259"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="260"/>
+        <location filename="../ui/compare_tab.py" line="278"/>
         <source>Could not compare: {e}.</source>
         <translation>Comparaison impossible : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="340"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="326"/>
+        <location filename="../ui/compare_tab.py" line="344"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="38"/>
+        <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../host.py" line="165"/>
+        <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
@@ -3463,6 +3398,287 @@ Lancer HERB ?</translation>
         <location filename="../ui/run_panel.py" line="149"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="59"/>
+        <source>US counties</source>
+        <translation>Comtés des États-Unis</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="120"/>
+        <source>{what}, {km2} km² ({where})</source>
+        <translation>{what}, {km2} km² ({where})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="200"/>
+        <source>1 selected feature</source>
+        <translation>1 entité sélectionnée</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="202"/>
+        <source>{n} selected features</source>
+        <translation>{n} entités sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="250"/>
+        <source>an extent ({crs})</source>
+        <translation>une emprise ({crs})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="273"/>
+        <source>{provider} at {where}</source>
+        <translation>{provider} à {where}</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="280"/>
+        <source>expected value (from log-probabilities)</source>
+        <translation>espérance (d&apos;après les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="281"/>
+        <source>greedy rating</source>
+        <translation>note gloutonne (greedy)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="282"/>
+        <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
+        <translation>automatique (l&apos;espérance quand le point d&apos;accès donne les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="314"/>
+        <source>not recorded</source>
+        <translation>non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="294"/>
+        <source>{area}; {n} points</source>
+        <translation>{area} ; {n} points</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="297"/>
+        <source>{truth} ({n} points with a value)</source>
+        <translation>{truth} ({n} points avec une valeur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="459"/>
+        <source>Study area</source>
+        <translation>Zone d&apos;étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="313"/>
+        <source>Anchor</source>
+        <translation>Ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="314"/>
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="315"/>
+        <source>Made with</source>
+        <translation>Réalisé avec</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="315"/>
+        <source>GeoBias {v}, QGIS {q}</source>
+        <translation>GeoBias {v}, QGIS {q}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="160"/>
+        <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
+        <translation>Zone d&apos;étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l&apos;emprise ou le monde)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="382"/>
+        <source>Ground truth as the outputs name it (empty: layer.field)</source>
+        <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="461"/>
+        <source>Anchor as the outputs name it (empty: layer.field)</source>
+        <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="134"/>
+        <source>{raster}, band {band}</source>
+        <translation>{raster}, bande {band}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="221"/>
+        <source>the points of {layer}</source>
+        <translation>les points de {layer}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="94"/>
+        <source>the extent of the rated points</source>
+        <translation>l&apos;emprise des points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="142"/>
+        <source>Spearman&apos;s rho with the anchor [95% CI]</source>
+        <translation>rho de Spearman avec l&apos;ancrage [IC à 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="378"/>
+        <source>Lambert azimuthal, centred on the study area</source>
+        <translation>Lambert azimutale, centrée sur la zone d&apos;étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="425"/>
+        <source>the layer&apos;s field &apos;truth&apos;</source>
+        <translation>le champ « truth » de la couche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="240"/>
+        <source>{n} regions of {layers}</source>
+        <translation>{n} régions de {layers}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l&apos;article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l&apos;hôte du point d&apos;accès (jamais la clé d&apos;API), les versions et les horaires, ainsi que la zone d&apos;étude consignée avec les points par « Échantillonner des points » (sinon l&apos;emprise des points). Point d&apos;accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d&apos;authentification contenant la clé d&apos;API. Score : l&apos;espérance du premier chiffre d&apos;après les log-probabilités, la note gloutonne, ou automatique (par défaut : l&apos;espérance quand le point d&apos;accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu&apos;une sorte : les points répondus qui n&apos;en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s&apos;était arrêtée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="40"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d&apos;une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d&apos;une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d&apos;étude telle que l&apos;utilisateur l&apos;a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l&apos;emprise de la carte ou le monde), le modèle, le point d&apos;accès (jamais une clé), le prompt prédéfini, la sorte de score, la vérité terrain et l&apos;ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l&apos;erreur de rang cadrées sur la zone d&apos;étude, avec son contour, légende, flèche du nord et barre d&apos;échelle (cartes du monde en projection Equal Earth et sans barre d&apos;échelle, qui n&apos;y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d&apos;étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l&apos;ancrage et le score de biais), le graphique note–vérité et l&apos;histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s&apos;ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
+        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l&apos;une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d&apos;une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l&apos;article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d&apos;une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l&apos;exécution qui a noté les points (modèle, point d&apos;accès, prompt, zone d&apos;étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_points.py" line="25"/>
+        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d&apos;une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n&apos;est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l&apos;échantillonnage préférentiel et l&apos;échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l&apos;article le fait pour ses cartes ; ou une grille carrée ou hexagonale d&apos;environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d&apos;échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d&apos;étude (telle que STUDY_AREA la donne, sinon la couche de région, l&apos;emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/survey.py" line="37"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d&apos;étude (STUDY_AREA, sinon la couche de région, l&apos;emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l&apos;ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d&apos;accès, le prompt et le score.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="257"/>
+        <source>GeoBias output folder</source>
+        <translation>Dossier de sortie GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="343"/>
+        <source>GeoBias: outputs</source>
+        <translation>GeoBias : sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="356"/>
+        <source>Could not move the GeoBias outputs: {e}</source>
+        <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="366"/>
+        <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
+        <translation>Les sorties sont à côté du projet ; les anciennes copies n&apos;ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="372"/>
+        <source>The GeoBias outputs are now in {target}.</source>
+        <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="402"/>
+        <source>GeoBias: unsaved project</source>
+        <translation>GeoBias : projet non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="404"/>
+        <source>Save project…</source>
+        <translation>Enregistrer le projet…</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="405"/>
+        <source>Close without saving</source>
+        <translation>Fermer sans enregistrer</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="428"/>
+        <source>GeoBias: temporary layers</source>
+        <translation>GeoBias : couches temporaires</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="430"/>
+        <source>Keep them</source>
+        <translation>Les conserver</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="431"/>
+        <source>Close anyway</source>
+        <translation>Fermer quand même</translation>
+    </message>
+    <message>
+        <location filename="../ui/past_runs.py" line="136"/>
+        <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
+        <translation>Les exécutions dont ce projet contient les sorties (d&apos;après les tables runs de leurs GeoPackages) : choisissez-en une pour l&apos;afficher à nouveau.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/past_runs.py" line="147"/>
+        <source>Past runs of this project (%n)…</source>
+        <translation>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="73"/>
+        <source>a polygon drawn on the map</source>
+        <translation>un polygone dessiné sur la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="75"/>
+        <source>the map extent</source>
+        <translation>l&apos;emprise de la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="334"/>
+        <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
+
+The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n&apos;était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+
+Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="338"/>
+        <source>%n run folder(s)</source>
+        <translation>
+            <numerusform>%n dossier d&apos;exécution</numerusform>
+            <numerusform>%n dossiers d&apos;exécution</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="396"/>
+        <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
+
+Save the project first?</source>
+        <translation>Ce projet n&apos;a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
+
+Enregistrer d&apos;abord le projet ?</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="423"/>
+        <source>%n GeoBias layer(s)</source>
+        <translation>
+            <numerusform>%n couche GeoBias</numerusform>
+            <numerusform>%n couches GeoBias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="419"/>
+        <source>{layers} of this project are in a temporary folder or in memory, which QGIS empties when it closes: {names}. Reopening the project would not find them.
+
+Keep them: copy them into {target} and save the project?</source>
+        <translation>{layers} de ce projet sont dans un dossier temporaire ou en mémoire, que QGIS vide à sa fermeture : {names}. En rouvrant le projet, on ne les retrouverait pas.
+
+Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
     </message>
 </context>
 <context>
@@ -3795,6 +4011,26 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.ui" line="83"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="92"/>
+        <source>Outputs</source>
+        <translation>Sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="94"/>
+        <source>Output folder</source>
+        <translation>Dossier de sortie</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="98"/>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="101"/>
+        <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
+        <translation>Où le panneau écrit ses résultats tant qu&apos;un projet n&apos;est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l&apos;enregistrement d&apos;un projet, GeoBias propose de les y déplacer.</translation>
     </message>
 </context>
 <context>

@@ -107,8 +107,8 @@ class StudyArea:
         return cls(str(row["study_area"]), km2, extent, str(row.get("study_area_wkt") or ""))
 
     def text(self):
-        """"a polygon drawn on the map, 30,221,532 km² (longitude -17.50° to 51.30°, latitude
-        -34.80° to 37.30°)"; just the description for the world."""
+        """The area in words: 'a polygon drawn on the map, 30,221,532 km² (longitude -17.50° to
+        51.30°, latitude -34.80° to 37.30°)'; just the description for the world."""
         if self.world or self.extent is None:
             return self.description
         x0, y0, x1, y1 = self.extent
@@ -252,8 +252,8 @@ def region_description(alg, parameters, context, region_key="REGION", extent_key
 
 
 def endpoint_text(row):
-    """"ollama at localhost:11434/v1": the provider and where requests went, from a runs row's
-    public endpoint; never a credential (user, password, query string)."""
+    """The provider and where requests went ('ollama at localhost:11434/v1'), from a runs
+    row's public endpoint; never a credential (user, password, query string)."""
     provider = (row or {}).get("provider") or ""
     try:
         public = json.loads((row or {}).get("endpoint") or "{}")

@@ -379,9 +379,7 @@ class TruthParameters:
 
 
 def add_truth_name(alg, key="TRUTH_NAME"):
-    add_name_parameter(
-        alg, key, tr("Ground truth as the outputs name it (empty: layer.field)")
-    )
+    add_name_parameter(alg, key, tr("Ground truth as the outputs name it (empty: layer.field)"))
 
 
 def read_name(alg, parameters, context, key):

@@ -43,9 +43,9 @@ from qgis.PyQt.QtGui import QFont, QFontMetricsF, QImage
 
 from ..i18n_util import tr
 from ..paths import COUNTRIES
+from .facts import StudyArea, fact_rows
 from .overlay_styles import lisa_renderer
 from .plots import image_of, paint_bias_plot
-from .facts import StudyArea, fact_rows
 from .runs import plugin_version
 from .styles import rank_error_renderer, rank_renderer
 
@@ -448,8 +448,14 @@ class ReportBuilder:
         feature.SetGeometry(ogr.ForceToMultiPolygon(geom) if geom is not None else None)
         table.CreateFeature(feature)
         feature = table = ds = None
-        symbol = QgsFillSymbol.createSimple({"style": "no", "outline_color": "#1a1a1a",
-                                             "outline_width": "0.5", "outline_style": "dash"})
+        symbol = QgsFillSymbol.createSimple(
+            {
+                "style": "no",
+                "outline_color": "#1a1a1a",
+                "outline_width": "0.5",
+                "outline_style": "dash",
+            }
+        )
         return [self.layer(f"{path}|layername=study_area", tr("Study area"), "ogr",
                            QgsSingleSymbolRenderer(symbol))]  # fmt: skip
 

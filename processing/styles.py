@@ -203,14 +203,31 @@ def layer_name(model, topic, with_model=True):
     return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
 
 
-def describe_layer(layer, style):
-    """Title and abstract of a rated layer's metadata: the map title, the full model and topic
-    names and what the colours mean (saved with the style into the GeoPackage)."""
+def layer_info(layer):
+    """What a rated layer's description says: its model, topic, score kind, points and facts.
+
+    Read once, before any style is saved: in QGIS 3.22 a layer object reads no feature once a
+    style has been saved into its GeoPackage (another connection changed the file).
+    """
     names = layer.fields().names()
-    model = topic = ""
+    info = {"model": "", "topic": "", "kind": "", "n": layer.featureCount()}
+    wanted = [n for n in ("model", "topic", "score_kind") if n in names]
     if "model" in names and "topic" in names:
         for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
-            model, topic = str(f["model"]), str(f["topic"])
+            values = {n: f[n] for n in wanted}
+            info.update({k: "" if values.get(n) is None else str(values[n])
+                         for k, n in (("model", "model"), ("topic", "topic"),
+                                      ("kind", "score_kind"))})  # fmt: skip
+    info["facts"] = layer_facts(layer, info["model"], info["topic"], info["kind"], info["n"])
+    return info
+
+
+def describe_layer(layer, style, info=None):
+    """Title and abstract of a rated layer's metadata: the map title, the full model and topic
+    names, what the colours mean and what was measured (the facts of its runs table); saved
+    into its GeoPackage by style_layer. `info`: layer_info(layer), read before styles are saved."""
+    info = info or layer_info(layer)
+    model, topic = info["model"], info["topic"]
     description = dict((s, d) for s, d, _f in STYLE_SETS).get(style, "")
     title = tr("{topic} as rated by {model}: {what}").format(
         topic=topic or layer.name(), model=model or "?", what=tr(description).lower()
@@ -228,13 +245,12 @@ def describe_layer(layer, style):
     ).format(
         model=model or "?",
         topic=topic or "?",
-        n=layer.featureCount(),
+        n=info["n"],
         what=tr(description),
         higher=higher,
     )
-    facts = layer_facts(layer, model, topic)
-    if facts:  # what was measured, as the runs table of the layer's GeoPackage records it
-        abstract = f"{abstract.strip()}\n\n{facts_text(facts)}"
+    if info["facts"]:  # what was measured, as the runs table of the layer's GeoPackage says
+        abstract = f"{abstract.strip()}\n\n{facts_text(info['facts'])}"
     meta = layer.metadata()
     meta.setTitle(title)
     meta.setAbstract(abstract.strip())
@@ -243,14 +259,13 @@ def describe_layer(layer, style):
     return title
 
 
-def layer_facts(layer, model="", topic=""):
+def layer_facts(layer, model="", topic="", kind="", n_points=None):
     """(label, value) rows of what a layer measured, from the runs table of its GeoPackage
     (or its folder's); [] when none records it."""
     run = run_info(layer.source(), model or None, topic or None)
     if run is None:
         return []
-    kind = _first_value(layer, "score_kind") if layer.fields().lookupField("score_kind") >= 0 else ""
-    return fact_rows(run, model, topic, kind or "", n_points=layer.featureCount())
+    return fact_rows(run, model, topic, kind, n_points=n_points)
 
 
 def has_values(layer, field, values=None):
@@ -278,11 +293,12 @@ def style_layer(layer, default="rank", save=True, values=None):
     if default.endswith("rank_error") and not has_values(layer, default, values):
         default = default[: -len("_error")]  # rank_error -> rank, mean_rank_error -> mean_rank
     save = save and is_geopackage(layer)
+    info = layer_info(layer)  # before a style is saved: the layer reads nothing afterwards
     if save:
         delete_saved_styles(layer, [style for style, _, _ in STYLE_SETS])
     saved = []
     chosen = None
-    topic = _first_value(layer, "topic")
+    topic = info["topic"] or None
     for style, description, field in STYLE_SETS:
         if layer.fields().lookupField(field) < 0 or not (save or style == default):
             continue
@@ -291,13 +307,13 @@ def style_layer(layer, default="rank", save=True, values=None):
             chosen = renderer
         elif save:
             layer.setRenderer(renderer)
-            describe_layer(layer, style)
+            describe_layer(layer, style, info)
             layer.saveStyleToDatabase(style, tr(description), False, "")
             saved.append(style)
     if chosen is None:
         return saved
     layer.setRenderer(chosen)
-    describe_layer(layer, default)
+    describe_layer(layer, default, info)
     if save:
         layer.saveStyleToDatabase(default, tr("GeoBias default style"), True, "")
         store_metadata(layer)  # the title and what was measured travel with the file

@@ -30,8 +30,8 @@ from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .outputs import OutputKeeper
-from .past_runs import RunsCombo
 from .overlay_tab import OverlayTab
+from .past_runs import RunsCombo
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
 from .settings import SurveySettings

@@ -136,7 +136,8 @@ def inside(path, folder):
     """Whether `path` is `folder` or lies under it."""
     if not path or not folder:
         return False
-    path, folder = os.path.normcase(os.path.abspath(path)), os.path.normcase(os.path.abspath(folder))
+    path = os.path.normcase(os.path.abspath(path))
+    folder = os.path.normcase(os.path.abspath(folder))
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
@@ -330,15 +331,15 @@ class OutputKeeper(QObject):
         self.move(pending, target)
 
     def ask_move(self, folders, target):
-        n = len(folders)
-        text = translate(
-            "@default",
-            "GeoBias wrote %n run folder(s) in {source} while this project was not saved. "
-            "Move them next to the project, into {target}?\n\nThe layers stay in the project "
-            "with their styles; the project then keeps relative paths to them.",
-            None,
-            n,
-        ).format(source=output_folder(), target=target)
+        text = tr(
+            "GeoBias wrote {runs} in {source} while this project was not saved. Move them next "
+            "to the project, into {target}?\n\nThe layers stay in the project with their "
+            "styles; the project then keeps relative paths to them."
+        ).format(
+            runs=translate("@default", "%n run folder(s)", None, len(folders)),
+            source=output_folder(),
+            target=target,
+        )
         answer = QMessageBox.question(
             self.window, tr("GeoBias: outputs"), text,
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -392,13 +393,12 @@ class OutputKeeper(QObject):
     def close_unsaved(self):
         n = len([lyr for lyr in QgsProject.instance().mapLayers().values()
                  if is_geobias_layer(lyr)])  # fmt: skip
-        text = translate(
-            "@default",
-            "This project has never been saved: its %n GeoBias layer(s) will be in no project "
-            "once QGIS closes (their files stay in {folder}).\n\nSave the project first?",
-            None,
-            n,
-        ).format(folder=output_folder())
+        text = tr(
+            "This project has never been saved: its {layers} will be in no project once QGIS "
+            "closes (their files stay in {folder}).\n\nSave the project first?"
+        ).format(
+            layers=translate("@default", "%n GeoBias layer(s)", None, n), folder=output_folder()
+        )
         box = QMessageBox(QMessageBox.Icon.Warning, tr("GeoBias: unsaved project"), text,
                           QMessageBox.StandardButton.NoButton, self.window)  # fmt: skip
         save = box.addButton(tr("Save project…"), QMessageBox.ButtonRole.AcceptRole)
@@ -416,14 +416,15 @@ class OutputKeeper(QObject):
     def close_temporary(self, layers):
         names = ", ".join(lyr.name() for lyr in layers[:6]) + (", …" if len(layers) > 6 else "")
         target = output_root()
-        text = translate(
-            "@default",
-            "%n GeoBias layer(s) of this project are in a temporary folder or in memory, which "
-            "QGIS empties when it closes: {names}. Reopening the project would not find them."
-            "\n\nKeep them: copy them into {target} and save the project?",
-            None,
-            len(layers),
-        ).format(names=names, target=os.path.join(target, "kept"))
+        text = tr(
+            "{layers} of this project are in a temporary folder or in memory, which QGIS empties "
+            "when it closes: {names}. Reopening the project would not find them.\n\nKeep them: "
+            "copy them into {target} and save the project?"
+        ).format(
+            layers=translate("@default", "%n GeoBias layer(s)", None, len(layers)),
+            names=names,
+            target=os.path.join(target, "kept"),
+        )
         box = QMessageBox(QMessageBox.Icon.Warning, tr("GeoBias: temporary layers"), text,
                           QMessageBox.StandardButton.NoButton, self.window)  # fmt: skip
         keep = box.addButton(tr("Keep them"), QMessageBox.ButtonRole.AcceptRole)

@@ -2,6 +2,7 @@
 box listing them in a tab: after reopening a project the Results, Compare and Regional bias tabs
 offer every survey and HERB run it holds."""
 
+import json
 import os
 from dataclasses import dataclass, field
 
@@ -44,9 +45,7 @@ class PastRun:
         return os.path.splitext(os.path.basename(self.key))[0]
 
     def label(self):
-        """"survey · 2025-05-02 14:03 · gemma-3-270m · Infant Mortality Rate"."""
-        import json
-
+        """'survey · 2025-05-02 14:03 · gemma-3-270m · Infant Mortality Rate'."""
         models, topics = [], []
         for r in self.rows:
             models += [m.strip() for m in str(r.get("model") or "").split(";") if m.strip()]
@@ -103,8 +102,11 @@ def project_runs(kind, project=None):
         run.files.append(path)
     for run in runs.values():  # a dock run's other files: its ground truth and metrics
         if os.path.isdir(run.key):
-            others = [os.path.join(run.key, f) for f in sorted(os.listdir(run.key))
-                      if f.lower().endswith(".gpkg") and f.lower().startswith(DOCK_FILES)]
+            others = [
+                os.path.join(run.key, f)
+                for f in sorted(os.listdir(run.key))
+                if f.lower().endswith(".gpkg") and f.lower().startswith(DOCK_FILES)
+            ]
             run.files = list(dict.fromkeys(others + run.files))
     return sorted(runs.values(), key=lambda r: r.started, reverse=True)
 
@@ -121,8 +123,8 @@ def layers_of(run, project=None):
 
 
 class RunsCombo(QComboBox):
-    """"Past runs of this project": refreshed each time it opens; choosing one emits
-    runChosen(PastRun) and goes back to the prompt."""
+    """The project's past runs of one kind, read again each time the list opens; choosing
+    one emits runChosen(PastRun) and shows the prompt again."""
 
     runChosen = pyqtSignal(object)
 

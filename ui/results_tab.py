@@ -182,7 +182,7 @@ class ResultsTab(QWidget, FORM):
             return self.open_files(run.files)
         metrics = next((lyr for lyr in present if is_metrics(lyr)), None)
         for path in run.files if metrics is None else ():
-            for uri, name in gpkg_layers(path):
+            for uri, _name in gpkg_layers(path):
                 layer = QgsVectorLayer(uri, tr("Bias metrics"), "ogr")
                 if is_metrics(layer):
                     metrics = layer

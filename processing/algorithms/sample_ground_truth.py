@@ -18,6 +18,7 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import STATISTICS
+from ..facts import layer_field, layer_label
 from ..features import (
     as_float,
     numeric_field,
@@ -28,8 +29,14 @@ from ..features import (
 )
 from ..gpkg import RATED_FIELDS
 from ..metadata import credit_geonames, has_geonames_credit
-from ..facts import layer_field, layer_label
-from ..parameters import POINTS, POLYGONS, add_layer_and_field, add_truth_name, read_name, source_label
+from ..parameters import (
+    POINTS,
+    POLYGONS,
+    add_layer_and_field,
+    add_truth_name,
+    read_name,
+    source_label,
+)
 from ..runs import derived_record, now
 from ..styles import style_output
 from ..truth import truth_columns, truth_from_raster

@@ -92,3 +92,19 @@ def output_folder(qgis_app, tmp_path_factory):
     QgsSettings().setValue(OUTPUT_FOLDER_SETTING, str(folder))
     yield folder
     QgsSettings().remove(OUTPUT_FOLDER_SETTING)
+
+
+@pytest.fixture(autouse=True)
+def no_modal_questions(monkeypatch):
+    """A QMessageBox.question that no test answers would wait for a click forever (offscreen,
+    nobody clicks): it is answered No. A test that asks for a question patches it itself."""
+    from qgis.PyQt.QtWidgets import QMessageBox
+
+    asked = []
+
+    def question(parent, title, text, *args, **kwargs):
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    return asked

@@ -34,11 +34,8 @@ from geobias.ui.settings import save_endpoints
 
 
 @pytest.fixture()
-def dock(qgis_iface, qgis_new_project, processing_ready, monkeypatch):
+def dock(qgis_iface, qgis_new_project, processing_ready):
     outputs.forget_unsaved()
-    # A question no test answers would wait for a click forever: No, unless a test says.
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.No))  # fmt: skip
     d = GeoBiasDock(qgis_iface)
     yield d
     d.close_survey()
@@ -179,8 +176,12 @@ def test_saving_an_unsaved_project_moves_its_outputs_beside_it(
     assert not [f for f in written if os.path.exists(f)]
     # The report's layout finds its pictures in the moved folder.
     layouts = QgsProject.instance().layoutManager().printLayouts()
-    pictures = [i.picturePath() for lay in layouts for i in lay.items()
-                if isinstance(i, QgsLayoutItemPicture) and i.picturePath().endswith(".png")]
+    pictures = [
+        i.picturePath()
+        for lay in layouts
+        for i in lay.items()
+        if isinstance(i, QgsLayoutItemPicture) and i.picturePath().endswith(".png")
+    ]
     assert pictures and all(outputs.inside(p, str(project_dir)) and os.path.isfile(p)
                             for p in pictures)  # fmt: skip
     # The project (saved again after the move) holds relative paths to them.
@@ -279,5 +280,6 @@ def test_a_reopened_project_lists_its_runs_in_results_compare_and_regional_bias(
     herb.activated.emit(1)
     assert dock.herb.regionTable.rowCount() > 10
     compare.activated.emit(1)
-    models = [dock.compare.modelsList.item(i).text() for i in range(dock.compare.modelsList.count())]
+    listed = dock.compare.modelsList
+    models = [listed.item(i).text() for i in range(listed.count())]
     assert models == ["fault"] and dock.compare.compareButton.isEnabled()
