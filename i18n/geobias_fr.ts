@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/compare_models.py" line="58"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,7 +34,7 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/compare_models.py" line="83"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
@@ -494,7 +494,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="302"/>
+        <location filename="../processing/styles.py" line="318"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -1098,22 +1098,22 @@ Prompt :
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="215"/>
+        <location filename="../processing/styles.py" line="232"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="219"/>
+        <location filename="../processing/styles.py" line="236"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="219"/>
+        <location filename="../processing/styles.py" line="236"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="226"/>
+        <location filename="../processing/styles.py" line="243"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1536,72 +1536,72 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="40"/>
         <source>Aggregate ratings to polygons</source>
         <translation>Agréger les notes par polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="43"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="44"/>
         <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
         <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="61"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="62"/>
         <source>Units (polygons)</source>
         <translation>Unités (polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="67"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="68"/>
         <source>Minimum scored points per unit (fewer: flagged few_points)</source>
         <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="73"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="74"/>
         <source>Units with ratings</source>
         <translation>Unités avec notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="78"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
         <source>Units with at least one point</source>
         <translation>Unités ayant au moins un point</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
         <source>Units with too few points</source>
         <translation>Unités ayant trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="81"/>
         <source>Points in no unit</source>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="90"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="92"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="98"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="100"/>
         <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
         <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="105"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="107"/>
         <source>The polygon layer has no geometry.</source>
         <translation>La couche de polygones n'a aucune géométrie.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="141"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="147"/>
         <source>Units: mean rank error</source>
         <translation>Unités : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="145"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
         <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
         <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="157"/>
         <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
@@ -1611,107 +1611,107 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="46"/>
+        <location filename="../processing/algorithms/correlate.py" line="47"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="55"/>
+        <location filename="../processing/algorithms/correlate.py" line="56"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="60"/>
+        <location filename="../processing/algorithms/correlate.py" line="61"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="75"/>
+        <location filename="../processing/algorithms/correlate.py" line="76"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="133"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="120"/>
+        <location filename="../processing/algorithms/hotspots.py" line="121"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="93"/>
+        <location filename="../processing/algorithms/correlate.py" line="94"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="98"/>
+        <location filename="../processing/algorithms/correlate.py" line="99"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="99"/>
+        <location filename="../processing/algorithms/correlate.py" line="100"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="100"/>
+        <location filename="../processing/algorithms/correlate.py" line="101"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="101"/>
+        <location filename="../processing/algorithms/correlate.py" line="102"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="102"/>
+        <location filename="../processing/algorithms/correlate.py" line="103"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="109"/>
+        <location filename="../processing/algorithms/correlate.py" line="111"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="112"/>
+        <location filename="../processing/algorithms/correlate.py" line="114"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="114"/>
+        <location filename="../processing/algorithms/correlate.py" line="116"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="117"/>
+        <location filename="../processing/algorithms/correlate.py" line="119"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="261"/>
+        <location filename="../processing/algorithms/hotspots.py" line="267"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="159"/>
+        <location filename="../processing/algorithms/correlate.py" line="164"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="178"/>
+        <location filename="../processing/algorithms/correlate.py" line="183"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1721,142 +1721,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="108"/>
+        <location filename="../processing/algorithms/hotspots.py" line="109"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="73"/>
+        <location filename="../processing/algorithms/hotspots.py" line="74"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="78"/>
+        <location filename="../processing/algorithms/hotspots.py" line="79"/>
         <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
         <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="97"/>
+        <location filename="../processing/algorithms/hotspots.py" line="98"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="105"/>
+        <location filename="../processing/algorithms/hotspots.py" line="106"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="114"/>
+        <location filename="../processing/algorithms/hotspots.py" line="115"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="126"/>
+        <location filename="../processing/algorithms/hotspots.py" line="127"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="137"/>
+        <location filename="../processing/algorithms/hotspots.py" line="138"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="163"/>
+        <location filename="../processing/algorithms/hotspots.py" line="165"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="188"/>
+        <location filename="../processing/algorithms/hotspots.py" line="190"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="195"/>
+        <location filename="../processing/algorithms/hotspots.py" line="197"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="198"/>
+        <location filename="../processing/algorithms/hotspots.py" line="200"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="207"/>
+        <location filename="../processing/algorithms/hotspots.py" line="209"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="209"/>
+        <location filename="../processing/algorithms/hotspots.py" line="211"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="216"/>
+        <location filename="../processing/algorithms/hotspots.py" line="218"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="235"/>
+        <location filename="../processing/algorithms/hotspots.py" line="237"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="256"/>
+        <location filename="../processing/algorithms/hotspots.py" line="262"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="262"/>
+        <location filename="../processing/algorithms/hotspots.py" line="268"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -2026,72 +2026,72 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="38"/>
+        <location filename="../processing/algorithms/compare_models.py" line="39"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="42"/>
+        <location filename="../processing/algorithms/compare_models.py" line="43"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="65"/>
+        <location filename="../processing/algorithms/compare_models.py" line="66"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="71"/>
+        <location filename="../processing/algorithms/compare_models.py" line="72"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="76"/>
+        <location filename="../processing/algorithms/compare_models.py" line="77"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="89"/>
+        <location filename="../processing/algorithms/compare_models.py" line="90"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="94"/>
+        <location filename="../processing/algorithms/compare_models.py" line="95"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="100"/>
+        <location filename="../processing/algorithms/compare_models.py" line="101"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="104"/>
+        <location filename="../processing/algorithms/compare_models.py" line="105"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="105"/>
+        <location filename="../processing/algorithms/compare_models.py" line="106"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <location filename="../processing/algorithms/compare_models.py" line="115"/>
         <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="120"/>
+        <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="139"/>
+        <location filename="../processing/algorithms/compare_models.py" line="141"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="164"/>
+        <location filename="../processing/algorithms/compare_models.py" line="166"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -2101,17 +2101,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="214"/>
+        <location filename="../processing/algorithms/compare_models.py" line="221"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="220"/>
+        <location filename="../processing/algorithms/compare_models.py" line="227"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="228"/>
+        <location filename="../processing/algorithms/compare_models.py" line="235"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -3432,7 +3432,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/facts.py" line="280"/>
         <source>expected value (from log-probabilities)</source>
-        <translation>espérance (d&apos;après les log-probabilités)</translation>
+        <translation>espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="281"/>
@@ -3442,7 +3442,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/facts.py" line="282"/>
         <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
-        <translation>automatique (l&apos;espérance quand le point d&apos;accès donne les log-probabilités)</translation>
+        <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="314"/>
@@ -3462,7 +3462,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/report_layout.py" line="459"/>
         <source>Study area</source>
-        <translation>Zone d&apos;étude</translation>
+        <translation>Zone d'étude</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="313"/>
@@ -3487,7 +3487,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/parameters.py" line="160"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
-        <translation>Zone d&apos;étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l&apos;emprise ou le monde)</translation>
+        <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
         <location filename="../processing/parameters.py" line="382"/>
@@ -3512,17 +3512,17 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/report_layout.py" line="94"/>
         <source>the extent of the rated points</source>
-        <translation>l&apos;emprise des points notés</translation>
+        <translation>l'emprise des points notés</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="142"/>
         <source>Spearman&apos;s rho with the anchor [95% CI]</source>
-        <translation>rho de Spearman avec l&apos;ancrage [IC à 95 %]</translation>
+        <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="378"/>
         <source>Lambert azimuthal, centred on the study area</source>
-        <translation>Lambert azimutale, centrée sur la zone d&apos;étude</translation>
+        <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="425"/>
@@ -3537,27 +3537,27 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l&apos;article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l&apos;hôte du point d&apos;accès (jamais la clé d&apos;API), les versions et les horaires, ainsi que la zone d&apos;étude consignée avec les points par « Échantillonner des points » (sinon l&apos;emprise des points). Point d&apos;accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d&apos;authentification contenant la clé d&apos;API. Score : l&apos;espérance du premier chiffre d&apos;après les log-probabilités, la note gloutonne, ou automatique (par défaut : l&apos;espérance quand le point d&apos;accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu&apos;une sorte : les points répondus qui n&apos;en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s&apos;était arrêtée.</translation>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/report.py" line="40"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d&apos;une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d&apos;une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d&apos;étude telle que l&apos;utilisateur l&apos;a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l&apos;emprise de la carte ou le monde), le modèle, le point d&apos;accès (jamais une clé), le prompt prédéfini, la sorte de score, la vérité terrain et l&apos;ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l&apos;erreur de rang cadrées sur la zone d&apos;étude, avec son contour, légende, flèche du nord et barre d&apos;échelle (cartes du monde en projection Equal Earth et sans barre d&apos;échelle, qui n&apos;y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d&apos;étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l&apos;ancrage et le score de biais), le graphique note–vérité et l&apos;histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s&apos;ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l&apos;une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d&apos;une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l&apos;article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d&apos;une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l&apos;exécution qui a noté les points (modèle, point d&apos;accès, prompt, zone d&apos;étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/sample_points.py" line="25"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
-        <translation>Échantillonne les emplacements à noter dans une région : les polygones d&apos;une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n&apos;est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l&apos;échantillonnage préférentiel et l&apos;échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l&apos;article le fait pour ses cartes ; ou une grille carrée ou hexagonale d&apos;environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d&apos;échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d&apos;étude (telle que STUDY_AREA la donne, sinon la couche de région, l&apos;emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/survey.py" line="37"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d&apos;étude (STUDY_AREA, sinon la couche de région, l&apos;emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l&apos;ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d&apos;accès, le prompt et le score.</translation>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score.</translation>
     </message>
     <message>
         <location filename="../ui/options.py" line="257"/>
@@ -3577,7 +3577,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/outputs.py" line="366"/>
         <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
-        <translation>Les sorties sont à côté du projet ; les anciennes copies n&apos;ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
+        <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="372"/>
@@ -3617,7 +3617,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/past_runs.py" line="136"/>
         <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
-        <translation>Les exécutions dont ce projet contient les sorties (d&apos;après les tables runs de leurs GeoPackages) : choisissez-en une pour l&apos;afficher à nouveau.</translation>
+        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
     </message>
     <message numerus="yes">
         <location filename="../ui/past_runs.py" line="147"/>
@@ -3635,14 +3635,14 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/runner.py" line="75"/>
         <source>the map extent</source>
-        <translation>l&apos;emprise de la carte</translation>
+        <translation>l'emprise de la carte</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="334"/>
         <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
 
 The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
-        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n&apos;était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
 
 Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
     </message>
@@ -3650,8 +3650,8 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         <location filename="../ui/outputs.py" line="338"/>
         <source>%n run folder(s)</source>
         <translation>
-            <numerusform>%n dossier d&apos;exécution</numerusform>
-            <numerusform>%n dossiers d&apos;exécution</numerusform>
+            <numerusform>%n dossier d'exécution</numerusform>
+            <numerusform>%n dossiers d'exécution</numerusform>
         </translation>
     </message>
     <message>
@@ -3659,9 +3659,9 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
 Save the project first?</source>
-        <translation>Ce projet n&apos;a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
+        <translation>Ce projet n'a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
 
-Enregistrer d&apos;abord le projet ?</translation>
+Enregistrer d'abord le projet ?</translation>
     </message>
     <message numerus="yes">
         <location filename="../ui/outputs.py" line="423"/>
@@ -4030,7 +4030,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
     <message>
         <location filename="../ui/options.ui" line="101"/>
         <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
-        <translation>Où le panneau écrit ses résultats tant qu&apos;un projet n&apos;est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l&apos;enregistrement d&apos;un projet, GeoBias propose de les y déplacer.</translation>
+        <translation>Où le panneau écrit ses résultats tant qu'un projet n'est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l'enregistrement d'un projet, GeoBias propose de les y déplacer.</translation>
     </message>
 </context>
 <context>

@@ -220,3 +220,17 @@ def derived_record(source, algorithm, parameters, started, model=None, topic=Non
         row["topics"] = json.dumps([topic])
     row.update({k: v for k, v in changes.items() if v is not None})
     return row
+
+
+def record_derived(dest, source, algorithm, parameters, started, model=None, topic=None,
+                   **changes):  # fmt: skip
+    """Append to a GeoPackage output (a sink's destination) the runs row of an output made
+    from a rated layer (derived_record); other formats have no runs table. Called once the
+    output's styles are saved: QGIS 3.22 reads nothing from a layer object whose file another
+    connection changed meanwhile."""
+    path = str(dest).split("|")[0]
+    if not path.lower().endswith(".gpkg") or not os.path.isfile(path):
+        return None
+    row = derived_record(source, algorithm, parameters, started, model, topic, **changes)
+    append_runs(path, [row])
+    return row

@@ -30,6 +30,7 @@ from ..gpkg import write_table
 from ..metrics_table import layer_metrics
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
 from ..rating import load_outputs
+from ..runs import append_runs, derived_record, now
 from ..styles import short_topic
 
 
@@ -123,6 +124,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return layers
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.input_layers(parameters, context)
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
@@ -176,6 +178,11 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                 if r["topic"] == topic
             ]
             means[topic] = mean_ranks(group)
+        # What each compared layer measured (its study area, prompt, truth), with the anchor.
+        used = {origin[i] for i in range(len(rows))}
+        append_runs(path, [derived_record(lyr.source(), self.id(), parameters, started,
+                                          anchor=anchor.label or None)
+                           for lyr in layers if lyr.name() in used])  # fmt: skip
         metrics_uri = write_table(path, "compare_metrics", rows, COMPARE_FIELDS)
         pivot_uris = [
             write_table(path, f"pivot_{p.metric}", pivot_rows(p), pivot_fields(p)) for p in tables

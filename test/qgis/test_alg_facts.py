@@ -213,3 +213,21 @@ def test_survey_names_truth_and_anchor_as_layer_field(processing_ready, tmp_path
     assert row["study_area"] == "study area"  # the REGION layer's name, as qgis_process gives it
     metrics = QgsVectorLayer(res["METRICS"], "m", "ogr")
     assert [f["anchor"] for f in metrics.getFeatures()] == ["UNICEF.survival"]
+
+
+def test_overlay_and_comparison_outputs_say_what_they_measured(survey):
+    folder = survey["folder"]
+    units = run("geobias:aggregatetopolygons", {
+        "INPUT": survey["truth"], "POLYGONS": COUNTRIES, "MIN_POINTS": 1,
+        "OUTPUT": str(folder / "units.gpkg"),
+    })["OUTPUT"]  # fmt: skip
+    run("geobias:hotspots", {"INPUT": units, "SKIP_FLAGGED": False, "PERMUTATIONS": 99,
+                             "OUTPUT": str(folder / "hot.gpkg")})  # fmt: skip
+    run("geobias:comparemodels", {"INPUT": [survey["truth"]], "N_BOOT": 0,
+                                  "OUTPUT": str(folder / "compare.gpkg")})  # fmt: skip
+    for name, algorithm in (("units", "aggregatetopolygons"), ("hot", "hotspots"),
+                            ("compare", "comparemodels")):  # fmt: skip
+        (row,) = read_runs(str(folder / f"{name}.gpkg"))
+        assert row["algorithm"] == f"geobias:{algorithm}"
+        assert row["study_area"] == DRAWN and row["model"] == "fake-model", name
+        assert row["truth"] == "Countries.infant_mortality" and row["template_name"] == "geollm"
