@@ -368,9 +368,10 @@ def plan(settings, geom, preview_layer=None, estimate=True):
     the_plan.task = AlgorithmChainTask(
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
-    endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+    # (Not called `endpoints`: the embedded step above calls the module of that name.)
+    run_endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
     lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
-    the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
+    the_plan.recount = lambda: estimate_requests(settings, lonlat, run_endpoints)
     if estimate:
         the_plan.estimate = the_plan.recount()
     return the_plan
