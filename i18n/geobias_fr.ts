@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="258"/>
+        <location filename="../ui/dock.py" line="262"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -584,7 +584,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="180"/>
+        <location filename="../ui/dock.py" line="184"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +614,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="183"/>
+        <location filename="../ui/dock.py" line="187"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="242"/>
+        <location filename="../ui/dock.py" line="246"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="242"/>
+        <location filename="../ui/dock.py" line="246"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="251"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,7 +642,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="250"/>
+        <location filename="../ui/dock.py" line="254"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -667,7 +667,7 @@ Lancer l'enquête ?</translation>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="270"/>
+        <location filename="../ui/dock.py" line="274"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
@@ -713,7 +713,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="343"/>
+        <location filename="../ui/dock.py" line="347"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1208,12 +1208,12 @@ Prompt :
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="216"/>
+        <location filename="../ui/dock.py" line="220"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="219"/>
+        <location filename="../ui/dock.py" line="223"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1226,17 +1226,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="223"/>
+        <location filename="../ui/dock.py" line="227"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="235"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="322"/>
+        <location filename="../ui/dock.py" line="326"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1295,7 +1295,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="198"/>
+        <location filename="../ui/dock.py" line="202"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1511,22 +1511,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="203"/>
+        <location filename="../ui/dock.py" line="207"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="292"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="293"/>
+        <location filename="../ui/dock.py" line="297"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="306"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -3565,52 +3565,52 @@ Lancer HERB ?</translation>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="343"/>
+        <location filename="../ui/outputs.py" line="348"/>
         <source>GeoBias: outputs</source>
         <translation>GeoBias : sorties</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="356"/>
+        <location filename="../ui/outputs.py" line="361"/>
         <source>Could not move the GeoBias outputs: {e}</source>
         <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="366"/>
+        <location filename="../ui/outputs.py" line="371"/>
         <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
         <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="372"/>
+        <location filename="../ui/outputs.py" line="377"/>
         <source>The GeoBias outputs are now in {target}.</source>
         <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="402"/>
+        <location filename="../ui/outputs.py" line="407"/>
         <source>GeoBias: unsaved project</source>
         <translation>GeoBias : projet non enregistré</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="404"/>
+        <location filename="../ui/outputs.py" line="409"/>
         <source>Save project…</source>
         <translation>Enregistrer le projet…</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="405"/>
+        <location filename="../ui/outputs.py" line="410"/>
         <source>Close without saving</source>
         <translation>Fermer sans enregistrer</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="428"/>
+        <location filename="../ui/outputs.py" line="433"/>
         <source>GeoBias: temporary layers</source>
         <translation>GeoBias : couches temporaires</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="430"/>
+        <location filename="../ui/outputs.py" line="435"/>
         <source>Keep them</source>
         <translation>Les conserver</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="431"/>
+        <location filename="../ui/outputs.py" line="436"/>
         <source>Close anyway</source>
         <translation>Fermer quand même</translation>
     </message>
@@ -3638,7 +3638,7 @@ Lancer HERB ?</translation>
         <translation>l'emprise de la carte</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="334"/>
+        <location filename="../ui/outputs.py" line="339"/>
         <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
 
 The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
@@ -3647,7 +3647,7 @@ The layers stay in the project with their styles; the project then keeps relativ
 Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/outputs.py" line="338"/>
+        <location filename="../ui/outputs.py" line="343"/>
         <source>%n run folder(s)</source>
         <translation>
             <numerusform>%n dossier d'exécution</numerusform>
@@ -3655,7 +3655,7 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="396"/>
+        <location filename="../ui/outputs.py" line="401"/>
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
 Save the project first?</source>
@@ -3664,7 +3664,7 @@ Save the project first?</source>
 Enregistrer d'abord le projet ?</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/outputs.py" line="423"/>
+        <location filename="../ui/outputs.py" line="428"/>
         <source>%n GeoBias layer(s)</source>
         <translation>
             <numerusform>%n couche GeoBias</numerusform>
@@ -3672,13 +3672,18 @@ Enregistrer d'abord le projet ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="419"/>
+        <location filename="../ui/outputs.py" line="424"/>
         <source>{layers} of this project are in a temporary folder or in memory, which QGIS empties when it closes: {names}. Reopening the project would not find them.
 
 Keep them: copy them into {target} and save the project?</source>
         <translation>{layers} de ce projet sont dans un dossier temporaire ou en mémoire, que QGIS vide à sa fermeture : {names}. En rouvrant le projet, on ne les retrouverait pas.
 
 Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="328"/>
+        <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l&apos;enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
     </message>
 </context>
 <context>

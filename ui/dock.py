@@ -102,7 +102,7 @@ class GeoBiasDock(QDockWidget):
         project.cleared.connect(self.load_settings)
         self.load_settings()
         # Outputs stay with the project: moved beside it when saved, a warning before loss.
-        self.keeper = OutputKeeper(iface, self.pusher(), self)
+        self.keeper = OutputKeeper(iface, self.pusher(), self, running=lambda: self.job_running())
         for signal in (project.readProject, project.cleared, project.projectSaved):
             signal.connect(self.refresh_runs)
 
@@ -163,6 +163,10 @@ class GeoBiasDock(QDockWidget):
 
     def area_geometry(self):
         return self.area.area_geometry()
+
+    def job_running(self):
+        """Whether a background job of the dock (survey, HERB…) is running."""
+        return any(panel.busy for panel in self.findChildren(RunPanel))
 
     def refresh_runs(self, *args):
         """The tabs' lists of the project's past runs, read again (a project opened, saved)."""

@@ -287,10 +287,11 @@ class OutputKeeper(QObject):
     """Offers to move an unsaved project's outputs when it is saved, and warns before QGIS
     closes a project whose GeoBias layers would be lost. One per dock."""
 
-    def __init__(self, iface, push, parent=None):
+    def __init__(self, iface, push, parent=None, running=lambda: False):
         super().__init__(parent)
         self.iface = iface
         self.push = push  # the dock's message bar entry
+        self.running = running  # whether a job of the dock is writing outputs now
         self.busy = False
         project = QgsProject.instance()
         project.projectSaved.connect(self.saved)
@@ -322,7 +323,11 @@ class OutputKeeper(QObject):
         home = project_folder()
         pending = [f for f in in_use(unsaved_folders()) if not inside(f, home)]
         if not home or not pending:
-            forget_unsaved()
+            return  # (a folder a running job writes is offered once its layers are in)
+        if self.running():  # never move files from under a job writing them
+            self.push(tr("GeoBias will offer to move its outputs next to the project when you "
+                         "save it again, once the running job has finished."),
+                      Qgis.MessageLevel.Info)  # fmt: skip
             return
         target = os.path.join(home, PROJECT_SUBFOLDER)
         if not self.ask_move(pending, target):

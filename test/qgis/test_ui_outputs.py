@@ -132,10 +132,10 @@ def test_outputs_go_to_the_project_folder_or_the_output_folder_never_processing_
     project.mkdir()
     asked = answer_yes(monkeypatch)
     assert save(str(project / "day.qgz"))
-    assert asked == [] and outputs.unsaved_folders() == []
+    assert asked == []  # no layer of the project uses the folder: nothing to move
     saved = runner.output_dir("My survey", run=True)
     assert os.path.dirname(saved) == str(project / "geobias" / "my_survey")
-    assert outputs.unsaved_folders() == []  # nothing written while unsaved is left to move
+    assert saved not in outputs.unsaved_folders()  # written beside the project: nothing to move
 
 
 def test_options_page_sets_the_output_folder(qgis_app, tmp_path, output_folder):
@@ -200,10 +200,20 @@ def test_declining_the_move_keeps_the_outputs_in_the_output_folder(
     dock, monkeypatch, tmp_path, output_folder
 ):
     folder = runner.output_dir("kept here", run=True)
-    monkeypatch.setattr(QMessageBox, "question",
-                        staticmethod(lambda *a, **k: QMessageBox.StandardButton.No))  # fmt: skip
+    points = runner.run_algorithm("geobias:samplepoints", {
+        "COUNT": 3, "OUTPUT": os.path.join(folder, "points.gpkg")})["OUTPUT"]  # fmt: skip
+    layer = QgsVectorLayer(points, "points", "ogr")
+    QgsProject.instance().addMapLayer(layer)
+    asked = []
+
+    def decline(parent, title, text, *args):
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(decline))
     assert save(str(tmp_path / "p.qgz"))
-    assert os.path.isdir(folder) and outputs.unsaved_folders() == []
+    assert len(asked) == 1 and os.path.isdir(folder) and outputs.unsaved_folders() == []
+    assert outputs.inside(outputs.layer_path(layer), folder)  # left where it is, as asked
 
 
 def close_main_window(qgis_iface):
@@ -283,3 +293,21 @@ def test_a_reopened_project_lists_its_runs_in_results_compare_and_regional_bias(
     listed = dock.compare.modelsList
     models = [listed.item(i).text() for i in range(listed.count())]
     assert models == ["fault"] and dock.compare.compareButton.isEnabled()
+
+
+def test_outputs_are_not_moved_from_under_a_running_job(dock, monkeypatch, tmp_path):
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "still running", 3, truth=False)
+        run_once(dock, monkeypatch)
+    folder = outputs.unsaved_folders()[0]
+    asked = answer_yes(monkeypatch)
+    pushed = []
+    monkeypatch.setattr(dock, "push", lambda text, *a, **k: pushed.append(text))
+    monkeypatch.setattr(dock, "job_running", lambda: True)  # e.g. HERB still writing
+    assert save(str(tmp_path / "busy.qgz"))
+    assert asked == [] and os.path.isdir(folder) and "once the running job" in pushed[-1]
+    monkeypatch.setattr(dock, "job_running", lambda: False)
+    assert save()  # saved again after the job: now the move is offered
+    assert len(asked) == 1 and not os.path.exists(folder)
+    assert all(outputs.inside(outputs.layer_path(lyr), str(tmp_path / "geobias"))
+               for lyr in geobias_layers())  # fmt: skip
