@@ -3672,18 +3672,18 @@ Enregistrer d'abord le projet ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="424"/>
-        <source>{layers} of this project are in a temporary folder or in memory, which QGIS empties when it closes: {names}. Reopening the project would not find them.
-
-Keep them: copy them into {target} and save the project?</source>
-        <translation>{layers} de ce projet sont dans un dossier temporaire ou en mémoire, que QGIS vide à sa fermeture : {names}. En rouvrant le projet, on ne les retrouverait pas.
-
-Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
-    </message>
-    <message>
         <location filename="../ui/outputs.py" line="328"/>
         <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
-        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l&apos;enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="424"/>
+        <source>QGIS empties its temporary folder and memory when it closes, and {layers} of this project would go with them: {names}. Reopening the project would not find them.
+
+Keep them: copy them into {target} and save the project?</source>
+        <translation>QGIS vide son dossier temporaire et sa mémoire à sa fermeture, emportant {layers} de ce projet : {names}. En rouvrant le projet, on ne les retrouverait pas.
+
+Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
     </message>
 </context>
 <context>

@@ -422,9 +422,9 @@ class OutputKeeper(QObject):
         names = ", ".join(lyr.name() for lyr in layers[:6]) + (", …" if len(layers) > 6 else "")
         target = output_root()
         text = tr(
-            "{layers} of this project are in a temporary folder or in memory, which QGIS empties "
-            "when it closes: {names}. Reopening the project would not find them.\n\nKeep them: "
-            "copy them into {target} and save the project?"
+            "QGIS empties its temporary folder and memory when it closes, and {layers} of this "
+            "project would go with them: {names}. Reopening the project would not find them."
+            "\n\nKeep them: copy them into {target} and save the project?"
         ).format(
             layers=translate("@default", "%n GeoBias layer(s)", None, len(layers)),
             names=names,

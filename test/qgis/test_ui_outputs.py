@@ -252,7 +252,7 @@ def test_closing_qgis_over_geobias_layers_that_would_be_lost_says_so(
     assert outputs.is_temporary(layer) and outputs.is_geobias_layer(layer)
     shown = press(monkeypatch, "Cancel")
     assert not close_main_window(qgis_iface)
-    assert "temporary folder or in memory" in shown[0] and "toolbox ratings" in shown[0]
+    assert "temporary folder and memory" in shown[0] and "toolbox ratings" in shown[0]
     shown = press(monkeypatch, "Keep them")
     assert close_main_window(qgis_iface)
     kept = QgsProject.instance().mapLayersByName("toolbox ratings")[0]
