@@ -67,13 +67,13 @@ def press(monkeypatch, button_text):
     """Every QMessageBox shown with exec() answered by pressing the button `button_text`."""
     shown = []
 
-    def exec_(box):
+    def answer(box):
         shown.append(box.text())
         (button,) = [b for b in box.buttons() if b.text() == button_text]
         button.click()
         return 0
 
-    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    monkeypatch.setattr(QMessageBox, "exec", answer)
     return shown
 
 
