@@ -246,7 +246,7 @@ def past_runs():
     d.show_tab(d.results)
     d.results.runsCombo.showPopup()
     pump(0.5)
-    rec.shot("11_results_runs")
+    rec.shot("11_results_runs", d.results.runsCombo.view().window())  # the open list
     d.results.runsCombo.hidePopup()
     d.results.metrics.set_rows([])
     d.results.runsCombo.activated.emit(1)
