@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="262"/>
+        <location filename="../ui/dock.py" line="317"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="290"/>
+        <location filename="../ui/results_tab.py" line="356"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -39,27 +39,27 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="428"/>
+        <location filename="../processing/parameters.py" line="458"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="428"/>
+        <location filename="../processing/parameters.py" line="458"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="77"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="82"/>
+        <location filename="../processing/algorithms/report.py" line="89"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="216"/>
+        <location filename="../ui/runner.py" line="294"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -69,37 +69,37 @@
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="60"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="63"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="66"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="67"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="69"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="72"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="74"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="78"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="79"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
@@ -114,7 +114,7 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="68"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
@@ -124,22 +124,22 @@
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="101"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="116"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="118"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="147"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -169,17 +169,17 @@
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="57"/>
+        <location filename="../processing/rasters.py" line="84"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="60"/>
+        <location filename="../processing/rasters.py" line="87"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="73"/>
+        <location filename="../processing/rasters.py" line="100"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
@@ -199,27 +199,22 @@
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="197"/>
+        <location filename="../processing/rasters.py" line="224"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="22"/>
-        <source>Authentication configuration {id} cannot be loaded.</source>
-        <translation>Impossible de charger la configuration d'authentification {id}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/endpoints.py" line="40"/>
+        <location filename="../processing/endpoints.py" line="44"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="155"/>
+        <location filename="../processing/endpoints.py" line="159"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="63"/>
+        <location filename="../processing/endpoints.py" line="67"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -229,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="125"/>
+        <location filename="../processing/endpoints.py" line="129"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -259,17 +254,17 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="229"/>
+        <location filename="../processing/parameters.py" line="235"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="235"/>
+        <location filename="../processing/parameters.py" line="241"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="241"/>
+        <location filename="../processing/parameters.py" line="247"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -284,12 +279,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="290"/>
+        <location filename="../processing/parameters.py" line="320"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="296"/>
+        <location filename="../processing/parameters.py" line="326"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -304,14 +299,9 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="302"/>
+        <location filename="../processing/parameters.py" line="332"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="310"/>
-        <source>Give at least one topic.</source>
-        <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="50"/>
@@ -324,7 +314,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="139"/>
+        <location filename="../ui/results_tab.py" line="193"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -454,32 +444,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="131"/>
+        <location filename="../processing/parameters.py" line="137"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="137"/>
+        <location filename="../processing/parameters.py" line="143"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="151"/>
+        <location filename="../processing/parameters.py" line="157"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="154"/>
+        <location filename="../processing/parameters.py" line="160"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="103"/>
+        <location filename="../ui/runner.py" line="182"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="186"/>
+        <location filename="../processing/parameters.py" line="192"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -499,12 +489,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="151"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="358"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -519,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="371"/>
+        <location filename="../processing/parameters.py" line="401"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -529,22 +519,22 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="70"/>
+        <location filename="../ui/area_tab.py" line="74"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="71"/>
+        <location filename="../ui/area_tab.py" line="75"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="72"/>
+        <location filename="../ui/area_tab.py" line="76"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="73"/>
+        <location filename="../ui/area_tab.py" line="77"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
@@ -579,12 +569,12 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="193"/>
+        <location filename="../ui/area_tab.py" line="237"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="184"/>
+        <location filename="../ui/dock.py" line="216"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,22 +604,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="187"/>
+        <location filename="../ui/dock.py" line="219"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="246"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="246"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="251"/>
+        <location filename="../ui/dock.py" line="306"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,57 +632,57 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="254"/>
+        <location filename="../ui/dock.py" line="309"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="91"/>
+        <location filename="../ui/run_panel.py" line="127"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="124"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="97"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="75"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="274"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="75"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="160"/>
+        <location filename="../ui/run_panel.py" line="217"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="360"/>
+        <location filename="../ui/results_tab.py" line="423"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="372"/>
+        <location filename="../ui/results_tab.py" line="435"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="382"/>
+        <location filename="../ui/results_tab.py" line="445"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -713,7 +703,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="347"/>
+        <location filename="../ui/dock.py" line="403"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -758,87 +748,87 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="166"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="167"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="168"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="169"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="170"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="171"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="150"/>
+        <location filename="../ui/results.py" line="174"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -878,42 +868,42 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="124"/>
+        <location filename="../ui/task.py" line="177"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="105"/>
+        <location filename="../ui/runner.py" line="184"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="85"/>
+        <location filename="../processing/endpoints.py" line="89"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="288"/>
+        <location filename="../ui/runner.py" line="407"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="368"/>
+        <location filename="../ui/runner.py" line="487"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="20"/>
+        <location filename="../processing/base.py" line="21"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="43"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="44"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
@@ -943,7 +933,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../ui/area_tab.py" line="78"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -1118,102 +1108,102 @@ Prompt :
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="47"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="49"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="150"/>
+        <location filename="../ui/area_tab.py" line="194"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="168"/>
+        <location filename="../ui/area_tab.py" line="212"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="172"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="372"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="270"/>
+        <location filename="../ui/area_tab.py" line="384"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="94"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="95"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="96"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="275"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="223"/>
+        <location filename="../ui/dock.py" line="278"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1226,17 +1216,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="227"/>
+        <location filename="../ui/dock.py" line="282"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="235"/>
+        <location filename="../ui/dock.py" line="290"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="326"/>
+        <location filename="../ui/dock.py" line="382"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1249,17 +1239,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="139"/>
+        <location filename="../ui/results_tab.py" line="193"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="160"/>
+        <location filename="../ui/results_tab.py" line="228"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="204"/>
+        <location filename="../ui/results_tab.py" line="265"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1279,7 +1269,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="266"/>
+        <location filename="../ui/area_tab.py" line="380"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1287,7 +1277,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="269"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1295,7 +1285,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="202"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1381,42 +1371,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="432"/>
+        <location filename="../processing/parameters.py" line="462"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="437"/>
+        <location filename="../processing/parameters.py" line="467"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="442"/>
+        <location filename="../processing/parameters.py" line="472"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="448"/>
+        <location filename="../processing/parameters.py" line="478"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="454"/>
+        <location filename="../processing/parameters.py" line="484"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="530"/>
+        <location filename="../processing/parameters.py" line="560"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="469"/>
+        <location filename="../processing/parameters.py" line="499"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="486"/>
+        <location filename="../processing/parameters.py" line="516"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1426,32 +1416,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="48"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="49"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Bottom of the rating scale the model was asked for</source>
         <translation>Bas de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Top of the rating scale the model was asked for</source>
         <translation>Haut de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="103"/>
         <source>Ratings outside the scale</source>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="122"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1481,22 +1471,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="199"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="194"/>
+        <location filename="../ui/results.py" line="218"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="223"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="202"/>
+        <location filename="../ui/results.py" line="226"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1506,34 +1496,24 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="299"/>
-        <source>Could not sample points: {e}.</source>
-        <translation>Impossible d'échantillonner les points : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="207"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="351"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="297"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="306"/>
+        <location filename="../ui/dock.py" line="361"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="232"/>
-        <source>Could not compute the metrics: {e}.</source>
-        <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/aggregate_to_polygons.py" line="40"/>
@@ -1576,7 +1556,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="92"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
@@ -1606,7 +1586,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="21"/>
+        <location filename="../processing/base.py" line="22"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -1986,7 +1966,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="410"/>
+        <location filename="../processing/report_layout.py" line="426"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2016,14 +1996,9 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="137"/>
+        <location filename="../ui/task.py" line="195"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
-    </message>
-    <message>
-        <location filename="../processing/comparison.py" line="34"/>
-        <source>Cannot open {path}.</source>
-        <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_models.py" line="39"/>
@@ -2076,11 +2051,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="115"/>
-        <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
-        <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
@@ -2096,7 +2066,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="319"/>
+        <location filename="../ui/compare_tab.py" line="80"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2116,7 +2086,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="80"/>
+        <location filename="../processing/comparison.py" line="82"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2191,27 +2161,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="160"/>
+        <location filename="../processing/endpoints.py" line="164"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="162"/>
+        <location filename="../processing/endpoints.py" line="166"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="175"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="187"/>
+        <location filename="../processing/endpoints.py" line="191"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2396,7 +2366,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="78"/>
+        <location filename="../ui/runner.py" line="156"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2421,32 +2391,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="253"/>
+        <location filename="../processing/algorithms/herb.py" line="255"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="295"/>
+        <location filename="../processing/algorithms/herb.py" line="297"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="322"/>
+        <location filename="../processing/algorithms/herb.py" line="324"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="331"/>
+        <location filename="../processing/algorithms/herb.py" line="333"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="341"/>
+        <location filename="../processing/algorithms/herb.py" line="343"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="358"/>
+        <location filename="../processing/algorithms/herb.py" line="360"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2456,167 +2426,167 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="35"/>
+        <location filename="../processing/algorithms/report.py" line="36"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="68"/>
+        <location filename="../processing/algorithms/report.py" line="75"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="75"/>
+        <location filename="../processing/algorithms/report.py" line="82"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="83"/>
+        <location filename="../processing/algorithms/report.py" line="90"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="89"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="89"/>
+        <location filename="../processing/algorithms/report.py" line="96"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="94"/>
+        <location filename="../processing/algorithms/report.py" line="101"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="95"/>
+        <location filename="../processing/algorithms/report.py" line="102"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="96"/>
+        <location filename="../processing/algorithms/report.py" line="103"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="102"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="105"/>
+        <location filename="../processing/algorithms/report.py" line="112"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="121"/>
+        <location filename="../processing/algorithms/report.py" line="128"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="139"/>
+        <location filename="../processing/algorithms/report.py" line="146"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="149"/>
+        <location filename="../processing/algorithms/report.py" line="156"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="161"/>
+        <location filename="../processing/algorithms/report.py" line="185"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="78"/>
+        <location filename="../processing/report_layout.py" line="91"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="134"/>
+        <location filename="../processing/report_layout.py" line="147"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="135"/>
+        <location filename="../processing/report_layout.py" line="148"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="136"/>
+        <location filename="../processing/report_layout.py" line="149"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="137"/>
+        <location filename="../processing/report_layout.py" line="150"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="138"/>
+        <location filename="../processing/report_layout.py" line="151"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="139"/>
+        <location filename="../processing/report_layout.py" line="152"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="140"/>
+        <location filename="../processing/report_layout.py" line="153"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="141"/>
+        <location filename="../processing/report_layout.py" line="154"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="144"/>
+        <location filename="../processing/report_layout.py" line="157"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="145"/>
+        <location filename="../processing/report_layout.py" line="158"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="146"/>
+        <location filename="../processing/report_layout.py" line="159"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../processing/report_layout.py" line="166"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="162"/>
+        <location filename="../processing/report_layout.py" line="175"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="164"/>
+        <location filename="../processing/report_layout.py" line="177"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="172"/>
+        <location filename="../processing/report_layout.py" line="185"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="178"/>
+        <location filename="../processing/report_layout.py" line="191"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="182"/>
+        <location filename="../processing/report_layout.py" line="195"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2626,57 +2596,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="328"/>
+        <location filename="../processing/report_layout.py" line="345"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="328"/>
+        <location filename="../processing/report_layout.py" line="345"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="357"/>
+        <location filename="../processing/report_layout.py" line="373"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="373"/>
+        <location filename="../processing/report_layout.py" line="389"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="386"/>
+        <location filename="../processing/report_layout.py" line="402"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="391"/>
+        <location filename="../processing/report_layout.py" line="407"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="400"/>
+        <location filename="../processing/report_layout.py" line="416"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="403"/>
+        <location filename="../processing/report_layout.py" line="419"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="393"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="409"/>
+        <location filename="../processing/report_layout.py" line="425"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
@@ -2686,52 +2656,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="394"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="394"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="380"/>
+        <location filename="../processing/report_layout.py" line="396"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="482"/>
+        <location filename="../processing/report_layout.py" line="497"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="493"/>
+        <location filename="../processing/report_layout.py" line="508"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../ui/past_runs.py" line="118"/>
+        <location filename="../processing/report_layout.py" line="585"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="263"/>
+        <location filename="../ui/results_tab.py" line="332"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="280"/>
-        <source>Could not write the report: {e}</source>
-        <translation>Impossible d'écrire le rapport : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="290"/>
+        <location filename="../ui/results_tab.py" line="356"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="295"/>
+        <location filename="../ui/results_tab.py" line="361"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2781,7 +2746,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="205"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2846,12 +2811,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="295"/>
+        <location filename="../processing/algorithms/probes.py" line="298"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="296"/>
+        <location filename="../processing/algorithms/probes.py" line="299"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
@@ -2891,37 +2856,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="200"/>
-        <source>Give two different regions to choose from.</source>
-        <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="204"/>
-        <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
-        <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="223"/>
+        <location filename="../processing/algorithms/probes.py" line="226"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="232"/>
+        <location filename="../processing/algorithms/probes.py" line="235"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="236"/>
+        <location filename="../processing/algorithms/probes.py" line="239"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="265"/>
+        <location filename="../processing/algorithms/probes.py" line="268"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="293"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -2951,7 +2906,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3060,102 +3015,82 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="156"/>
-        <source>{what} failed: {e}</source>
-        <translation>{what} a échoué : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="165"/>
+        <location filename="../ui/overlay_tab.py" line="222"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="176"/>
+        <location filename="../ui/overlay_tab.py" line="209"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="182"/>
-        <source>Aggregating</source>
-        <translation>L'agrégation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="185"/>
+        <location filename="../ui/overlay_tab.py" line="216"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="190"/>
+        <location filename="../ui/overlay_tab.py" line="227"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="203"/>
+        <location filename="../ui/overlay_tab.py" line="245"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="208"/>
-        <source>Correlating</source>
-        <translation>La corrélation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="240"/>
+        <location filename="../ui/overlay_tab.py" line="300"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
-        <source>Finding hot spots</source>
-        <translation>La recherche des points chauds</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="253"/>
+        <location filename="../ui/overlay_tab.py" line="310"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="254"/>
+        <location filename="../ui/overlay_tab.py" line="317"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="151"/>
+        <location filename="../ui/results.py" line="175"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="192"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3255,32 +3190,17 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="59"/>
-        <source>Give either a batch output file or a folder.</source>
-        <translation>Donnez soit un fichier de sortie de lot, soit un dossier.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="62"/>
-        <source>{folder} holds no .jsonl file.</source>
-        <translation>{folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="74"/>
-        <source>{path} cannot be imported: {err}</source>
-        <translation>{path} ne peut pas être importé : {err}</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="79"/>
+        <location filename="../processing/algorithms/import_batch.py" line="87"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="86"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="123"/>
+        <location filename="../processing/endpoints.py" line="127"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3315,62 +3235,57 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="259"/>
+        <location filename="../ui/compare_tab.py" line="304"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="278"/>
-        <source>Could not compare: {e}.</source>
-        <translation>Comparaison impossible : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="340"/>
+        <location filename="../ui/compare_tab.py" line="378"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="344"/>
+        <location filename="../ui/compare_tab.py" line="382"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3385,24 +3300,369 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="180"/>
+        <location filename="../processing/endpoints.py" line="184"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="77"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="149"/>
+        <location filename="../ui/run_panel.py" line="206"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
+        <location filename="../processing/comparison.py" line="34"/>
+        <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
+        <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="25"/>
+        <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
+        <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="293"/>
+        <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
+        <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="340"/>
+        <source>Give at least one topic (TOPICS).</source>
+        <translation>Indiquez au moins un thème (TOPICS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="615"/>
+        <source>{label} ({key}): {problem}</source>
+        <translation>{label} ({key}) : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="631"/>
+        <source>{value} is not a number.</source>
+        <translation>{value} n’est pas un nombre.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="637"/>
+        <source>a layer of {value} cannot be loaded.</source>
+        <translation>une couche de {value} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="643"/>
+        <source>{value} cannot be loaded as a layer.</source>
+        <translation>{value} ne peut pas être chargé comme couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="653"/>
+        <source>{value} cannot be loaded as a raster.</source>
+        <translation>{value} ne peut pas être chargé comme raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="655"/>
+        <source>the raster {name} has no coordinate reference system; assign one first.</source>
+        <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="667"/>
+        <source>the extent {value} is empty.</source>
+        <translation>l’emprise {value} est vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="681"/>
+        <source>lines</source>
+        <translation>lignes</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="682"/>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="692"/>
+        <source>the layer {name} has no coordinate reference system; assign one first.</source>
+        <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="695"/>
+        <source>the layer {name} has no features.</source>
+        <translation>la couche {name} n’a aucune entité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="698"/>
+        <source>the layer {name} holds {found}; {wanted} are expected.</source>
+        <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="698"/>
+        <source>no geometry</source>
+        <translation>aucune géométrie</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="698"/>
+        <source> or </source>
+        <translation> ou </translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="724"/>
+        <source>{value} is not a band number.</source>
+        <translation>{value} n’est pas un numéro de bande.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="726"/>
+        <source>the raster {name} has no band {band} (it has {n}).</source>
+        <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="741"/>
+        <source>the layer has no field &apos;{name}&apos;.</source>
+        <translation>la couche n’a pas de champ « {name} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="744"/>
+        <source>field &apos;{name}&apos; is not numeric.</source>
+        <translation>le champ « {name} » n’est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="790"/>
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} est un fichier, pas un dossier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="757"/>
+        <source>the folder {path} does not exist.</source>
+        <translation>le dossier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="759"/>
+        <source>{path} is a folder, not a file.</source>
+        <translation>{path} est un dossier, pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="764"/>
+        <source>the file {path} does not exist.</source>
+        <translation>le fichier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="792"/>
+        <source>{path} is a folder; give a file name.</source>
+        <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="806"/>
+        <source>{path} cannot be written (no permission, or a read-only folder).</source>
+        <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="115"/>
+        <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
+        <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="247"/>
+        <source>Descriptors (DESCRIPTORS): {err}</source>
+        <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="59"/>
+        <source>Give either a batch output file (INPUT) or a folder (FOLDER).</source>
+        <translation>Donnez soit un fichier de sortie de lot (INPUT), soit un dossier (FOLDER).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="64"/>
+        <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
+        <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="76"/>
+        <source>{key}: {path} cannot be imported: {err}</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="111"/>
+        <source>{label} ({key}): give the column&apos;s name.</source>
+        <translation>{label} ({key}) : indiquez le nom de la colonne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="121"/>
+        <source>{label} ({key}): {err}</source>
+        <translation>{label} ({key}) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <source>Ratings table (INPUT): {err}</source>
+        <translation>Table des notes (INPUT) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
+        <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <source>Give the model&apos;s name (MODEL).</source>
+        <translation>Indiquez le nom du modèle (MODEL).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
+        <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="206"/>
+        <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
+        <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="597"/>
+        <source>The report&apos;s layout could not be added to the project.</source>
+        <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="117"/>
+        <source>GeoBias: measuring the study area</source>
+        <translation>GeoBias : mesure de la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="370"/>
+        <source>Measuring the study area…</source>
+        <translation>Mesure de la zone d'étude…</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="412"/>
+        <source>GeoBias: sampling points</source>
+        <translation>GeoBias : échantillonnage des points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="62"/>
+        <source>Reading the points…</source>
+        <translation>Lecture des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="321"/>
+        <source>GeoBias: comparison</source>
+        <translation>GeoBias : comparaison</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="324"/>
+        <source>Comparing the models…</source>
+        <translation>Comparaison des modèles…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="63"/>
+        <source>Counting the requests…</source>
+        <translation>Décompte des requêtes…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="153"/>
+        <source>{job} is running: wait for it to finish or cancel it.</source>
+        <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="80"/>
+        <source>{name} ({where})</source>
+        <translation>{name} ({where})</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="98"/>
+        <source>Several layers hold the same model and topic: use</source>
+        <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="124"/>
+        <source>{model} · {topic}</source>
+        <translation>{model} · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="126"/>
+        <source>{title} ({kind})</source>
+        <translation>{title} ({kind})</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="75"/>
+        <source>Aggregating the points per unit…</source>
+        <translation>Agrégation des points par unité…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="76"/>
+        <source>Correlating…</source>
+        <translation>Calcul des corrélations…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="77"/>
+        <source>Finding hot spots…</source>
+        <translation>Recherche des points chauds…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="79"/>
+        <source>Reading the table…</source>
+        <translation>Lecture de la table…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="235"/>
+        <source>GeoBias: aggregate</source>
+        <translation>GeoBias : agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="266"/>
+        <source>GeoBias: correlate</source>
+        <translation>GeoBias : corrélations</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="327"/>
+        <source>GeoBias: hot spots</source>
+        <translation>GeoBias : points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="68"/>
+        <source>Opening the layers…</source>
+        <translation>Ouverture des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="72"/>
+        <source>Writing the report…</source>
+        <translation>Rédaction du rapport…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="222"/>
+        <source>GeoBias: opening results</source>
+        <translation>GeoBias : ouverture des résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="291"/>
+        <source>GeoBias: bias metrics</source>
+        <translation>GeoBias : mesures du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="346"/>
+        <source>GeoBias: report</source>
+        <translation>GeoBias : rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="210"/>
+        <source>Stopped: {reason}.</source>
+        <translation>Arrêté : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="391"/>
+        <source>GeoBias: preparing the survey</source>
+        <translation>GeoBias : préparation de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="182"/>
+        <source>{alg} cannot run in the background.</source>
+        <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
         <location filename="../processing/facts.py" line="59"/>
         <source>US counties</source>
-        <translation>Comtés des États-Unis</translation>
+        <translation>Comtés US</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="120"/>
@@ -3460,7 +3720,7 @@ Lancer HERB ?</translation>
         <translation>{truth} ({n} points avec une valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="459"/>
+        <location filename="../processing/report_layout.py" line="475"/>
         <source>Study area</source>
         <translation>Zone d'étude</translation>
     </message>
@@ -3485,17 +3745,17 @@ Lancer HERB ?</translation>
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="160"/>
+        <location filename="../processing/parameters.py" line="166"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="382"/>
+        <location filename="../processing/parameters.py" line="412"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="461"/>
+        <location filename="../processing/parameters.py" line="491"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -3510,22 +3770,22 @@ Lancer HERB ?</translation>
         <translation>les points de {layer}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="94"/>
+        <location filename="../processing/report_layout.py" line="107"/>
         <source>the extent of the rated points</source>
         <translation>l'emprise des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="142"/>
+        <location filename="../processing/report_layout.py" line="155"/>
         <source>Spearman&apos;s rho with the anchor [95% CI]</source>
         <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="394"/>
         <source>Lambert azimuthal, centred on the study area</source>
         <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="425"/>
+        <location filename="../processing/report_layout.py" line="441"/>
         <source>the layer&apos;s field &apos;truth&apos;</source>
         <translation>le champ « truth » de la couche</translation>
     </message>
@@ -3540,7 +3800,7 @@ Lancer HERB ?</translation>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="40"/>
+        <location filename="../processing/algorithms/report.py" line="41"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
@@ -3565,6 +3825,28 @@ Lancer HERB ?</translation>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
     <message>
+        <location filename="../ui/outputs.py" line="328"/>
+        <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="339"/>
+        <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
+
+The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+
+Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="343"/>
+        <source>%n run folder(s)</source>
+        <translation>
+            <numerusform>%n dossier d'exécution</numerusform>
+            <numerusform>%n dossiers d'exécution</numerusform>
+        </translation>
+    </message>
+    <message>
         <location filename="../ui/outputs.py" line="348"/>
         <source>GeoBias: outputs</source>
         <translation>GeoBias : sorties</translation>
@@ -3585,76 +3867,6 @@ Lancer HERB ?</translation>
         <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="407"/>
-        <source>GeoBias: unsaved project</source>
-        <translation>GeoBias : projet non enregistré</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="409"/>
-        <source>Save project…</source>
-        <translation>Enregistrer le projet…</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="410"/>
-        <source>Close without saving</source>
-        <translation>Fermer sans enregistrer</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="433"/>
-        <source>GeoBias: temporary layers</source>
-        <translation>GeoBias : couches temporaires</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="435"/>
-        <source>Keep them</source>
-        <translation>Les conserver</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="436"/>
-        <source>Close anyway</source>
-        <translation>Fermer quand même</translation>
-    </message>
-    <message>
-        <location filename="../ui/past_runs.py" line="136"/>
-        <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
-        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/past_runs.py" line="147"/>
-        <source>Past runs of this project (%n)…</source>
-        <translation>
-            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
-            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../ui/runner.py" line="73"/>
-        <source>a polygon drawn on the map</source>
-        <translation>un polygone dessiné sur la carte</translation>
-    </message>
-    <message>
-        <location filename="../ui/runner.py" line="75"/>
-        <source>the map extent</source>
-        <translation>l'emprise de la carte</translation>
-    </message>
-    <message>
-        <location filename="../ui/outputs.py" line="339"/>
-        <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
-
-The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
-        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
-
-Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/outputs.py" line="343"/>
-        <source>%n run folder(s)</source>
-        <translation>
-            <numerusform>%n dossier d'exécution</numerusform>
-            <numerusform>%n dossiers d'exécution</numerusform>
-        </translation>
-    </message>
-    <message>
         <location filename="../ui/outputs.py" line="401"/>
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
@@ -3672,9 +3884,19 @@ Enregistrer d'abord le projet ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="328"/>
-        <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
-        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+        <location filename="../ui/outputs.py" line="407"/>
+        <source>GeoBias: unsaved project</source>
+        <translation>GeoBias : projet non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="409"/>
+        <source>Save project…</source>
+        <translation>Enregistrer le projet…</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="410"/>
+        <source>Close without saving</source>
+        <translation>Fermer sans enregistrer</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="424"/>
@@ -3684,6 +3906,44 @@ Keep them: copy them into {target} and save the project?</source>
         <translation>QGIS vide son dossier temporaire et sa mémoire à sa fermeture, emportant {layers} de ce projet : {names}. En rouvrant le projet, on ne les retrouverait pas.
 
 Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="433"/>
+        <source>GeoBias: temporary layers</source>
+        <translation>GeoBias : couches temporaires</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="435"/>
+        <source>Keep them</source>
+        <translation>Les conserver</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="436"/>
+        <source>Close anyway</source>
+        <translation>Fermer quand même</translation>
+    </message>
+    <message>
+        <location filename="../ui/past_runs.py" line="135"/>
+        <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
+        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/past_runs.py" line="146"/>
+        <source>Past runs of this project (%n)…</source>
+        <translation>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="151"/>
+        <source>a polygon drawn on the map</source>
+        <translation>un polygone dessiné sur la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="153"/>
+        <source>the map extent</source>
+        <translation>l'emprise de la carte</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@ from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtWidgets import QComboBox
 
 from ..i18n_util import tr, translate
+from ..processing.report_layout import is_report_copy
 from ..processing.runs import read_runs
 from ..processing.styles import short_model
 from . import outputs
@@ -115,10 +116,8 @@ def layers_of(run, project=None):
     """The project's layers reading the run's files (report copies left out)."""
     project = project or QgsProject.instance()
     files = {os.path.normcase(os.path.abspath(f)) for f in run.files}
-    report = project.layerTreeRoot().findGroup(tr("GeoBias report"))
-    hidden = {n.layerId() for n in report.findLayers()} if report is not None else set()
     return [lyr for lyr in project.mapLayers().values()
-            if isinstance(lyr, QgsVectorLayer) and lyr.id() not in hidden
+            if isinstance(lyr, QgsVectorLayer) and not is_report_copy(lyr)
             and os.path.normcase(outputs.layer_path(lyr)) in files]  # fmt: skip
 
 
