@@ -13,7 +13,12 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from qgis.core import QgsDistanceArea, QgsGeometry, QgsProject, QgsRectangle
+from qgis.core import (
+    QgsCoordinateTransformContext,
+    QgsDistanceArea,
+    QgsGeometry,
+    QgsRectangle,
+)
 
 from ..i18n_util import tr
 from ..paths import DATA
@@ -129,7 +134,8 @@ def area_km2(geom):
     no area for QgsDistanceArea.
     """
     da = QgsDistanceArea()
-    da.setSourceCrs(WGS84, QgsProject.instance().transformContext())
+    # A context of its own: algorithms measure in a task's thread, away from the project's.
+    da.setSourceCrs(WGS84, QgsCoordinateTransformContext())
     da.setEllipsoid("EPSG:7030")
     total = 0.0
     for west in (-180, 0):
