@@ -182,7 +182,7 @@ def layer_label(layer):
     name of its data ("Countries")."""
     source = layer.source() if hasattr(layer, "source") else str(layer)
     path = source.split("|")[0]
-    if os.path.dirname(os.path.abspath(path)) == os.path.abspath(DATA):
+    if os.path.dirname(os.path.realpath(path)) == os.path.realpath(DATA):
         label = bundled_labels().get(os.path.basename(path))
         if label:
             return label
@@ -246,7 +246,10 @@ def region_description(alg, parameters, context, region_key="REGION", extent_key
                 count = layer.featureCount()
             request.setFlags(QgsFeatureRequest.Flag.NoGeometry)
             names = feature_names(layer, request) if selected else []
-            return features_description(layer_label(layer), names, count, selected)
+            label = layer_label(layer)
+            if layer.subsetString():  # a filtered layer: say which of its features
+                label = f"{label} [{layer.subsetString()}]"
+            return features_description(label, names, count, selected)
         source = alg.parameterAsSource(parameters, region_key, context)
         if source is not None:
             return source.sourceName()
@@ -301,8 +304,7 @@ def fact_rows(row, model="", topic="", score_kind="", n_points=None, n_truth=Non
     truth = row.get("truth") or ""
     if truth and n_truth is not None:
         truth = tr("{truth} ({n} points with a value)").format(truth=truth, n=n_truth)
-    started = str(row.get("started") or "")
-    date = started[:16].replace("T", " ") + (" UTC" if len(started) >= 16 else "")
+    date = str(row.get("started") or "")[:10]  # the run's day (UTC)
     version = row.get("plugin_version") or ""
     qgis = row.get("qgis_version") or ""
     rows = [

@@ -118,6 +118,10 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
         "parameters": json.dumps(public_parameters(parameters), sort_keys=True),
         "plugin_version": plugin_version(),
         "qgis_version": Qgis.QGIS_VERSION,
+        # A run that asks no model (sampling, ground truth, aggregation) sent nothing.
+        "n_requests": 0,
+        "n_cached": 0,
+        "n_failed": 0,
     }
     row.update(extra)
     return row
@@ -209,8 +213,8 @@ def run_info(source, model=None, topic=None):
 def derived_record(source, algorithm, parameters, started, model=None, topic=None, **changes):
     """A runs row for an output made from a rated layer (ground truth added, units
     aggregated): the facts of the run that rated it (its model, endpoint, prompt, study area)
-    with this algorithm's own, so the output says what it measured on its own. Counts of
-    requests stay with the run that sent them."""
+    with this algorithm's own, so the output says what it measured on its own. Its counts of
+    requests are its own: none."""
     parent = run_info(source, model, topic) or {}
     row = run_record(algorithm, parameters, started)
     row.update({k: parent[k] for k in INHERITED if parent.get(k) not in (None, "")})

@@ -113,7 +113,7 @@ def test_runs_rows_carry_the_drawn_area_and_the_truth_as_layer_field(survey):
     assert truth["algorithm"] == "geobias:samplegroundtruth"
     assert truth["truth"] == "Countries.infant_mortality"
     assert truth["study_area"] == DRAWN and truth["model"] == "fake-model"
-    assert truth["endpoint_host"] == rated["endpoint_host"] and truth["n_requests"] is None
+    assert truth["endpoint_host"] == rated["endpoint_host"] and truth["n_requests"] == 0
 
 
 def test_layer_metadata_states_what_was_measured(survey):

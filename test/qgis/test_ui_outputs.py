@@ -27,6 +27,7 @@ from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs, now
 from geobias.test.faultserver import FaultServer
 from geobias.test.qgis.test_ui_run import run_once, setup_survey
+from geobias.test.qtstub import wait_for, wait_job
 from geobias.ui import outputs, runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.outputs import OUTPUT_FOLDER_SETTING
@@ -95,9 +96,18 @@ def survey_and_report(dock, monkeypatch, name):
         run_once(dock, monkeypatch)
     assert dock.results.metrics.rowCount() == 1
     dock.results.metricsView.selectRow(0)
-    result = dock.results.make_report()
-    assert result is not None and os.path.isfile(result["OUTPUT"])
+    result = wait_job(dock, dock.results.make_report(), 300).results[-1]
+    assert os.path.isfile(result["OUTPUT"])
+    # The layout's items join the project between turns of the event loop: all of them.
+    wait_for(lambda: layout_pictures(), what="the report's layout")
     return result
+
+
+def layout_pictures():
+    """The pictures (PNG) of the project's print layouts."""
+    return [item.picturePath() for layout in QgsProject.instance().layoutManager().printLayouts()
+            for item in layout.items() if isinstance(item, QgsLayoutItemPicture)
+            and item.picturePath().endswith(".png")]  # fmt: skip
 
 
 def herb_run(dock):
@@ -175,13 +185,7 @@ def test_saving_an_unsaved_project_moves_its_outputs_beside_it(
         assert outputs.inside(outputs.layer_path(layer), str(project_dir / "geobias")), layer
     assert not [f for f in written if os.path.exists(f)]
     # The report's layout finds its pictures in the moved folder.
-    layouts = QgsProject.instance().layoutManager().printLayouts()
-    pictures = [
-        i.picturePath()
-        for lay in layouts
-        for i in lay.items()
-        if isinstance(i, QgsLayoutItemPicture) and i.picturePath().endswith(".png")
-    ]
+    pictures = layout_pictures()
     assert pictures and all(outputs.inside(p, str(project_dir)) and os.path.isfile(p)
                             for p in pictures)  # fmt: skip
     # The project (saved again after the move) holds relative paths to them.
