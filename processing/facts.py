@@ -31,6 +31,7 @@ __all__ = [
     "area_km2",
     "endpoint_text",
     "fact_rows",
+    "language_text",
     "features_description",
     "layer_field",
     "layer_label",
@@ -292,6 +293,21 @@ def score_kind_text(kind):
     }.get(kind or "", kind or "")
 
 
+def language_text(codes):
+    """Prompt language codes ("fr", or "fr; es" for a table of several) as their names with
+    the code: "Français (French) [fr]"; an unknown code as itself."""
+    from ..core.languages import get_language
+    from .languages import language_label
+
+    out = []
+    for code in [c.strip() for c in str(codes).split(";") if c.strip()]:
+        try:
+            out.append(f"{language_label(get_language(code))} [{code}]")
+        except (KeyError, ValueError, OSError):
+            out.append(code)
+    return "; ".join(out)
+
+
 def fact_rows(row, model="", topic="", score_kind="", n_points=None, n_truth=None):
     """(label, value) rows stating what a result measured, from its runs row; `model`,
     `topic`, `score_kind` and counts from the data override or complete the row."""
@@ -313,6 +329,8 @@ def fact_rows(row, model="", topic="", score_kind="", n_points=None, n_truth=Non
     ]
     if topic:
         rows.append((tr("Topic"), topic))
+    if row.get("language"):  # a run in prompt languages other than English alone
+        rows.append((tr("Prompt language"), language_text(row["language"])))
     rows += [
         (tr("Endpoint"), endpoint_text(row) or tr("not recorded")),
         (tr("Prompt preset"), row.get("template_name") or tr("not recorded")),

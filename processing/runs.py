@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime, timezone
 
 from osgeo import ogr
-from qgis.core import Qgis
+from qgis.core import Qgis, QgsFeatureRequest
 
 RUN_FIELDS = {
     "run_id": ogr.OFTString,
@@ -49,7 +49,11 @@ RUN_FIELDS = {
 # The fields a run derived from another (ground truth added, units aggregated) keeps from it.
 INHERITED = ("model", "provider", "endpoint_host", "endpoint", "template_name", "template_prefix",
              "template_body", "topics", "n_points", "study_area", "study_area_km2",
-             "study_area_extent", "study_area_wkt", "truth", "anchor", "score_kind")  # fmt: skip
+             "study_area_extent", "study_area_wkt", "truth", "anchor", "score_kind",
+             "language")  # fmt: skip
+# Written only by runs with a prompt language other than English (one record per language,
+# its template in that language); English-only runs keep the table as it was.
+LANGUAGE_FIELD = {"language": ogr.OFTString}
 SECRET_WORDS = ("key", "token", "secret", "password", "auth")
 
 
@@ -127,6 +131,24 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
     return row
 
 
+def language_records(record, languages, stats, template):
+    """One runs-table row per prompt language of a run (the same run_id): its language, its
+    template in that language and its own requests. An English-only run keeps one row without
+    a language."""
+    from ..core.languages import get_language
+
+    if list(languages) == ["en"]:
+        return [dict(record, **stats_fields(stats["en"]))]
+    rows = []
+    for code in languages:
+        tpl = get_language(code).template(template) if template is not None else None
+        rows.append(dict(record, language=code, **stats_fields(stats[code]),
+                         template_name=getattr(tpl, "name", ""),
+                         template_prefix=getattr(tpl, "prefix", ""),
+                         template_body=getattr(tpl, "body", "")))  # fmt: skip
+    return rows
+
+
 def append_runs(path, rows):
     """Append rows to the `runs` table of a GeoPackage, creating it if needed."""
     ds = (
@@ -137,13 +159,16 @@ def append_runs(path, rows):
     layer = ds.GetLayerByName("runs")
     if layer is None:
         layer = ds.CreateLayer("runs", None, ogr.wkbNone)
-    for name, kind in RUN_FIELDS.items():  # a table from an older version gains new fields
+    fields = dict(RUN_FIELDS)
+    if any(row.get("language") for row in rows):
+        fields.update(LANGUAGE_FIELD)
+    for name, kind in fields.items():  # a table from an older version gains new fields
         if layer.GetLayerDefn().GetFieldIndex(name) < 0:
             layer.CreateField(ogr.FieldDefn(name, kind))
     defn = layer.GetLayerDefn()
     for row in rows:
         feat = ogr.Feature(defn)
-        for name in RUN_FIELDS:
+        for name in fields:
             value = row.get(name)
             if value is not None and defn.GetFieldIndex(name) >= 0:
                 feat.SetField(name, value)
@@ -170,18 +195,24 @@ def read_runs(path):
     return rows
 
 
-def newest_run(path, model=None, topic=None, with_facts=False):
+def newest_run(path, model=None, topic=None, with_facts=False, language=None, strict=False):
     """The newest row of a GeoPackage's runs table for this model and topic (rows naming no
-    model or topics match any); with `with_facts`, only rows that record a study area."""
+    model or topics match any, unless `strict`; a row of several models, "a; b", matches each);
+    with `with_facts`, only rows that record a study area; with a `language` (a code, or "" for
+    a run in English alone), only that language's rows: a run in several prompt languages
+    writes a row per language."""
     best = None
     for row in read_runs(path):
+        if language is not None and (row.get("language") or "") != language:
+            continue
         try:
             topics = json.loads(row.get("topics") or "[]")
         except ValueError:
             topics = []
-        if model and row.get("model") not in (model, None, ""):
+        models = [m.strip() for m in str(row.get("model") or "").split(";") if m.strip()]
+        if model and (models or strict) and model not in models:
             continue
-        if topic and topics and topic not in topics:
+        if topic and (topics or strict) and topic not in topics:
             continue
         if with_facts and not row.get("study_area"):
             continue
@@ -190,34 +221,52 @@ def newest_run(path, model=None, topic=None, with_facts=False):
     return best
 
 
-def run_info(source, model=None, topic=None):
-    """The newest run of this model and topic in a layer's GeoPackage or, for a file written
-    beside others (a dock run's folder: ratings, ground truth, metrics), in the GeoPackages of
-    its folder; None when there is none (imported ratings, another tool's file)."""
+def run_info(source, model=None, topic=None, language=None):
+    """The newest run of this model and topic (and prompt language, see newest_run) in a
+    layer's GeoPackage or, for a file written beside others (a dock run's folder: ratings,
+    ground truth, metrics), in the GeoPackages of its folder; None when there is none
+    (imported ratings, another tool's file)."""
     path = str(source).split("|")[0]
     if not path.lower().endswith(".gpkg") or not os.path.exists(path):
         return None
-    run = newest_run(path, model, topic)
-    if run is not None:
+    run = newest_run(path, model, topic, language=language)
+    if run is not None or not (model and topic):
         return run
+    # Another file's run only when it names this model and topic: a folder may hold others'.
     folder = os.path.dirname(os.path.abspath(path))
     for name in sorted(os.listdir(folder)):
         other = os.path.join(folder, name)
         if name.lower().endswith(".gpkg") and other != os.path.abspath(path):
-            run = newest_run(other, model, topic)
+            run = newest_run(other, model, topic, language=language, strict=True)
             if run is not None:
                 return run
     return None
 
 
-def derived_record(source, algorithm, parameters, started, model=None, topic=None, **changes):
+def layer_language(layer):
+    """A rated layer's prompt language: the code in its `language` field (rated layers hold
+    one), None for a layer without one (English alone, units, imported ratings)."""
+    if layer is None or layer.fields().lookupField("language") < 0:
+        return None
+    request = QgsFeatureRequest().setLimit(1).setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    for feature in layer.getFeatures(request.setSubsetOfAttributes(["language"], layer.fields())):
+        value = feature["language"]
+        return value if isinstance(value, str) and value else None
+    return None
+
+
+def derived_record(source, algorithm, parameters, started, model=None, topic=None,
+                   language=None, **changes):  # fmt: skip
     """A runs row for an output made from a rated layer (ground truth added, units
     aggregated): the facts of the run that rated it (its model, endpoint, prompt, study area)
     with this algorithm's own, so the output says what it measured on its own. Its counts of
-    requests are its own: none."""
-    parent = run_info(source, model, topic) or {}
+    requests are its own: none. `language`: the rated layer's prompt language (its row of a
+    run in several languages, whose prompt it keeps); "" or None for none."""
+    parent = run_info(source, model, topic, language=language or None) or {}
     row = run_record(algorithm, parameters, started)
     row.update({k: parent[k] for k in INHERITED if parent.get(k) not in (None, "")})
+    if language:
+        row["language"] = language
     if model and not row.get("model"):
         row["model"] = model
     if topic and row.get("topics") in (None, "", "[]"):
@@ -227,7 +276,7 @@ def derived_record(source, algorithm, parameters, started, model=None, topic=Non
 
 
 def record_derived(dest, source, algorithm, parameters, started, model=None, topic=None,
-                   **changes):  # fmt: skip
+                   language=None, **changes):  # fmt: skip
     """Append to a GeoPackage output (a sink's destination) the runs row of an output made
     from a rated layer (derived_record); other formats have no runs table. Called once the
     output's styles are saved: QGIS 3.22 reads nothing from a layer object whose file another
@@ -235,6 +284,7 @@ def record_derived(dest, source, algorithm, parameters, started, model=None, top
     path = str(dest).split("|")[0]
     if not path.lower().endswith(".gpkg") or not os.path.isfile(path):
         return None
-    row = derived_record(source, algorithm, parameters, started, model, topic, **changes)
+    row = derived_record(source, algorithm, parameters, started, model, topic, language,
+                         **changes)  # fmt: skip
     append_runs(path, [row])
     return row

@@ -81,34 +81,49 @@ def _classes(field, classes, ramp):
 def rank_renderer(field="rank", topic=None):
     """Fractional ranks 0..1 in five named classes, highest first (a legend reads downwards).
 
-    `field` "truth_rank" names the ground truth's ranks instead of the ratings'.
+    The legend's heading (legend_heading) says whose ranks they are: the ratings', the ground
+    truth's ("truth_rank"), the mean across models ("mean_rank"); the labels stay short enough
+    for the Layers panel.
     """
-    what = tr("truth") if field == "truth_rank" else tr("rating")
     eps = 1e-9  # the ends 0 and 1 belong to the outer classes
     classes = [
-        (0.8, 1.0 + eps, tr("highest {what}s (rank 0.8–1)").format(what=what)),
+        (0.8, 1.0 + eps, tr("highest (0.8–1)")),
         (0.6, 0.8, tr("high (0.6–0.8)")),
         (0.4, 0.6, tr("middle (0.4–0.6)")),
         (0.2, 0.4, tr("low (0.2–0.4)")),
-        (0.0 - eps, 0.2, tr("lowest {what}s (rank 0–0.2)").format(what=what)),
+        (0.0 - eps, 0.2, tr("lowest (0–0.2)")),
     ]
     return _classes(field, classes, ramp(RAMPS[topic_polarity(topic)]))
 
 
-def rank_error_renderer(field="rank_error", bound=1.0):
+def rank_error_renderer(field="rank_error"):
     """Rank error = rank of rating − rank of truth, in five classes from strong overestimate
-    (red, top) to strong underestimate (blue)."""
-    b = [v * bound for v in ERROR_BREAKS]
+    (red, top) to strong underestimate (blue). The labels write the breaks of ERROR_BREAKS
+    (in the translation's decimal style)."""
+    b = ERROR_BREAKS
     eps = 1e-9
     classes = [
-        (b[4], b[5] + eps, tr("strong overestimate (> +0.5)")),
-        (b[3], b[4], tr("overestimate (+0.15 to +0.5)")),
-        (b[2], b[3], tr("about right (−0.15 to +0.15)")),
-        (b[1], b[2], tr("underestimate (−0.5 to −0.15)")),
-        (b[0] - eps, b[1], tr("strong underestimate (< −0.5)")),
+        (b[4], b[5] + eps, tr("overestimate > 0.5")),
+        (b[3], b[4], tr("overestimate 0.15–0.5")),
+        (b[2], b[3], tr("about right (±0.15)")),
+        (b[1], b[2], tr("underestimate 0.15–0.5")),
+        (b[0] - eps, b[1], tr("underestimate > 0.5")),
     ]
     # RdBu runs red -> blue; inverted, its end (the first class, overestimates) is red.
     return _classes(field, classes, ramp("RdBu", invert=True))
+
+
+def rank_spread_renderer(field="rank_spread"):
+    """The spread of a point's rank across languages (0..1), in four classes from "the same
+    in every language" to "the language changes the rank most" (top)."""
+    eps = 1e-9
+    classes = [
+        (0.5, 1.0 + eps, tr("moves most (spread > 0.5)")),
+        (0.25, 0.5, tr("moves (0.25–0.5)")),
+        (0.1, 0.25, tr("moves little (0.1–0.25)")),
+        (0.0 - eps, 0.1, tr("about the same in every language (< 0.1)")),
+    ]
+    return _classes(field, classes, ramp(RAMPS[None]))
 
 
 def quantile_breaks(values, classes=5):
@@ -130,8 +145,34 @@ def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
         values, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, field)
     breaks = quantile_breaks(values, classes)
     spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
-    named = [(a, b, tr("rating {a:.1f}–{b:.1f}").format(a=a, b=b)) for a, b in spans]
+    named = [(a, b, f"{a:.1f}–{b:.1f}") for a, b in spans]  # the heading says "Rating"
     renderer = _classes(field, named, ramp(RAMPS[topic_polarity(topic)]))
+    renderer.setClassificationMethod(QgsClassificationQuantile())
+    return renderer
+
+
+def ssi_z_renderer(field="ssi_z"):
+    """The standardised Moran's I of a neighbourhood's errors (the z of its local SSI) in five
+    classes drawn as the rank errors: errors more clustered than chance (red, top) to more
+    dispersed (blue); |z| < 1.96 is what a random arrangement gives 95% of the time."""
+    big = 1e9
+    classes = [
+        (2.576, big, tr("errors strongly clustered (z > 2.58)")),
+        (1.96, 2.576, tr("errors clustered (z 1.96 to 2.58)")),
+        (-1.96, 1.96, tr("as by chance (|z| < 1.96)")),
+        (-2.576, -1.96, tr("errors dispersed (z −2.58 to −1.96)")),
+        (-big, -2.576, tr("errors strongly dispersed (z < −2.58)")),
+    ]
+    return _classes(field, classes, ramp("RdBu", invert=True))
+
+
+def quantile_renderer(field, values, label, classes=5):
+    """`field` graduated by quantiles of its `values` on the yellow-red ramp, highest first;
+    `label` formats each class from a and b."""
+    breaks = quantile_breaks(values, classes)
+    spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
+    named = [(a, b, label.format(a=a, b=b)) for a, b in spans]
+    renderer = _classes(field, named, ramp(RAMPS[False]))
     renderer.setClassificationMethod(QgsClassificationQuantile())
     return renderer
 
@@ -161,24 +202,73 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Mean rank error: common overestimate (red) / underestimate"),
         "mean_rank_error",
     ),
+    # Local GeoBS scores (geobias:geobiasscores): the SSI's z and the SSI itself.
+    (
+        "ssi_z",
+        QT_TRANSLATE_NOOP(
+            "@default", "Local SSI: errors clustered (red) or dispersed (blue) around the point"
+        ),
+        "ssi_z",
+    ),
+    (
+        "ssi",
+        QT_TRANSLATE_NOOP("@default", "Local spatial self-information of the errors (nats)"),
+        "ssi",
+    ),
+    # Across prompt languages: how far a point's rank moves from one language to another.
+    (
+        "rank_spread",
+        QT_TRANSLATE_NOOP(
+            "@default", "Spread of the rank across prompt languages (largest − smallest)"
+        ),
+        "rank_spread",
+    ),  # fmt: skip
 )
+
+
+def legend_heading(field):
+    """The heading of a GeoBias layer's legend: what the classes drawn from `field` are ("" for
+    a field GeoBias does not style)."""
+    return {
+        "rank": tr("Rank of the rating"),
+        "truth_rank": tr("Rank of the ground truth"),
+        "rank_error": tr("Rank error: rating − truth"),
+        "score": tr("Rating, by quantiles"),
+        "mean_rank": tr("Mean rank"),  # of the models compared: the group says so
+        "mean_rank_error": tr("Mean rank error"),
+    }.get(field, "")
 
 
 def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style in ("rank_error", "mean_rank_error"):
         return rank_error_renderer(style)
+    if style == "rank_spread":
+        return rank_spread_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
+    if style == "ssi_z":
+        return ssi_z_renderer()
+    if style == "ssi":
+        local = (values or {}).get("ssi")
+        if local is None:
+            local, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, "ssi")
+        return quantile_renderer("ssi", local, tr("SSI {a:.2f}–{b:.2f} nats"))
     return rank_renderer(style, topic)  # rank, truth_rank, mean_rank
 
 
 def short_model(model):
     """A model name short enough for the Layers panel ("SmolLM2-135M-Instruct.Q4_1" ->
-    "SmolLM2-135M", "gpt-3.5-turbo-0613" -> "gpt-3.5-turbo"); the full name is in the metadata."""
+    "SmolLM2-135M", "gpt-3.5-turbo-0613" -> "gpt-3.5-turbo"); the full name is in the metadata.
+    An ablation's variant ("… [no_address]") is kept."""
     import re
 
-    name = str(model).split("/")[-1]
+    name = str(model)
+    variant = re.search(r"\s*\[[^\]]*\]$", name)
+    if variant:
+        base = short_model(name[: variant.start()])
+        return f"{base} {variant.group().strip()}"
+    name = name.split("/")[-1]
     name = re.sub(r"\.(gguf|Q\d\w*|F16|F32|BF16)$", "", name, flags=re.I)
     name = re.sub(r"[-_.](Q\d\w*|GGUF|F16|BF16)$", "", name, flags=re.I)
     name = re.sub(r"[-_](instruct|chat|it)$", "", name, flags=re.I)
@@ -197,10 +287,11 @@ def short_topic(topic):
     return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic, with_model=True):
-    """The rated layer's name in the Layers panel: the short topic, and the short model when a
-    survey asked several (the full names are in the layer's metadata)."""
-    return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
+def layer_name(model, topic, language=""):
+    """The rated layer's name in the Layers panel, "topic · model", both short (the full names
+    are in the layer's metadata), and "[code]" for a layer asked in a prompt language."""
+    name = f"{short_topic(topic)} · {short_model(model)}"
+    return f"{name} [{language}]" if language else name
 
 
 def layer_info(layer):
@@ -210,15 +301,19 @@ def layer_info(layer):
     style has been saved into its GeoPackage (another connection changed the file).
     """
     names = layer.fields().names()
-    info = {"model": "", "topic": "", "kind": "", "n": layer.featureCount()}
-    wanted = [n for n in ("model", "topic", "score_kind") if n in names]
+    info = {"model": "", "topic": "", "kind": "", "language": "", "n": layer.featureCount()}
+    wanted = [n for n in ("model", "topic", "score_kind", "language") if n in names]
     if "model" in names and "topic" in names:
         for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
             values = {n: f[n] for n in wanted}
-            info.update({k: "" if values.get(n) is None else str(values[n])
-                         for k, n in (("model", "model"), ("topic", "topic"),
-                                      ("kind", "score_kind"))})  # fmt: skip
-    info["facts"] = layer_facts(layer, info["model"], info["topic"], info["kind"], info["n"])
+            for key, name in (("model", "model"), ("topic", "topic"), ("kind", "score_kind"),
+                              ("language", "language")):  # fmt: skip
+                value = values.get(name)
+                info[key] = value if isinstance(value, str) else ""
+    # A layer asked in a prompt language reads its language's runs row.
+    language = info["language"] if "language" in names else None
+    info["facts"] = layer_facts(layer, info["model"], info["topic"], info["kind"], info["n"],
+                                language)  # fmt: skip
     return info
 
 
@@ -259,10 +354,10 @@ def describe_layer(layer, style, info=None):
     return title
 
 
-def layer_facts(layer, model="", topic="", kind="", n_points=None):
+def layer_facts(layer, model="", topic="", kind="", n_points=None, language=None):
     """(label, value) rows of what a layer measured, from the runs table of its GeoPackage
-    (or its folder's); [] when none records it."""
-    run = run_info(layer.source(), model or None, topic or None)
+    (or its folder's; the row of its prompt `language` when given); [] when none records it."""
+    run = run_info(layer.source(), model or None, topic or None, language=language)
     if run is None:
         return []
     return fact_rows(run, model, topic, kind, n_points=n_points)
@@ -327,7 +422,8 @@ def describe_shown(layer):
     renderer = layer.renderer()
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
-             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error"}  # fmt: skip
+             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error",
+             "ssi_z": "ssi_z", "ssi": "ssi", "rank_spread": "rank_spread"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

@@ -56,6 +56,9 @@ class PastRun:
                 pass
         models = [short_model(m.replace("gguf:", "")) for m in dict.fromkeys(models)]
         what = " · ".join(x for x in (", ".join(models), ", ".join(dict.fromkeys(topics))) if x)
+        codes = list(dict.fromkeys(str(r["language"]) for r in self.rows if r.get("language")))
+        if codes:  # a run in prompt languages: their codes, as its layers' names give them
+            what = f"{what} [{', '.join(codes)}]"
         if self.kind == "herb":
             area = next((r.get("study_area") for r in self.rows if r.get("study_area")), "")
             what = " · ".join(x for x in (", ".join(models), area) if x)

@@ -14,19 +14,27 @@ from qgis.core import (
     QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import QEvent, Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices, QTextOption
 from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import runner
-from .layer_choice import LayerChoice, layer_groups
+from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
+from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
 from .past_runs import RunsCombo, layers_of
-from .results import BiasPlot, MetricsTableModel, plot_columns, rows_from_layer
+from .results import (
+    BiasPlot,
+    MetricsTableModel,
+    merge_scores,
+    metric_details,
+    plot_columns,
+    rows_from_layer,
+)
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -70,6 +78,7 @@ def job_labels():
         "geobias:biasmetrics": tr("Computing the bias metrics…"),
         "load": tr("Loading the layers…"),
         "geobias:report": tr("Writing the report…"),
+        "geobs": tr("Computing the geo-bias scores…"),
     }
 
 
@@ -83,6 +92,37 @@ def metrics_params(sources, truth, out):
         "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
         "OUTPUT": out,
     }
+
+
+def has_truth_rows(metrics_layer):
+    """Whether a metrics table has a row with a ground truth (rank errors to score); read
+    with OGR from its file, whichever thread the layer belongs to."""
+    from osgeo import ogr
+
+    if metrics_layer is None:
+        return False
+    path, _, name = metrics_layer.source().partition("|layername=")
+    ds = ogr.Open(path)
+    table = (ds.GetLayerByName(name) if name else ds.GetLayer(0)) if ds is not None else None
+    if table is None or table.GetLayerDefn().GetFieldIndex("rho_truth") < 0:
+        return False
+    return any(f.GetField("rho_truth") is not None for f in table)
+
+
+def geobs_rows(task, sources, truth, metrics_layer, folder):
+    """In a job's task: geobias:geobiasscores of the rated layers' rank errors (the card's
+    settings) as rows for the metrics table; none without a ground truth. None: it failed."""
+    if not truth or not has_truth_rows(metrics_layer):
+        return []
+    params = {"INPUT": sources, "TRUTH_FIELD": truth,
+              "OUTPUT": os.path.join(folder, "geobs_scores.gpkg"),
+              "LOCAL": os.path.join(folder, "geobs_local.gpkg")}  # fmt: skip
+    result = task.run_algorithm("geobias:geobiasscores", params, len(task.results))
+    if result is None:
+        return None
+    table = QgsVectorLayer(result["OUTPUT"], "geobs", "ogr")
+    names = table.fields().names()
+    return [dict(zip(names, f.attributes())) for f in table.getFeatures()]
 
 
 def first_group(layer):
@@ -106,10 +146,8 @@ def open_gpkgs(paths):
                 runner.add_saved_styles(layer)
                 describe_shown(layer)
                 layers.append(layer)
-    models = {first_group(layer)[0] for layer in layers}
     for layer in layers:
-        model, topic = first_group(layer)
-        layer.setName(layer_name(model, topic, with_model=len(models) > 1))
+        layer.setName(layer_name(*first_group(layer), layer_language(layer)))
     return layers, metrics
 
 
@@ -144,7 +182,13 @@ class ResultsTab(QWidget, FORM):
         self.metricsView.horizontalHeader().setStretchLastSection(False)
         self.plot = BiasPlot(self)
         self.plotLayout.addWidget(self.plot)
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
+        # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
+        self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        # Its viewport's resizes (the pane's own come before the viewport has its new width).
+        self.metricsDetail.viewport().installEventFilter(self)
+        self.metricsDetail.hide()
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
@@ -159,9 +203,10 @@ class ResultsTab(QWidget, FORM):
         self.runsCombo.runChosen.connect(self.show_run)
 
     # ------------------------------------------------------------------ loading results
-    def show_results(self, layers, group_name, columns=None):
+    def show_results(self, layers, group_name, columns=None, scores=None):
         """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot;
-        `columns`: the plot's columns per layer id, read by the job that opened them."""
+        `columns`: the plot's columns per layer id, read by the job that opened them;
+        `scores`: their GeoBS scores' rows."""
         self.columns.update(columns or {})
         root = QgsProject.instance().layerTreeRoot()
         title = f"GeoBias — {group_name}"
@@ -184,7 +229,7 @@ class ResultsTab(QWidget, FORM):
         self.rated_layers = rated
         self.choice.set_layers(rated)
         if metrics is not None:
-            self.show_metrics(metrics)
+            self.show_metrics(metrics, scores)
         self.dock.show_tab(self)
 
     def open_results(self):
@@ -206,18 +251,22 @@ class ResultsTab(QWidget, FORM):
 
         def open_step(task):
             layers, metrics = open_gpkgs(paths)
+            truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
+            sources = [lyr.source() for lyr in layers]
             if metrics is None and layers:
-                truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
-                params = metrics_params([lyr.source() for lyr in layers], truth, out)
+                params = metrics_params(sources, truth, out)
                 result = task.run_algorithm("geobias:biasmetrics", params, len(task.results))
                 if result is None:
                     return None
                 metrics = QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
+            scores = geobs_rows(task, sources, truth, metrics, os.path.dirname(out))
+            if scores is None:
+                return None
             columns = {layer.id(): plot_columns(layer) for layer in layers}
             main = QgsApplication.instance().thread()
             for layer in layers + ([metrics] if metrics is not None else []):
                 layer.moveToThread(main)
-            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns}
+            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns, "SCORES": scores}
 
         task = AlgorithmChainTask(tr("GeoBias: opening results"), [(open_step, "open")])
 
@@ -232,7 +281,8 @@ class ResultsTab(QWidget, FORM):
                 )
                 return
             self.show_results(rated + ([metrics] if metrics is not None else []),
-                              group_name(paths), task.results[-1]["COLUMNS"])  # fmt: skip
+                              group_name(paths), task.results[-1]["COLUMNS"],
+                              task.results[-1]["SCORES"])  # fmt: skip
 
         return self._start(task, opened)
 
@@ -283,10 +333,15 @@ class ResultsTab(QWidget, FORM):
         sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
 
         def load(task):
-            """The metrics table and the plotted columns of each layer, in the task."""
+            """The metrics table, the plotted columns of each layer and the GeoBS scores of
+            their rank errors, in the task."""
             columns = {lid: plot_columns(*source) for lid, source in sources.items()}
-            return {"LAYER": runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
-                                                 styles=False), "COLUMNS": columns}  # fmt: skip
+            metrics = runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
+                                          styles=False)  # fmt: skip
+            scores = geobs_rows(task, params["INPUT"], truth, metrics, os.path.dirname(out))
+            if scores is None:
+                return None
+            return {"LAYER": metrics, "COLUMNS": columns, "SCORES": scores}
 
         task = AlgorithmChainTask(
             tr("GeoBias: bias metrics"), [("geobias:biasmetrics", params), (load, "load")]
@@ -295,7 +350,7 @@ class ResultsTab(QWidget, FORM):
         def computed(task):
             self.rated_layers = list(layers)
             self.columns.update(task.results[-1]["COLUMNS"])
-            self.show_metrics(task.results[-1]["LAYER"])
+            self.show_metrics(task.results[-1]["LAYER"], task.results[-1]["SCORES"])
             self.dock.panel.succeeded(task)
             self.dock.show_tab(self)
 
@@ -317,7 +372,8 @@ class ResultsTab(QWidget, FORM):
         index = self.metricsView.currentIndex()
         if index.isValid() and index.row() < len(self.metrics.rows):
             row = self.metrics.rows[index.row()]
-            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                      row.get("language"))  # fmt: skip
             if layer is not None:
                 return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
@@ -366,35 +422,47 @@ class ResultsTab(QWidget, FORM):
         bar.pushWidget(widget, Qgis.MessageLevel.Success, 0)
 
     # ------------------------------------------------------------------ table and plot
-    def show_metrics(self, metrics_layer):
-        self.metrics.set_rows(rows_from_layer(metrics_layer))
+    def show_metrics(self, metrics_layer, scores=None):
+        """The metrics table's rows, with the GeoBS scores' rows of the same layers."""
+        self.metrics.set_rows(merge_scores(rows_from_layer(metrics_layer), scores or []))
         self.fit_metrics_table()
         if self.metrics.rowCount():
             self.metricsView.selectRow(0)
             self._row_selected(self.metrics.index(0, 0))
 
-    def fit_metrics_table(self, text_width=135):
-        """Numbers at full width, long model/topic names elided (full text in the tooltip), and
-        the table no taller than its rows so the plot gets the rest."""
+    def fit_metrics_table(self):
+        """Numbers at full width, model and topic names with at least a dozen characters and
+        the longest elided (full text in the tooltip and the detail pane), and the table no
+        taller than its rows so the plot gets the rest."""
         view = self.metricsView
         view.setWordWrap(False)
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         view.resizeColumnsToContents()
-        for col in (0, 1):
-            view.setColumnWidth(col, min(view.columnWidth(col), text_width))
+        most = chars_width(view, 18)
+        fit_first_column(view, most=most)
+        view.setColumnWidth(1, max(first_column_width(view), min(view.columnWidth(1), most)))
         rows = max(2, min(self.metrics.rowCount(), 8))
-        height = (
-            view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
-        )
+        # The header's hint: its height is 0 until the table is first shown.
+        row_height = view.rowHeight(0) if self.metrics.rowCount() else 0
+        row_height = max(row_height, view.verticalHeader().defaultSectionSize())
+        height = view.horizontalHeader().sizeHint().height() + rows * row_height
         scroll = view.horizontalScrollBar().sizeHint().height()
-        view.setMaximumHeight(height + scroll + 2 * view.frameWidth() + 2)
+        # Fixed: in a short dock the tab scrolls; the table never shrinks to one row.
+        view.setFixedHeight(height + scroll + 2 * view.frameWidth() + 2)
 
     def _row_selected(self, index, *args):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
+            self.metricsDetail.hide()
             return
+        self.metricsDetail.setHtml(metric_details(self.metrics, index.row()))
+        self.metricsDetail.show()
+        self._fit_detail()
         row = self.metrics.rows[index.row()]
-        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                  row.get("language"))  # fmt: skip
         title = f"{row['model']} · {row['topic']}"
+        if row.get("language"):
+            title += f" [{row['language']}]"
         if layer is None:
             self.plot.set_data([], title=title)
             return
@@ -402,9 +470,29 @@ class ResultsTab(QWidget, FORM):
             self.columns[layer.id()] = plot_columns(layer)
         self.plot.set_data(*self.columns[layer.id()], title=title)
 
-    def _rated_layer(self, model, topic, kind=None):
-        """The rated layer of one metrics row (one layer per model × topic × score kind)."""
+    def _fit_detail(self):
+        """The detail pane as tall as its text at the pane's width: nothing to scroll."""
+        pane = self.metricsDetail
+        doc = pane.document()
+        doc.setTextWidth(pane.viewport().width())
+        height = int(doc.size().height()) + 2 * pane.frameWidth() + 2
+        if pane.height() != height:
+            pane.setFixedHeight(height)
+
+    def eventFilter(self, obj, event):
+        # A new width may need another height; a new height alone changes nothing (refitting
+        # on it would loop).
+        if (obj is self.metricsDetail.viewport() and event.type() == QEvent.Type.Resize
+                and event.size().width() != event.oldSize().width()):  # fmt: skip
+            self._fit_detail()
+        return super().eventFilter(obj, event)
+
+    def _rated_layer(self, model, topic, kind=None, language=None):
+        """The rated layer of one metrics row (one layer per model × topic × score kind, and
+        prompt language when the row has one)."""
         for layer in self.rated_layers:
+            if language and layer_language(layer) != language:
+                continue
             for m, t, k in layer_groups(layer):
                 if m == model and t == topic and (not kind or not k or k == kind):
                     return layer
@@ -430,7 +518,8 @@ class ResultsTab(QWidget, FORM):
             self.canvas.unsetMapTool(self.identify_tool)
 
     def show_answer(self, feature):
-        """A rated point's model, topic, rating (score, truth, rank error), full answer, prompt."""
+        """A rated point's model and topic, which value is its score and why, its ground truth
+        and rank error, the full answer and the prompt."""
         names = feature.fields().names()
         missing = tr("(not recorded)")
 
@@ -444,13 +533,12 @@ class ResultsTab(QWidget, FORM):
 
         self.answerText.setPlainText(
             tr(
-                "Model: {m}\nTopic: {t}\nRating: {r} (score {s}; ground truth {g}; "
-                "rank error {e})\n\nAnswer:\n{a}\n\nPrompt:\n{p}"
+                "Model: {m}\nTopic: {t}\n{score}\nGround truth: {g} · rank error: {e}\n\n"
+                "Answer:\n{a}\n\nPrompt:\n{p}"
             ).format(
                 m=get("model"),
                 t=get("topic"),
-                r=num("rating"),
-                s=num("score"),
+                score=explain_score(get),
                 g=num("truth"),
                 e=num("rank_error"),
                 a=get("completion", missing),
@@ -468,3 +556,35 @@ def _num(v):
         return float(v)
     except (TypeError, ValueError):
         return float("nan")
+
+
+def explain_score(get):
+    """Which value of a rated point is its score (the one maps and metrics use) and why, with
+    the other beside it: the greedy rating is the number the answer writes, the expected value
+    weighs every digit by the model's probability, so the two may differ."""
+    score, rating, expected = (_num(get(n)) for n in ("score", "rating", "expected"))
+    kind = str(get("score_kind"))
+    if str(get("failed")) == "1":
+        return tr("No score: the request failed, the point was not asked.")
+    if score != score:
+        if str(get("answered")) == "0":
+            return tr("No score: the answer holds no rating.")
+        return tr("No score of this survey's kind ({kind}) for this point.").format(kind=kind)
+    if kind == "expected":
+        greedy = "–" if rating != rating else f"{rating:.3g}"
+        return tr(
+            "Score: {s:.3g}, the expected value: each digit weighed by the model's probability "
+            "for it, so it can differ from the number the answer writes (the greedy rating, "
+            "{r})."
+        ).format(s=score, r=greedy)
+    if kind == "greedy":
+        if expected == expected:
+            return tr(
+                "Score: {s:.3g}, the greedy rating: the number the answer writes (this survey "
+                "scores greedy ratings; the expected value would be {e:.3g})."
+            ).format(s=score, e=expected)
+        return tr(
+            "Score: {s:.3g}, the greedy rating: the number the answer writes (no "
+            "log-probabilities came back, so there is no expected value)."
+        ).format(s=score)
+    return tr("Score: {s:.3g}.").format(s=score)

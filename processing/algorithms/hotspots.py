@@ -29,7 +29,7 @@ from ..definitions import WEIGHTS
 from ..features import add_point_features, as_float, numeric_field, qgs_fields
 from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import UNITS_OR_POINTS, add_layer_and_field
-from ..runs import now, record_derived
+from ..runs import layer_language, now, record_derived
 from ..units import columns_of, extended_fields, unit_places, value_field_of, write_units
 
 # Fields added to each unit (public contract, README's algorithm table).
@@ -238,7 +238,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         # What the hot spots measured: the run of the units or points they were found in.
         found_in = self.parameterAsVectorLayer(parameters, "INPUT", context)
         record_derived(dest, found_in.source() if found_in else "", self.id(), parameters,
-                       started)  # fmt: skip
+                       started, language=layer_language(found_in))  # fmt: skip
         counts = {code: int((classes == code).sum()) for code in QUADRANTS.values()}
         row = {
             "field": field, "weights": weights_text, "n_units": len(idx), "moran_i": glob.I,

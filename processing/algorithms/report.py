@@ -19,13 +19,21 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QTimer
 
+from ...core import geobs
 from ...core.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
+from ..languages import countries_of
 from ..metrics_table import groups, metrics_row
 from ..parameters import AnchorParameters
-from ..report_layout import ReportBuilder, iface_running, keep_in_project, report_project
+from ..report_layout import (
+    ReportBuilder,
+    iface_running,
+    keep_in_project,
+    points_box,
+    report_project,
+)
 from ..runs import run_info
 from ..styles import short_model, short_topic
 from ..truth import anchor_values
@@ -45,15 +53,16 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             "layer's GeoPackage (or of its folder) records it: the study area as the user gave "
             "it (a drawn polygon with its area in km² and extent, a layer and its selection, "
             "the map extent or the world), the model, endpoint (never a key), prompt preset, "
-            "score kind, ground truth and anchor as layer.field, date and versions; maps of the "
-            "rank and the rank error zoomed to the study area, with its outline, legend, north "
-            "arrow and a scale bar (world maps in the Equal Earth projection and without a "
-            "scale bar, which would hold nowhere on them; smaller areas in a Lambert "
-            "equal-area projection centred on the study area); the metrics table (with the "
+            "prompt language (a layer asked in one), score kind, ground truth and anchor as "
+            "layer.field, date and versions; maps of the rank and the rank error zoomed to the "
+            "study area, with its outline, legend, north arrow and a scale bar (world maps in "
+            "the Equal Earth projection and without a scale bar, which would hold nowhere on "
+            "them; smaller areas in a Lambert equal-area projection centred on the study "
+            "area); the metrics table (with the "
             "global Moran's I of the rank errors and, with an anchor, rho with the anchor and "
-            "the bias score), the rating-vs-truth plot and rank-error histogram, the hot spots "
-            "of 'Bias hot spots' when given, the data attributions and what data was sent to "
-            "the model."
+            "the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias "
+            "scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, "
+            "the data attributions and what data was sent to the model."
         )
 
     # processAlgorithm builds, renders and exports with a project and layers of its own thread;
@@ -120,16 +129,18 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         dpi = self.parameterAsInt(parameters, "DPI", context)
         anchor_source = AnchorParameters.read(self, parameters, context)
 
-        names = ["model", "topic", "score_kind", "answered", "failed", "truth", "truth_unit",
-                 "score"]  # fmt: skip
+        names = ["model", "topic", "score_kind", "language", "answered", "failed", "truth",
+                 "truth_unit", "score"]  # fmt: skip
         cols = read_columns(layer, context, names)
+        if "language" in cols:  # NULL: no language
+            cols["language"] = [v if isinstance(v, str) else "" for v in cols["language"]]
         mixed = groups(cols)
         if len(mixed) != 1:
             raise QgsProcessingException(
                 tr("A report covers one model, topic and score kind; this layer holds {n}.")
                 .format(n=len(mixed))
             )  # fmt: skip
-        model, topic, kind = next(iter(mixed))
+        model, topic, kind, language = next(iter(mixed))
         model, topic = model or layer.name(), topic or layer.name()
         score = as_float(cols["score"])
         truth = as_float(cols["truth"]) if "truth" in cols else None
@@ -148,11 +159,12 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             model, topic, kind, score, truth, anchor, anchor_name, n_boot, seed,
             answered=answered, failed=failed, truth_units=units,
             anchor_units=units if anchor_units is None else anchor_units, lon=cols["lon"],
-            lat=cols["lat"],
+            lat=cols["lat"], language=language,
+            countries=countries_of(cols["lon"], cols["lat"]) if language else None,
         )  # fmt: skip
         if feedback.isCanceled():
             return {}
-        run = run_info(layer.source(), model, topic)
+        run = run_info(layer.source(), model, topic, language)
         title = self.parameterAsString(parameters, "TITLE", context) or tr(
             "{topic} as rated by {model}"
         ).format(topic=short_topic(topic), model=short_model(model))
@@ -161,6 +173,14 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         project = report_project(context.project() or QgsProject.instance())
         builder = ReportBuilder(project, title, folder)
         errors = None if truth is None else rank_error(score, truth)
+        if errors is not None:
+            # The GeoBS scores of the rank errors: a world survey with a benchmark card's
+            # settings, a smaller area with neighbourhoods scaled to its points.
+            lon, lat = cols["lon"], cols["lat"]
+            world = points_box(np.asarray(lon, float), np.asarray(lat, float))[1]
+            settings = geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
+            scores = geobs.geobs_scores(lon, lat, geobs.bin_errors(errors), settings)
+            row["geobs"] = dict(scores.summary(), **scores.settings.as_dict())
         builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)
         feedback.setProgress(60)
         pngs = builder.export(pdf, dpi)

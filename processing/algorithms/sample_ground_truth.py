@@ -202,12 +202,14 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             if fields.lookupField(f.name()) < 0:
                 fields.append(f)
         # The output says what it measured on its own: the rating run's facts and the truth's.
-        model, topic = (str(columns[k][0]) if k in columns and len(columns[k]) else None
-                        for k in ("model", "topic"))  # fmt: skip
+        model, topic, language = (
+            str(columns[k][0]) if k in columns and len(columns[k]) and columns[k][0] else None
+            for k in ("model", "topic", "language")
+        )
         rated = self.parameterAsVectorLayer(parameters, "INPUT", context)
         record = derived_record(
             rated.source() if rated is not None else "", self.id(), parameters, started, model,
-            topic, truth=self.truth_label(parameters, context), n_points=len(truth),
+            topic, language, truth=self.truth_label(parameters, context), n_points=len(truth),
         )  # fmt: skip
         dest = self.write_points(parameters, context, fields, columns, feedback, "rank_error",
                                  runs=[record])  # fmt: skip

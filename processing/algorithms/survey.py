@@ -12,7 +12,9 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
 from ..gpkg import write_table
-from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
+from ..languages import countries_of, tagged
+from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
+from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
@@ -24,7 +26,7 @@ from ..parameters import (
 )
 from ..points import sample_points
 from ..rating import load_outputs, rate, score_kinds, write_rated
-from ..runs import append_runs, now, run_record, stats_fields
+from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
 
@@ -43,7 +45,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "'metrics' table and a 'runs' table into one GeoPackage. The runs table says what "
             "was measured: the study area (STUDY_AREA, else the region layer, the extent or the "
             "world) with its area and extent, ground truth and anchor as layer.field "
-            "(TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score."
+            "(TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In "
+            "several prompt languages, each language gets its own layers, metrics rows (with "
+            "its home bias, as 'Bias metrics') and runs row."
         )
 
     def initAlgorithm(self, config=None):
@@ -88,10 +92,13 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         if bootstrap.kind == "points":
             units = anchor_units = None
 
+        languages = prompt.languages
+        countries = countries_of(lon, lat) if tagged(languages) else None
         with running_endpoint(connection, feedback) as ep:
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                languages=languages)  # fmt: skip
             rows = []
-            for topic, cols in by_topic.items():
+            for (topic, code), cols in rated.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
                 u = units if t is not None else None
                 if t is not None:
@@ -105,19 +112,23 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                         failed=cols["failed"] == 1, truth_units=u,
                         anchor_units=u if anchor_units is None else anchor_units,
                         note=cols.get("score_note", ""), lon=lon, lat=lat,
+                        language=code if "language" in cols else "", countries=countries,
                     )
                 )  # fmt: skip
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                score_kind=score_kinds(by_topic), truth=truth_source.label, anchor=anchor_name,
-                **stats_fields(stats), **sampling.area.fields(),
+                score_kind=score_kinds(rated), truth=truth_source.label, anchor=anchor_name,
+                **sampling.area.fields(),
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        # The runs row first: the layers' descriptions (metadata) are made from it.
-        append_runs(path, [record])
-        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
+        # The runs rows first (one per prompt language): the layers' descriptions (metadata)
+        # are made from them.
+        append_runs(path, language_records(record, languages, stats, template))
+        uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+        metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
+            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
