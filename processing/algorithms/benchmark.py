@@ -191,14 +191,15 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
         )  # fmt: skip
         feedback.setProgressText(tr("Writing the card…"))
         if record is None:  # given ratings: their run's endpoint and prompt, where recorded
+            n_rated = max(int(np.sum(p["rated"])) for p in by_topic.values())
             record = run_record(self.id(), parameters, started, topics=list(by_topic),
-                                model=model, score_kind=kind)  # fmt: skip
+                                model=model, score_kind=kind, n_points=n_rated)  # fmt: skip
             record.update({k: run[k] for k in ("provider", "endpoint_host", "endpoint",
                                                "template_name", "template_prefix",
                                                "template_body") if (run or {}).get(k)})  # fmt: skip
         # What the card measured, in the runs row first: the layers' descriptions are made
         # from it.
-        record.update(sample_facts(version, sample, list(by_topic)), n_points=len(sample))
+        record.update(sample_facts(version, sample, list(by_topic)))
         append_runs(path, [record])
         layers = self.rated_layers(sample, by_topic, columns_by_topic, model)
         uris = write_rated(path, layers, model, default_style="rank_error",

@@ -384,9 +384,10 @@ def test_aggregate_correlate_and_hotspots(qp, rated, tmp_path):
     pdf = tmp_path / "report.pdf"
     result = qp.run("report", INPUT=truth, HOTSPOTS=hot, N_BOOT=100, DPI=50, OUTPUT=pdf)
     pngs = result["PNG_FILES"].split(";")
-    assert result["PAGES"] == 3 == len(pngs) and all(os.path.getsize(p) > 10_000 for p in pngs)
+    # facts and ranks, metrics and plots, rank errors, hot spots
+    assert result["PAGES"] == 4 == len(pngs) and all(os.path.getsize(p) > 10_000 for p in pngs)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    assert "Pages:           3" in info.stdout
+    assert "Pages:           4" in info.stdout
 
 
 def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):
