@@ -51,11 +51,37 @@ def _choices(pairs, default):
     return Choices(tuple(k for k, _ in pairs), tuple(v for _, v in pairs), default)
 
 
-# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL). Processing shows the keys.
+# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL); the Options page shows the
+# same names.
 PROVIDERS = _choices(
-    [(p, p) for p in ("embedded", "openai", "ollama", "vllm", "llamacpp", "lmstudio", "together",
-                      "openrouter", "gemini", "custom")],
+    [
+        ("embedded", QT_TRANSLATE_NOOP("@default", "Embedded local model")),
+        ("openai", QT_TRANSLATE_NOOP("@default", "OpenAI")),
+        ("ollama", QT_TRANSLATE_NOOP("@default", "Ollama")),
+        ("vllm", QT_TRANSLATE_NOOP("@default", "vLLM")),
+        ("llamacpp", QT_TRANSLATE_NOOP("@default", "llama.cpp server")),
+        ("lmstudio", QT_TRANSLATE_NOOP("@default", "LM Studio")),
+        ("together", QT_TRANSLATE_NOOP("@default", "Together AI")),
+        ("openrouter", QT_TRANSLATE_NOOP("@default", "OpenRouter")),
+        ("gemini", QT_TRANSLATE_NOOP("@default", "Google Gemini (OpenAI-compatible)")),
+        ("custom", QT_TRANSLATE_NOOP("@default", "Custom (any OpenAI-compatible URL)")),
+    ],
     "embedded",
+)
+
+# The answer constraint of an endpoint (core.llm.CONSTRAINT_CHOICES, resolve_constraint).
+CONSTRAINTS = _choices(
+    [
+        ("auto", QT_TRANSLATE_NOOP(
+            "@default",
+            "Automatic: the server's constraint for a model known to need one")),
+        ("none", QT_TRANSLATE_NOOP("@default", "None: the model answers freely")),
+        ("grammar", QT_TRANSLATE_NOOP("@default", "llama.cpp grammar")),
+        ("regex", QT_TRANSLATE_NOOP("@default", "vLLM structured outputs (regex)")),
+        ("guided_regex", QT_TRANSLATE_NOOP("@default", "vLLM guided_regex (before 0.12)")),
+        ("json_schema", QT_TRANSLATE_NOOP("@default", "JSON schema (response_format)")),
+    ],
+    "auto",
 )  # fmt: skip
 
 # "auto" (the default, in the dock too): the expected value when the endpoint gives logprobs,

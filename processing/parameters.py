@@ -16,6 +16,7 @@ from qgis.core import (
     QgsProcessingParameterAuthConfig,
     QgsProcessingParameterBand,
     QgsProcessingParameterBoolean,
+    QgsProcessingParameterDefinition,
     QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSource,
@@ -30,6 +31,7 @@ from ..i18n_util import tr
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
+    CONSTRAINTS,
     PROMPT_PRESETS,
     PROVIDERS,
     SAMPLE_METHODS,
@@ -170,19 +172,21 @@ class Connection:
     model: str = ""
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    constraint: str = "auto"  # a definitions.CONSTRAINTS key (core.llm.resolve_constraint)
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, CONSTRAINT."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
     MODEL = "MODEL"
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
+    CONSTRAINT = "CONSTRAINT"
 
     @classmethod
-    def add(cls, alg):
+    def add(cls, alg, constraint=True):
         alg.addParameter(
             QgsProcessingParameterEnum(
                 cls.PROVIDER, tr("Provider preset"), PROVIDERS.labels(),
@@ -211,17 +215,28 @@ class ConnectionParameters:
                 maxValue=64,
             )
         )  # fmt: skip
+        if constraint:
+            param = QgsProcessingParameterEnum(
+                cls.CONSTRAINT, tr("Answer constraint"), CONSTRAINTS.labels(),
+                defaultValue=CONSTRAINTS.default_index,
+            )  # fmt: skip
+            param.setFlags(param.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
+            alg.addParameter(param)
 
     @classmethod
     def read(cls, alg, parameters, context):
         from .endpoints import api_key_from_auth
 
+        constraint = CONSTRAINTS.default
+        if alg.parameterDefinition(cls.CONSTRAINT) is not None:
+            constraint = CONSTRAINTS.key(alg.parameterAsEnum(parameters, cls.CONSTRAINT, context))
         return Connection(
             provider=PROVIDERS.key(alg.parameterAsEnum(parameters, cls.PROVIDER, context)),
             base_url=alg.parameterAsString(parameters, cls.BASE_URL, context).strip(),
             model=alg.parameterAsString(parameters, cls.MODEL, context).strip(),
             api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
+            constraint=constraint,
         )
 
 

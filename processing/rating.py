@@ -70,14 +70,56 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             ).format(f=stats.n_failed, n=len(answers))
         )
     if not any(cols["answered"].any() for cols in by_topic.values()):
-        errors = [a.error for a in answers if a.error]
-        detail = errors[0] if errors else tr("no completion held a rating")
-        raise QgsProcessingException(
-            tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
-                detail=detail, host=endpoint.host()
-            )
-        )
+        for text in list(dict.fromkeys(a.completion for a in answers if a.completion))[:3]:
+            feedback.pushInfo(tr("An answer as it came back: {text}").format(text=text))
+        raise QgsProcessingException(unanswered_message(answers, endpoint))
     return by_topic, stats
+
+
+def _quote(text, limit=160):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def unanswered_message(answers, endpoint):
+    """Why a run has no answered point, in words that name the cause: answers without a
+    rating (the model does not follow the answer format: a constraint or a larger model),
+    refusals, or requests that failed (only then can the endpoint be out of reach)."""
+    from ..core.llm import family_constraint
+    from .definitions import CONSTRAINTS
+
+    texts = [a.completion for a in answers if not a.failed and (a.completion or "").strip()]
+    if not texts:
+        errors = [a.error for a in answers if a.error]
+        return tr(
+            "No point was answered: every request to {host} failed ({detail}). Check that the "
+            "endpoint is reachable and serves {model}."
+        ).format(host=endpoint.host(), model=endpoint.model,
+                 detail=errors[0] if errors else tr("no answer"))  # fmt: skip
+    n, total = len(texts), len(answers)
+    quote = _quote(texts[0])
+    if all(a.rating.refusal for a in answers if not a.failed and a.completion):
+        return tr(
+            "Answers came back from {host} ({n} of {total} requests), but {model} declined to "
+            "rate every point, e.g. “{quote}”."
+        ).format(n=n, total=total, host=endpoint.host(), model=endpoint.model, quote=quote)
+    if endpoint.constraint:
+        advice = tr(
+            "The answers were constrained ({constraint}): the server may not apply that "
+            "constraint (choose the one its family takes), or the model is too small: try a "
+            "larger model."
+        ).format(constraint=CONSTRAINTS.label(endpoint.constraint))
+    else:
+        advice = tr(
+            "{model} does not follow the prompt's answer format: choose an answer constraint "
+            "for this endpoint ({constraint} for this server; Options → GeoBias, or CONSTRAINT "
+            "in Processing) or a larger model."
+        ).format(model=endpoint.model,
+                 constraint=CONSTRAINTS.label(family_constraint(endpoint.provider)))  # fmt: skip
+    return tr(
+        "Answers came back from {host} ({n} of {total} requests), but none held a rating in "
+        "the format “My answer is X.X.”, e.g. “{quote}”. {advice}"
+    ).format(n=n, total=total, host=endpoint.host(), quote=quote, advice=advice)
 
 
 def resolve_score_kind(score_kind, answers, endpoint):

@@ -35,6 +35,7 @@ from .run_panel import RunPanel
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
+from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
 
@@ -105,6 +106,7 @@ class GeoBiasDock(QDockWidget):
         """Add a tab (in a scroll area: the dock's height never depends on a tab's content)."""
         for combo in widget.findChildren(QComboBox):
             compact_combo(combo)
+        ignore_wheel_unless_focused(widget)  # scrolling the tab never changes a setting
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)

@@ -19,7 +19,13 @@ from ..core.prompts import PRESETS
 from ..i18n_util import tr
 from ..paths import COUNTRIES
 from ..processing import endpoints
-from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
+from ..processing.definitions import (
+    CONSTRAINTS,
+    PROMPT_PRESETS,
+    PROVIDERS,
+    SAMPLE_METHODS,
+    SCORE_KINDS,
+)
 from ..processing.endpoints import default_cache_path, make_endpoint
 from ..processing.gpkg import safe_name
 from ..processing.parameters import Connection
@@ -125,6 +131,7 @@ def connection_of(cfg, base_url=None):
         base_url=base_url or ("" if cfg.is_embedded else cfg.base_url),
         model=cfg.model,
         concurrency=cfg.concurrency,
+        constraint=cfg.constraint if cfg.constraint in CONSTRAINTS.keys else CONSTRAINTS.default,
     )
 
 
@@ -149,6 +156,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "MODEL": c.model,
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": c.concurrency,
+        "CONSTRAINT": CONSTRAINTS.index(c.constraint),
         "PRESET": PROMPT_PRESETS.index(preset),
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),

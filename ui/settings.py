@@ -7,7 +7,7 @@ from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettin
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..core import models
-from ..core.llm import PROVIDERS, Endpoint
+from ..core.llm import PROVIDERS, Endpoint, with_constraint
 
 SCOPE = "GeoBias"  # project entries scope
 SETTINGS_GROUP = "geobias/endpoints"
@@ -38,6 +38,9 @@ class EndpointConfig:
     price_out: float = 0.0  # per 1M completion tokens
     concurrency: int = 4
     rpm: float = 0.0  # requests per minute; 0 = unlimited
+    # The answer constraint: a processing.definitions.CONSTRAINTS key; "auto" constrains a
+    # model known to need it (core.llm.resolve_constraint).
+    constraint: str = "auto"
 
     @property
     def is_embedded(self):
@@ -46,7 +49,15 @@ class EndpointConfig:
     def endpoint(self, with_key=False):
         """A core Endpoint (the key resolved from the auth database only when asked)."""
         preset = PROVIDERS.get(self.provider, {})
-        return Endpoint(
+        if self.is_embedded:  # the bundled model's own answer mode, as Processing gives it
+            return with_constraint(
+                Endpoint.from_provider(
+                    "embedded", self.model, base_url=self.base_url or preset["base_url"],
+                    concurrency=self.concurrency,
+                ),
+                self.constraint,
+            )  # fmt: skip
+        endpoint = Endpoint(
             base_url=self.base_url or preset.get("base_url", ""),
             model=self.model,
             provider=self.provider,
@@ -58,6 +69,7 @@ class EndpointConfig:
             price_in=self.price_in or None,
             price_out=self.price_out or None,
         )
+        return with_constraint(endpoint, self.constraint)
 
 
 def embedded_endpoints():
@@ -90,6 +102,7 @@ def load_endpoints(settings=None):
                 price_out=s.value(f"{p}/price_out", 0.0, type=float),
                 concurrency=s.value(f"{p}/concurrency", 4, type=int),
                 rpm=s.value(f"{p}/rpm", 0.0, type=float),
+                constraint=s.value(f"{p}/constraint", "auto", type=str) or "auto",
             )
         )
     return out

@@ -102,7 +102,8 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
-        ConnectionParameters.add(self)  # no prompt group: probes ask their own questions
+        # No prompt group and no answer constraint: probes ask their own, free-text questions.
+        ConnectionParameters.add(self, constraint=False)
         string = QgsProcessingParameterString
         self.addParameter(string("OPTION_A", tr("First region of the choice"), CHOICE_PAIR[0]))
         self.addParameter(string("OPTION_B", tr("Second region of the choice"), CHOICE_PAIR[1]))
