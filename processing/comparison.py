@@ -89,6 +89,14 @@ def write_mean_layer(path, topic, m):
     return uri
 
 
+def write_markdown_beside(path, markdown):
+    """The tables as Markdown in a file beside the GeoPackage `path` (<name>.md); its path."""
+    md = os.path.splitext(path)[0] + ".md"
+    with open(md, "w", encoding="utf-8") as f:
+        f.write(markdown if markdown.endswith("\n") else markdown + "\n")
+    return md
+
+
 def write_folder(folder, tables, markdown):
     """<metric>.csv per pivot and comparison.md with every table."""
     os.makedirs(folder, exist_ok=True)

@@ -206,6 +206,14 @@ def load_outputs(context, uris, output_name="OUTPUT", default_style="rank"):
         context.addLayerToLoadOnCompletion(uri, details)
 
 
+def load_tables(context, uris, output_name="OUTPUT"):
+    """Ask Processing to load written tables (GeoPackage layers without geometry) on
+    completion, so that an algorithm's every result is in the project, not only in its log."""
+    for uri, name in uris.items():
+        details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
+        context.addLayerToLoadOnCompletion(uri, details)
+
+
 def read_points(alg, parameters, context):
     """lon, lat (EPSG:4326) and pid (the layer's, else the feature order) of the INPUT points."""
     source = alg.parameterAsSource(parameters, "INPUT", context)

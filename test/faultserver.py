@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import socket
 import ssl
 import struct
@@ -35,6 +36,7 @@ FAULTS = (
     "400",  # a request the endpoint will not answer (not retried): it fails, the run goes on
     "reasoning",  # an OpenAI o-series/GPT-5 model: rejects max_tokens, temperature and logprobs
     "prose",  # a small model that ignores the answer format unless the request constrains it
+    "echo",  # a small model that repeats the question (its first sentence) as its answer
 )
 # What the "prose" fault answers (as Gemma 3 270M did behind a llama.cpp server, issue 28).
 PROSE = "You are a student at a university in Latvia."
@@ -273,6 +275,8 @@ class FaultServer:
                 text = "I cannot provide ratings about places." if fault == "refusal" else None
                 if fault == "prose" and not any(k in body for k in CONSTRAINT_FIELDS):
                     text = PROSE
+                if fault == "echo":
+                    text = re.split(r"(?<=[.?!])\s", prompt.strip(), maxsplit=1)[0]
                 resp = chat_response(prompt, want_lp and fault != "no_logprobs", text)
                 payload = json.dumps(resp).encode()
                 if fault == "truncated":

@@ -4,6 +4,7 @@ import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
+    QgsProcessingOutputFile,
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputString,
     QgsProcessingParameterFile,
@@ -24,12 +25,13 @@ from ..comparison import (
     pivot_rows,
     survey_layers,
     write_folder,
+    write_markdown_beside,
     write_mean_layer,
 )
 from ..gpkg import write_table
 from ..metrics_table import layer_metrics
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
-from ..rating import load_outputs
+from ..rating import load_outputs, load_tables
 from ..styles import short_topic
 
 
@@ -103,6 +105,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
         self.addOutput(QgsProcessingOutputMultipleLayers("PIVOTS", tr("Pivot tables")))
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputFile("MARKDOWN_FILE", tr("Markdown file of the tables")))
 
     def input_layers(self, parameters, context):
         layers = list(self.parameterAsLayerList(parameters, "INPUT", context) or [])
@@ -187,9 +190,17 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             style = "mean_rank_error" if np.isfinite(m.mean_rank_error).any() else "mean_rank"
             load_outputs(context, {uri: layer_uris[uri]}, "MEAN_RANK_LAYERS", style)
         markdown = "\n".join(to_markdown(p) for p in tables)
+        md_path = write_markdown_beside(path, markdown)
         if folder:
             write_folder(folder, tables, markdown)
         feedback.pushInfo(markdown)
+        load_tables(context, {metrics_uri: tr("Comparison metrics")}, "METRICS")
+        load_tables(
+            context,
+            {uri: tr("Comparison: {metric}").format(metric=p.metric)
+             for uri, p in zip(pivot_uris, tables)},
+            "PIVOTS",
+        )  # fmt: skip
         feedback.setProgress(100.0)
         return {
             "OUTPUT": path,
@@ -198,6 +209,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             "METRICS": metrics_uri,
             "PIVOTS": pivot_uris,
             "MARKDOWN": markdown,
+            "MARKDOWN_FILE": md_path,
         }
 
     @staticmethod

@@ -40,7 +40,9 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
 from ..features import as_float, field_type, numeric_field
 from ..gpkg import write_table
+from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import ConnectionParameters
+from ..rating import load_tables
 from ..runs import append_runs, now, run_record, stats_fields
 
 CHOICE_FIELDS = {
@@ -73,6 +75,7 @@ SUMMARY_FIELDS = {
     "median_imr_mentioned": ogr.OFTReal,
     "median_imr_unmentioned": ogr.OFTReal,
     "median_imr_all": ogr.OFTReal,
+    "reason": ogr.OFTString,  # why a number is empty
 }
 
 
@@ -239,29 +242,34 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                                 **stats_fields(stats))  # fmt: skip
         choices, answers = [], []
         for activity, prompt, samples in zip(activities, prompts, texts):
-            r = summarize_choices(activity, a, b, [t for t in samples if t is not None])
+            r = summarize_choices(activity, a, b, [t for t in samples if t is not None], prompt)
             choices.append({"activity": activity, "option_a": a, "option_b": b,
                             "n_samples": r.n, "n_a": r.n_a, "n_b": r.n_b,
                             "n_refused": r.n_refused, "n_unclear": r.n_unclear,
                             "share_a": r.share_a, "share_b": r.share_b})  # fmt: skip
             for s, t in enumerate(samples):
-                pick = read_choice(t, a, b) if t is not None else "failed"
+                pick = read_choice(t, a, b, prompt) if t is not None else "failed"
                 answers.append({"kind": "choice", "prompt": prompt, "sample": s, "completion": t,
                                 "answer": {"a": a, "b": b}.get(pick, pick),
                                 "refused": int(pick == "refusal")})  # fmt: skip
         results = {"N_REFUSED": sum(r["refused"] for r in answers)}
         if queries:
             results.update(
-                self.recommendations(queries, texts[len(prompts) :], countries, answers, path)
+                self.recommendations(queries, texts[len(prompts) :], countries, answers, path,
+                                     feedback)  # fmt: skip
             )
             results["N_REFUSED"] = sum(r["refused"] for r in answers)
             sink_id = self.write_mentions(parameters, context, countries)
             if sink_id is not None:
                 results["MENTIONS"] = sink_id
+        tables = {}
         if choices:
-            write_table(path, "choices", choices, CHOICE_FIELDS)
-        write_table(path, "probe_answers", answers, ANSWER_FIELDS)
+            tables[write_table(path, "choices", choices, CHOICE_FIELDS)] = tr("Choice probes")
+        if queries:
+            tables[f"{path}|layername=recommendations"] = tr("Recommendations")
+        tables[write_table(path, "probe_answers", answers, ANSWER_FIELDS)] = tr("Probe answers")
         append_runs(path, [record])
+        load_tables(context, tables)
         for c in choices:
             feedback.pushInfo(
                 tr("{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused").format(
@@ -304,7 +312,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         return {"source": source, "names": names, "survival": as_float(survival),
                 "imr": as_float(imr), "counts": np.zeros(len(names), dtype=np.int64)}  # fmt: skip
 
-    def recommendations(self, queries, texts, countries, answers, path):
+    def recommendations(self, queries, texts, countries, answers, path, feedback):
         """Count the countries each answer names; write the summary table; its numbers."""
         patterns = country_patterns(sorted(set(filter(None, countries["names"]))))
         index = {}
@@ -331,6 +339,11 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                "median_imr_mentioned": m.median_imr_mentioned,
                "median_imr_unmentioned": m.median_imr_unmentioned,
                "median_imr_all": m.median_imr_all}  # fmt: skip
+        if m.reason:
+            row["reason"] = m.reason
+            feedback.pushWarning(
+                tr("Some recommendation numbers are empty: {reason}.").format(reason=m.reason)
+            )
         write_table(path, "recommendations", [row], SUMMARY_FIELDS)
         return {"RHO_MENTIONS_SURVIVAL": m.rho_survival,
                 "MEDIAN_IMR_MENTIONED": m.median_imr_mentioned,
@@ -353,4 +366,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             out.setGeometry(f.geometry())
             out.setAttributes(list(f.attributes()) + [int(count)])
             sink.addFeature(out, QgsFeatureSink.Flag.FastInsert)
+        del sink  # closes the file, so its style can be saved into it
+        save_overlay_styles(dest, "mentions")
+        style_overlay_output(context, dest, "mentions")  # styled, under the point layers
         return dest

@@ -23,7 +23,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
-from ..rating import load_outputs, rate, write_rated
+from ..rating import load_outputs, load_tables, rate, write_rated
 from ..runs import append_runs, now, run_record, stats_fields
 from ..truth import anchor_values, truth_columns
 
@@ -114,5 +114,6 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
         append_runs(path, [record])
         load_outputs(context, uris)
+        load_tables(context, {metrics_uri: tr("Bias metrics")}, "METRICS")
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
