@@ -134,50 +134,132 @@ def _failure(row: dict, response: dict) -> str:
     return "batch: " + json.dumps(err, ensure_ascii=False)[:500]
 
 
-def import_batch(path: str, cache: SurveyCache) -> BatchImport:
-    """Store a batch output JSONL in the cache.
+class BatchFormatError(ValueError):
+    """A file that is not batch output GeoBias can read; the message says what it is and what
+    was expected. Nothing is stored from it."""
+
+
+EXPECTED = ("OpenAI Batch output: one JSON line per request with its custom_id and a "
+            "response (status_code, body) or an error, as OpenAI, Azure OpenAI, vLLM's "
+            "run-batch and Mistral write it")  # fmt: skip
+
+
+def line_kind(row) -> str:
+    """What a parsed JSONL line is: "output" (OpenAI Batch output, an answer or an error),
+    "request" (OpenAI Batch input, as export_batch writes it), "anthropic_result",
+    "anthropic_request", "gemini", "bedrock", or "unknown"."""
+    if not isinstance(row, dict):
+        return "unknown"
+    if row.get("custom_id"):
+        if "response" in row or "error" in row:
+            return "output"
+        if "body" in row and ("url" in row or "method" in row):
+            return "request"
+        if isinstance(row.get("result"), dict):
+            return "anthropic_result"
+        if isinstance(row.get("params"), dict):
+            return "anthropic_request"
+    if "key" in row and ("response" in row or "request" in row):
+        return "gemini"
+    if "recordId" in row and ("modelInput" in row or "modelOutput" in row):
+        return "bedrock"
+    return "unknown"
+
+
+_KINDS = {
+    "request": "a request file (the requests a batch service is given, as GeoBias's 'Export "
+               "requests for a batch service' writes them), not the results: run it on the "
+               "batch service and import the output file it returns",
+    "anthropic_result": "Anthropic Message Batches results (custom_id with a result object)",
+    "anthropic_request": "Anthropic Message Batches requests (custom_id with params)",
+    "gemini": "a Google Gemini batch file (key with request or response)",
+    "bedrock": "an Amazon Bedrock batch inference file (recordId, modelInput, modelOutput)",
+}  # fmt: skip
+
+
+def _not_output(path: str, n: int, kind: str) -> BatchFormatError:
+    what = _KINDS.get(kind, "not a batch output line (no custom_id with a response or error)")
+    where = f"{path}" if n == 1 else f"{path}:{n}"
+    return BatchFormatError(f"{where} is {what}; expected {EXPECTED}.")
+
+
+@dataclass
+class BatchOutput:
+    """One batch output file, read and checked: answers and failures by custom_id."""
+
+    path: str
+    answers: dict
+    failures: dict
+    n_lines: int
+
+
+def read_output(path: str) -> BatchOutput:
+    """Read and check a batch output JSONL (nothing is stored).
 
     Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"} (OpenAI
-    and vLLM alike). Answers are stored under their custom_id; a failed line is recorded as a
-    failure, so a later run retries it, unless that request already has an answer (from another
-    node's output or an earlier import). A malformed line stops the import before anything is
-    stored.
+    and vLLM alike). An answer replaces an earlier failure of the same request, never the
+    other way round. Raises BatchFormatError naming what the file is instead (empty, not JSON
+    Lines, the request file itself, another provider's batch format) and what was expected.
     """
     answers: dict[str, dict] = {}
     failures: dict[str, str] = {}
-    result = BatchImport()
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as e:
-                raise ValueError(f"{path}:{n}: not JSON") from e
-            if not isinstance(row, dict) or not row.get("custom_id"):
-                raise ValueError(f"{path}:{n}: no custom_id (not a batch output line)")
-            result.n_lines += 1
-            key = row["custom_id"]
-            response = row.get("response") or {}
-            body = response.get("body")
-            ok = (
-                not row.get("error")
-                and response.get("status_code", 200) == 200
-                and isinstance(body, dict)
-                and body.get("choices")
-            )
-            if ok:
-                answers[key] = body
-                failures.pop(key, None)
-            elif key not in answers:
-                failures[key] = _failure(row, response)
-    answered = cache.has_many(failures)
-    cache.put_many(answers.items())
-    for key, error in failures.items():
+    n_lines = 0
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except ValueError as e:
+                    if not n_lines:
+                        raise BatchFormatError(
+                            f"{path} is not JSON Lines; expected {EXPECTED}."
+                        ) from e
+                    raise BatchFormatError(f"{path}:{n}: not JSON; expected {EXPECTED}.") from e
+                kind = line_kind(row)
+                if kind != "output":
+                    raise _not_output(path, n if n_lines else 1, kind)
+                n_lines += 1
+                key = row["custom_id"]
+                response = row.get("response") or {}
+                body = response.get("body")
+                ok = (
+                    not row.get("error")
+                    and response.get("status_code", 200) == 200
+                    and isinstance(body, dict)
+                    and body.get("choices")
+                )
+                if ok:
+                    answers[key] = body
+                    failures.pop(key, None)
+                elif key not in answers:
+                    failures[key] = _failure(row, response)
+    except UnicodeDecodeError as e:
+        raise BatchFormatError(f"{path} is not a text file; expected {EXPECTED}.") from e
+    if not n_lines:
+        raise BatchFormatError(f"{path} is empty; expected {EXPECTED}.")
+    return BatchOutput(path, answers, failures, n_lines)
+
+
+def store_output(output: BatchOutput, cache: SurveyCache) -> BatchImport:
+    """Store a checked batch output: answers by custom_id; a failure is recorded, so a later
+    run retries it, unless that request already has an answer (another node's output or an
+    earlier import)."""
+    result = BatchImport(n_lines=output.n_lines)
+    answered = cache.has_many(output.failures)
+    cache.put_many(output.answers.items())
+    for key, error in output.failures.items():
         if key in answered:
             result.n_already_answered += 1
         else:
             cache.put_failure(key, error)
             result.n_failed += 1
-    result.n_answers = len(answers)
+    result.n_answers = len(output.answers)
     return result
+
+
+def import_batch(path: str, cache: SurveyCache) -> BatchImport:
+    """Check and store a batch output JSONL in the cache (read_output, then store_output): a
+    file that is not batch output stores nothing."""
+    return store_output(read_output(path), cache)

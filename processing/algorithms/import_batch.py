@@ -50,7 +50,7 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import import_batch
+        from ...core.batch import read_output, store_output
         from ...core.cache import CacheError, SurveyCache
 
         path = self.parameterAsFile(parameters, "INPUT", context)
@@ -60,32 +60,41 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         paths = [path] if path else sorted(glob.glob(os.path.join(folder, "*.jsonl")))
         if not paths:
             raise QgsProcessingException(tr("{folder} holds no .jsonl file.").format(folder=folder))
+        # Every file is read and checked before anything is stored: a request file, an empty
+        # file or another provider's format among them records nothing.
+        outputs = []
+        for p in paths:
+            if feedback.isCanceled():
+                return {"N_ANSWERS": 0, "N_FAILED": 0, "N_FILES": 0}
+            try:
+                outputs.append(read_output(p))
+            except (OSError, ValueError) as err:
+                raise QgsProcessingException(
+                    tr("{err} Nothing was recorded.").format(err=err)
+                    if str(err).startswith(p)
+                    else tr("{path} cannot be imported: {err}. Nothing was recorded.").format(
+                        path=p, err=err
+                    )
+                ) from err
         try:
             cache = SurveyCache(default_cache_path())
         except CacheError as err:
             raise QgsProcessingException(str(err)) from err
         n_answers = n_failed = 0
-        for i, p in enumerate(paths):
-            if feedback.isCanceled():
-                break
-            try:
-                result = import_batch(p, cache)
-            except (OSError, ValueError) as err:
-                raise QgsProcessingException(
-                    tr("{path} cannot be imported: {err}").format(path=p, err=err)
-                ) from err
+        for i, output in enumerate(outputs):
+            result = store_output(output, cache)
             n_answers += result.n_answers
             n_failed += result.n_failed
             feedback.pushInfo(
                 tr("{path}: {a} answers, {f} failed requests recorded").format(
-                    path=p, a=result.n_answers, f=result.n_failed
+                    path=output.path, a=result.n_answers, f=result.n_failed
                 )
             )
-            feedback.setProgress(100.0 * (i + 1) / len(paths))
+            feedback.setProgress(100.0 * (i + 1) / len(outputs))
         if n_failed:
             feedback.pushWarning(
                 tr("{f} requests failed in the batch: the next rating run sends them.").format(
                     f=n_failed
                 )
             )
-        return {"N_ANSWERS": n_answers, "N_FAILED": n_failed, "N_FILES": len(paths)}
+        return {"N_ANSWERS": n_answers, "N_FAILED": n_failed, "N_FILES": len(outputs)}
