@@ -110,13 +110,14 @@ PROMPT_PRESETS = Choices(
     tuple(PRESETS), tuple(PRESET_LABELS.get(k, k) for k in PRESETS), DEFAULT_PRESET
 )
 
+# The dock shows the same names, and both default to the paper's sampling of human-populated
+# places: weighted by population, spread by farthest points.
 SAMPLE_METHODS = _choices(
     [
         ("uniform", QT_TRANSLATE_NOOP("@default", "Uniform on the sphere")),
         ("population", QT_TRANSLATE_NOOP(
-            "@default", "Weighted by gazetteer population (importance + farthest point)")),
-        ("raster", QT_TRANSLATE_NOOP(
-            "@default", "Weighted by a raster (importance + farthest point)")),
+            "@default", "Population-weighted, farthest points (gazetteer)")),
+        ("raster", QT_TRANSLATE_NOOP("@default", "Raster-weighted, farthest points")),
         ("grid", QT_TRANSLATE_NOOP("@default", "Square grid")),
         ("hex", QT_TRANSLATE_NOOP("@default", "Hexagonal grid")),
     ],

@@ -65,15 +65,9 @@ def is_bundled(layer, key):
 
 
 def method_labels():
-    """Sampling methods (Processing's key, the dock's short label), in Processing's order."""
-    short = {
-        "uniform": tr("Uniform on the sphere"),
-        "population": tr("Weighted by gazetteer population"),
-        "raster": tr("Weighted by a raster"),
-        "grid": tr("Regular grid"),
-        "hex": tr("Hexagonal grid"),
-    }
-    return tuple((key, short.get(key) or SAMPLE_METHODS.label(key)) for key in SAMPLE_METHODS.keys)
+    """Sampling methods (Processing's key, its label), in Processing's order: the toolbox's
+    names."""
+    return tuple(zip(SAMPLE_METHODS.keys, SAMPLE_METHODS.labels()))
 
 
 def area_km2(geom):
@@ -304,6 +298,9 @@ class AreaTab(QWidget, FORM):
             return
         self.dock.panel.set_text("")
         self.show_preview(layer)
+        note = runner.sampling_note(self.dock.settings(), layer)
+        if note:
+            self.dock.push(note, Qgis.MessageLevel.Info)
 
     def show_preview(self, layer):
         self.preview_layer = layer

@@ -198,6 +198,8 @@ class GeoBiasDock(QDockWidget):
             )
             return
         self.panel.set_text("")
+        if plan.note:
+            self.push(plan.note, Qgis.MessageLevel.Info)
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
             return
         self.start(plan)

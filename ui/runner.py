@@ -102,6 +102,14 @@ def sample_points(settings, geom, path=None):
     return layer
 
 
+def sampling_note(settings, layer):
+    """Why the sampled layer has another count than the settings ask ("" if it has it): a
+    grid places only certain counts in an area."""
+    from ..processing.points import grid_note
+
+    return grid_note(settings.method, settings.n_points, layer.featureCount())
+
+
 # ---------------------------------------------------------------------------- embedded model
 # The dock and Processing share one embedded model per QGIS process, a child process kept
 # between surveys (loading it takes seconds); the dock passes its URL to geobias:ratelocations.
@@ -183,6 +191,7 @@ class Plan:
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
+    note: str = ""  # what the user should know before the run (a grid's count)
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -273,6 +282,8 @@ def plan(settings, geom, preview_layer=None, estimate=True):
     port = embedded_port() if any(e.is_embedded for e in cfgs) else None
     local_url = embedded_url(port) if port else None
     the_plan = Plan(None, folder=folder)
+    if preview_layer is None:
+        the_plan.note = sampling_note(settings, points)
     steps = []
     rate_steps = []
     for e in cfgs:

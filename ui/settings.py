@@ -192,7 +192,9 @@ class SurveySettings:
     area_layer: str = ""  # layer id
     selected_only: bool = False
     n_points: int = 100
-    method: str = "uniform"  # a processing.definitions.SAMPLE_METHODS key
+    # A processing.definitions.SAMPLE_METHODS key; its default, as in Processing: the paper's
+    # population-weighted sampling with farthest points.
+    method: str = "population"
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
