@@ -336,6 +336,14 @@ class CompareTab(QWidget, FORM):
         table.setColumnWidth(0, min(table.columnWidth(0), 170))
         self.plot.set_data(p)
 
+    def reset(self):
+        """Forget the layers and the comparison (a new or opened project)."""
+        self.layers, self.pivots, self.mean_layers = [], {}, []
+        self.modelsList.clear()
+        self.topicsList.clear()
+        self.compareButton.setEnabled(False)
+        self.show_metric()
+
     def table_text(self):
         """The table as shown (in its sort order) as tab-separated text, numbers in full."""
         table = self.pivotTable

@@ -152,7 +152,18 @@ class GeoBiasDock(QDockWidget):
                 tab.apply(s)
 
     def load_settings(self, *args):
+        """A new or opened project: its settings, and no result of the previous one."""
+        self.reset_results()
         self.apply_settings(SurveySettings.read())
+
+    def reset_results(self):
+        """Empty every tab's results and the run line (a run in progress goes on)."""
+        if not self.panel.busy:
+            self.plan = None
+        self.panel.reset()
+        for tab in self.tab_widgets():
+            if hasattr(tab, "reset"):
+                tab.reset()
 
     def save_settings(self, *args):
         self.settings().write()

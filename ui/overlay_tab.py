@@ -260,6 +260,14 @@ class OverlayTab(QWidget, FORM):
         )  # fmt: skip
         return result
 
+    def reset(self):
+        """Empty the correlations, the scatter plot and Moran's I (a new or opened project)."""
+        self.corr_data = {}
+        self.corrTable.setRowCount(0)
+        self.scatter.set_data([], [], "", "")
+        self.noteLabel.clear()
+        self.moranLabel.clear()
+
 
 def _pick(combo, layer):
     """The usual value to analyse: mean rank error of units, else the points' rank error."""
