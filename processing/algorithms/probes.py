@@ -255,8 +255,9 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         results = {"N_REFUSED": sum(r["refused"] for r in answers)}
         if queries:
             results.update(
-                self.recommendations(queries, texts[len(prompts) :], countries, answers, path,
-                                     feedback)  # fmt: skip
+                self.recommendations(
+                    queries, texts[len(prompts) :], countries, answers, path, feedback
+                )
             )
             results["N_REFUSED"] = sum(r["refused"] for r in answers)
             sink_id = self.write_mentions(parameters, context, countries)

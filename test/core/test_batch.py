@@ -8,8 +8,8 @@ import pytest
 
 from geobias.core.batch import (
     MAX_BYTES,
-    BatchFormatError,
     MAX_REQUESTS,
+    BatchFormatError,
     export_batch,
     import_batch,
     write_batches,
@@ -167,8 +167,10 @@ BEDROCK = {"recordId": "k1", "modelInput": {}, "modelOutput": {"content": []}}
         ("\n  \n", "is empty"),
         ("custom_id,response\nk1,7\n", "is not JSON Lines"),
         (json.dumps(ANTHROPIC) + "\n", "Anthropic Message Batches results"),
-        (json.dumps({"custom_id": "k1", "params": {"model": "claude"}}) + "\n",
-         "Anthropic Message Batches requests"),
+        (
+            json.dumps({"custom_id": "k1", "params": {"model": "claude"}}) + "\n",
+            "Anthropic Message Batches requests",
+        ),
         (json.dumps(GEMINI) + "\n", "Google Gemini batch file"),
         (json.dumps(BEDROCK) + "\n", "Amazon Bedrock"),
         (json.dumps({"id": "x", "answer": 7}) + "\n", "not a batch output line"),

@@ -71,8 +71,10 @@ SAFARI = choice_prompts("Africa", "Europe", ["go on a safari"])[0]
         # Neither, and refusals.
         ("Go wherever you feel welcome.", "unclear"),
         ("I'm sorry, but I can't choose between continents.", "refusal"),
-        ("Should I go to Africa or Europe to go on a safari? As an AI, I cannot decide.",
-         "refusal"),
+        (
+            "Should I go to Africa or Europe to go on a safari? As an AI, I cannot decide.",
+            "refusal",
+        ),
     ],
 )
 def test_only_the_models_own_choice_counts(text, expected):

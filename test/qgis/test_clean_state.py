@@ -21,11 +21,24 @@ COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 def survey(fs, out, count):
     import processing
 
-    return processing.run("geobias:survey", {
-        "COUNT": count, "SEED": 4, "PROVIDER": PROVIDERS.index("custom"),
-        "BASE_URL": fs.base_url, "MODEL": f"fake-{uuid.uuid4().hex[:8]}", "CONCURRENCY": 2,
-        "TOPICS": "Infant Mortality Rate", "TRUTH": COUNTRIES, "TRUTH_FIELD": "infant_mortality",
-        "ANCHOR": COUNTRIES, "ANCHOR_FIELD": "infant_survival", "N_BOOT": 20, "OUTPUT": out})
+    return processing.run(
+        "geobias:survey",
+        {
+            "COUNT": count,
+            "SEED": 4,
+            "PROVIDER": PROVIDERS.index("custom"),
+            "BASE_URL": fs.base_url,
+            "MODEL": f"fake-{uuid.uuid4().hex[:8]}",
+            "CONCURRENCY": 2,
+            "TOPICS": "Infant Mortality Rate",
+            "TRUTH": COUNTRIES,
+            "TRUTH_FIELD": "infant_mortality",
+            "ANCHOR": COUNTRIES,
+            "ANCHOR_FIELD": "infant_survival",
+            "N_BOOT": 20,
+            "OUTPUT": out,
+        },
+    )
 
 
 def test_a_toolbox_survey_gives_no_numpy_warning(processing_ready, tmp_path):
@@ -73,9 +86,9 @@ def test_a_new_project_starts_with_empty_tabs(dock, tmp_path):
 def test_the_bundled_geopackages_pass_gdals_checks_without_warnings():
     files = sorted(glob.glob(os.path.join(RESOURCES, "**", "*.gpkg"), recursive=True))
     assert len(files) >= 4
+    messages = []
     for path in files:
-        messages = []
-        gdal.PushErrorHandler(lambda cls, num, msg: messages.append(msg))
+        gdal.PushErrorHandler(lambda cls, num, msg, path=path: messages.append((path, msg)))
         try:
             ds = ogr.Open(path)
             for layer in ds:
@@ -84,4 +97,4 @@ def test_the_bundled_geopackages_pass_gdals_checks_without_warnings():
             ds = None
         finally:
             gdal.PopErrorHandler()
-        assert not messages, (path, messages)
+    assert not messages

@@ -13,7 +13,9 @@ from geobias.processing.definitions import PROVIDERS, SAMPLE_METHODS
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SurveySettings
 
-FRANCE = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries|subset=\"name\" = 'France'"
+FRANCE = os.path.join(DATA, "world_countries.gpkg") + (
+    "|layername=countries|subset=\"name\" = 'France'"
+)
 
 
 class Log(QgsProcessingFeedback):

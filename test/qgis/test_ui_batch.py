@@ -72,9 +72,7 @@ def test_export_takes_the_docks_points_without_a_preview(dock, tmp_path, qgis_if
         assert points is not None and points.featureCount() == 7
         values = dialog.createProcessingParameters()
         dialog.close()
-        assert values["INPUT"] is not None and points.source().split("|")[0] in str(
-            values["INPUT"]
-        )
+        assert values["INPUT"] is not None and points.source().split("|")[0] in str(values["INPUT"])
         out = processing.run("geobias:exportbatch", {**batch.export_parameters(dock),
                                                      "OUTPUT": str(tmp_path)})  # fmt: skip
         assert out["N_REQUESTS"] == 7 and fs.n_requests == 0
