@@ -48,6 +48,10 @@ def test_the_dock_and_the_toolbox_sample_alike_by_default_with_the_same_names(do
     assert SurveySettings().method == SAMPLE_METHODS.default == "population"
     QgsProject.instance().clear()  # a new project: the dock's defaults
     assert combo.currentData() == "population"
+    presets = dock.survey.presetCombo
+    assert [presets.itemText(i) for i in range(presets.count())] == (
+        param("geobias:ratelocations", "PRESET").options()
+    )
     for alg_id in ("geobias:samplepoints", "geobias:survey"):
         method = param(alg_id, "METHOD")
         assert method.options() == SAMPLE_METHODS.labels()
