@@ -362,8 +362,8 @@ def survey_on_the_second_endpoint():
 
         (path,) = glob.glob(os.path.join(d.plan.folder, "rated_*.gpkg"))
         with sqlite3.connect(path) as con:
-            facts["runs"] = [list(r) for r in con.execute(
-                "SELECT model, provider, endpoint_host, endpoint, n_requests FROM runs")]  # fmt: skip
+            sql = "SELECT model, provider, endpoint_host, endpoint, n_requests FROM runs"
+            facts["runs"] = [list(r) for r in con.execute(sql)]
     rec.facts["survey"] = facts
     iface.mapCanvas().refreshAllLayers()
     rec.shot("07_results")
