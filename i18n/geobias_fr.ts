@@ -1961,12 +1961,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>écartée (sans valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="197"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank error per unit</source>
         <translation>Erreur de rang moyenne par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="197"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank of the ratings per unit</source>
         <translation>Rang moyen des notes par unité</translation>
     </message>
@@ -1976,7 +1976,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="201"/>
+        <location filename="../processing/overlay_styles.py" line="204"/>
         <source>Getis–Ord Gi* hot and cold spots</source>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
@@ -3520,12 +3520,12 @@ Lancer HERB ?</translation>
         <translation>non cité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="163"/>
+        <location filename="../processing/overlay_styles.py" line="165"/>
         <source>named {n} times</source>
         <translation>cité {n} fois</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="205"/>
+        <location filename="../processing/overlay_styles.py" line="208"/>
         <source>Countries by how often the answers named them</source>
         <translation>Pays selon le nombre de fois où les réponses les citent</translation>
     </message>
@@ -4368,6 +4368,11 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.py" line="67"/>
         <source>(empty)</source>
         <translation>(vide)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="162"/>
+        <source>named once</source>
+        <translation>cité une fois</translation>
     </message>
 </context>
 <context>

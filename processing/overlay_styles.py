@@ -158,10 +158,13 @@ def mentions_renderer(layer, field="mentions", classes=5):
         colours = ramp("Blues")
         for k, (lo, hi) in enumerate(spans):
             t = 0.25 + 0.75 * (k + 1) / len(spans)
-            label = f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}"
+            if lo == hi == 1:
+                label = tr("named once")
+            else:
+                span = f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}"
+                label = tr("named {n} times").format(n=span)
             symbol = _symbol(QgsWkbTypes.GeometryType.PolygonGeometry, colours.color(t).name())
-            ranges.append(QgsRendererRange(lo - 0.5, hi + 0.5, symbol,
-                                           tr("named {n} times").format(n=label)))  # fmt: skip
+            ranges.append(QgsRendererRange(lo - 0.5, hi + 0.5, symbol, label))
     renderer = QgsGraduatedSymbolRenderer(field, ranges)
     renderer.setSourceColorRamp(ramp("Blues"))
     return renderer
