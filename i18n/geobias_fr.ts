@@ -688,7 +688,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="347"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1211,7 +1211,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="326"/>
+        <location filename="../ui/dock.py" line="331"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1506,12 +1506,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="297"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="306"/>
+        <location filename="../ui/dock.py" line="311"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -4373,6 +4373,11 @@ Lancer HERB ?</translation>
         <location filename="../processing/overlay_styles.py" line="162"/>
         <source>named once</source>
         <translation>cité une fois</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="298"/>
+        <source>The survey stopped: {reason}; all {total} answers are cached, so Resume with the same settings reads them again.</source>
+        <translation>L'enquête s'est arrêtée : {reason} ; les {total} réponses sont en cache, donc Reprendre avec les mêmes réglages les relit.</translation>
     </message>
 </context>
 <context>
