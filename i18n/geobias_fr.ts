@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="262"/>
+        <location filename="../ui/dock.py" line="263"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="208"/>
+        <location filename="../ui/runner.py" line="210"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -329,7 +329,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="226"/>
+        <location filename="../processing/rating.py" line="222"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -464,7 +464,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="99"/>
+        <location filename="../ui/runner.py" line="103"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -559,7 +559,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="182"/>
+        <location filename="../ui/dock.py" line="183"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -589,22 +589,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="185"/>
+        <location filename="../ui/dock.py" line="186"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="246"/>
+        <location filename="../ui/dock.py" line="247"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="246"/>
+        <location filename="../ui/dock.py" line="247"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="251"/>
+        <location filename="../ui/dock.py" line="252"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -617,7 +617,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="254"/>
+        <location filename="../ui/dock.py" line="255"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -637,17 +637,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="74"/>
+        <location filename="../ui/dock.py" line="75"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="274"/>
+        <location filename="../ui/dock.py" line="275"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="74"/>
+        <location filename="../ui/dock.py" line="75"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -688,7 +688,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/dock.py" line="348"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -858,7 +858,7 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="101"/>
+        <location filename="../ui/runner.py" line="105"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -868,12 +868,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="280"/>
+        <location filename="../ui/runner.py" line="282"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="366"/>
+        <location filename="../ui/runner.py" line="368"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1138,57 +1138,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="83"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="221"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="223"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1201,17 +1201,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="227"/>
+        <location filename="../ui/dock.py" line="228"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="235"/>
+        <location filename="../ui/dock.py" line="236"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="331"/>
+        <location filename="../ui/dock.py" line="327"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1270,7 +1270,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="200"/>
+        <location filename="../ui/dock.py" line="201"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1436,17 +1436,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="130"/>
+        <location filename="../processing/rating.py" line="126"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="138"/>
+        <location filename="../processing/rating.py" line="134"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="142"/>
+        <location filename="../processing/rating.py" line="138"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1496,22 +1496,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="206"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="297"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="298"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2981,7 +2981,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="88"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3090,7 +3090,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3395,7 +3395,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -4245,26 +4245,6 @@ Lancer HERB ?</translation>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="102"/>
-        <source>Answers came back from {host} ({n} of {total} requests), but {model} declined to rate every point, e.g. “{quote}”.</source>
-        <translation>Des réponses sont revenues de {host} ({n} requêtes sur {total}), mais {model} a refusé de noter chaque point, p. ex. « {quote} ».</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="107"/>
-        <source>The answers were constrained ({constraint}): the server may not apply that constraint (choose the one its family takes), or the model is too small: try a larger model.</source>
-        <translation>Les réponses étaient contraintes ({constraint}) : le serveur n'applique peut-être pas cette contrainte (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez un modèle plus grand.</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="113"/>
-        <source>{model} does not follow the prompt's answer format: choose an answer constraint for this endpoint ({constraint} for this server; Options → GeoBias, or CONSTRAINT in Processing) or a larger model.</source>
-        <translation>{model} ne suit pas le format de réponse du prompt : choisissez une contrainte de réponse pour ce point d'accès ({constraint} pour ce serveur ; Options → GeoBias, ou CONSTRAINT dans Traitement) ou un modèle plus grand.</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="119"/>
-        <source>Answers came back from {host} ({n} of {total} requests), but none held a rating in the format “My answer is X.X.”, e.g. “{quote}”. {advice}</source>
-        <translation>Des réponses sont revenues de {host} ({n} requêtes sur {total}), mais aucune ne contenait de note au format « My answer is X.X. », p. ex. « {quote} ». {advice}</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="108"/>
         <source>Markdown file of the tables</source>
         <translation>Fichier Markdown des tables</translation>
@@ -4375,9 +4355,24 @@ Lancer HERB ?</translation>
         <translation>cité une fois</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="298"/>
-        <source>The survey stopped: {reason}; all {total} answers are cached, so Resume with the same settings reads them again.</source>
-        <translation>L'enquête s'est arrêtée : {reason} ; les {total} réponses sont en cache, donc Reprendre avec les mêmes réglages les relit.</translation>
+        <location filename="../processing/rating.py" line="102"/>
+        <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
+        <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="106"/>
+        <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
+        <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="111"/>
+        <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
+        <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="115"/>
+        <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
+        <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
 </context>
 <context>

@@ -96,30 +96,26 @@ def unanswered_message(answers, endpoint):
             "endpoint is reachable and serves {model}."
         ).format(host=endpoint.host(), model=endpoint.model,
                  detail=errors[0] if errors else tr("no answer"))  # fmt: skip
-    n, total = len(texts), len(answers)
-    quote = _quote(texts[0])
+    n = len(texts)
+    quote = _quote(texts[0], 60)
     if all(a.rating.refusal for a in answers if not a.failed and a.completion):
-        return tr(
-            "Answers came back from {host} ({n} of {total} requests), but {model} declined to "
-            "rate every point, e.g. “{quote}”."
-        ).format(n=n, total=total, host=endpoint.host(), model=endpoint.model, quote=quote)
+        return tr("{model} declined to rate all {n} points it answered, e.g. “{quote}”.").format(
+            n=n, model=endpoint.model, quote=quote
+        )
     if endpoint.constraint:
         advice = tr(
-            "The answers were constrained ({constraint}): the server may not apply that "
-            "constraint (choose the one its family takes), or the model is too small: try a "
-            "larger model."
+            "they were constrained ({constraint}): the server may ignore it (choose the one its "
+            "family takes), or the model is too small: try a larger one"
         ).format(constraint=CONSTRAINTS.label(endpoint.constraint))
     else:
         advice = tr(
-            "{model} does not follow the prompt's answer format: choose an answer constraint "
-            "for this endpoint ({constraint} for this server; Options → GeoBias, or CONSTRAINT "
-            "in Processing) or a larger model."
-        ).format(model=endpoint.model,
-                 constraint=CONSTRAINTS.label(family_constraint(endpoint.provider)))  # fmt: skip
+            "choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in "
+            "Processing) or a larger model"
+        ).format(constraint=CONSTRAINTS.label(family_constraint(endpoint.provider)))
     return tr(
-        "Answers came back from {host} ({n} of {total} requests), but none held a rating in "
-        "the format “My answer is X.X.”, e.g. “{quote}”. {advice}"
-    ).format(n=n, total=total, host=endpoint.host(), quote=quote, advice=advice)
+        "None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; "
+        "they stay cached, another constraint or model asks again. One answer: “{quote}”"
+    ).format(n=n, host=endpoint.host(), quote=quote, advice=advice)
 
 
 def resolve_score_kind(score_kind, answers, endpoint):

@@ -295,11 +295,6 @@ class GeoBiasDock(QDockWidget):
                 log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
         if counts is None:
             return tr("The survey stopped: {reason}.").format(reason=reason)
-        if counts[1] and counts[0] == counts[1]:  # answered, all of it: Resume reads the same
-            return tr(
-                "The survey stopped: {reason}; all {total} answers are cached, so Resume with "
-                "the same settings reads them again."
-            ).format(reason=reason.rstrip("."), total=counts[1])
         return tr(
             "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
             "continues."

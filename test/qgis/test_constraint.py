@@ -52,7 +52,8 @@ def test_answers_without_a_rating_say_so_quote_one_and_suggest_the_constraint(po
     with FaultServer(always="prose") as fs, pytest.raises(QgsProcessingException) as err:
         rate(points, fs, tmp_path, constraint="none")
     message = str(err.value)
-    assert "none held a rating" in message and PROSE in message
+    assert "None of the 6 answers" in message and "held a rating" in message
+    assert PROSE in message
     assert CONSTRAINTS.label("grammar") in message and "larger model" in message
     assert "reachable" not in message
     # The prose stays in the cache for inspection; the default constraint asks again.
