@@ -185,15 +185,15 @@ def _not_output(path: str, n: int, kind: str) -> BatchFormatError:
 
 @dataclass
 class BatchOutput:
-    """One batch output file, read and checked: answers and failures by custom_id."""
+    """A batch output file as read and checked (read_batch), before anything is stored."""
 
-    path: str
     answers: dict
     failures: dict
-    n_lines: int
+    n_lines: int = 0
+    path: str = ""
 
 
-def read_output(path: str) -> BatchOutput:
+def read_batch(path: str) -> BatchOutput:
     """Read and check a batch output JSONL (nothing is stored).
 
     Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"} (OpenAI
@@ -239,13 +239,13 @@ def read_output(path: str) -> BatchOutput:
         raise BatchFormatError(f"{path} is not a text file; expected {EXPECTED}.") from e
     if not n_lines:
         raise BatchFormatError(f"{path} is empty; expected {EXPECTED}.")
-    return BatchOutput(path, answers, failures, n_lines)
+    return BatchOutput(answers, failures, n_lines, path)
 
 
-def store_output(output: BatchOutput, cache: SurveyCache) -> BatchImport:
-    """Store a checked batch output: answers by custom_id; a failure is recorded, so a later
-    run retries it, unless that request already has an answer (another node's output or an
-    earlier import)."""
+def store_batch(output: BatchOutput, cache: SurveyCache) -> BatchImport:
+    """Store what read_batch read: answers by custom_id; a failure is recorded (so a later run
+    retries it) unless that request already has an answer (another node's output, an earlier
+    import)."""
     result = BatchImport(n_lines=output.n_lines)
     answered = cache.has_many(output.failures)
     cache.put_many(output.answers.items())
@@ -260,6 +260,6 @@ def store_output(output: BatchOutput, cache: SurveyCache) -> BatchImport:
 
 
 def import_batch(path: str, cache: SurveyCache) -> BatchImport:
-    """Check and store a batch output JSONL in the cache (read_output, then store_output): a
+    """Check and store a batch output JSONL in the cache (read_batch, then store_batch): a
     file that is not batch output stores nothing."""
-    return store_output(read_output(path), cache)
+    return store_batch(read_batch(path), cache)

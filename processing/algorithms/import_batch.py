@@ -50,30 +50,36 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import read_output, store_output
+        from ...core.batch import read_batch, store_batch
         from ...core.cache import CacheError, SurveyCache
 
         path = self.parameterAsFile(parameters, "INPUT", context)
         folder = self.parameterAsFile(parameters, "FOLDER", context)
         if bool(path) == bool(folder):
-            raise QgsProcessingException(tr("Give either a batch output file or a folder."))
+            raise QgsProcessingException(
+                tr("Give either a batch output file (INPUT) or a folder (FOLDER).")
+            )
         paths = [path] if path else sorted(glob.glob(os.path.join(folder, "*.jsonl")))
         if not paths:
-            raise QgsProcessingException(tr("{folder} holds no .jsonl file.").format(folder=folder))
-        # Every file is read and checked before anything is stored: a request file, an empty
-        # file or another provider's format among them records nothing.
+            raise QgsProcessingException(
+                tr("Folder (FOLDER): {folder} holds no .jsonl file.").format(folder=folder)
+            )
+        key = "INPUT" if path else "FOLDER"
+        # Every file is read and checked before anything is stored (the cache is opened only
+        # then): a request file, an empty file or another provider's format among them, or a
+        # bad line, records nothing.
         outputs = []
         for p in paths:
             if feedback.isCanceled():
                 return {"N_ANSWERS": 0, "N_FAILED": 0, "N_FILES": 0}
             try:
-                outputs.append(read_output(p))
+                outputs.append(read_batch(p))
             except (OSError, ValueError) as err:
                 raise QgsProcessingException(
-                    tr("{err} Nothing was recorded.").format(err=err)
+                    tr("{key}: {err} Nothing was recorded.").format(key=key, err=err)
                     if str(err).startswith(p)
-                    else tr("{path} cannot be imported: {err}. Nothing was recorded.").format(
-                        path=p, err=err
+                    else tr("{key}: {path} cannot be imported: {err}. Nothing was recorded.").format(
+                        key=key, path=p, err=err
                     )
                 ) from err
         try:
@@ -82,7 +88,7 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(str(err)) from err
         n_answers = n_failed = 0
         for i, output in enumerate(outputs):
-            result = store_output(output, cache)
+            result = store_batch(output, cache)
             n_answers += result.n_answers
             n_failed += result.n_failed
             feedback.pushInfo(
