@@ -78,9 +78,9 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
                 raise QgsProcessingException(
                     tr("{key}: {err} Nothing was recorded.").format(key=key, err=err)
                     if str(err).startswith(p)
-                    else tr("{key}: {path} cannot be imported: {err}. Nothing was recorded.").format(
-                        key=key, path=p, err=err
-                    )
+                    else tr(
+                        "{key}: {path} cannot be imported: {err}. Nothing was recorded."
+                    ).format(key=key, path=p, err=err)
                 ) from err
         try:
             cache = SurveyCache(default_cache_path())
