@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="263"/>
+        <location filename="../ui/dock.py" line="317"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="333"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -49,17 +49,17 @@
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="68"/>
+        <location filename="../processing/algorithms/report.py" line="81"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="86"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="210"/>
+        <location filename="../ui/runner.py" line="285"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -304,7 +304,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -454,7 +454,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="103"/>
+        <location filename="../ui/runner.py" line="177"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -544,12 +544,12 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="187"/>
+        <location filename="../ui/area_tab.py" line="231"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="183"/>
+        <location filename="../ui/dock.py" line="214"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -579,22 +579,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="186"/>
+        <location filename="../ui/dock.py" line="217"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="252"/>
+        <location filename="../ui/dock.py" line="306"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -607,57 +607,57 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="255"/>
+        <location filename="../ui/dock.py" line="309"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="91"/>
+        <location filename="../ui/run_panel.py" line="127"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="124"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="97"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="75"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="275"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="75"/>
+        <location filename="../ui/dock.py" line="85"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="168"/>
+        <location filename="../ui/run_panel.py" line="225"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="322"/>
+        <location filename="../ui/results_tab.py" line="400"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="334"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
+        <location filename="../ui/results_tab.py" line="422"/>
         <source>Model: {m}
 Topic: {t}
 Rating: {r} (score {s}; ground truth {g}; rank error {e})
@@ -678,7 +678,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="348"/>
+        <location filename="../ui/dock.py" line="403"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -723,87 +723,87 @@ Prompt :
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="166"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="167"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="168"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="169"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="170"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="171"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="150"/>
+        <location filename="../ui/results.py" line="174"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -843,12 +843,12 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="124"/>
+        <location filename="../ui/task.py" line="177"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="105"/>
+        <location filename="../ui/runner.py" line="179"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -858,12 +858,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="282"/>
+        <location filename="../ui/runner.py" line="398"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="368"/>
+        <location filename="../ui/runner.py" line="483"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1083,47 +1083,47 @@ Prompt :
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="47"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="49"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="144"/>
+        <location filename="../ui/area_tab.py" line="188"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="160"/>
+        <location filename="../ui/area_tab.py" line="204"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="162"/>
+        <location filename="../ui/area_tab.py" line="206"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="254"/>
+        <location filename="../ui/area_tab.py" line="366"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="264"/>
+        <location filename="../ui/area_tab.py" line="378"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
@@ -1148,37 +1148,37 @@ Prompt :
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/results_tab.py" line="69"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="93"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="94"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="95"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="221"/>
+        <location filename="../ui/dock.py" line="275"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="278"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1191,17 +1191,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="228"/>
+        <location filename="../ui/dock.py" line="282"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
+        <location filename="../ui/dock.py" line="290"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="327"/>
+        <location filename="../ui/dock.py" line="382"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1214,17 +1214,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="189"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="144"/>
+        <location filename="../ui/results_tab.py" line="224"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="167"/>
+        <location filename="../ui/results_tab.py" line="244"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1244,7 +1244,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1252,7 +1252,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="263"/>
+        <location filename="../ui/area_tab.py" line="377"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1260,7 +1260,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="201"/>
+        <location filename="../ui/dock.py" line="60"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1456,22 +1456,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="199"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="194"/>
+        <location filename="../ui/results.py" line="218"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="223"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="202"/>
+        <location filename="../ui/results.py" line="226"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1481,34 +1481,24 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="293"/>
-        <source>Could not sample points: {e}.</source>
-        <translation>Impossible d'échantillonner les points : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="206"/>
+        <location filename="../ui/dock.py" line="258"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="297"/>
+        <location filename="../ui/dock.py" line="351"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="298"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="307"/>
+        <location filename="../ui/dock.py" line="361"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="195"/>
-        <source>Could not compute the metrics: {e}.</source>
-        <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
@@ -1961,7 +1951,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="375"/>
+        <location filename="../processing/report_layout.py" line="392"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -1991,7 +1981,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="137"/>
+        <location filename="../ui/task.py" line="195"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2061,7 +2051,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="301"/>
+        <location filename="../ui/compare_tab.py" line="79"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2426,172 +2416,172 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="32"/>
+        <location filename="../processing/algorithms/report.py" line="39"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="37"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="60"/>
+        <location filename="../processing/algorithms/report.py" line="73"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="67"/>
+        <location filename="../processing/algorithms/report.py" line="80"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="74"/>
+        <location filename="../processing/algorithms/report.py" line="87"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="100"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="106"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="96"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="124"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="126"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="147"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="146"/>
+        <location filename="../processing/algorithms/report.py" line="176"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="114"/>
+        <location filename="../processing/report_layout.py" line="127"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="151"/>
+        <location filename="../processing/report_layout.py" line="164"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="152"/>
+        <location filename="../processing/report_layout.py" line="165"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../processing/report_layout.py" line="166"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="154"/>
+        <location filename="../processing/report_layout.py" line="167"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="155"/>
+        <location filename="../processing/report_layout.py" line="168"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="156"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="157"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="158"/>
+        <location filename="../processing/report_layout.py" line="171"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="159"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="160"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="161"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../processing/report_layout.py" line="181"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="177"/>
+        <location filename="../processing/report_layout.py" line="190"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="179"/>
+        <location filename="../processing/report_layout.py" line="192"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="187"/>
+        <location filename="../processing/report_layout.py" line="200"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="193"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="197"/>
+        <location filename="../processing/report_layout.py" line="210"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2601,147 +2591,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="331"/>
+        <location filename="../processing/report_layout.py" line="348"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="344"/>
+        <location filename="../processing/report_layout.py" line="361"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="351"/>
+        <location filename="../processing/report_layout.py" line="368"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="354"/>
+        <location filename="../processing/report_layout.py" line="371"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="360"/>
+        <location filename="../processing/report_layout.py" line="377"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="364"/>
+        <location filename="../processing/report_layout.py" line="381"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="366"/>
+        <location filename="../processing/report_layout.py" line="383"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="374"/>
+        <location filename="../processing/report_layout.py" line="391"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="390"/>
+        <location filename="../processing/report_layout.py" line="406"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="394"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="398"/>
+        <location filename="../processing/report_layout.py" line="414"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="424"/>
+        <location filename="../processing/report_layout.py" line="440"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="435"/>
+        <location filename="../processing/report_layout.py" line="451"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="454"/>
+        <location filename="../processing/report_layout.py" line="528"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="226"/>
+        <location filename="../ui/results_tab.py" line="311"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="242"/>
-        <source>Could not write the report: {e}</source>
-        <translation>Impossible d'écrire le rapport : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="333"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="257"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2791,7 +2776,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="207"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2951,7 +2936,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3060,102 +3045,82 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="96"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="121"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="156"/>
-        <source>{what} failed: {e}</source>
-        <translation>{what} a échoué : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="165"/>
+        <location filename="../ui/overlay_tab.py" line="222"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="176"/>
+        <location filename="../ui/overlay_tab.py" line="209"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="182"/>
-        <source>Aggregating</source>
-        <translation>L'agrégation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="185"/>
+        <location filename="../ui/overlay_tab.py" line="216"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="190"/>
+        <location filename="../ui/overlay_tab.py" line="227"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="203"/>
+        <location filename="../ui/overlay_tab.py" line="245"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="208"/>
-        <source>Correlating</source>
-        <translation>La corrélation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="240"/>
+        <location filename="../ui/overlay_tab.py" line="300"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
-        <source>Finding hot spots</source>
-        <translation>La recherche des points chauds</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="253"/>
+        <location filename="../ui/overlay_tab.py" line="310"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="254"/>
+        <location filename="../ui/overlay_tab.py" line="317"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="151"/>
+        <location filename="../ui/results.py" line="175"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="192"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3300,62 +3265,57 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="36"/>
+        <location filename="../ui/compare_tab.py" line="38"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="287"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="260"/>
-        <source>Could not compare: {e}.</source>
-        <translation>Comparaison impossible : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="361"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="326"/>
+        <location filename="../ui/compare_tab.py" line="365"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3375,12 +3335,12 @@ Lancer HERB ?</translation>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="77"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="149"/>
+        <location filename="../ui/run_panel.py" line="206"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3578,6 +3538,151 @@ Lancer HERB ?</translation>
         <location filename="../processing/algorithms/probes.py" line="210"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="540"/>
+        <source>The report&apos;s layout could not be added to the project.</source>
+        <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="111"/>
+        <source>GeoBias: measuring the study area</source>
+        <translation>GeoBias : mesure de la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="364"/>
+        <source>Measuring the study area…</source>
+        <translation>Mesure de la zone d'étude…</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="406"/>
+        <source>GeoBias: sampling points</source>
+        <translation>GeoBias : échantillonnage des points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="61"/>
+        <source>Reading the points…</source>
+        <translation>Lecture des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="304"/>
+        <source>GeoBias: comparison</source>
+        <translation>GeoBias : comparaison</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="307"/>
+        <source>Comparing the models…</source>
+        <translation>Comparaison des modèles…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="62"/>
+        <source>Counting the requests…</source>
+        <translation>Décompte des requêtes…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="149"/>
+        <source>{job} is running: wait for it to finish or cancel it.</source>
+        <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="80"/>
+        <source>{name} ({where})</source>
+        <translation>{name} ({where})</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="98"/>
+        <source>Several layers hold the same model and topic: use</source>
+        <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="124"/>
+        <source>{model} · {topic}</source>
+        <translation>{model} · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="126"/>
+        <source>{title} ({kind})</source>
+        <translation>{title} ({kind})</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="75"/>
+        <source>Aggregating the points per unit…</source>
+        <translation>Agrégation des points par unité…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="76"/>
+        <source>Correlating…</source>
+        <translation>Calcul des corrélations…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="77"/>
+        <source>Finding hot spots…</source>
+        <translation>Recherche des points chauds…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="79"/>
+        <source>Reading the table…</source>
+        <translation>Lecture de la table…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="235"/>
+        <source>GeoBias: aggregate</source>
+        <translation>GeoBias : agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="266"/>
+        <source>GeoBias: correlate</source>
+        <translation>GeoBias : corrélations</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="327"/>
+        <source>GeoBias: hot spots</source>
+        <translation>GeoBias : points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="67"/>
+        <source>Opening the layers…</source>
+        <translation>Ouverture des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="71"/>
+        <source>Writing the report…</source>
+        <translation>Rédaction du rapport…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="218"/>
+        <source>GeoBias: opening results</source>
+        <translation>GeoBias : ouverture des résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="270"/>
+        <source>GeoBias: bias metrics</source>
+        <translation>GeoBias : mesures du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="323"/>
+        <source>GeoBias: report</source>
+        <translation>GeoBias : rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="210"/>
+        <source>Stopped: {reason}.</source>
+        <translation>Arrêté : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="382"/>
+        <source>GeoBias: preparing the survey</source>
+        <translation>GeoBias : préparation de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="182"/>
+        <source>{alg} cannot run in the background.</source>
+        <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
     <message>
         <location filename="../processing/base.py" line="69"/>

@@ -53,6 +53,16 @@ def step_labels():
     }
 
 
+def prepare_labels(n):
+    """What the progress line says while a survey is prepared (points sampled, requests
+    counted) before its confirmation."""
+    return {
+        "geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
+        "points": tr("Reading the points…"),
+        "estimate": tr("Counting the requests…"),
+    }
+
+
 def compact_combo(combo, chars=10):
     """A combo box whose width does not grow with its longest item (long layer names, prompt
     presets): the dock stays narrow and the full text shows when the list opens."""
@@ -89,6 +99,7 @@ class GeoBiasDock(QDockWidget):
         self.compare = CompareTab(self)
         self.add_tab(self.compare, tr("Compare"))
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
+        self.panel.busyChanged.connect(lambda busy: self._show_survey_run())
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.panel.runRequested.connect(self.run)
         self.ui.helpButton.clicked.connect(self.open_help)
@@ -121,12 +132,28 @@ class GeoBiasDock(QDockWidget):
             self.ui.tabs.widget(i).setMinimumWidth(width)
         return index
 
-    def _show_survey_run(self, index):
+    def _show_survey_run(self, index=None):
         """The survey's name, Run and progress only where they apply: the Regional bias tab
-        has its own."""
+        has its own. A job of the other tabs stays in sight there, with its Cancel."""
+        index = self.ui.tabs.currentIndex() if index is None else index
         survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit, self.panel):
+        for w in (self.ui.nameLabel, self.ui.nameEdit):
             w.setVisible(survey)
+        self.panel.setVisible(survey or self.panel.busy)
+
+    def start_job(self, task, done, explain, labels=None):
+        """Run a tab's background job (sampling, overlay, metrics, report, comparison) on the
+        dock's run panel: one job at a time, its progress and Cancel always below the tabs.
+        `explain(sentence)` shows why it stopped in the tab. False if another job runs."""
+        if self.panel.busy:
+            explain(
+                tr("{job} is running: wait for it to finish or cancel it.").format(
+                    job=self.panel.task.description()
+                ),
+                Qgis.MessageLevel.Info,
+            )
+            return False
+        return self.panel.start(task, done, explain=explain, resumable=False, labels=labels)
 
     def tab_widgets(self):
         tabs = self.ui.tabs
@@ -174,12 +201,16 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ run
     def run(self):
-        """Confirm what will be sent, then run the survey algorithms as a background task."""
+        """Confirm what will be sent, then run the survey algorithms as a background task.
+
+        The points are sampled (unless previewed) and the requests counted in a first
+        background job; the confirmation follows, then the survey's own task."""
         if self.panel.busy:
             return
+        self.plan = None  # set when the survey's own task starts
         s = self.settings()
-        geom = self.area.area_geometry()
-        if geom is None:
+        area = self.area.study_area()
+        if area is None:
             self.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         if not s.topics or not s.endpoints:
@@ -196,11 +227,32 @@ class GeoBiasDock(QDockWidget):
             if problem:
                 self.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
-        if self.area.preview_layer is None:
-            n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
-            self.panel.set_text(translate("@default", "Sampling %n point(s)…", None, n), paint=True)
+        preview = None
+        if self.area.preview_layer is not None and self.area.preview_points is not None:
+            preview = (self.area.preview_layer, self.area.preview_points)
         try:
-            plan = runner.plan(s, geom, self.area.preview_layer)
+            task = runner.prepare_task(s, area, preview)
+        except Exception as e:
+            self.push(
+                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
+                Qgis.MessageLevel.Warning,
+            )
+            return
+        self.panel.start(
+            task, lambda t: self._prepared(t, s), stopped_sentence=self.cannot_start,
+            resumable=False, labels=prepare_labels(s.n_points),
+        )  # fmt: skip
+
+    @staticmethod
+    def cannot_start(reason):
+        return tr("Cannot start the survey: {e}.").format(e=reason)
+
+    def _prepared(self, task, s):
+        """Points sampled and requests counted: confirm, build the plan and start it."""
+        prepared = task.results[-1]
+        try:
+            plan = runner.plan(s, None, prepared["LAYER"], estimate=False,
+                               lonlat=prepared["LONLAT"])  # fmt: skip
         except Exception as e:
             self.panel.set_text("")
             self.push(
@@ -209,10 +261,12 @@ class GeoBiasDock(QDockWidget):
                 details=e,
             )
             return
+        plan.estimate = prepared["ESTIMATE"]
         self.panel.set_text("")
         if plan.note:
             self.push(plan.note, Qgis.MessageLevel.Info)
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
+            self.panel.set_text(tr("Not started."))
             return
         self.start(plan)
 
@@ -311,6 +365,7 @@ class GeoBiasDock(QDockWidget):
             )
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
+        self.results.columns.update(self.plan.columns)
         self.show_results(layers)
         self.panel.succeeded(task)
 

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+from qgis.core import QgsFeatureRequest
 from qgis.PyQt.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QPainter
 from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
@@ -32,6 +33,7 @@ ALIASES = {
     "n_no_score": ("n_no_score",),
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
+    "score_kind": ("score_kind",),
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 
@@ -109,6 +111,28 @@ def rows_from_summaries(items):
             }
         )
     return rows
+
+
+def plot_columns(layer, fields=None):
+    """(score, truth, rank error) of a rated layer, or of a layer's feature source with its
+    `fields`; NaN where a field is absent or NULL. Read in the jobs' tasks for the layers they
+    show (thousands of points take a while; a feature source made on the main thread reads a
+    layer of the project safely from a task)."""
+    fields = fields if fields is not None else layer.fields()
+    names = fields.names()
+    wanted = [
+        "score" if "score" in names else "rating",
+        "truth",
+        "rank_error",
+    ]
+    present = [n for n in wanted if n in names]
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    request.setSubsetOfAttributes(present, fields)
+    cols = ([], [], [])
+    for f in layer.getFeatures(request):
+        for col, n in zip(cols, wanted):
+            col.append(_num(f[n]) if n in names else float("nan"))
+    return cols
 
 
 def _fmt(v, digits=2):

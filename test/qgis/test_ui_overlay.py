@@ -10,6 +10,7 @@ from qgis.core import QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
 from geobias.paths import COUNTRIES, DATA, REFERENCE
+from geobias.test.qtstub import wait_job
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
@@ -43,14 +44,16 @@ def rated_with_truth(tmp_path):
 
 def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
     tab = dock.overlay
-    assert tab.aggregate() is None and "Choose a rated points layer" in dock.messages[-1]
+    assert tab.aggregate() is None
+    assert "Choose a rated points layer" in tab.notices["aggregate"].text()
     points = rated_with_truth(tmp_path)
     countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
                                "countries", "ogr")  # fmt: skip
     QgsProject.instance().addMapLayer(countries)
     tab.pointsCombo.setLayer(points)
     tab.unitsCombo.setLayer(countries)
-    units = tab.aggregate()
+    wait_job(dock, tab.aggregate())
+    units = tab.units_layer
     assert units is not None and QgsProject.instance().mapLayer(units.id()) is units
     assert units.renderer().type() == "RuleRenderer"  # styled from the GeoPackage
     assert "fewer than 5 (grey)" in dock.messages[-1]
@@ -61,7 +64,8 @@ def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
         tab.checked_fields()
     )
     assert "n_points" not in [tab.fieldsList.item(i).text() for i in range(tab.fieldsList.count())]
-    result = tab.correlate()
+    wait_job(dock, tab.correlate())
+    result = tab.corr_result
     assert tab.corrTable.rowCount() == result["N_FIELDS"] >= 4
     assert "variables tested" in tab.noteLabel.text()
     fields = [tab.corrTable.item(r, 0).text() for r in range(tab.corrTable.rowCount())]
@@ -79,7 +83,8 @@ def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
     tab.weightsCombo.setCurrentIndex(1)
     assert tab.kmSpin.isEnabled() and not tab.kSpin.isEnabled()
     tab.weightsCombo.setCurrentIndex(0)
-    result = tab.hotspots()
+    wait_job(dock, tab.hotspots())
+    result = tab.hot_result
     assert result["N_UNITS"] > 50 and "Global Moran's I = 0.1" in tab.moranLabel.text()
     hot = [lyr for lyr in QgsProject.instance().mapLayers().values()
            if lyr.name() == "Hot spots of mean_rank_error"]  # fmt: skip
@@ -90,7 +95,8 @@ def test_correlate_needs_a_field(dock):
     tab = dock.overlay
     for i in range(tab.fieldsList.count()):
         tab.fieldsList.item(i).setCheckState(Qt.CheckState.Unchecked)
-    assert tab.correlate() is None and "at least one census field" in dock.messages[-1]
+    assert tab.correlate() is None
+    assert "at least one census field" in tab.notices["correlate"].text()
 
 
 def test_layers_added_together_fill_the_field_lists(dock):
