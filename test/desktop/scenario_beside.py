@@ -333,8 +333,10 @@ def survey_on_the_second_endpoint():
     t0 = time.monotonic()
     with DialogAnswerer(rec, "06_confirm") as dialog:
         click(d.panel.runButton)
-        wait_until(lambda: d.panel.task is not None or dialog.texts, 120, "the survey to start")
-        wait_until(lambda: d.panel.task is not None, 60, "the task after the confirmation")
+        # A first job samples the points and counts the requests; then the confirmation, then
+        # the survey's own task (d.plan).
+        wait_until(lambda: d.plan is not None or "Stopped" in d.panel.progressLabel.text(), 180,
+                   "the survey to start")  # fmt: skip
         wait_until(lambda: d.panel.task is None, RUN_TIMEOUT, "the survey")
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — second endpoint")
     layers = [n.layer() for n in group.findLayers()] if group is not None else []

@@ -13,6 +13,7 @@ from qgis.core import QgsProject
 from geobias.paths import DATA, RESOURCES
 from geobias.processing.definitions import PROVIDERS
 from geobias.test.faultserver import FaultServer
+from geobias.test.qtstub import wait_job
 from geobias.ui.dock import GeoBiasDock
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
@@ -62,7 +63,7 @@ def dock(qgis_iface, qgis_new_project, processing_ready):
 def test_a_new_project_starts_with_empty_tabs(dock, tmp_path):
     with FaultServer() as fs:
         path = survey(fs, str(tmp_path / "survey.gpkg"), 12)["OUTPUT"]
-    assert dock.results.open_files([path])
+    wait_job(dock, dock.results.open_files([path]))
     dock.panel.progressBar.setValue(100)
     dock.panel.set_text("Done in 4 s.")
     dock.overlay.noteLabel.setText("3 variables tested")
@@ -75,10 +76,10 @@ def test_a_new_project_starts_with_empty_tabs(dock, tmp_path):
     assert dock.overlay.noteLabel.text() == "" and dock.overlay.corrTable.rowCount() == 0
     assert dock.compare.modelsList.count() == 0 and dock.plan is None
     # An opened project too.
-    assert dock.results.open_files([path])
+    wait_job(dock, dock.results.open_files([path]))
     project = str(tmp_path / "p.qgz")
     assert QgsProject.instance().write(project)
-    dock.results.open_files([path])
+    assert dock.results.metrics.rowCount() == 1
     assert QgsProject.instance().read(project)
     assert dock.results.metrics.rowCount() == 0
 

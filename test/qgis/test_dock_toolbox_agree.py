@@ -10,6 +10,7 @@ from qgis.core import QgsApplication, QgsProcessingFeedback, QgsProject, QgsVect
 
 from geobias.paths import DATA
 from geobias.processing.definitions import PROVIDERS, SAMPLE_METHODS
+from geobias.test.qtstub import wait_job
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SurveySettings
 
@@ -95,6 +96,6 @@ def test_the_docks_preview_says_it_too(dock, monkeypatch):
     area.drawRadio.setChecked(True)
     area.nPointsSpin.setValue(15)
     area.methodCombo.setCurrentIndex(area.methodCombo.findData("hex"))
-    area.preview()
+    wait_job(dock, area.preview())
     placed = area.preview_layer.featureCount()
     assert placed != 15 and any(f"placed {placed} of the 15 points" in p for p in pushed)
