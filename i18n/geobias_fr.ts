@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="317"/>
+        <location filename="../ui/dock.py" line="338"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -304,7 +304,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="286"/>
+        <location filename="../processing/styles.py" line="307"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -514,32 +514,32 @@
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="43"/>
+        <location filename="../ui/survey_tab.py" line="44"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="141"/>
+        <location filename="../ui/survey_tab.py" line="140"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -549,52 +549,52 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="214"/>
+        <location filename="../ui/dock.py" line="235"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="318"/>
+        <location filename="../ui/survey_tab.py" line="317"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="325"/>
+        <location filename="../ui/survey_tab.py" line="324"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="325"/>
+        <location filename="../ui/survey_tab.py" line="324"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="335"/>
+        <location filename="../ui/survey_tab.py" line="334"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="336"/>
+        <location filename="../ui/survey_tab.py" line="335"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="238"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="322"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="306"/>
+        <location filename="../ui/dock.py" line="327"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -607,7 +607,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="309"/>
+        <location filename="../ui/dock.py" line="330"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -627,17 +627,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="329"/>
+        <location filename="../ui/dock.py" line="350"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="85"/>
+        <location filename="../ui/dock.py" line="87"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -647,78 +647,57 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="400"/>
+        <location filename="../ui/results_tab.py" line="430"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="412"/>
+        <location filename="../ui/results_tab.py" line="443"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="422"/>
-        <source>Model: {m}
-Topic: {t}
-Rating: {r} (score {s}; ground truth {g}; rank error {e})
-
-Answer:
-{a}
-
-Prompt:
-{p}</source>
-        <translation>Modèle : {m}
-Thème : {t}
-Note : {r} (score {s} ; vérité terrain {g} ; erreur de rang {e})
-
-Réponse :
-{a}
-
-Prompt :
-{p}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="403"/>
+        <location filename="../ui/dock.py" line="436"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="114"/>
+        <location filename="../ui/options.py" line="116"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="160"/>
+        <location filename="../ui/options.py" line="162"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="160"/>
+        <location filename="../ui/options.py" line="162"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="72"/>
+        <location filename="../ui/options.py" line="74"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="226"/>
+        <location filename="../ui/options.py" line="228"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="239"/>
+        <location filename="../ui/options.py" line="240"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="261"/>
+        <location filename="../ui/options.py" line="264"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -773,37 +752,37 @@ Prompt :
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="166"/>
+        <location filename="../ui/results.py" line="208"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="167"/>
+        <location filename="../ui/results.py" line="209"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="168"/>
+        <location filename="../ui/results.py" line="210"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="169"/>
+        <location filename="../ui/results.py" line="211"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="170"/>
+        <location filename="../ui/results.py" line="212"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="171"/>
+        <location filename="../ui/results.py" line="213"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="174"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -813,7 +792,7 @@ Prompt :
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
+        <location filename="../processing/plots.py" line="124"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
@@ -843,7 +822,7 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="177"/>
+        <location filename="../ui/task.py" line="181"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -863,7 +842,7 @@ Prompt :
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="483"/>
+        <location filename="../ui/runner.py" line="479"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -983,102 +962,57 @@ Prompt :
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
-        <source>truth</source>
-        <translation>vérité terrain</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="86"/>
-        <source>highest {what}s (rank 0.8–1)</source>
-        <translation>{what} les plus hautes (rang 0,8–1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="88"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="89"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
-        <source>lowest {what}s (rank 0–0.2)</source>
-        <translation>{what} les plus basses (rang 0–0,2)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="101"/>
-        <source>strong overestimate (&gt; +0.5)</source>
-        <translation>forte surestimation (&gt; +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="102"/>
-        <source>overestimate (+0.15 to +0.5)</source>
-        <translation>surestimation (+0,15 à +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="103"/>
-        <source>about right (−0.15 to +0.15)</source>
-        <translation>à peu près juste (−0,15 à +0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="104"/>
-        <source>underestimate (−0.5 to −0.15)</source>
-        <translation>sous-estimation (−0,5 à −0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="105"/>
-        <source>strong underestimate (&lt; −0.5)</source>
-        <translation>forte sous-estimation (&lt; −0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="130"/>
-        <source>rating {a:.1f}–{b:.1f}</source>
-        <translation>note {a:.1f}–{b:.1f}</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="212"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="223"/>
+        <location filename="../processing/styles.py" line="244"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1128,57 +1062,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="69"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="70"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="93"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="94"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="95"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="275"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="278"/>
+        <location filename="../ui/dock.py" line="299"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1191,22 +1125,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="303"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="290"/>
+        <location filename="../ui/dock.py" line="311"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="382"/>
+        <location filename="../ui/guide.py" line="52"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="249"/>
+        <location filename="../ui/options.py" line="252"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1214,32 +1148,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="189"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="224"/>
+        <location filename="../ui/results_tab.py" line="229"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="244"/>
+        <location filename="../ui/results_tab.py" line="249"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="88"/>
+        <location filename="../ui/survey_tab.py" line="87"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="221"/>
+        <location filename="../ui/survey_tab.py" line="220"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="302"/>
+        <location filename="../ui/survey_tab.py" line="301"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
@@ -1260,7 +1194,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="60"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1268,7 +1202,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="254"/>
+        <location filename="../ui/options.py" line="257"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1286,22 +1220,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="270"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="280"/>
+        <location filename="../ui/options.py" line="285"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="287"/>
+        <location filename="../ui/options.py" line="292"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="295"/>
+        <location filename="../ui/options.py" line="300"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1456,47 +1390,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="241"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="218"/>
+        <location filename="../ui/results.py" line="260"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="223"/>
+        <location filename="../ui/results.py" line="265"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="226"/>
+        <location filename="../ui/results.py" line="268"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="32"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="258"/>
+        <location filename="../ui/dock.py" line="279"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="351"/>
+        <location filename="../ui/dock.py" line="372"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/dock.py" line="373"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="361"/>
+        <location filename="../ui/dock.py" line="382"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1671,12 +1605,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="159"/>
+        <location filename="../processing/algorithms/correlate.py" line="165"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="178"/>
+        <location filename="../processing/algorithms/correlate.py" line="209"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1921,12 +1855,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="113"/>
+        <location filename="../processing/styles.py" line="87"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="114"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
@@ -1981,7 +1915,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="195"/>
+        <location filename="../ui/task.py" line="199"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2051,7 +1985,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="79"/>
+        <location filename="../ui/compare_tab.py" line="80"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2076,12 +2010,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2276,7 +2210,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="156"/>
+        <location filename="../ui/herb_tab.py" line="160"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2501,7 +2435,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="164"/>
+        <location filename="../ui/results.py" line="61"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
@@ -2511,7 +2445,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="166"/>
+        <location filename="../ui/results.py" line="66"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
@@ -2611,7 +2545,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="368"/>
+        <location filename="../processing/styles.py" line="170"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
@@ -2716,17 +2650,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="311"/>
+        <location filename="../ui/results_tab.py" line="316"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="333"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="343"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2936,52 +2870,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="73"/>
+        <location filename="../ui/herb_tab.py" line="74"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="220"/>
+        <location filename="../ui/herb_tab.py" line="228"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="254"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="261"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="272"/>
+        <location filename="../ui/herb_tab.py" line="280"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2990,122 +2924,122 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="273"/>
+        <location filename="../ui/herb_tab.py" line="281"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="287"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="290"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="274"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="257"/>
+        <location filename="../ui/herb_tab.py" line="265"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="291"/>
+        <location filename="../ui/herb_tab.py" line="299"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="363"/>
+        <location filename="../ui/herb_tab.py" line="373"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="368"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="380"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="96"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="121"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="222"/>
+        <location filename="../ui/overlay_tab.py" line="238"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="209"/>
+        <location filename="../ui/overlay_tab.py" line="223"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="216"/>
+        <location filename="../ui/overlay_tab.py" line="230"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="227"/>
+        <location filename="../ui/overlay_tab.py" line="243"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="245"/>
+        <location filename="../ui/overlay_tab.py" line="261"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="300"/>
+        <location filename="../ui/overlay_tab.py" line="320"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="310"/>
+        <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="317"/>
+        <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -3115,12 +3049,12 @@ Lancer HERB ?</translation>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="217"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="216"/>
+        <location filename="../ui/results.py" line="258"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3265,62 +3199,62 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="287"/>
+        <location filename="../ui/compare_tab.py" line="290"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="361"/>
+        <location filename="../ui/compare_tab.py" line="364"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="365"/>
+        <location filename="../ui/compare_tab.py" line="368"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="78"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
@@ -3560,27 +3494,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="63"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="304"/>
+        <location filename="../ui/compare_tab.py" line="307"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="307"/>
+        <location filename="../ui/compare_tab.py" line="310"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="149"/>
+        <location filename="../ui/dock.py" line="170"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3610,62 +3544,62 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="75"/>
+        <location filename="../ui/overlay_tab.py" line="81"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="76"/>
+        <location filename="../ui/overlay_tab.py" line="82"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="77"/>
+        <location filename="../ui/overlay_tab.py" line="83"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="79"/>
+        <location filename="../ui/overlay_tab.py" line="85"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="235"/>
+        <location filename="../ui/overlay_tab.py" line="251"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="266"/>
+        <location filename="../ui/overlay_tab.py" line="282"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="327"/>
+        <location filename="../ui/overlay_tab.py" line="347"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="67"/>
+        <location filename="../ui/results_tab.py" line="68"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="71"/>
+        <location filename="../ui/results_tab.py" line="72"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="218"/>
+        <location filename="../ui/results_tab.py" line="223"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="270"/>
+        <location filename="../ui/results_tab.py" line="275"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="323"/>
+        <location filename="../ui/results_tab.py" line="328"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3680,9 +3614,192 @@ Lancer HERB ?</translation>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="182"/>
+        <location filename="../ui/task.py" line="186"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="103"/>
+        <source>overestimate &gt; 0.5</source>
+        <translation>surestimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="104"/>
+        <source>overestimate 0.15–0.5</source>
+        <translation>surestimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="105"/>
+        <source>about right (±0.15)</source>
+        <translation>à peu près juste (±0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="106"/>
+        <source>underestimate 0.15–0.5</source>
+        <translation>sous-estimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="107"/>
+        <source>underestimate &gt; 0.5</source>
+        <translation>sous-estimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="171"/>
+        <source>Rank of the ground truth</source>
+        <translation>Rang de la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="172"/>
+        <source>Rank error: rating − truth</source>
+        <translation>Erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="173"/>
+        <source>Rating, by quantiles</source>
+        <translation>Note, par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="174"/>
+        <source>Mean rank</source>
+        <translation>Rang moyen</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="175"/>
+        <source>Mean rank error</source>
+        <translation>Erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
+        <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
+        <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
+        <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
+        <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="34"/>
+        <source>GeoBias user guide</source>
+        <translation>Guide de l'utilisateur de GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="58"/>
+        <source>Read it in QGIS</source>
+        <translation>Le lire dans QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="59"/>
+        <source>The user guide opens in your web browser: {p}</source>
+        <translation>Le guide de l'utilisateur s'ouvre dans votre navigateur web : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="63"/>
+        <source>No web browser to open the user guide: it is shown in a QGIS window. Its file: {p}</source>
+        <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="62"/>
+        <source>ρ with the ground truth</source>
+        <translation>ρ avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="63"/>
+        <source>95% interval of ρ</source>
+        <translation>Intervalle à 95 % de ρ</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="64"/>
+        <source>MAD of the ratings</source>
+        <translation>MAD des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="65"/>
+        <source>Gini of the ratings</source>
+        <translation>Gini des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="67"/>
+        <source>ρ with the anchor</source>
+        <translation>ρ avec l'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="68"/>
+        <source>Bias score B</source>
+        <translation>Score de biais B</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="69"/>
+        <source>Moran&apos;s I of the rank errors</source>
+        <translation>I de Moran des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="453"/>
+        <source>Model: {m}
+Topic: {t}
+{score}
+Ground truth: {g} · rank error: {e}
+
+Answer:
+{a}
+
+Prompt:
+{p}</source>
+        <translation>Modèle : {m}
+Thème : {t}
+{score}
+Vérité terrain : {g} · erreur de rang : {e}
+
+Réponse :
+{a}
+
+Prompt :
+{p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="495"/>
+        <source>No score: the request failed, the point was not asked.</source>
+        <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="498"/>
+        <source>No score: the answer holds no rating.</source>
+        <translation>Pas de score : la réponse ne contient aucune note.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="499"/>
+        <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
+        <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="502"/>
+        <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
+        <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="509"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="513"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="517"/>
+        <source>Score: {s:.3g}.</source>
+        <translation>Score : {s:.3g}.</translation>
     </message>
     <message>
         <location filename="../processing/base.py" line="69"/>
@@ -4605,32 +4722,32 @@ Lancer HERB ?</translation>
         <translation>Impossible d'exporter les requêtes : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="55"/>
+        <location filename="../ui/options.py" line="57"/>
         <source>A rating prompt was answered “{quote}”: rating {rating:.1f}.</source>
         <translation>Un prompt de notation a reçu la réponse « {quote} » : note {rating:.1f}.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="59"/>
+        <location filename="../ui/options.py" line="61"/>
         <source>A rating prompt was declined: “{quote}”.</source>
         <translation>Un prompt de notation a été refusé : « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="61"/>
+        <location filename="../ui/options.py" line="63"/>
         <source>Even with the answer constraint; try a larger model.</source>
         <translation>Même avec la contrainte de réponse ; essayez un modèle plus grand.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="63"/>
+        <location filename="../ui/options.py" line="65"/>
         <source>Choose the answer constraint {constraint} or a larger model.</source>
         <translation>Choisissez la contrainte de réponse {constraint} ou un modèle plus grand.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="66"/>
+        <location filename="../ui/options.py" line="68"/>
         <source>A rating prompt was answered, but the answer holds no rating: “{quote}”. {advice}</source>
         <translation>Un prompt de notation a reçu une réponse, mais elle ne contient pas de note : « {quote} ». {advice}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="67"/>
+        <location filename="../ui/options.py" line="69"/>
         <source>(empty)</source>
         <translation>(vide)</translation>
     </message>
@@ -5096,13 +5213,13 @@ Lancer HERB ?</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <source>Match the published code (its bugs)</source>
+        <translation>Comme le code publié (ses bogues)</translation>
     </message>
 </context>
 <context>
@@ -5205,7 +5322,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
         <source>Control the false discovery rate</source>
-        <translation>Contrôler le taux de fausses découvertes</translation>
+        <translation>Limiter les fausses découvertes (FDR)</translation>
     </message>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
@@ -5256,14 +5373,19 @@ Lancer HERB ?</translation>
         <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Report</source>
         <translation>Rapport</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Write a PDF report of the selected rated layer (maps, metrics, plots, hot spots if the project has them) and keep its print layout in the project</source>
         <translation>Écrire un rapport PDF de la couche notée sélectionnée (cartes, métriques, graphiques, points chauds si le projet en a) et garder sa mise en page dans le projet</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="13"/>
+        <source>Every metric of the selected row</source>
+        <translation>Toutes les métriques de la ligne choisie</translation>
     </message>
 </context>
 <context>

@@ -10,7 +10,7 @@ from .endpoints import check_reachable, default_cache_path
 from .features import point_arrays
 from .gpkg import table_name, write_points_layer
 from .metadata import credit_geonames
-from .styles import post_processor, style_file
+from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
@@ -190,7 +190,7 @@ def write_rated(path, by_topic, model, default_style="rank", geonames=True):
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)
-        out[uri] = f"{model}: {topic}"
+        out[uri] = layer_name(model, topic)
     return out
 
 

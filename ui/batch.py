@@ -51,8 +51,8 @@ def open_dialog(dock, algorithm, params):
 
         dialog = processing.createAlgorithmDialog(algorithm, params)
     except Exception as err:  # noqa: BLE001 - a menu entry must never take QGIS down
-        dock.push(tr("The {id} dialog could not open: {err}").format(id=algorithm, err=err),
-                  details=err)  # fmt: skip
+        text = tr("The {id} dialog could not open: {err}")
+        dock.push(text.format(id=algorithm, err=error_sentence(err)), details=err)
         return None
     dock.batch_dialog = dialog
     dialog.show()

@@ -25,6 +25,7 @@ from ..core.compare import PIVOT_METRICS, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
 from .layer_choice import LayerChoice
+from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
 from .results_tab import is_rated
 from .task import AlgorithmChainTask
@@ -204,6 +205,7 @@ class CompareTab(QWidget, FORM):
         for metric in PIVOT_METRICS:
             self.metricCombo.addItem(tr(TITLES[metric]), metric)
         self.pivotTable.verticalHeader().hide()
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
         self.compareButton.clicked.connect(self.compare)
@@ -216,6 +218,7 @@ class CompareTab(QWidget, FORM):
         insert_after(self.compareButton, self.notice, self.layout())
         self.choice.changed.connect(self.notice.clear_text)
         self.result = None
+        self.layout().addStretch(1)  # spare height below the plot, not between the lists
 
     # ------------------------------------------------------------------ picking
     def open_results(self):
@@ -371,8 +374,9 @@ class CompareTab(QWidget, FORM):
                 table.setItem(r, c, NumberItem(v))
         table.setSortingEnabled(True)
         table.resizeColumnsToContents()
-        # Long topic names would push the numbers out of a narrow dock: elide them instead.
-        table.setColumnWidth(0, min(table.columnWidth(0), 170))
+        # Long topic names would push the numbers out of a narrow dock: elide them instead
+        # (a dozen characters always show).
+        fit_first_column(table, most=chars_width(table, 18))
         self.plot.set_data(p)
 
     def reset(self):

@@ -10,11 +10,11 @@ import os
 
 from qgis.core import Qgis, QgsProject
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QFormLayout,
     QFrame,
     QMessageBox,
     QPushButton,
@@ -22,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..core.wording import strip_reprs
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
@@ -30,6 +31,7 @@ from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
+from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
@@ -86,6 +88,9 @@ class GeoBiasDock(QDockWidget):
             self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
         )
         self.ui.panelLayout.addWidget(self.panel)
+        # The tabs as buttons that wrap onto a second row in a narrow dock.
+        self.strip = TabStrip(self.ui.tabs, self.body)
+        self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
@@ -98,6 +103,12 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.herb, tr("Regional bias"))
         self.compare = CompareTab(self)
         self.add_tab(self.compare, tr("Compare"))
+        # A tab with a run of its own shows its Run/Cancel where the survey's are, below the
+        # tabs (always in view), instead of at the end of its scrolled content.
+        self.tab_panels = {self.herb: self.herb.panel}
+        for panel in self.tab_panels.values():
+            self.ui.panelLayout.addWidget(panel)
+        self._show_survey_run(self.ui.tabs.currentIndex())
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
         self.panel.busyChanged.connect(lambda busy: self._show_survey_run())
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
@@ -117,7 +128,11 @@ class GeoBiasDock(QDockWidget):
     def add_tab(self, widget, title):
         """Add a tab (in a scroll area: the dock's height never depends on a tab's content)."""
         for combo in widget.findChildren(QComboBox):
-            compact_combo(combo)
+            compact_combo(combo, combo.minimumContentsLength() or 10)  # a tab may set fewer
+        widget.layout().setContentsMargins(4, 6, 4, 6)  # the dock is narrow: room for fields
+        for form in widget.findChildren(QFormLayout):
+            # In a narrow dock a field too wide beside its label goes below it.
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         ignore_wheel_unless_focused(widget)  # scrolling the tab never changes a setting
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
@@ -125,6 +140,7 @@ class GeoBiasDock(QDockWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(widget)
         index = self.ui.tabs.addTab(scroll, title)
+        self.strip.add(index, title)
         # Scroll only vertically: the dock is as wide as the widest tab needs.
         bar = scroll.verticalScrollBar().sizeHint().width()
         width = max(w.minimumSizeHint().width() for w in self.tab_widgets()) + bar
@@ -133,13 +149,18 @@ class GeoBiasDock(QDockWidget):
         return index
 
     def _show_survey_run(self, index=None):
-        """The survey's name, Run and progress only where they apply: the Regional bias tab
-        has its own. A job of the other tabs stays in sight there, with its Cancel."""
-        index = self.ui.tabs.currentIndex() if index is None else index
-        survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit):
-            w.setVisible(survey)
-        self.panel.setVisible(survey or self.panel.busy)
+        """The run panel of the current tab below the tabs: its own (Regional bias) or the
+        dock's; a job of the other tabs stays in sight there too, with its Cancel. The survey
+        name stays: it names the output folders of every tab."""
+        shown = self.current_panel()
+        for panel in self.tab_panels.values():
+            panel.setVisible(panel is shown)
+        self.panel.setVisible(shown is self.panel or self.panel.busy)
+
+    def current_panel(self):
+        """The run panel of the current tab (the dock's, unless the tab has its own)."""
+        widget = self.ui.tabs.currentWidget()
+        return self.tab_panels.get(widget.widget() if widget else None, self.panel)
 
     def start_job(self, task, done, explain, labels=None):
         """Run a tab's background job (sampling, overlay, metrics, report, comparison) on the
@@ -377,11 +398,23 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ help and messages
     def open_help(self):
-        """The user guide shipped with the plugin, in the system's browser."""
-        if not os.path.isfile(GUIDE):
-            self.push(tr("The user guide is missing from the plugin folder: {p}").format(p=GUIDE))
-            return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
+        """The user guide shipped with the plugin: in the system's browser, else in a QGIS
+        window (ui/guide.py); its path in the message bar. Returns that window, if any."""
+        from .guide import open_guide
+
+        return open_guide(GUIDE, self, self._push_with_button)
+
+    def _push_with_button(self, text, level, button=None):
+        """push(), or with `button` (text, slot) an entry with that button."""
+        if button is None:
+            self.push(text, level)
+            return
+        from .guide import message_button
+
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(tr("GeoBias"), text)
+        message_button(widget, *button)
+        bar.pushWidget(widget, level, 15)
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""
@@ -398,7 +431,7 @@ class GeoBiasDock(QDockWidget):
                 )
             log(str(details), level)
         bar = self.iface.messageBar()
-        widget = bar.createMessage(tr("GeoBias"), text)
+        widget = bar.createMessage(tr("GeoBias"), strip_reprs(str(text)))  # never a repr
         if details is not None:
             button = QPushButton(tr("Details"), widget)
             button.clicked.connect(self.iface.openMessageLog)

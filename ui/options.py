@@ -4,13 +4,14 @@ Python that runs the embedded model."""
 import os
 from dataclasses import replace
 
-from qgis.core import QgsApplication, QgsSettings, QgsTask
+from qgis.core import Qgis, QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 
 from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError, RequestError
+from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr, translate
 from ..paths import ICON
@@ -18,6 +19,7 @@ from ..processing.definitions import CONSTRAINTS
 from ..processing.definitions import PROVIDERS as PROVIDER_NAMES
 from ..processing.network import use_qgis_network
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
+from .task import error_sentence, log
 from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
@@ -231,12 +233,13 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         def done(exception, result=None):
             self.task = None
             if exception is not None:
-                msg = (
-                    str(exception)
-                    if isinstance(exception, (EndpointError, RequestError))
-                    else repr(exception)
+                # One sentence, never a repr (the traceback goes to the log).
+                log(f"endpoint check failed: {exception!r}", Qgis.MessageLevel.Warning)
+                known = isinstance(exception, (EndpointError, RequestError))
+                msg = str(exception) if known else exception
+                self.statusLabel.setText(
+                    tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
                 )
-                self.statusLabel.setText(tr("Failed: {msg}").format(msg=msg[:300]))
                 return
             models, rating = result or ([], None)
             models = models or []
@@ -276,7 +279,9 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         def done(exception, result=None):
             self.python_task = None
             if exception is not None:
-                reason = str(exception) if isinstance(exception, EmbeddedError) else repr(exception)
+                log(f"model Python check failed: {exception!r}", Qgis.MessageLevel.Warning)
+                reason = (strip_reprs(str(exception))[:400] if isinstance(exception, EmbeddedError)
+                          else error_sentence(exception, limit=400))  # fmt: skip
                 self.pythonStatusLabel.setText(
                     tr("Cannot run the model: {reason}. Install: {line}").format(
                         reason=reason[:400], line=model_install_line()

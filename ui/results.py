@@ -55,6 +55,48 @@ def column_headers():
     }
 
 
+def detail_labels():
+    """The metrics' names in the detail pane (room for whole words there)."""
+    return {
+        "n": tr("Points"),
+        "rho": tr("ρ with the ground truth"),
+        "rho_ci": tr("95% interval of ρ"),
+        "mad": tr("MAD of the ratings"),
+        "gini": tr("Gini of the ratings"),
+        "answer_rate": tr("Answer rate"),
+        "anchor_rho": tr("ρ with the anchor"),
+        "bias_score": tr("Bias score B"),
+        "moran_i": tr("Moran's I of the rank errors"),
+    }
+
+
+def metric_details(model, row):
+    """Every metric of one table row as HTML (name, value, and the cell's note beneath): the
+    detail pane under the table, readable whole in a narrow dock."""
+    from html import escape
+
+    index = model.index(row, 0)
+    if not index.isValid():
+        return ""
+    values = model.rows[row]
+    names = detail_labels()
+    lines = [f"<p><b>{escape(str(values.get('model', '')))}</b><br>"
+             f"{escape(str(values.get('topic', '')))}</p>",
+             "<table cellspacing='0' cellpadding='1'>"]  # fmt: skip
+    for col, (key, _header, _aliases) in enumerate(COLUMNS):
+        if key in ("model", "topic"):
+            continue
+        cell = model.index(row, col)
+        text = model.data(cell, Qt.ItemDataRole.DisplayRole)
+        note = model.data(cell, Qt.ItemDataRole.ToolTipRole)
+        lines.append(f"<tr><td>{escape(names.get(key, key))}</td>"
+                     f"<td align='right'>&nbsp;{escape(str(text))}</td></tr>")  # fmt: skip
+        if note:
+            lines.append(f"<tr><td colspan='2'><small>{escape(str(note))}</small></td></tr>")
+    lines.append("</table>")
+    return "".join(lines)
+
+
 def _num(v):
     try:
         f = float(v)

@@ -14,8 +14,8 @@ from qgis.core import (
     QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import QEvent, Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices, QTextOption
 from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
@@ -24,8 +24,9 @@ from ..processing.styles import describe_shown, layer_name
 from . import runner
 from .layer_choice import LayerChoice, layer_groups
 from .maptool import RatedPointTool
+from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
-from .results import BiasPlot, MetricsTableModel, plot_columns, rows_from_layer
+from .results import BiasPlot, MetricsTableModel, metric_details, plot_columns, rows_from_layer
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -105,10 +106,8 @@ def open_gpkgs(paths):
                 runner.add_saved_styles(layer)
                 describe_shown(layer)
                 layers.append(layer)
-    models = {first_group(layer)[0] for layer in layers}
     for layer in layers:
-        model, topic = first_group(layer)
-        layer.setName(layer_name(model, topic, with_model=len(models) > 1))
+        layer.setName(layer_name(*first_group(layer)))
     return layers, metrics
 
 
@@ -143,7 +142,13 @@ class ResultsTab(QWidget, FORM):
         self.metricsView.horizontalHeader().setStretchLastSection(False)
         self.plot = BiasPlot(self)
         self.plotLayout.addWidget(self.plot)
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
+        # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
+        self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        # Its viewport's resizes (the pane's own come before the viewport has its new width).
+        self.metricsDetail.viewport().installEventFilter(self)
+        self.metricsDetail.hide()
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
@@ -350,25 +355,33 @@ class ResultsTab(QWidget, FORM):
             self.metricsView.selectRow(0)
             self._row_selected(self.metrics.index(0, 0))
 
-    def fit_metrics_table(self, text_width=135):
-        """Numbers at full width, long model/topic names elided (full text in the tooltip), and
-        the table no taller than its rows so the plot gets the rest."""
+    def fit_metrics_table(self):
+        """Numbers at full width, model and topic names with at least a dozen characters and
+        the longest elided (full text in the tooltip and the detail pane), and the table no
+        taller than its rows so the plot gets the rest."""
         view = self.metricsView
         view.setWordWrap(False)
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         view.resizeColumnsToContents()
-        for col in (0, 1):
-            view.setColumnWidth(col, min(view.columnWidth(col), text_width))
+        most = chars_width(view, 18)
+        fit_first_column(view, most=most)
+        view.setColumnWidth(1, max(first_column_width(view), min(view.columnWidth(1), most)))
         rows = max(2, min(self.metrics.rowCount(), 8))
-        height = (
-            view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
-        )
+        # The header's hint: its height is 0 until the table is first shown.
+        row_height = view.rowHeight(0) if self.metrics.rowCount() else 0
+        row_height = max(row_height, view.verticalHeader().defaultSectionSize())
+        height = view.horizontalHeader().sizeHint().height() + rows * row_height
         scroll = view.horizontalScrollBar().sizeHint().height()
-        view.setMaximumHeight(height + scroll + 2 * view.frameWidth() + 2)
+        # Fixed: in a short dock the tab scrolls; the table never shrinks to one row.
+        view.setFixedHeight(height + scroll + 2 * view.frameWidth() + 2)
 
     def _row_selected(self, index, *args):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
+            self.metricsDetail.hide()
             return
+        self.metricsDetail.setHtml(metric_details(self.metrics, index.row()))
+        self.metricsDetail.show()
+        self._fit_detail()
         row = self.metrics.rows[index.row()]
         layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
         title = f"{row['model']} · {row['topic']}"
@@ -378,6 +391,23 @@ class ResultsTab(QWidget, FORM):
         if layer.id() not in self.columns:
             self.columns[layer.id()] = plot_columns(layer)
         self.plot.set_data(*self.columns[layer.id()], title=title)
+
+    def _fit_detail(self):
+        """The detail pane as tall as its text at the pane's width: nothing to scroll."""
+        pane = self.metricsDetail
+        doc = pane.document()
+        doc.setTextWidth(pane.viewport().width())
+        height = int(doc.size().height()) + 2 * pane.frameWidth() + 2
+        if pane.height() != height:
+            pane.setFixedHeight(height)
+
+    def eventFilter(self, obj, event):
+        # A new width may need another height; a new height alone changes nothing (refitting
+        # on it would loop).
+        if (obj is self.metricsDetail.viewport() and event.type() == QEvent.Type.Resize
+                and event.size().width() != event.oldSize().width()):  # fmt: skip
+            self._fit_detail()
+        return super().eventFilter(obj, event)
 
     def _rated_layer(self, model, topic, kind=None):
         """The rated layer of one metrics row (one layer per model × topic × score kind)."""
@@ -407,7 +437,8 @@ class ResultsTab(QWidget, FORM):
             self.canvas.unsetMapTool(self.identify_tool)
 
     def show_answer(self, feature):
-        """A rated point's model, topic, rating (score, truth, rank error), full answer, prompt."""
+        """A rated point's model and topic, which value is its score and why, its ground truth
+        and rank error, the full answer and the prompt."""
         names = feature.fields().names()
         missing = tr("(not recorded)")
 
@@ -421,13 +452,12 @@ class ResultsTab(QWidget, FORM):
 
         self.answerText.setPlainText(
             tr(
-                "Model: {m}\nTopic: {t}\nRating: {r} (score {s}; ground truth {g}; "
-                "rank error {e})\n\nAnswer:\n{a}\n\nPrompt:\n{p}"
+                "Model: {m}\nTopic: {t}\n{score}\nGround truth: {g} · rank error: {e}\n\n"
+                "Answer:\n{a}\n\nPrompt:\n{p}"
             ).format(
                 m=get("model"),
                 t=get("topic"),
-                r=num("rating"),
-                s=num("score"),
+                score=explain_score(get),
                 g=num("truth"),
                 e=num("rank_error"),
                 a=get("completion", missing),
@@ -453,3 +483,35 @@ def _num(v):
         return float(v)
     except (TypeError, ValueError):
         return float("nan")
+
+
+def explain_score(get):
+    """Which value of a rated point is its score (the one maps and metrics use) and why, with
+    the other beside it: the greedy rating is the number the answer writes, the expected value
+    weighs every digit by the model's probability, so the two may differ."""
+    score, rating, expected = (_num(get(n)) for n in ("score", "rating", "expected"))
+    kind = str(get("score_kind"))
+    if str(get("failed")) == "1":
+        return tr("No score: the request failed, the point was not asked.")
+    if score != score:
+        if str(get("answered")) == "0":
+            return tr("No score: the answer holds no rating.")
+        return tr("No score of this survey's kind ({kind}) for this point.").format(kind=kind)
+    if kind == "expected":
+        greedy = "–" if rating != rating else f"{rating:.3g}"
+        return tr(
+            "Score: {s:.3g}, the expected value: each digit weighed by the model's probability "
+            "for it, so it can differ from the number the answer writes (the greedy rating, "
+            "{r})."
+        ).format(s=score, r=greedy)
+    if kind == "greedy":
+        if expected == expected:
+            return tr(
+                "Score: {s:.3g}, the greedy rating: the number the answer writes (this survey "
+                "scores greedy ratings; the expected value would be {e:.3g})."
+            ).format(s=score, e=expected)
+        return tr(
+            "Score: {s:.3g}, the greedy rating: the number the answer writes (no "
+            "log-probabilities came back, so there is no expected value)."
+        ).format(s=score)
+    return tr("Score: {s:.3g}.").format(s=score)

@@ -447,11 +447,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         for i, e in rate_steps:
             model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                name = (
-                    layer_name(model, topics[k], with_model=len(rate_steps) > 1)
-                    if k < len(topics)
-                    else _layer_title(uri)
-                )
+                name = layer_name(model, topics[k]) if k < len(topics) else _layer_title(uri)
                 if (i, k) in truth_steps:
                     uri = task.results[truth_steps[(i, k)]]["OUTPUT"]
                     style_file(uri, "rank_error")  # saves rank / rank error / rating styles

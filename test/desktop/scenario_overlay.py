@@ -63,7 +63,7 @@ def overlay():
     tab = d.overlay
     d.show_tab(tab)
     pump(0.5)
-    choose_in_combo(tab.pointsCombo, "Infant Mortality Rate")
+    choose_in_combo(tab.pointsCombo, "Infant Mortality Rate · gpt-3.5-turbo")
     choose_in_combo(tab.unitsCombo, next(
         tab.unitsCombo.itemText(i) for i in range(tab.unitsCombo.count())
         if "ountries" in tab.unitsCombo.itemText(i)))  # fmt: skip

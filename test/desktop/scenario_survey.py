@@ -298,6 +298,7 @@ def results_facts(name):
         out["rated"].append(
             {
                 "legend": [c.label() for c in ranges],
+                "panel_legend": panel_legend(lyr),
                 "colors": [c.symbol().color().name() for c in ranges],
                 "outline": symbol.symbolLayer(0).strokeColor().name() if symbol else "",
                 "size_mm": symbol.size() if symbol else 0,
@@ -458,6 +459,13 @@ def layer_survey():
     countries.removeSelection()
     iface.mapCanvas().setExtent(QgsRectangle(-10, 40, 30, 57))
     rec.shot("10_layer")
+
+
+def panel_legend(layer):
+    """The texts of the layer's legend in the Layers panel (heading and classes)."""
+    root = QgsProject.instance().layerTreeRoot()
+    nodes = iface.layerTreeView().layerTreeModel().layerLegendNodes(root.findLayer(layer.id()))
+    return [n.data(Qt.ItemDataRole.DisplayRole) for n in nodes]
 
 
 def run_herb(ui, shot):

@@ -285,7 +285,7 @@ def test_results_of_the_toolbox_open_in_the_results_tab(dock, tmp_path):
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — toolbox")
     assert group is not None
     rated = layers[0]
-    assert rated.name() == "Infant Mortality Rate"  # one model: its name is in the metadata
+    assert rated.name() == "Infant Mortality Rate · gpt-3.5-turbo"  # topic · model, even alone
     assert rated.renderer().classAttribute() == "rank_error"
     assert "gpt-3.5-turbo-0613" in rated.metadata().abstract()
     (row,) = dock.results.metrics.rows
@@ -339,7 +339,10 @@ def test_layer_names_fit_the_layers_panel():
     from geobias.processing.styles import layer_name
 
     assert layer_name("SmolLM2-135M-Instruct.Q4_1", IMR) == "Infant Mortality Rate · SmolLM2-135M"
-    assert layer_name("gpt-3.5-turbo-0613", IMR, with_model=False) == IMR
+    assert layer_name("gpt-3.5-turbo-0613", IMR) == "Infant Mortality Rate · gpt-3.5-turbo"
+    # An ablation's variant stays in the name.
+    assert layer_name("gemma-3-270m-it-Q4_K_M.gguf [no_address]", IMR).endswith(
+        "· gemma-3-270m [no_address]")  # fmt: skip
     long = layer_name(
         "meta-llama/Llama-3.1-70B-Instruct-Turbo", "Average Attractiveness of Residents"
     )
