@@ -107,7 +107,8 @@ def _without_echo(text: str, prompt: str | None, a: str, b: str) -> str:
     return re.sub(both, " ", out, flags=re.I)
 
 
-def read_choice(text: str | None, a: str, b: str, prompt: str | None = None) -> str:
+def read_choice(text: str | None, a: str, b: str, prompt: str | None = None, answer=None
+                ) -> str:  # fmt: skip
     """ "a", "b", "refusal" or "unclear": which region a completion chose, as the paper reads
     its answers ("You should go to X").
 
@@ -115,7 +116,8 @@ def read_choice(text: str | None, a: str, b: str, prompt: str | None = None) -> 
     taken out first. Then the answer format decides; without it, a completion naming only one
     of the two regions chose it. An answer naming both as its choice ("You should go to A" ...
     "You should go to B", the instruction echoed) or neither chose nothing: a refusal when it
-    declines, else unclear.
+    declines (in English or in the refusal phrases of a prompt language's `answer`, a
+    ratings.AnswerFormat), else unclear.
     """
     text = _without_echo(text or "", prompt, a, b)
     said = re.findall(r"go to\W+(" + re.escape(a) + "|" + re.escape(b) + r")\b", text, re.I)
@@ -125,7 +127,7 @@ def read_choice(text: str | None, a: str, b: str, prompt: str | None = None) -> 
         picked = {n.lower() for n in named} if len(named) == 1 else set()
     if len(picked) == 1:
         return "a" if picked == {a.lower()} else "b"
-    return "refusal" if is_refusal(text) else "unclear"
+    return "refusal" if is_refusal(text, answer) else "unclear"
 
 
 @dataclass(frozen=True)
@@ -150,10 +152,11 @@ class ChoiceResult:
         return self.n_b / self.n if self.n else np.nan
 
 
-def summarize_choices(activity: str, a: str, b: str, texts, prompt: str | None = None
-                      ) -> ChoiceResult:  # fmt: skip
-    """The counts of one probe's answers (`prompt`: the question, whose echo is no choice)."""
-    picks = [read_choice(t, a, b, prompt) for t in texts]
+def summarize_choices(activity: str, a: str, b: str, texts, prompt: str | None = None,
+                      answer=None) -> ChoiceResult:  # fmt: skip
+    """The counts of one probe's answers (`prompt`: the question, whose echo is no choice;
+    `answer`: the prompt language's answer format, for its refusals)."""
+    picks = [read_choice(t, a, b, prompt, answer) for t in texts]
     return ChoiceResult(activity, a, b, len(picks), picks.count("a"), picks.count("b"),
                         picks.count("refusal"), picks.count("unclear"))  # fmt: skip
 

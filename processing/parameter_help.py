@@ -62,6 +62,10 @@ def _shared():
             "where the endpoint gives log-probabilities)."
         ),
         "TOPICS": tr("The topics to rate, separated by ; (e.g. Infant Mortality Rate)."),
+        "LANGUAGES": tr(
+            "The languages the prompts are asked in (English by default); with another "
+            "language, each gets its own layers and rows, tagged with its code."
+        ),
         # ground truth and anchor
         "TRUTH": tr(
             "Polygons holding the ground truth of the truth topics (e.g. countries with "
@@ -97,6 +101,31 @@ def _shared():
         "SCORE_FIELD": tr("The field holding the score (default score)."),
         "SKIP_FLAGGED": tr("Leave out units flagged few_points (too few rated points to trust)."),
         "ALPHA": tr("The significance level of the tests."),
+        # GeoBS scores (geobiasscores)
+        "ERROR": tr(
+            "The error whose spread in space is scored: the rank error in 4 classes (needs the "
+            "ground truth), answered or not, or a numeric field cut at the class edges."
+        ),
+        "ERROR_FIELD": tr("The numeric field holding the error, when its classes are scored."),
+        "EDGES": tr(
+            "The edges cutting the error field into classes: an odd number of increasing "
+            "values, separated by commas."
+        ),
+        "RADIUS_KM": tr(
+            "The radius of each point's neighbourhood, in km (1,500 km holds about 90 of the "
+            "2,000 world points)."
+        ),
+        "SCALE_DEG": tr(
+            "The side of the latitude/longitude grid cells that part a neighbourhood for the "
+            "multi-scale SRI, in degrees."
+        ),
+        "LAG_KM": tr("The width of the distance rings of the distance-decay SRI, in km."),
+        "SECTORS": tr("How many direction sectors part a neighbourhood for the anisotropy SRI."),
+        "MIN_POINTS": tr("The fewest points a part of a neighbourhood needs to count in the SRI."),
+        "K": tr("How many nearest neighbours each point is linked to in the SSI's graph."),
+        "MAX_CENTRES": tr(
+            "The most points the SSI is computed around; beyond, a seeded sample of them."
+        ),
         "OUTPUT": tr("Where the results are written."),
     }
 
@@ -124,6 +153,10 @@ def _specific():
         "exportbatch/OUTPUT": tr(
             "The folder the batch files are written to, one series per model."
         ),
+        "exportbatch/LANGUAGES": tr(
+            "The languages the requests are written in (English by default), each with its own "
+            "answer format."
+        ),
         "importbatch/INPUT": tr("One output file of a batch service (JSONL, OpenAI Batch format)."),
         "importbatch/FOLDER": tr(
             "Or a folder: every .jsonl file in it is imported (the outputs "
@@ -141,6 +174,10 @@ def _specific():
             "table and its pivots (a Markdown file beside it)."
         ),
         # probes
+        "probes/LANGUAGES": tr(
+            "One prompt language: the answers are read with its refusal phrases and the tables "
+            "carry its code (type the texts below in it)."
+        ),
         "probes/OPTION_A": tr("The first region of the choice probes (the paper's Africa)."),
         "probes/OPTION_B": tr("The second region of the choice probes (the paper's Europe)."),
         "probes/ACTIVITIES": tr(
@@ -220,6 +257,53 @@ def _specific():
         ),
         "comparemodels/TABLES_FOLDER": tr(
             "Optional: a folder for the tables as CSV files and one Markdown file."
+        ),
+        "comparemodels/LANGUAGES": tr(
+            "The prompt languages to compare, as codes separated by ; (empty: all the layers')."
+        ),
+        # geobiasscores, benchmark, comparecards
+        "geobiasscores/INPUT": tr(
+            "The rated points layers whose errors are scored, one row per model and topic."
+        ),
+        "geobiasscores/TRUTH_FIELD": tr(
+            "The ground truth field the rank errors are read against (default truth)."
+        ),
+        "geobiasscores/OUTPUT": tr(
+            "The table of the scores (SSI and the three SRIs) with the settings in each row."
+        ),
+        "geobiasscores/LOCAL": tr(
+            "The local scores of every point, drawn by where the errors cluster or disperse."
+        ),
+        "benchmark/SAMPLE": tr(
+            "The fixed, versioned world sample the card is made on (v1: the paper's 2,000 points)."
+        ),
+        "benchmark/RATED": tr(
+            "Ratings already made on the sample's points (e.g. imported files): they make the "
+            "card and no model is asked."
+        ),
+        "benchmark/TOPICS": tr(
+            "The topics of the card, separated by ; (the paper's 16 by default; fewer make a "
+            "reduced card)."
+        ),
+        "benchmark/N_POINTS": tr(
+            "How many of the sample's first points are rated (0: all; fewer make a reduced card)."
+        ),
+        "benchmark/NOTE": tr("A note printed on the card; a card with a note is a reduced one."),
+        "benchmark/OUTPUT": tr(
+            "The card GeoPackage: a rated layer per topic, the card and card_info tables and "
+            "the runs table."
+        ),
+        "benchmark/CARD": tr(
+            "The card as JSON, to compare with other cards (the endpoint's host, never a key)."
+        ),
+        "benchmark/PDF": tr("The card as a one-page PDF."),
+        "comparecards/CARDS": tr("The card JSON files of Benchmark card to put side by side."),
+        "comparecards/SHIPPED": tr(
+            "Add the cards that come with GeoBias (the paper's GPT-3.5 ratings, 2 topics)."
+        ),
+        "comparecards/TOPICS": tr("The topics to compare, separated by ; (empty: all)."),
+        "comparecards/OUTPUT": tr(
+            "The comparison GeoPackage: the card_comparison table and a mean rank layer per topic."
         ),
         # overlay and report
         "aggregatetopolygons/INPUT": tr("The rated points (one model and topic)."),
