@@ -40,7 +40,7 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
-from ..rating import load_outputs, rate, rated_columns, write_rated
+from ..rating import load_outputs, rate, rated_columns, total_stats, write_rated
 from ..report_layout import run_info
 from ..runs import append_runs, now, plugin_version, run_record, stats_fields
 from ..truth import truth_columns
@@ -147,13 +147,16 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                     tr("Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).")
                     .format(m=ep.model, n=len(idx), v=version, k=len(prompt.topics))
                 )  # fmt: skip
-                columns_by_topic, stats = rate(
+                rated, stats = rate(
                     lon, lat, pids, prompt.topics, ep, prompt.template, prompt.score_kind,
                     feedback,
                 )  # fmt: skip
+                # rate() keys layers by (topic, language) and counts per language; the card
+                # is asked in English alone.
+                columns_by_topic = {topic: cols for (topic, _code), cols in rated.items()}
                 record = run_record(
                     self.id(), parameters, started, ep, prompt.template, prompt.topics,
-                    n_points=len(idx), **stats_fields(stats),
+                    n_points=len(idx), **stats_fields(total_stats(stats)),
                 )  # fmt: skip
                 model = ep.model
                 local = connection.provider == "embedded" and not connection.base_url
