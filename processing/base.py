@@ -12,6 +12,7 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
 from .crs import WGS84
 from .features import add_point_features
+from .parameter_help import help_texts
 from .parameters import check_given_values
 from .runs import append_runs
 from .styles import save_output_styles
@@ -48,8 +49,28 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
     def help_text(self):
         return ""
 
+    def addParameter(self, definition, createOutput=True):
+        """Declare a parameter with its help sentence (processing/parameter_help.py), which
+        the toolbox shows on the parameter and in the algorithm's help."""
+        if not definition.help():
+            texts = self.__dict__.get("_help_texts")
+            if texts is None:
+                texts = self.__dict__["_help_texts"] = help_texts(self.NAME)
+            definition.setHelp(texts.get(definition.name(), ""))
+        return super().addParameter(definition, createOutput)
+
     def shortHelpString(self):
-        return html.escape(self.help_text(), quote=False)
+        """The help text, then each parameter: its label, name and help sentence."""
+        out = [f"<p>{html.escape(self.help_text(), quote=False)}</p>"]
+        items = [
+            f"<dt><b>{html.escape(p.description())}</b> <code>{p.name()}</code></dt>"
+            f"<dd>{html.escape(p.help(), quote=False)}</dd>"
+            for p in self.parameterDefinitions()
+        ]
+        if items:
+            title = html.escape(tr("Parameters"))
+            out.append(f"<h3>{title}</h3><dl>{''.join(items)}</dl>")
+        return "".join(out)
 
     def group(self):
         return tr(GROUPS[self.GROUP])

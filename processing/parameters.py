@@ -37,6 +37,7 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
+    CONSTRAINTS,
     GEOBS_ERRORS,
     PROMPT_PRESETS,
     PROVIDERS,
@@ -221,10 +222,11 @@ class Connection:
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
     reasoning: bool = False  # a reasoning model whatever its name (else: recognised by name)
+    constraint: str = "auto"  # a definitions.CONSTRAINTS key (core.llm.resolve_constraint)
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING, CONSTRAINT."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
@@ -232,9 +234,10 @@ class ConnectionParameters:
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
     REASONING = "REASONING"
+    CONSTRAINT = "CONSTRAINT"
 
     @classmethod
-    def add(cls, alg):
+    def add(cls, alg, constraint=True):
         alg.addParameter(
             QgsProcessingParameterEnum(
                 cls.PROVIDER, tr("Provider preset"), PROVIDERS.labels(),
@@ -270,11 +273,21 @@ class ConnectionParameters:
                 False,
             )
         )
+        if constraint:
+            param = QgsProcessingParameterEnum(
+                cls.CONSTRAINT, tr("Answer constraint"), CONSTRAINTS.labels(),
+                defaultValue=CONSTRAINTS.default_index,
+            )  # fmt: skip
+            param.setFlags(param.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
+            alg.addParameter(param)
 
     @classmethod
     def read(cls, alg, parameters, context):
         from .endpoints import api_key_from_auth
 
+        constraint = CONSTRAINTS.default
+        if alg.parameterDefinition(cls.CONSTRAINT) is not None:
+            constraint = CONSTRAINTS.key(alg.parameterAsEnum(parameters, cls.CONSTRAINT, context))
         return Connection(
             provider=PROVIDERS.key(alg.parameterAsEnum(parameters, cls.PROVIDER, context)),
             base_url=read_url(alg, parameters, cls.BASE_URL, context),
@@ -282,6 +295,7 @@ class ConnectionParameters:
             api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
             reasoning=alg.parameterAsBoolean(parameters, cls.REASONING, context),
+            constraint=constraint,
         )
 
 

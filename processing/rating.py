@@ -125,13 +125,9 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             ).format(f=n_failed, n=len(everything))
         )
     if not any(cols["answered"].any() for cols in rated.values()):
-        errors = [a.error for a in everything if a.error]
-        detail = errors[0] if errors else tr("no completion held a rating")
-        raise QgsProcessingException(
-            tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
-                detail=detail, host=endpoint.host()
-            )
-        )
+        for text in list(dict.fromkeys(a.completion for a in everything if a.completion))[:3]:
+            feedback.pushInfo(tr("An answer as it came back: {text}").format(text=text))
+        raise QgsProcessingException(unanswered_message(everything, endpoint))
     return rated, stats
 
 
@@ -165,6 +161,48 @@ def greedy_only(endpoint, score_kind, feedback):
             model=endpoint.model
         )
     )
+
+
+def _quote(text, limit=160):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def unanswered_message(answers, endpoint):
+    """Why a run has no answered point, in words that name the cause: answers without a
+    rating (the model does not follow the answer format: a constraint or a larger model),
+    refusals, or requests that failed (only then can the endpoint be out of reach)."""
+    from ..core.llm import family_constraint
+    from .definitions import CONSTRAINTS
+
+    texts = [a.completion for a in answers if not a.failed and (a.completion or "").strip()]
+    if not texts:
+        errors = [a.error for a in answers if a.error]
+        return tr(
+            "No point was answered: every request to {host} failed ({detail}). Check that the "
+            "endpoint is reachable and serves {model}."
+        ).format(host=endpoint.host(), model=endpoint.model,
+                 detail=errors[0] if errors else tr("no answer"))  # fmt: skip
+    n = len(texts)
+    quote = _quote(texts[0], 60)
+    if all(a.rating.refusal for a in answers if not a.failed and a.completion):
+        return tr("{model} declined to rate all {n} points it answered, e.g. “{quote}”.").format(
+            n=n, model=endpoint.model, quote=quote
+        )
+    if endpoint.constraint:
+        advice = tr(
+            "they were constrained ({constraint}): the server may ignore it (choose the one its "
+            "family takes), or the model is too small: try a larger one"
+        ).format(constraint=CONSTRAINTS.label(endpoint.constraint))
+    else:
+        advice = tr(
+            "choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in "
+            "Processing) or a larger model"
+        ).format(constraint=CONSTRAINTS.label(family_constraint(endpoint.provider)))
+    return tr(
+        "None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; "
+        "they stay cached, another constraint or model asks again. One answer: “{quote}”"
+    ).format(n=n, host=endpoint.host(), quote=quote, advice=advice)
 
 
 def resolve_score_kind(score_kind, answers, endpoint):
@@ -251,6 +289,14 @@ def load_outputs(context, uris, output_name="OUTPUT", default_style="rank"):
     for uri, name in uris.items():
         details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
         details.setPostProcessor(post_processor(default_style, name))
+        context.addLayerToLoadOnCompletion(uri, details)
+
+
+def load_tables(context, uris, output_name="OUTPUT"):
+    """Ask Processing to load written tables (GeoPackage layers without geometry) on
+    completion, so that an algorithm's every result is in the project, not only in its log."""
+    for uri, name in uris.items():
+        details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
         context.addLayerToLoadOnCompletion(uri, details)
 
 

@@ -530,6 +530,21 @@ class CompareTab(QWidget, FORM):
         fit_first_column(table, most=chars_width(table, 18))
         self.plot.set_data(p)
 
+    def reset(self):
+        """Forget the layers and the comparison (a new or opened project)."""
+        self.layers, self.pivots, self.mean_layers = [], {}, []
+        self.result, self.views = None, {}
+        self.modelsList.clear()
+        self.topicsList.clear()
+        self.languagesList.clear()
+        self.languagesBox.hide()
+        self.viewCombo.clear()
+        self.viewCombo.hide()
+        self.choice.set_layers([])
+        self.compareButton.setEnabled(False)
+        self.set_metrics(PIVOT_METRICS)  # a card comparison offered its own tables
+        self.show_metric()
+
     def table_text(self):
         """The table as shown (in its sort order) as tab-separated text, numbers in full."""
         table = self.pivotTable

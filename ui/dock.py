@@ -41,6 +41,7 @@ from .run_panel import RunPanel
 from .settings import SurveySettings, default_survey_name
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
+from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
 
@@ -145,6 +146,7 @@ class GeoBiasDock(QDockWidget):
         for form in widget.findChildren(QFormLayout):
             # In a narrow dock a field too wide beside its label goes below it.
             form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        ignore_wheel_unless_focused(widget)  # scrolling the tab never changes a setting
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -212,7 +214,18 @@ class GeoBiasDock(QDockWidget):
                 tab.apply(s)
 
     def load_settings(self, *args):
+        """A new or opened project: its settings, and no result of the previous one."""
+        self.reset_results()
         self.apply_settings(SurveySettings.read())
+
+    def reset_results(self):
+        """Empty every tab's results and the run line (a run in progress goes on)."""
+        if not self.panel.busy:
+            self.plan = None
+        self.panel.reset()
+        for tab in self.tab_widgets():
+            if hasattr(tab, "reset"):
+                tab.reset()
 
     def save_settings(self, *args):
         self.settings().write()
@@ -293,6 +306,8 @@ class GeoBiasDock(QDockWidget):
             return
         plan.estimate = prepared["ESTIMATE"]
         self.panel.set_text("")
+        if plan.note:
+            self.push(plan.note, Qgis.MessageLevel.Info)
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
             self.panel.set_text(tr("Not started."))
             return

@@ -445,5 +445,13 @@ class HerbTab(QWidget, FORM):
             [f"{w['descriptor']} ({w['topic']})" for w in words], [w["deviation"] for w in words],
         )  # fmt: skip
 
+    def reset(self):
+        """Hide the last run's regions and bars (a new or opened project)."""
+        self.path, self.regions = None, []
+        self.regionTable.setRowCount(0)
+        for w in (self.regionTable, self.childBars, self.wordBars):
+            w.setVisible(False)
+        self.panel.reset()
+
     def close_tab(self):
         self.panel.stop()

@@ -546,6 +546,17 @@ class ResultsTab(QWidget, FORM):
             )
         )
 
+    def reset(self):
+        """Empty the table, the plot and the answer (a new or opened project)."""
+        self.rated_layers, self.columns = [], {}
+        self.choice.set_layers([])
+        self.metrics.set_rows([])  # the metrics rows with their GeoBS scores
+        self.metricsDetail.clear()
+        self.metricsDetail.hide()
+        self.plot.set_data([])
+        self.answerText.clear()
+        self.identifyButton.setChecked(False)
+
     def close_tab(self):
         if self.identify_tool is not None and self.canvas.mapTool() is self.identify_tool:
             self.canvas.unsetMapTool(self.identify_tool)

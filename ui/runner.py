@@ -18,7 +18,13 @@ from qgis.core import (
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
 from ..paths import COUNTRIES
-from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
+from ..processing.definitions import (
+    CONSTRAINTS,
+    PROMPT_PRESETS,
+    PROVIDERS,
+    SAMPLE_METHODS,
+    SCORE_KINDS,
+)
 from ..processing.endpoints import (
     default_cache_path,
     embedded_port,
@@ -187,6 +193,14 @@ def sample_points(settings, geom, path=None):
     return layer
 
 
+def sampling_note(settings, layer):
+    """Why the sampled layer has another count than the settings ask ("" if it has it): a
+    grid places only certain counts in an area."""
+    from ..processing.points import grid_note
+
+    return grid_note(settings.method, settings.n_points, layer.featureCount())
+
+
 # ---------------------------------------------------------------------------- embedded model
 # The dock and Processing share one embedded model per QGIS process, a child process kept
 # between surveys (loading it takes seconds); the dock passes its URL to geobias:ratelocations.
@@ -215,6 +229,7 @@ def connection_of(cfg, base_url=None):
         model=cfg.model,
         concurrency=cfg.concurrency,
         reasoning=bool(getattr(cfg, "reasoning", False)),
+        constraint=cfg.constraint if cfg.constraint in CONSTRAINTS.keys else CONSTRAINTS.default,
     )
 
 
@@ -240,6 +255,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": c.concurrency,
         "REASONING": c.reasoning,
+        "CONSTRAINT": CONSTRAINTS.index(c.constraint),
         "PRESET": PROMPT_PRESETS.index(preset),
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
@@ -300,6 +316,7 @@ class Plan:
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
     columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
+    note: str = ""  # what the user should know before the run (a grid's count)
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -431,6 +448,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     port = embedded_port() if any(e.is_embedded for e in cfgs) else None
     local_url = embedded_url(port) if port else None
     the_plan = Plan(None, folder=folder)
+    the_plan.note = sampling_note(settings, points)  # a grid's count, said before the run
     steps = []
     rate_steps = []
     for e in cfgs:

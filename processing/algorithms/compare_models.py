@@ -6,6 +6,7 @@ import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
+    QgsProcessingOutputFile,
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputString,
     QgsProcessingParameterFile,
@@ -34,13 +35,14 @@ from ..comparison import (
     pivot_rows,
     survey_layers,
     write_folder,
+    write_markdown_beside,
     write_mean_layer,
     write_spread_layer,
 )
 from ..gpkg import safe_name, write_table
 from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
-from ..rating import load_outputs
+from ..rating import load_outputs, load_tables
 from ..runs import append_runs, derived_record, now
 from ..styles import short_topic
 
@@ -126,6 +128,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
         self.addOutput(QgsProcessingOutputMultipleLayers("PIVOTS", tr("Pivot tables")))
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputFile("MARKDOWN_FILE", tr("Markdown file of the tables")))
         self.addOutput(
             QgsProcessingOutputMultipleLayers(
                 "SPREAD_LAYERS", tr("Rank spread across languages layers")
@@ -275,10 +278,19 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         markdown = "\n".join(
             to_markdown(replace(p, label=title) if title else p) for _n, p, title in tables
         )
+        md_path = write_markdown_beside(path, markdown)
         if folder:
             names = [n[len("pivot_") :] for n, _p, _t in tables]
             write_folder(folder, [p for _n, p, _t in tables], markdown, names)
         feedback.pushInfo(markdown)
+        load_tables(context, {metrics_uri: tr("Comparison metrics")}, "METRICS")
+        # A pivot's table name holds its metric and, across languages, the language too.
+        load_tables(
+            context,
+            {uri: tr("Comparison: {metric}").format(metric=name[len("pivot_") :])
+             for uri, (name, _p, _t) in zip(pivot_uris, tables)},
+            "PIVOTS",
+        )  # fmt: skip
         feedback.setProgress(100.0)
         result = {
             "OUTPUT": path,
@@ -287,6 +299,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             "METRICS": metrics_uri,
             "PIVOTS": pivot_uris,
             "MARKDOWN": markdown,
+            "MARKDOWN_FILE": md_path,
         }
         if several:  # comparisons in one language keep the results they always had
             result["SPREAD_LAYERS"] = list(spread_uris)

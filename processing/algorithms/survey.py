@@ -26,7 +26,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
-from ..rating import load_outputs, rate, score_kinds, write_rated
+from ..rating import load_outputs, load_tables, rate, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -134,5 +134,6 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
                 credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
         load_outputs(context, uris)
+        load_tables(context, {metrics_uri: tr("Bias metrics")}, "METRICS")
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}

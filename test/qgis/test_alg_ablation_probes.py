@@ -149,7 +149,7 @@ def test_probes_on_the_embedded_model(processing_ready, model, tmp_path):
     choices = {r["activity"]: r for r in rows_of(out, "choices")}
     assert set(choices) == {"see wildlife", "meet kind people"}
     for activity, row in choices.items():
-        picks = [read_choice(r["completion"], "Africa", "Europe") for r in answers
+        picks = [read_choice(r["completion"], "Africa", "Europe", r["prompt"]) for r in answers
                  if r["kind"] == "choice" and activity in r["prompt"]]  # fmt: skip
         assert row["n_samples"] == 2 and row["n_a"] == picks.count("a")
         assert row["n_b"] == picks.count("b") and row["n_refused"] == picks.count("refusal")

@@ -240,7 +240,11 @@ def test_processing_help_is_escaped_and_shown_whole(processing_ready):
     for alg in algs:
         doc = QTextDocument()
         doc.setHtml(alg.shortHelpString())
-        assert " ".join(doc.toPlainText().split()) == " ".join(alg.help_text().split()), alg.id()
+        # The help text whole, then the parameters, each with its sentence (issue 28).
+        plain = " ".join(doc.toPlainText().split())
+        assert plain.startswith(" ".join(alg.help_text().split()) + " Parameters "), alg.id()
+        for p in alg.parameterDefinitions():
+            assert " ".join(p.help().split()) in plain, (alg.id(), p.name())
     truth = processing_ready.algorithmById("geobias:samplegroundtruth")
     assert "&lt; 0: underestimates, blue" in truth.shortHelpString()
 
