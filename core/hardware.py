@@ -4,9 +4,12 @@ The rule (whole-sentence scoring, core/whole_sentence_worker.py):
 
 - threads = the physical cores this process may run on: the CPUs of its affinity mask (Linux;
   elsewhere every CPU), counted once per core when the system says which CPUs are hyperthread
-  siblings. llama.cpp's matrix kernels keep a core's arithmetic units busy, so a second
-  hyperthread adds little, and a thread more than the cores makes every decode wait at
-  llama.cpp's barriers for a thread the system has descheduled.
+  siblings; less one per unit of the 1-minute load average when the child starts (cores other
+  processes keep busy), at least 1. llama.cpp's matrix kernels keep a core's arithmetic units
+  busy, so a second hyperthread adds little; and its threads wait for each other at a barrier
+  after every operation, spinning: a thread more than the free cores makes every operation wait
+  for a thread the system has descheduled (docs/design.md measured a 2-thread server 10x
+  slower than a 1-thread one on 2 cores at load 8).
 - tokens per decode = 512 (llama.cpp's default physical batch, n_ubatch): the quantised matrix
   products run at their full rate from a few hundred rows; more rows only add memory.
 - logits rows per decode = what LOGITS_BUDGET holds: each row is the vocabulary's width in
@@ -68,12 +71,21 @@ def physical_cores(cpus: list[int], sys_cpu: str = _SYS_CPU) -> int:
     return max(1, len(cores))
 
 
+def busy_cores() -> int:
+    """Cores other processes keep busy: the 1-minute load average, rounded down (0 where the
+    system has none)."""
+    try:
+        return int(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        return 0
+
+
 def default_threads() -> int:
-    """Threads for llama.cpp here: the physical cores of the usable CPUs (at least 1)."""
+    """Threads for llama.cpp here: the physical cores of the usable CPUs less the busy ones,
+    at least 1."""
     cpus = usable_cpus()
-    if sys.platform.startswith("linux"):
-        return physical_cores(cpus)
-    return max(1, len(cpus))
+    cores = physical_cores(cpus) if sys.platform.startswith("linux") else max(1, len(cpus))
+    return max(1, cores - busy_cores())
 
 
 def scoring_budget(

@@ -37,6 +37,17 @@ def test_this_machine_gets_at_least_one_thread_and_no_more_than_its_cpus():
     assert 1 <= default_threads() <= len(cpus) <= (os.cpu_count() or 1)
 
 
+def test_busy_cores_are_left_to_the_processes_that_keep_them_busy(monkeypatch):
+    from geobias.core import hardware
+
+    monkeypatch.setattr(hardware, "usable_cpus", lambda: [0, 1, 2, 3])
+    monkeypatch.setattr(hardware, "physical_cores", lambda cpus: 4)
+    monkeypatch.setattr(hardware.sys, "platform", "linux")
+    for load, threads in ((0.3, 4), (1.9, 3), (3.2, 1), (12.0, 1)):
+        monkeypatch.setattr(hardware.os, "getloadavg", lambda load=load: (load, load, load))
+        assert hardware.default_threads() == threads
+
+
 def test_logits_rows_follow_the_vocabulary_and_the_budget():
     smol = scoring_budget(49152, threads=2)
     assert (smol.threads, smol.batch_tokens, smol.outputs, smol.sequences) == (2, 512, 512, 256)
