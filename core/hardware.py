@@ -10,13 +10,11 @@ The rule (whole-sentence scoring, core/whole_sentence_worker.py):
   after every operation, spinning: a thread more than the free cores makes every operation wait
   for a thread the system has descheduled (docs/design.md measured a 2-thread server 10x
   slower than a 1-thread one on 2 cores at load 8).
-- tokens per decode = 512 (llama.cpp's default physical batch, n_ubatch): the quantised matrix
-  products run at their full rate from a few hundred rows; more rows only add memory.
-- logits rows per decode = what LOGITS_BUDGET holds: each row is the vocabulary's width in
-  float32 (49,152 x 4 B = 192 KiB for SmolLM2, 262,144 x 4 B = 1 MiB for Gemma 3), so 256 MiB
-  holds every position of a 512-token batch for SmolLM2 and 256 for Gemma; never more rows
-  than tokens, never fewer than MIN_ROWS.
-- sentences per decode = min(256, logits rows): llama.cpp holds at most 256 sequences in one
+- tokens per decode = 512 (llama.cpp's default physical batch), fewer if their logits would
+  not fit LOGITS_BUDGET: every decoded token gives a row of the vocabulary's width in float32
+  (49,152 x 4 B = 192 KiB for SmolLM2, 262,144 x 4 B = 1 MiB for Gemma 3), so 256 MiB holds
+  512 tokens of SmolLM2 and 256 of Gemma; never fewer than MIN_ROWS.
+- sentences per decode = min(256, tokens): llama.cpp holds at most 256 sequences in one
   context and reserves a logits row per sequence.
 """
 
@@ -40,8 +38,7 @@ class ScoringBudget:
     """One decode's sizes and the threads that run it."""
 
     threads: int
-    batch_tokens: int
-    outputs: int
+    batch_tokens: int  # tokens per decode, each with a logits row
     sequences: int
 
 
@@ -95,12 +92,10 @@ def scoring_budget(
     logits_budget: int = LOGITS_BUDGET,
 ) -> ScoringBudget:
     """The module docstring's rule for a model of `n_vocab` tokens; explicit values win."""
-    tokens = max(2, int(batch_tokens or BATCH_TOKENS))
     rows = max(MIN_ROWS, int(logits_budget) // (4 * max(1, int(n_vocab))))
-    rows = min(rows, tokens)
+    tokens = max(2, min(int(batch_tokens or BATCH_TOKENS), rows))
     return ScoringBudget(
         threads=max(1, int(threads or default_threads())),
         batch_tokens=tokens,
-        outputs=rows,
-        sequences=min(MAX_SEQS, rows),
+        sequences=min(MAX_SEQS, tokens),
     )

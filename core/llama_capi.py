@@ -381,10 +381,10 @@ class LlamaModel:
     multiplies: repacked weights (its CPU_REPACK buffers, `repack`) take four-row kernels from
     four rows on, and attention takes other paths on longer steps. These quantised models turn
     that rounding into ~1e-2 in a sentence's mean log-probability (up to 0.3). A decode of one
-    token, which is what forced decoding runs, uses the one-row kernels; graph steps of at most
-    three tokens (`n_ubatch=3`) on repacked weights use them too, so they give forced
-    decoding's numbers (within 3e-5 on the bundled models). Without repacking and flash
-    attention, long steps give numbers that no longer depend on the packing, faster.
+    token, which is what forced decoding runs, uses the one-row kernels; short graph steps
+    (`n_ubatch`) use them too (core/whole_sentence_worker.py finds the longest that does), so
+    they give forced decoding's numbers (within 3e-5 on the bundled models). Without repacking
+    and flash attention, long steps give numbers that no longer depend on the packing, faster.
     """
 
     def __init__(self, lib: Library, path: str, repack: bool = True):
@@ -472,9 +472,9 @@ class LlamaModel:
         decoding, the way a server forces a sentence: the reference the tests compare with)."""
         np = self._np
         n = batch.n_tokens
-        if n > self.n_batch or batch.n_outputs > self.n_outputs:
-            raise CapiError(f"a batch of {n} tokens and {batch.n_outputs} outputs does not fit "
-                            f"{self.n_batch} tokens and {self.n_outputs} outputs")  # fmt: skip
+        if n > min(self.n_batch, self.n_outputs):
+            raise CapiError(f"a batch of {n} tokens with logits does not fit {self.n_batch} "
+                            f"tokens and {self.n_outputs} outputs")  # fmt: skip
         tokens = np.ascontiguousarray(batch.tokens, dtype=np.int32)
         pos = np.ascontiguousarray(batch.pos, dtype=np.int32)
         n_seq = np.ascontiguousarray(batch.n_seq_id, dtype=np.int32)
@@ -498,7 +498,7 @@ class LlamaModel:
         if rc != 0:
             raise CapiError(f"llama_decode returned {rc} for {n} tokens of "
                             f"{len(batch.sentences)} sentences")  # fmt: skip
-        n_out = batch.n_outputs
+        n_out = int(output.sum())
         if not n_out:
             return np.zeros((0, self.n_vocab), dtype=np.float32)
         ptr = self.lib.llama_get_logits(self.ctx)
@@ -506,10 +506,13 @@ class LlamaModel:
             raise CapiError("llama_get_logits returned nothing")
         return np.ctypeslib.as_array(ptr, shape=(n_out, self.n_vocab))
 
-    def close(self) -> None:
+    def close_context(self) -> None:
         if self.ctx:
             self.lib.llama_free(self.ctx)
             self.ctx = None
+
+    def close(self) -> None:
+        self.close_context()
         if self.model:
             self.lib.llama_model_free(self.model)
             self.model = None

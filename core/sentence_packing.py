@@ -5,14 +5,15 @@ the beginning-of-sequence token and the tokens before it (core/scorers.py, RULE_
 
     s = (1/n) * sum_k log softmax(logits(BOS, w_1..w_{k-1}))[w_k]
 
-One llama.cpp decode computes the logits at every position of many sequences at once. The
-sentences of a batch are laid out as a token trie: a node is one token at one position (BOS at
-position 0 is the root), shared by every sentence whose tokens start with the same path, so
-"People in Lima are" is computed once for all of Lima's descriptors, and "People in" once for
-the whole batch. Each sentence is a sequence of its own (a seq_id); a node belongs to the seq_ids
-of every sentence through it, and llama.cpp's causal mask lets a node see exactly its ancestors:
-the cells that hold the node's (first) seq_id at smaller positions. Logits are requested only at
-nodes with children (a sentence's last token predicts nothing).
+so the model must read BOS, w_1, ..., w_{n-1} (a sentence's last token predicts nothing: it is
+never decoded) and give the logits at each of them. One llama.cpp decode does this for many
+sequences at once. The prefixes of a batch's sentences are laid out as a token trie: a node is
+one token at one position (BOS at position 0 is the root), shared by every sentence whose tokens
+start with the same path, so "People in Lima are" is computed once for all of Lima's
+descriptors, and "People in" once for the whole batch. Each sentence is a sequence of its own
+(a seq_id); a node belongs to the seq_ids of every sentence through it, and llama.cpp's causal
+mask lets a node see exactly its ancestors: the cells that hold the node's (first) seq_id at
+smaller positions. Every node gives logits: each predicts the next token of some sentence.
 
 Pure numpy: no llama.cpp here, so the packing and the arithmetic are tested without a model.
 """
@@ -30,13 +31,13 @@ MAX_SEQS = 256  # llama.cpp's LLAMA_MAX_SEQ: distinct seq_ids one context can ho
 
 @dataclass
 class PackedBatch:
-    """One llama_decode's input: n tokens (trie nodes) and where each sentence's path runs.
+    """One llama_decode's input (n nodes, each with logits) and what each sentence reads.
 
-    tokens, pos, n_seq_id, output, parent, out_row: (n,) per node (parent -1 and out_row of a
-    node without logits -1); seq_flat / seq_start: the seq_ids of node i are
+    tokens, pos, n_seq_id, parent: (n,) per node, in decode order (a parent before its
+    children; the root's parent -1); seq_flat / seq_start: node i's seq_ids are
     seq_flat[seq_start[i]:seq_start[i + 1]]; sentences: (k,) the caller's indices of the packed
-    sentences; path_nodes / path_start: sentence j's token nodes (BOS excluded) in order are
-    path_nodes[path_start[j]:path_start[j + 1]].
+    sentences; sentence j's tokens are targets[start[j]:start[j + 1]], each predicted by the
+    logits row (= node) at the same place in rows.
     """
 
     tokens: np.ndarray
@@ -44,26 +45,20 @@ class PackedBatch:
     n_seq_id: np.ndarray
     seq_flat: np.ndarray
     seq_start: np.ndarray
-    output: np.ndarray
     parent: np.ndarray
-    out_row: np.ndarray
     sentences: np.ndarray
-    path_nodes: np.ndarray
-    path_start: np.ndarray
+    rows: np.ndarray
+    targets: np.ndarray
+    start: np.ndarray
 
     @property
     def n_tokens(self) -> int:
         return int(len(self.tokens))
 
     @property
-    def n_outputs(self) -> int:
-        return int(self.output.sum())
-
-    def with_all_outputs(self) -> PackedBatch:
-        """The same batch with logits at every position (a benchmark's bare decode)."""
-        n = self.n_tokens
-        return PackedBatch(**{**self.__dict__, "output": np.ones(n, np.int8),
-                              "out_row": np.arange(n, dtype=np.int32)})  # fmt: skip
+    def output(self) -> np.ndarray:
+        """llama_batch.logits: every node."""
+        return np.ones(self.n_tokens, dtype=np.int8)
 
 
 class _Trie:
@@ -75,12 +70,11 @@ class _Trie:
         self.tokens: list[int] = []
         self.pos: list[int] = []
         self.parent: list[int] = []
-        self.out: list[bool] = []
         self.seqs: list[list[int]] = []
         self.children: dict[tuple[int, int], int] = {}
-        self.n_out = 0
         self.sentences: list[int] = []
-        self.paths: list[list[int]] = []
+        self.rows: list[list[int]] = []
+        self.targets: list[list[int]] = []
         if share_prefix:
             self._node(bos, 0, -1)
 
@@ -88,70 +82,58 @@ class _Trie:
         self.tokens.append(token)
         self.pos.append(pos)
         self.parent.append(parent)
-        self.out.append(False)
         self.seqs.append([])
         return len(self.tokens) - 1
 
-    def cost(self, toks: list[int]) -> tuple[int, int]:
-        """(new nodes, new logits rows) that adding a sentence of tokens `toks` takes."""
+    def cost(self, toks: list[int]) -> int:
+        """Nodes that adding a sentence of tokens `toks` takes: its prefix BOS, w_1..w_{n-1}
+        less what the trie holds already."""
         if not self.share:
-            return len(toks) + 1, len(toks)
-        node, matched = 0, 0
-        new_out = 0 if self.out[0] else 1  # the root predicts the first token
-        for k, t in enumerate(toks):
+            return len(toks)
+        node = 0
+        for k, t in enumerate(toks[:-1]):
             child = self.children.get((node, t))
             if child is None:
-                break
-            node, matched = child, k + 1
-            if k < len(toks) - 1 and not self.out[child]:
-                new_out += 1  # a former leaf now predicts this sentence's next token
-        unmatched = len(toks) - matched
-        return unmatched, new_out + max(0, unmatched - 1)
+                return len(toks) - 1 - k
+            node = child
+        return 0
 
     def add(self, index: int, toks: list[int]) -> None:
         seq = len(self.sentences)
-        if self.share:
-            node = 0
-        else:
-            node = self._node(self.bos, 0, -1)
-        path_nodes = [node]
-        for k, t in enumerate(toks):
+        node = 0 if self.share else self._node(self.bos, 0, -1)
+        prefix = [node]
+        for k, t in enumerate(toks[:-1]):
             child = self.children.get((node, t)) if self.share else None
             if child is None:
                 child = self._node(t, k + 1, node)
                 if self.share:
                     self.children[(node, t)] = child
             node = child
-            path_nodes.append(node)
-        for k, n in enumerate(path_nodes):
+            prefix.append(node)
+        for n in prefix:
             self.seqs[n].append(seq)
-            if k < len(path_nodes) - 1 and not self.out[n]:
-                self.out[n] = True
-                self.n_out += 1
         self.sentences.append(index)
-        self.paths.append(path_nodes[1:])
+        self.rows.append(prefix)
+        self.targets.append(list(toks))
 
     def freeze(self) -> PackedBatch:
-        out = np.array(self.out, dtype=np.int8)
-        out_row = np.where(out == 1, np.cumsum(out) - 1, -1).astype(np.int32)
         n_seq = np.array([len(s) for s in self.seqs], dtype=np.int32)
         seq_start = np.zeros(len(n_seq) + 1, dtype=np.int64)
         np.cumsum(n_seq, out=seq_start[1:])
-        lengths = np.array([len(p) for p in self.paths], dtype=np.int64)
-        path_start = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=path_start[1:])
+        lengths = np.array([len(t) for t in self.targets], dtype=np.int64)
+        start = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=start[1:])
         return PackedBatch(
             tokens=np.array(self.tokens, dtype=np.int32),
             pos=np.array(self.pos, dtype=np.int32),
             n_seq_id=n_seq,
             seq_flat=np.array([s for seqs in self.seqs for s in seqs], dtype=np.int32),
             seq_start=seq_start,
-            output=out,
             parent=np.array(self.parent, dtype=np.int32),
-            out_row=out_row,
             sentences=np.array(self.sentences, dtype=np.int64),
-            path_nodes=np.array([n for p in self.paths for n in p], dtype=np.int32),
-            path_start=path_start,
+            rows=np.array([r for rows in self.rows for r in rows], dtype=np.int64),
+            targets=np.array([t for ts in self.targets for t in ts], dtype=np.int64),
+            start=start,
         )
 
 
@@ -159,14 +141,13 @@ class _Trie:
 class Packer:
     """Packs tokenised sentences, in order, into batches that fit one decode.
 
-    max_tokens: nodes per batch (the context's n_batch = n_ubatch = n_ctx); max_outputs: logits
-    rows per batch (n_outputs_max: n_vocab floats each); max_seqs: sentences per batch (distinct
-    seq_ids); share_prefix: one trie per batch (False: every sentence from its own BOS).
+    max_tokens: nodes per batch, each with a logits row (the context's n_batch and
+    n_outputs_max: n_vocab floats a row); max_seqs: sentences per batch (distinct seq_ids);
+    share_prefix: one trie per batch (False: every sentence from its own BOS).
     """
 
     bos: int
     max_tokens: int
-    max_outputs: int
     max_seqs: int = MAX_SEQS
     share_prefix: bool = True
 
@@ -174,9 +155,8 @@ class Packer:
         """Why a sentence cannot be scored at all ("" when it can)."""
         if not toks:
             return "the sentence has no tokens"
-        most = min(self.max_tokens - 1, self.max_outputs)
-        if len(toks) > most:
-            return f"the sentence has {len(toks)} tokens; at most {most} fit one decode"
+        if len(toks) > self.max_tokens:
+            return f"the sentence has {len(toks)} tokens; at most {self.max_tokens} fit one decode"
         return ""
 
     def pack(self, token_lists: list[list[int]]) -> tuple[list[PackedBatch], dict[int, str]]:
@@ -189,10 +169,8 @@ class Packer:
             if why:
                 errors[i] = why
                 continue
-            nodes, outs = trie.cost(toks)
             full = (
-                len(trie.tokens) + nodes > self.max_tokens
-                or trie.n_out + outs > self.max_outputs
+                len(trie.tokens) + trie.cost(toks) > self.max_tokens
                 or len(trie.sentences) >= self.max_seqs
             )
             if full and trie.sentences:
@@ -231,13 +209,9 @@ def log_partition(rows: np.ndarray, chunk: int = 8) -> np.ndarray:
 
 def score_batch(batch: PackedBatch, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(mean log-probability, number of tokens) of each packed sentence, from the decode's
-    logits rows (n_outputs, n_vocab) in batch order."""
+    logits (one row per node, in batch order)."""
     lse = log_partition(logits)
-    nodes = batch.path_nodes
-    rows = batch.out_row[batch.parent[nodes]]
-    if (rows < 0).any():
-        raise ValueError("a scored token's parent has no logits row")
-    lp = logits[rows, batch.tokens[nodes]].astype(np.float64) - lse[rows]
-    counts = np.diff(batch.path_start)
-    sums = np.add.reduceat(lp, batch.path_start[:-1]) if len(lp) else np.zeros(0)
+    lp = logits[batch.rows, batch.targets].astype(np.float64) - lse[batch.rows]
+    counts = np.diff(batch.start)
+    sums = np.add.reduceat(lp, batch.start[:-1]) if len(lp) else np.zeros(0)
     return sums / counts, counts

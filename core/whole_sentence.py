@@ -71,7 +71,6 @@ class WholeSentenceScorer(SentenceScorer):
         python: str | None = None,
         timeout: float = 600.0,
         batch_size: int = BATCH_SENTENCES,
-        outputs_capacity: int | None = None,
         exact: bool = True,
     ):
         from . import embedded
@@ -90,7 +89,6 @@ class WholeSentenceScorer(SentenceScorer):
         cmd += ["--model", model] if model else []
         cmd += ["--threads", str(int(threads))] if threads else []
         cmd += ["--batch-tokens", str(int(batch_tokens))] if batch_tokens else []
-        cmd += ["--outputs-capacity", str(int(outputs_capacity))] if outputs_capacity else []
         cmd += [] if share_prefix else ["--no-share-prefix"]
         cmd += [] if exact else ["--fast"]
         self.kind = KIND_EXACT if exact else KIND_FAST
@@ -126,12 +124,10 @@ class WholeSentenceScorer(SentenceScorer):
                 out.append(Scored(s, math.nan if value is None else float(value), int(n)))
         return out
 
-    def decode_only(self, sentences: list[str], all_outputs: bool = False) -> dict:
+    def decode_only(self, sentences: list[str]) -> dict:
         """Pack `sentences` as score_batch would and only decode them: the child's timings
-        (decode_s, tokens, outputs, batches). For benchmarks."""
-        return self._ask({"decode_only": list(sentences), "all_outputs": bool(all_outputs)})[
-            "stats"
-        ]
+        (decode_s, tokens, batches). For benchmarks."""
+        return self._ask({"decode_only": list(sentences)})["stats"]
 
     def _ask(self, message: dict) -> dict:
         child = getattr(self, "_child", None)

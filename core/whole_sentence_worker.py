@@ -6,7 +6,7 @@ the GGUF once, then answers JSON lines on stdin/stdout:
 
     parent -> {"id": 1, "sentences": ["People in Lima are kind.", ...]}
     child  -> {"id": 1, "scored": [[score, n_tokens, error], ...], "stats": {...}}
-    parent -> {"id": 2, "decode_only": [...], "all_outputs": false}     (benchmarks)
+    parent -> {"id": 2, "decode_only": [...]}     (benchmarks: the same batches, only decoded)
     child  -> {"id": 2, "stats": {...}}
 
 Its first line says whether the model loaded: {"ready": {identity, sizes, ...}} or {"error"}
@@ -38,7 +38,13 @@ else:  # run as a script: these modules import nothing of GeoBias's but each oth
     import sentence_packing
 
 RULE = "mean-logprob-from-bos"  # core/scorers.py RULE_CAUSAL: the quantity forced decoding reads
-EXACT_UBATCH = 3  # tokens per graph step that keep llama.cpp on its one-row kernels (llama_capi)
+# Graph steps tried for exact numerics, longest first (Worker.calibrate).
+STEPS = (64, 32, 16, 8, 4, 3, 2)
+# A calibration batch like a HERB run's: regions' descriptor sentences sharing their prefixes.
+CALIBRATION_REGIONS = ("Lima", "Ōsaka", "Zürich", "Valparaíso", "Ulaanbaatar")
+CALIBRATION_WORDS = ("wise", "intelligent", "kind", "honest", "hard-working", "narrow-minded",
+                     "nurse", "strong", "weak", "loyal", "philosopher", "timid", "clownish",
+                     "receptionist")  # fmt: skip
 
 
 def _watch_parent(parent_pid: int) -> None:
@@ -65,21 +71,51 @@ class Worker:
         self.lib = llama_capi.Library.open()
         self.lib.quiet()
         self.lib.llama_backend_init()
-        # exact: forced decoding's numbers (repacked weights, llama.cpp's attention, steps of
-        # EXACT_UBATCH tokens); fast: whole batches per step, plain weights, no flash attention
+        # exact: forced decoding's numbers (llama.cpp's own weights layout and attention, graph
+        # steps short enough for its one-row kernels); fast: whole batches per step, plain
+        # weights, no flash attention (llama_capi.LlamaModel)
         self.exact = not args.fast
         self.model = llama_capi.LlamaModel(self.lib, self.path, repack=self.exact)
         self.budget = hardware.scoring_budget(
             self.model.n_vocab, args.threads or None, args.batch_tokens or None
         )
         b = self.budget
-        capacity = max(b.outputs, min(args.outputs_capacity or 0, b.batch_tokens))
-        ubatch = EXACT_UBATCH if self.exact else b.batch_tokens
-        self.model.open_context(b.threads, b.batch_tokens, capacity, b.sequences, ubatch,
-                                None if self.exact else False)  # fmt: skip
         self.packer = sentence_packing.Packer(
-            self.model.bos, b.batch_tokens, b.outputs, b.sequences, not args.no_share_prefix
+            self.model.bos, b.batch_tokens, b.sequences, not args.no_share_prefix
         )
+        self.calibration_s = 0.0
+        self.ubatch = self.calibrate() if self.exact else b.batch_tokens
+        self._open(self.ubatch)
+
+    def _open(self, ubatch: int) -> None:
+        b = self.budget
+        self.model.close_context()
+        self.model.open_context(b.threads, b.batch_tokens, b.batch_tokens, b.sequences, ubatch,
+                                None if self.exact else False)  # fmt: skip
+
+    def calibrate(self) -> int:
+        """The longest graph step (of STEPS, else 1) whose logits equal one-token decoding's,
+        bit for bit, on a HERB-like packed batch (~100 tokens: a full step of the longest
+        candidate and a partial one): llama.cpp picks its kernels by the rows a step
+        multiplies, and only the one-row kernels give forced decoding's numbers. Takes a few
+        seconds (a minute for Gemma 3 on a loaded machine: the reference is ~100 one-token
+        decodes)."""
+        t0 = time.perf_counter()
+        texts = [f"People in {r} are {w}." for r in CALIBRATION_REGIONS for w in CALIBRATION_WORDS]
+        tokens = [self.model.tokenize(t) for t in texts]
+        batch = self.packer.pack(tokens)[0][0]
+        self._open(1)
+        reference = self.model.decode(batch).copy()
+        chosen = 1
+        for step in STEPS:
+            if step >= batch.n_tokens:
+                continue
+            self._open(step)
+            if self.model._np.array_equal(self.model.decode(batch), reference):
+                chosen = step
+                break
+        self.calibration_s = time.perf_counter() - t0
+        return chosen
 
     def ready(self) -> dict:
         import xllamacpp
@@ -87,9 +123,9 @@ class Worker:
         b = self.budget
         return {"identity": "gguf:" + os.path.basename(self.path), "rule": RULE,
                 "model_path": self.path, "n_vocab": self.model.n_vocab, "bos": self.model.bos,
-                "threads": b.threads, "batch_tokens": b.batch_tokens, "outputs": b.outputs,
+                "threads": b.threads, "batch_tokens": b.batch_tokens,
                 "sequences": b.sequences, "share_prefix": self.packer.share_prefix,
-                "exact": self.exact, "ubatch": EXACT_UBATCH if self.exact else b.batch_tokens,
+                "exact": self.exact, "ubatch": self.ubatch, "calibration_s": self.calibration_s,
                 "llama_cpp": llama_capi.REVISION.tag, "llama_version": self.lib.version(),
                 "xllamacpp": str(xllamacpp.__version__), "python": sys.executable}  # fmt: skip
 
@@ -99,7 +135,6 @@ class Worker:
         batches, errors = self.packer.pack(tokens)
         stats = {"tokenize_s": time.perf_counter() - t0, "batches": len(batches),
                  "tokens": sum(b.n_tokens for b in batches),
-                 "outputs": sum(b.n_outputs for b in batches),
                  "sentence_tokens": sum(len(t) for t in tokens)}  # fmt: skip
         return batches, errors, stats
 
@@ -122,13 +157,10 @@ class Worker:
         stats.update(decode_s=decode_s, score_s=score_s, total_s=time.perf_counter() - t0)
         return {"scored": rows, "stats": stats}
 
-    def decode_only(self, sentences: list[str], all_outputs: bool) -> dict:
-        """The same packed batches decoded and nothing else (a benchmark's bare llama_decode);
-        `all_outputs`: logits at every position, as many rows as tokens."""
+    def decode_only(self, sentences: list[str]) -> dict:
+        """The same packed batches decoded, logits at every position, and nothing else: a
+        benchmark's bare llama_decode."""
         batches, _errors, stats = self._pack(sentences)
-        if all_outputs:
-            batches = [b.with_all_outputs() for b in batches]
-            stats["outputs"] = sum(b.n_outputs for b in batches)
         t0 = time.perf_counter()
         for batch in batches:
             self.model.decode(batch)
@@ -148,7 +180,7 @@ class Worker:
             if key == "sentences":
                 reply = self.score(texts)
             else:
-                reply = self.decode_only(texts, bool(request.get("all_outputs")))
+                reply = self.decode_only(texts)
         except llama_capi.CapiError as e:
             return {"id": rid, "error": str(e)}
         reply["id"] = rid
@@ -189,12 +221,6 @@ def main(argv=None) -> int:
     parser.add_argument("--model", help="GGUF file or core/models.py key (default: the default)")
     parser.add_argument("--threads", type=int, default=0, help="0: core/hardware.py's rule")
     parser.add_argument("--batch-tokens", type=int, default=0, help="tokens per decode (0: rule)")
-    parser.add_argument(
-        "--outputs-capacity",
-        type=int,
-        default=0,
-        help="logits rows the context holds (benchmarks: every position)",
-    )
     parser.add_argument(
         "--fast",
         action="store_true",

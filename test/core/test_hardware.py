@@ -50,11 +50,11 @@ def test_busy_cores_are_left_to_the_processes_that_keep_them_busy(monkeypatch):
 
 def test_logits_rows_follow_the_vocabulary_and_the_budget():
     smol = scoring_budget(49152, threads=2)
-    assert (smol.threads, smol.batch_tokens, smol.outputs, smol.sequences) == (2, 512, 512, 256)
+    assert (smol.threads, smol.batch_tokens, smol.sequences) == (2, 512, 256)
     gemma = scoring_budget(262144, threads=2)
-    assert gemma.outputs == LOGITS_BUDGET // (4 * 262144) == 256 and gemma.sequences == 256
-    assert gemma.outputs * 262144 * 4 <= LOGITS_BUDGET
+    assert gemma.batch_tokens == LOGITS_BUDGET // (4 * 262144) == 256 and gemma.sequences == 256
+    assert gemma.batch_tokens * 262144 * 4 <= LOGITS_BUDGET
     huge = scoring_budget(4_000_000, threads=1)  # never fewer rows than MIN_ROWS
-    assert huge.outputs == 32 and huge.sequences == 32
+    assert huge.batch_tokens == 32 and huge.sequences == 32
     small = scoring_budget(49152, threads=1, batch_tokens=64)
-    assert small.outputs == 64 and small.sequences == 64  # never more rows than tokens
+    assert small.batch_tokens == 64 and small.sequences == 64

@@ -36,10 +36,10 @@ def by_hand(tokens: list) -> float:
 
 
 def decode(batch) -> np.ndarray:
-    """What llama_decode returns for the batch under the fake model: one logits row per node
-    with an output flag, in batch order, from the node's path (its ancestors' tokens)."""
+    """What llama_decode returns for the batch under the fake model: one logits row per node,
+    in batch order, from the node's path (its ancestors' tokens and its own)."""
     rows = []
-    for i in np.nonzero(batch.output)[0]:
+    for i in range(batch.n_tokens):
         path, node = [], int(i)
         while node >= 0:
             path.append(int(batch.tokens[node]))
@@ -61,7 +61,7 @@ SENTENCES = [
 
 @pytest.mark.parametrize("share", [True, False])
 def test_every_sentence_scores_as_by_hand(share):
-    batches, errors = Packer(BOS, 64, 64, share_prefix=share).pack(SENTENCES)
+    batches, errors = Packer(BOS, 64, share_prefix=share).pack(SENTENCES)
     assert errors == {} and len(batches) == 1
     (b,) = batches
     got, counts = score_batch(b, decode(b))
@@ -70,53 +70,52 @@ def test_every_sentence_scores_as_by_hand(share):
     assert got == pytest.approx([by_hand(t) for t in SENTENCES], abs=1e-9)
 
 
-def test_the_trie_shares_prefixes_and_asks_logits_only_where_a_token_follows():
-    (b,), _ = Packer(BOS, 64, 64).pack(SENTENCES)
-    # BOS; 10 11 12 13 / 14; 11 -> 15 -> 13; 12 (after BOS); 20..26
-    assert b.n_tokens == 1 + 5 + 2 + 1 + 7
-    unshared = Packer(BOS, 64, 64, share_prefix=False).pack(SENTENCES)[0][0]
-    assert unshared.n_tokens == sum(len(t) + 1 for t in SENTENCES)
-    # logits where a token follows: BOS, 10, 11, 12 (-> 13, 14), 15, 20..25
-    assert b.n_outputs == 1 + 3 + 1 + 6
+def test_the_trie_shares_prefixes_and_never_decodes_a_last_token():
+    (b,), _ = Packer(BOS, 64).pack(SENTENCES)
+    # decoded: BOS; 10 11 12 (-> 13, 14); 11 -> 15 (-> 13); 20..25 (-> 26); every one predicts
+    assert b.n_tokens == 1 + 3 + 1 + 6 and b.output.all()
+    unshared = Packer(BOS, 64, share_prefix=False).pack(SENTENCES)[0][0]
+    assert unshared.n_tokens == sum(len(t) for t in SENTENCES)  # BOS + all tokens but the last
     assert b.tokens[0] == BOS and b.pos[0] == 0 and b.parent[0] == -1
     assert (b.pos[1:] == b.pos[b.parent[1:]] + 1).all()  # a child is one position further
+    assert (b.parent[1:] < np.arange(1, b.n_tokens)).all()  # parents are decoded first
     for j, toks in enumerate(SENTENCES):
-        nodes = b.path_nodes[b.path_start[j] : b.path_start[j + 1]]
-        assert b.tokens[nodes].tolist() == toks
-        # every node of the path (and BOS) holds the sentence's seq_id, nothing else does
+        rows = b.rows[b.start[j] : b.start[j + 1]]
+        assert b.targets[b.start[j] : b.start[j + 1]].tolist() == toks
+        assert rows[0] == 0 and b.tokens[rows[1:]].tolist() == toks[:-1]  # BOS, w_1..w_{n-1}
+        # the nodes read by the sentence (and only they) hold its seq_id
         holds = {int(n) for n in range(b.n_tokens)
                  if j in b.seq_flat[b.seq_start[n] : b.seq_start[n + 1]].tolist()}  # fmt: skip
-        assert holds == {0, *nodes.tolist()}
+        assert holds == set(rows.tolist())
     # llama.cpp masks by a node's first seq_id: it must belong to a sentence through the node,
     # so the node sees exactly its ancestors
     for n in range(1, b.n_tokens):
         first = int(b.seq_flat[b.seq_start[n]])
-        nodes = b.path_nodes[b.path_start[first] : b.path_start[first + 1]]
-        assert n in nodes.tolist()
+        assert n in b.rows[b.start[first] : b.start[first + 1]].tolist()
 
 
 @pytest.mark.parametrize("share", [True, False])
 def test_batches_respect_every_budget_and_hold_each_sentence_once(share):
     rng = np.random.default_rng(7)
     sentences = [list(rng.integers(2, 40, rng.integers(1, 9))) for _ in range(300)]
-    packer = Packer(BOS, max_tokens=40, max_outputs=24, max_seqs=9, share_prefix=share)
+    packer = Packer(BOS, max_tokens=24, max_seqs=9, share_prefix=share)
     batches, errors = packer.pack(sentences)
     assert errors == {}
     seen = np.concatenate([b.sentences for b in batches])
     assert sorted(seen.tolist()) == list(range(len(sentences)))
     for b in batches:
-        assert b.n_tokens <= 40 and b.n_outputs <= 24 and len(b.sentences) <= 9
+        assert b.n_tokens <= 24 and len(b.sentences) <= 9
         got, _ = score_batch(b, decode(b))
         want = [by_hand(sentences[i]) for i in b.sentences]
         assert got == pytest.approx(want, abs=1e-9)
 
 
 def test_a_sentence_that_cannot_fit_is_an_error_and_the_rest_still_pack():
-    packer = Packer(BOS, max_tokens=8, max_outputs=6)
-    batches, errors = packer.pack([[5, 6], [], list(range(2, 12)), [7, 8, 9]])
-    assert set(errors) == {1, 2}
+    packer = Packer(BOS, max_tokens=6)
+    batches, errors = packer.pack([[5, 6], [], list(range(2, 12)), [7, 8, 9], list(range(6))])
+    assert set(errors) == {1, 2}  # 6 tokens fit: BOS and the first 5 are decoded
     assert "no tokens" in errors[1] and "10 tokens; at most 6 fit" in errors[2]
-    assert sorted(np.concatenate([b.sentences for b in batches]).tolist()) == [0, 3]
+    assert sorted(np.concatenate([b.sentences for b in batches]).tolist()) == [0, 3, 4]
 
 
 def test_log_partition_sums_as_the_server_does():
