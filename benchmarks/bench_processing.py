@@ -12,7 +12,7 @@ N = 100_000
 
 
 def rated_columns(n, rng):
-    from geobias.processing.import_ratings import rated_columns as columns
+    from geobias.processing.rating import rated_columns as columns
 
     lon = rng.uniform(-180, 180, n)
     lat = np.degrees(np.arcsin(rng.uniform(-1, 1, n)))
@@ -21,7 +21,7 @@ def rated_columns(n, rng):
 
 
 def bench_write(tmp, cols):
-    from geobias.processing.layers import write_points_layer
+    from geobias.processing.gpkg import write_points_layer
     from geobias.processing.styles import style_file
 
     path = os.path.join(tmp, "bench.gpkg")
@@ -49,7 +49,7 @@ def make_raster(tmp):
 
 
 def bench_raster(path, cols, stat):
-    from geobias.processing.layers import raster_window_stat
+    from geobias.processing.rasters import raster_window_stat
 
     t = time.perf_counter()
     raster_window_stat(path, 1, cols["lon"], cols["lat"], 25.0, stat)
@@ -60,7 +60,7 @@ def bench_polygons(cols):
     from qgis.core import QgsProcessingContext, QgsVectorLayer
 
     from geobias.paths import DATA
-    from geobias.processing.layers import polygon_field_values
+    from geobias.processing.features import polygon_field_values
 
     countries = QgsVectorLayer(
         os.path.join(DATA, "world_countries.gpkg") + "|layername=countries", "c", "ogr"

@@ -33,21 +33,20 @@ from .embedded_server import (
     model_name,
 )
 from .llm import Endpoint
+from .wording import listing
 
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
-           "find_python", "find_python_with", "free_port", "missing_modules", "model_name",
-           "python_candidates", "shared_port", "shared_server", "stop_shared"]  # fmt: skip
+           "find_python", "find_python_with", "forget_python", "free_port", "last_log_lines",
+           "missing_modules", "model_name", "port_is_free", "python_candidates", "shared_port",
+           "shared_server",
+           "stop_shared"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
 MODEL_FILE = DEFAULT_MODEL_FILE  # the default model of core/models.py
 MODEL_NAME = model_name(MODEL_FILE)  # the default model, as surveys and caches name it
-# Where the install instructions put a Python for the model when QGIS's own cannot take pip
-# packages (Debian's system Python is externally managed); found without configuration.
-USER_VENV = (
-    os.path.join(os.environ.get("LOCALAPPDATA", ""), "geobias", "venv", "Scripts", "python.exe")
-    if sys.platform.startswith("win")
-    else os.path.expanduser("~/.local/share/geobias/venv/bin/python3")
-)
+# GeoBias's model environment (core/model_env.py installs it, the README's manual commands
+# create the same venv): found without configuration.
+USER_VENV = models.env_python()
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -55,6 +54,16 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nobody listens on `port` right now (a bind succeeds)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
 
 
 # ---------------------------------------------------------------- which Python runs the model
@@ -141,6 +150,27 @@ def log_tail(path: str, n: int = 3) -> str:
     return " | ".join(ln.removeprefix("error: ") for ln in lines[-n:]) or "no output"
 
 
+def tail_lines(path: str, n: int = 20) -> list[str]:
+    """The last `n` non-empty lines of a log file ([] when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return [ln.rstrip() for ln in f if ln.strip()][-n:]
+    except OSError:
+        return []
+
+
+_last_log: list = []  # the last lines of the most recently stopped server's log
+
+
+def last_log_lines(n: int = 20) -> list[str]:
+    """The last `n` lines of the shared model's log while it runs, else those of the last
+    server that stopped in this process (the diagnostics report shows them)."""
+    server = _shared
+    if server is not None and server.running and server._log is not None:
+        return tail_lines(server._log.name, n)
+    return _last_log[-n:]
+
+
 def remove_log(log) -> None:
     """Close and delete a child's temporary log file."""
     log.close()
@@ -173,6 +203,13 @@ def check_python(python: str, model_path: str | None = None, timeout: float = 60
     with _check_lock:
         _checked[key] = report
     return report
+
+
+def forget_python(python: str) -> None:
+    """Forget what was learnt about `python` (its environment was removed or reinstalled)."""
+    with _check_lock:
+        for key in [k for k in _checked if k[0] == python]:
+            del _checked[key]
 
 
 def find_python(override: str | None = None, model_path: str | None = None) -> str:
@@ -351,6 +388,7 @@ class EmbeddedServer:
         if proc is not None:
             stop_child(proc)
         if self._log is not None:
+            _last_log[:] = tail_lines(self._log.name, 50)  # for the diagnostics report
             remove_log(self._log)
             self._log = None
         _live.discard(self)
@@ -413,7 +451,7 @@ def shared_server(
     global _shared
     m = models.find_model(model) if model else models.get_model()
     if m is None:
-        raise EmbeddedError(f"no bundled model {model!r}; known: {sorted(models.MODELS)}")
+        raise EmbeddedError(f"no bundled model {model!r}; known: {listing(sorted(models.MODELS))}")
     with _shared_lock:
         if (
             _shared is not None

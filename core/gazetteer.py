@@ -19,10 +19,18 @@ from scipy.spatial import cKDTree
 from . import geometry
 from .sampling import bearing_deg, chord_to_km, compass8, lonlat_to_xyz
 
+__all__ = [
+    "DEFAULT_PATH",
+    "SAME_PLACE_KM",
+    "Gazetteer",
+    "Place",
+    "format_nearby",
+    "join_address",
+]
+
 DEFAULT_PATH = Path(__file__).resolve().parents[1] / "resources" / "gazetteer" / "geonames.npz"
 # Places closer than this are the point itself (they would print as "0.0 km").
 SAME_PLACE_KM = 0.05
-ATTRIBUTION = "Place names: GeoNames (https://www.geonames.org/), CC BY 4.0"
 
 
 @dataclass(frozen=True)

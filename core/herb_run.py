@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,9 +22,24 @@ from .descriptors import (
     validate_region_name,
     validate_template,
 )
+from .engine import Counts, Engine, EngineSettings, FailureStreak, Progress, Step
 from .herb import HerbResult, aggregate
 from .hierarchy import Hierarchy
 from .scorers import Scored, ScorerError, SentenceScorer
+
+__all__ = [
+    "HerbEstimate",
+    "HerbSpec",
+    "IncompleteScoresError",
+    "ScoreProgress",
+    "ScoreTable",
+    "SentencePlan",
+    "cache_rule",
+    "estimate",
+    "plan",
+    "run",
+    "score",
+]
 
 
 class IncompleteScoresError(RuntimeError):
@@ -71,15 +84,9 @@ class HerbEstimate:
     seconds: float | None  # None when no rate is known for this scorer
 
 
-@dataclass
-class ScoreProgress:
-    """Progress of the scoring: sentences done of total, rate, time left, failures so far."""
-
-    done: int
-    total: int
-    rate: float
-    eta_s: float
-    failed: int
+# Progress of the scoring: sentences done of total, sentences per second, time left (0 while
+# no rate is known), sentences failed so far.
+ScoreProgress = Progress
 
 
 @dataclass
@@ -154,6 +161,28 @@ def score(
     Each batch's scores are committed as soon as it returns; failed sentences are listed in
     `failures` (and retried by the next run). A scorer that fails `max_batch_errors` batches in
     a row stops the run with its message.
+
+    Parameters
+    ----------
+    spec : HerbSpec
+        Regions, scorer, descriptors, template.
+    cache : ScoreCache
+        Where scores are looked up and stored.
+    progress : callable, optional
+        Receives a ScoreProgress at the start and after every batch.
+    is_cancelled : callable, optional
+        Polled between batches and while the scorer waits to retry.
+    max_batch_errors : int
+        Batches failing in a row (the scorer itself, not a sentence) that stop the run.
+
+    Returns
+    -------
+    ScoreTable
+
+    Raises
+    ------
+    IncompleteScoresError
+        The scorer stopped working (what was scored is in the exception's `scores`).
     """
     p = plan(spec)
     s = spec.scorer
@@ -169,35 +198,18 @@ def score(
         batches = [todo[i : i + s.batch_size] for i in range(0, len(todo), s.batch_size)]
     values = dict(have)
     failures: dict[str, str] = {}
-    total, done0 = len(p.sentences), n_cached
-    state = {"done": 0, "errors_in_row": 0, "fatal": None}
     lock = threading.Lock()
-    t0 = time.monotonic()
-    cancelled = False
 
-    def run_batch(batch: list[int]) -> list[Scored]:
+    def run_batch(batch: list[int], should_stop: Callable[[], bool]) -> Step | None:
         texts = [p.sentences[i] for i in batch]
+        s.is_cancelled = should_stop  # the same for every batch of the run: ends retry waits
         try:
-            return s.score_batch(texts)
+            results = s.score_batch(texts)
         except ScorerError as e:
-            return [Scored(t, error=f"scorer: {e}") for t in texts]
-
-    def report() -> None:
-        if progress is None:
-            return
-        elapsed = max(1e-9, time.monotonic() - t0)
-        rate = state["done"] / elapsed
-        left = total - done0 - state["done"]
-        progress(
-            ScoreProgress(
-                done0 + state["done"], total, rate, left / rate if rate else 0.0, len(failures)
-            )
-        )
-
-    def absorb(results: list[Scored]) -> None:
-        """Commit a batch's scores, then count them (a cache failure loses nothing scored)."""
-        good = [(r.sentence, r.score, r.n_tokens) for r in results if not r.error]
-        cache.put_scores(s.kind, s.identity, rule, good)
+            results = [Scored(t, error=f"scorer: {e}") for t in texts]
+        broken = bool(results) and all(r.error.startswith("scorer:") for r in results)
+        if broken and should_stop():
+            return None  # cut short by a cancel or a stop: not a failure of these sentences
         with lock:
             for r in results:
                 if r.error:
@@ -205,32 +217,26 @@ def score(
                 else:
                     values[r.sentence] = r.score
                     failures.pop(r.sentence, None)
-            state["done"] += len(results)
-            batch_failed = bool(results) and all(r.error.startswith("scorer:") for r in results)
-            state["errors_in_row"] = state["errors_in_row"] + 1 if batch_failed else 0
-            if state["errors_in_row"] >= max_batch_errors:
-                state["fatal"] = results[0].error
+        good = [(r.sentence, r.score, r.n_tokens) for r in results if not r.error]
+        return Step(len(results), len(good), len(results) - len(good),
+                    results[0].error if broken else "", good)  # fmt: skip
 
-    with ThreadPoolExecutor(max_workers=max(1, s.concurrency), thread_name_prefix="herb") as pool:
-        pending: set = set()
-        queue = iter(batches)
-        report()
-        while True:
-            cancelled = cancelled or (is_cancelled is not None and bool(is_cancelled()))
-            while not cancelled and state["fatal"] is None and len(pending) < 2 * s.concurrency:
-                batch = next(queue, None)
-                if batch is None:
-                    break
-                pending.add(pool.submit(run_batch, batch))
-            if not pending:
-                break
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                absorb(fut.result())
-            report()
-    table = _table(p, values, failures, state["done"], n_cached, cancelled)
-    if state["fatal"] is not None:
-        raise IncompleteScoresError(f"the scorer stopped working: {state['fatal']}", table)
+    engine = Engine(
+        EngineSettings(max(1, s.concurrency), progress_every_s=0.0, eta_unknown=0.0),
+        progress,
+        is_cancelled,
+        commit=lambda rows: cache.put_scores(s.kind, s.identity, rule, rows),
+        writer_close=cache.close,
+        policy=FailureStreak(max_batch_errors),
+    )
+    try:
+        outcome = engine.run([[b] for b in batches], run_batch, len(p.sentences),
+                             Counts(n_cached))  # fmt: skip
+    finally:
+        s.is_cancelled = None
+    table = _table(p, values, failures, outcome.counts.done, n_cached, outcome.cancelled)
+    if outcome.stopped:
+        raise IncompleteScoresError(f"the scorer stopped working: {outcome.stopped}", table)
     return table
 
 

@@ -2,19 +2,52 @@
 
 from __future__ import annotations
 
-import email.utils
 import json
-import os
-import random
 import re
 import threading
-import time
-import urllib.request
 from dataclasses import asdict, dataclass, field
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-import requests.certs
-import urllib3
+from .http_client import (
+    RETRY_STATUS,
+    EndpointError,
+    HttpClient,
+    RateLimiter,
+    RequestError,
+    TransientError,
+    estimate_tokens,
+    hide_password,
+    normalise_base_url,
+    parse_retry_after,
+    proxy_for,
+)
+from .wording import listing
+
+__all__ = [
+    "ANSWER_GBNF",
+    "ANSWER_JSON_SCHEMA",
+    "ANSWER_REGEX",
+    "APIS",
+    "CONSTRAINTS",
+    "PROVIDERS",
+    "REASONING_MAX_TOKENS",
+    "ChatClient",
+    "Completion",
+    "Endpoint",
+    "completion_from_response",
+    "is_reasoning_model",
+    "prompt_of",
+    # The connection's names, at home in core/http_client.py, kept importable from here.
+    "EndpointError",
+    "RateLimiter",
+    "RequestError",
+    "TransientError",
+    "estimate_tokens",
+    "hide_password",
+    "normalise_base_url",
+    "parse_retry_after",
+    "proxy_for",
+]
 
 # logprobs: True = supported, False = not, None = detect on the first answers.
 PROVIDERS: dict[str, dict] = {
@@ -78,29 +111,6 @@ ANSWER_JSON_SCHEMA = {
         "additionalProperties": False,
     },
 }
-
-PROXY_AUTH = (
-    "the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user "
-    "and password (in QGIS: Settings > Options > Network)"
-)
-RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
-FATAL_STATUS = frozenset({401, 403, 404})
-
-
-class EndpointError(RuntimeError):
-    """A fatal endpoint problem (bad key, no access, wrong URL or model): stop the run."""
-
-
-class RequestError(RuntimeError):
-    """One request that could not be answered (after retries, or a non-retryable 4xx)."""
-
-
-class TransientError(Exception):
-    """A failure worth retrying; carries the server's Retry-After in seconds if given."""
-
-    def __init__(self, message: str, retry_after: float | None = None):
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 @dataclass
@@ -168,126 +178,6 @@ class Endpoint:
             preset.update(answer_mode(model))
         preset.update(overrides)
         return cls(model=model, provider=provider, **preset)
-
-
-def normalise_base_url(url: str) -> str:
-    """Lower-case scheme and host, no trailing slash: one cache key per real endpoint."""
-    parts = urlsplit(url.strip())
-    path = parts.path.rstrip("/")
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
-
-
-def proxy_for(url: str, proxy: str | None) -> str:
-    """The proxy URL requests to `url` go through ("" = direct): `proxy` itself when given,
-    else the system's proxy settings for that URL's scheme and host (standard library)."""
-    if proxy is not None:
-        return proxy.strip()
-    parts = urlsplit(url)
-    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
-        return ""
-    return urllib.request.getproxies().get(parts.scheme, "")
-
-
-def hide_password(url: str) -> str:
-    """A proxy URL fit for a message: the password, if any, replaced by ***."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-
-
-def ca_bundle(ca_certs: str | None) -> str:
-    """The PEM file of trusted authorities: the endpoint's, else REQUESTS_CA_BUNDLE or
-    CURL_CA_BUNDLE (as requests honours them), else the system bundle requests uses."""
-    return (
-        ca_certs
-        or os.environ.get("REQUESTS_CA_BUNDLE")
-        or os.environ.get("CURL_CA_BUNDLE")
-        or requests.certs.where()
-    )
-
-
-def pool_manager(url: str, proxy: str | None, ca_certs: str | None, maxsize: int):
-    """A urllib3 connection pool for `url` through its proxy (public urllib3 API: PoolManager,
-    ProxyManager, SOCKSProxyManager), verifying TLS against `ca_bundle(ca_certs)`."""
-    via = proxy_for(url, proxy)
-    options = {
-        "num_pools": 4,
-        "maxsize": maxsize,
-        "cert_reqs": "CERT_REQUIRED",
-        "ca_certs": ca_bundle(ca_certs),
-    }
-    if not via:
-        return urllib3.PoolManager(**options)
-    parts = urlsplit(via if "://" in via else "http://" + via)
-    if parts.scheme.startswith("socks"):
-        try:
-            from urllib3.contrib.socks import SOCKSProxyManager
-        except ImportError as e:  # urllib3's SOCKS support needs PySocks
-            raise EndpointError(
-                f"the proxy {hide_password(via)} is a SOCKS proxy, which needs the PySocks "
-                "package (pip install PySocks); or set an HTTP proxy"
-            ) from e
-        return SOCKSProxyManager(urlunsplit(parts), **options)
-    headers = {}
-    if parts.username is not None:
-        credentials = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
-        headers = urllib3.make_headers(proxy_basic_auth=credentials)
-    host = parts.hostname + (f":{parts.port}" if parts.port else "")
-    bare = urlunsplit((parts.scheme, host, "", "", ""))
-    return urllib3.ProxyManager(bare, proxy_headers=headers, **options)
-
-
-def estimate_tokens(text: str) -> int:
-    """Cheap token estimate (about 4 characters per token for English BPE vocabularies)."""
-    return max(1, (len(text) + 3) // 4)
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    now = time.time() if now is None else now
-    return max(0.0, when.timestamp() - now)
-
-
-class RateLimiter:
-    """Thread-safe token bucket: `rate` units per second, bursts up to `burst` units."""
-
-    def __init__(self, per_minute: float, burst: float | None = None):
-        self.rate = per_minute / 60.0
-        self.burst = float(burst if burst is not None else max(1.0, per_minute / 60.0))
-        self._tokens = self.burst
-        self._last = time.monotonic()
-        self._lock = threading.Lock()
-
-    def acquire(self, amount: float = 1.0, is_cancelled=None) -> bool:
-        """Block until `amount` units are available (False if cancelled while waiting)."""
-        amount = min(float(amount), self.burst)
-        while True:
-            with self._lock:
-                now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-                self._last = now
-                if self._tokens >= amount:
-                    self._tokens -= amount
-                    return True
-                wait = (amount - self._tokens) / self.rate
-            if is_cancelled is not None and is_cancelled():
-                return False
-            time.sleep(min(wait, 0.25))
 
 
 @dataclass
@@ -376,23 +266,29 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
 
 
 class ChatClient:
-    """A pooled, thread-safe client for one Endpoint, with limits, retries and logprob detection."""
+    """A pooled, thread-safe client for one Endpoint, with limits, retries and logprob detection.
+
+    The connection (pool, proxy, certificate authorities, timeouts, rate limits, retries with
+    back-off) is an `HttpClient` made from the endpoint (`http`); this class adds what chat
+    completions need: the request body, what each status means, logprob detection.
+
+    Parameters
+    ----------
+    endpoint : Endpoint
+        Where and how to ask.
+    backoff_base, backoff_cap : float
+        Seconds of the retry back-off (see core/http_client.py).
+    """
 
     def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
         self.endpoint = endpoint
         if endpoint.api not in APIS:
-            raise ValueError(f"unknown api {endpoint.api!r}; use one of {APIS}")
+            raise ValueError(f"unknown api {endpoint.api!r}; use one of {listing(APIS)}")
         path = "/completions" if endpoint.api == "completions" else "/chat/completions"
         self.url = normalise_base_url(endpoint.base_url) + path
-        self.backoff_base = backoff_base
-        self.backoff_cap = backoff_cap
-        # urllib3's public pool managers (requests' own transport) with the endpoint's proxy
-        # and certificate authorities; made on first use, so a bad proxy is a request error.
-        self._http = None
-        self.via = ""  # the proxy URL requests go through ("" = direct), once the pool exists
-        self.headers = {"Content-Type": "application/json", "User-Agent": "GeoBias"}
-        if endpoint.api_key:
-            self.headers["Authorization"] = f"Bearer {endpoint.api_key}"
+        self.http = HttpClient.from_endpoint(
+            endpoint, self.url, backoff_base=backoff_base, backoff_cap=backoff_cap
+        )
         # Reasoning models give no logprobs: greedy ratings only.
         self.logprobs_supported: bool | None = (
             False if endpoint.is_reasoning() else endpoint.logprobs
@@ -400,13 +296,13 @@ class ChatClient:
         self._missing_logprobs = 0
         self.n_answers = 0  # completions received; a rejected parameter before any is fatal
         self._lock = threading.Lock()
-        self.rpm = RateLimiter(endpoint.rpm) if endpoint.rpm else None
-        # Allow a burst of one minute's tokens so a single long prompt can always pass.
-        self.tpm = RateLimiter(endpoint.tpm, burst=endpoint.tpm) if endpoint.tpm else None
-        self.n_sent = 0
 
-    def request_body(self, prompt: str) -> dict:
-        """The canonical request body (also the cache key's content) for one prompt."""
+    def request_body(self, prompt: str, answer_format=None) -> dict:
+        """The canonical request body (also the cache key's content) for one prompt.
+
+        `answer_format`: the prompt language's answer (anything with `gbnf` and `regex`, such as
+        a core/languages.py Language) for the grammar and regex constraints; None: English.
+        """
         ep = self.endpoint
         body = {"model": ep.model}
         if ep.api == "completions":
@@ -426,16 +322,20 @@ class ChatClient:
             elif ep.logprobs is not False:
                 body["logprobs"] = True
                 body["top_logprobs"] = ep.top_logprobs
+        gbnf = ANSWER_GBNF if answer_format is None else answer_format.gbnf
+        regex = ANSWER_REGEX if answer_format is None else answer_format.regex
         if ep.constraint == "grammar":
-            body["grammar"] = ANSWER_GBNF
+            body["grammar"] = gbnf
         elif ep.constraint == "regex":
-            body["structured_outputs"] = {"regex": ANSWER_REGEX}
+            body["structured_outputs"] = {"regex": regex}
         elif ep.constraint == "guided_regex":
-            body["guided_regex"] = ANSWER_REGEX
+            body["guided_regex"] = regex
         elif ep.constraint == "json_schema":
             body["response_format"] = {"type": "json_schema", "json_schema": ANSWER_JSON_SCHEMA}
         elif ep.constraint is not None:
-            raise ValueError(f"unknown constraint {ep.constraint!r}; use one of {CONSTRAINTS}")
+            raise ValueError(
+                f"unknown constraint {ep.constraint!r}; use one of {listing(CONSTRAINTS)}"
+            )
         return body
 
     def _wire_body(self, body: dict) -> dict:
@@ -443,13 +343,6 @@ class ChatClient:
         if self.logprobs_supported is False and "logprobs" in body:
             body = {k: v for k, v in body.items() if k not in ("logprobs", "top_logprobs")}
         return body
-
-    def _backoff(self, attempt: int, retry_after: float | None) -> float:
-        delay = min(self.backoff_cap, self.backoff_base * 2**attempt)
-        delay = delay * (0.5 + random.random() / 2)  # jitter: spread retries of many threads
-        if retry_after is not None:
-            delay = max(delay, min(retry_after, 10 * self.backoff_cap))
-        return delay
 
     def _note_logprobs(self, body: dict, completion: Completion) -> None:
         if "logprobs" not in body or self.logprobs_supported is not None:
@@ -463,67 +356,19 @@ class ChatClient:
                 if self._missing_logprobs >= 3:
                     self.logprobs_supported = False
 
-    def _pool(self):
-        """The connection pool for this endpoint (through its proxy), made once."""
-        if self._http is None:
-            with self._lock:
-                if self._http is None:
-                    ep = self.endpoint
-                    self.via = proxy_for(self.url, ep.proxy)
-                    size = max(4, ep.concurrency)
-                    self._http = pool_manager(self.url, self.via, ep.ca_certs, size)
-        return self._http
-
-    def _refused(self, status: int) -> str:
-        """What a 401/403 means: the API key, or (behind a proxy, which may answer it) maybe
-        the proxy's credentials."""
-        ep = self.endpoint
-        text = f"{ep.host()} refused the API key (HTTP {status})"
-        if self.via:
-            text += (
-                f" or the proxy {hide_password(self.via)} refused its credentials (in QGIS: "
-                "Settings > Options > Network)"
-            )
-        return text
-
     def _post_once(self, body: dict) -> dict:
+        """One attempt: the answer's JSON, or the error its status means."""
         ep = self.endpoint
         wire = self._wire_body(body)
-        pool = self._pool()
-        try:
-            r = pool.urlopen(
-                "POST",
-                self.url,
-                body=json.dumps(wire).encode("utf-8"),
-                headers=self.headers,
-                retries=False,
-                redirect=False,
-                timeout=urllib3.Timeout(connect=min(10.0, ep.timeout), read=ep.timeout),
-                preload_content=True,
-            )
-        except urllib3.exceptions.SSLError as e:
-            raise EndpointError(f"TLS failure talking to {ep.host()}: {e}") from e
-        except urllib3.exceptions.ProxyError as e:
-            if "407" in str(e):  # an HTTPS tunnel refused: every request would be
-                raise EndpointError(PROXY_AUTH.format(host=ep.host())) from e
-            raise TransientError(f"proxy: {_reason(e)}") from e
-        except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise TransientError(f"{type(e).__name__}: {e}") from e
-        finally:
-            with self._lock:
-                self.n_sent += 1
+        r = self.http.send("POST", self.url, wire)
         status = r.status
-        if status == 200:
-            try:
-                return json.loads(r.data)
-            except ValueError as e:
-                raise TransientError(f"malformed JSON from {ep.host()}") from e
+        if status in (200, 407):  # the answer, or the proxy refused its credentials
+            return self.http.json_of(r, self.url)
         text = r.data[:500].decode("utf-8", "replace")
-        if status == 407:
-            raise EndpointError(PROXY_AUTH.format(host=ep.host()))
         if status in (401, 403):
             raise EndpointError(
-                f"{self._refused(status)}: check the key and access to model {ep.model!r}. {text}"
+                f"{self.http.refused(status)}: check the key and access to model {ep.model!r}. "
+                f"{text}"
             )
         if status == 404 or _is_model_error(status, text):
             raise EndpointError(
@@ -545,71 +390,45 @@ class ChatClient:
         raise RequestError(f"HTTP {status}: {text}")
 
     def post(self, body: dict, is_cancelled=None) -> Completion:
-        """Send one body with limits and retries; raise RequestError or EndpointError."""
-        ep = self.endpoint
-        cost = estimate_tokens(prompt_of(body)) + ep.completion_budget()
-        last = ""
-        for attempt in range(ep.max_retries + 1):
-            if self.rpm and not self.rpm.acquire(1, is_cancelled):
-                raise RequestError("cancelled")
-            if self.tpm and not self.tpm.acquire(cost, is_cancelled):
-                raise RequestError("cancelled")
-            try:
-                completion = completion_from_response(self._post_once(body))
-            except TransientError as e:
-                last = str(e)
-                if attempt == ep.max_retries:
-                    break
-                delay = 0.0 if e.retry_after == 0.0 else self._backoff(attempt, e.retry_after)
-                deadline = time.monotonic() + delay
-                while time.monotonic() < deadline:
-                    if is_cancelled is not None and is_cancelled():
-                        raise RequestError(f"cancelled after: {last}") from None
-                    time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
-                continue
-            self._note_logprobs(body, completion)
-            with self._lock:
-                self.n_answers += 1
-            return completion
-        raise RequestError(f"no answer after {ep.max_retries + 1} attempts: {last}")
+        """Send one body with limits and retries.
+
+        Parameters
+        ----------
+        body : dict
+            A canonical body from `request_body`.
+        is_cancelled : callable, optional
+            Polled while waiting; a cancel ends the wait with RequestError.
+
+        Returns
+        -------
+        Completion
+
+        Raises
+        ------
+        RequestError
+            No answer after the endpoint's retries, a request it will not answer, or cancelled.
+        EndpointError
+            A fault every request would meet (key, URL, model, TLS, proxy credentials).
+        """
+        tokens = estimate_tokens(prompt_of(body)) + self.endpoint.completion_budget()
+        completion = self.http.retrying(
+            lambda: completion_from_response(self._post_once(body)), is_cancelled, tokens
+        )
+        self._note_logprobs(body, completion)
+        with self._lock:
+            self.n_answers += 1
+        return completion
 
     def complete(self, prompt: str) -> Completion:
         """Ask one prompt (no cache)."""
         return self.post(self.request_body(prompt))
 
     def list_models(self) -> list[str]:
-        """Model ids the endpoint offers (GET /models)."""
-        url = normalise_base_url(self.endpoint.base_url) + "/models"
-        host = self.endpoint.host()
-        try:
-            r = self._pool().request(
-                "GET", url, headers=self.headers, retries=False, redirect=False,
-                timeout=urllib3.Timeout(connect=10.0, read=min(30.0, self.endpoint.timeout)),
-            )  # fmt: skip
-        except urllib3.exceptions.SSLError as e:
-            raise EndpointError(f"TLS failure talking to {host}: {_reason(e)}") from e
-        except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise EndpointError(f"cannot reach {host}: {_reason(e)}") from e
-        if r.status == 407:
-            raise EndpointError(PROXY_AUTH.format(host=host))
-        if r.status in (401, 403):
-            raise EndpointError(self._refused(r.status))
-        if r.status != 200:
-            text = r.data[:300].decode("utf-8", "replace")
-            raise EndpointError(f"{url} answered HTTP {r.status}: {text}")
-        try:
-            data = json.loads(r.data)
-        except ValueError as e:
-            raise EndpointError(f"{url} did not answer JSON") from e
+        """Model ids the endpoint offers (GET /models; EndpointError if that fails)."""
+        data = self.http.get_json(normalise_base_url(self.endpoint.base_url) + "/models")
         items = (data.get("data") or data.get("models") or []) if isinstance(data, dict) else []
         return [m.get("id") or m.get("name") for m in items if isinstance(m, dict)]
 
     def close(self) -> None:
         """Close pooled connections."""
-        if self._http is not None:
-            self._http.clear()
-
-
-def _reason(error: Exception) -> str:
-    """The innermost cause of a urllib3 error (MaxRetryError wraps the real one)."""
-    return str(getattr(error, "reason", None) or error)
+        self.http.close()

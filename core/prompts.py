@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .wording import listing
+
 PLACEHOLDERS: frozenset[str] = frozenset(
     {"lat", "lon", "topic", "address", "nearby", "short_address"}
 )
@@ -41,11 +43,12 @@ def _fields(text: str, where: str) -> set[str]:
         if field_name == "" or field_name.isdigit():
             raise TemplateError(
                 f"positional placeholder {{{field_name}}} in {where}; use a name from "
-                f"{sorted(PLACEHOLDERS)}"
+                f"{listing(sorted(PLACEHOLDERS))}"
             )
         if field_name not in PLACEHOLDERS:
             raise TemplateError(
-                f"unknown placeholder {{{field_name}}} in {where}; allowed: {sorted(PLACEHOLDERS)}"
+                f"unknown placeholder {{{field_name}}} in {where}; allowed: "
+                f"{listing(sorted(PLACEHOLDERS))}"
             )
         if spec and "{" in spec:
             raise TemplateError(f"nested placeholder in the format spec of {{{field_name}}}")
@@ -136,10 +139,10 @@ class PromptTemplate:
         keys = set(data)
         missing = {"name", "body"} - keys
         if missing:
-            raise TemplateError(f"saved template lacks {sorted(missing)}")
+            raise TemplateError(f"saved template lacks {listing(sorted(missing))}")
         unknown = keys - {"name", "prefix", "body"}
         if unknown:
-            raise TemplateError(f"saved template has unknown keys {sorted(unknown)}")
+            raise TemplateError(f"saved template has unknown keys {listing(sorted(unknown))}")
         return make_template(data["name"], data.get("prefix", ""), data["body"])
 
     @classmethod
@@ -211,7 +214,9 @@ def get_preset(name: str) -> PromptTemplate:
     try:
         return PRESETS[name]
     except KeyError:
-        raise KeyError(f"no prompt preset {name!r}; available: {sorted(PRESETS)}") from None
+        raise KeyError(
+            f"no prompt preset {name!r}; available: {listing(sorted(PRESETS))}"
+        ) from None
 
 
 def short_address(address: str) -> str:
@@ -240,10 +245,9 @@ def describe_points(gazetteer, lon, lat, address: bool = True, nearby: bool = Tr
     return addresses, texts
 
 
-def build_prompts(
-    lon, lat, topic: str, gazetteer, template: PromptTemplate = PRESETS[DEFAULT_PRESET]
-) -> list[str]:
-    """Prompts for points (lon/lat arrays) on one topic, asking the gazetteer only what's used."""
+def point_descriptions(lon, lat, template: PromptTemplate, gazetteer):
+    """(lon, lat, addresses, nearby texts) of points (lon/lat arrays), asking the gazetteer only
+    for what `template` uses ("" where it uses neither)."""
     lon = np.atleast_1d(np.asarray(lon, dtype=float))
     lat = np.atleast_1d(np.asarray(lat, dtype=float))
     if lon.shape != lat.shape or lon.ndim != 1:
@@ -255,13 +259,19 @@ def build_prompts(
     need_nearby = "nearby" in used
     if gazetteer is None and (need_address or need_nearby):
         raise ValueError(f"template {template.name!r} needs a gazetteer for address/nearby places")
-    addresses, texts = (
-        describe_points(gazetteer, lon, lat, need_address, need_nearby)
-        if (need_address or need_nearby)
-        else ([""] * len(lon), [""] * len(lon))
-    )
+    if not (need_address or need_nearby):
+        return lon, lat, [""] * len(lon), [""] * len(lon)
+    addresses, texts = describe_points(gazetteer, lon, lat, need_address, need_nearby)
+    return lon, lat, addresses, texts
+
+
+def build_prompts(
+    lon, lat, topic: str, gazetteer, template: PromptTemplate = PRESETS[DEFAULT_PRESET]
+) -> list[str]:
+    """Prompts for points (lon/lat arrays) on one topic, asking the gazetteer only what's used."""
+    lon, lat, addresses, texts = point_descriptions(lon, lat, template, gazetteer)
     fmt = template.text.format
-    short = "short_address" in used
+    short = "short_address" in template.placeholders
     return [
         fmt(
             lat=y,

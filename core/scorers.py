@@ -24,14 +24,30 @@ import queue
 import subprocess
 import tempfile
 import threading
-import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-# requests and .llm (which needs requests) are imported where the HTTP scorers use them: the
-# masked-LM child process (core/mlm_worker.py) loads this module with only torch + transformers.
+# .http_client and .llm (which need urllib3 and requests) are imported where the HTTP scorers use
+# them: the masked-LM child process (core/mlm_worker.py) loads this module with only torch +
+# transformers.
 if TYPE_CHECKING:
     from .llm import Endpoint
+
+__all__ = [
+    "LOGIT_BIAS",
+    "MLM_INSTALL",
+    "RULE_AUL",
+    "RULE_AUL_PADDED",
+    "RULE_CAUSAL",
+    "ChildMaskedLMScorer",
+    "EchoCompletionsScorer",
+    "LlamaCppScorer",
+    "MaskedLMScorer",
+    "Scored",
+    "ScorerError",
+    "SentenceScorer",
+]
 
 RULE_CAUSAL = "mean-logprob-from-bos"  # causal LMs: tokens after BOS, each given its prefix
 RULE_AUL = "aul"  # masked LMs: all-unmasked likelihood, special tokens and padding excluded
@@ -60,6 +76,8 @@ class SentenceScorer:
     kind: scorer family; identity: the model (not the port or process) so re-runs find cached
     scores; rule: the scoring rule. concurrency: batches in flight at once; batch_size:
     sentences per batch; requests_per_sentence: for the estimate before a run.
+    is_cancelled: set by the runner for a run (core/herb_run.py); the HTTP scorers poll it while
+    they wait to retry, so a cancel or a stopped run ends their waits.
     """
 
     kind = "abstract"
@@ -69,6 +87,7 @@ class SentenceScorer:
     batch_size = 16
     requests_per_sentence = 1.0
     needs_region_batches = False  # True: a batch must be exactly one region's sentences
+    is_cancelled: Callable[[], bool] | None = None
 
     def score_batch(self, sentences: list[str]) -> list[Scored]:
         raise NotImplementedError
@@ -82,56 +101,42 @@ def _mean(logprobs: list[float]) -> float:
 
 
 class _Http:
-    """A pooled JSON poster with a few retries on transient failures."""
+    """The shared HTTP client (core/http_client.py) for a scorer: its errors as ScorerError,
+    its waits cut short by the scorer's `is_cancelled`."""
 
-    def __init__(self, api_key: str | None, timeout: float, max_retries: int, pool: int):
-        import requests
-        from requests.adapters import HTTPAdapter
+    def __init__(self, owner: SentenceScorer, endpoint: Endpoint, url: str):
+        from .http_client import HttpClient
 
-        self._requests = requests
-        self.session = requests.Session()
-        adapter = HTTPAdapter(pool_connections=2, pool_maxsize=max(4, pool), max_retries=0)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-        if api_key:
-            self.session.headers["Authorization"] = f"Bearer {api_key}"
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.n_requests = 0
+        self.owner = owner
+        self.client = HttpClient.from_endpoint(endpoint, url)
+
+    @property
+    def n_requests(self) -> int:
+        """Requests sent (each retry counts)."""
+        return self.client.n_requests
+
+    def _cancelled(self) -> bool:
+        check = self.owner.is_cancelled
+        return check is not None and bool(check())
 
     def post(self, url: str, body: dict) -> dict:
-        last = ""
-        for attempt in range(self.max_retries + 1):
-            self.n_requests += 1
-            try:
-                r = self.session.post(url, json=body, timeout=self.timeout)
-            except self._requests.RequestException as e:
-                last = f"{type(e).__name__}: {e}"
-            else:
-                if r.status_code == 200:
-                    try:
-                        return r.json()
-                    except ValueError:
-                        last = "the server answered something that is not JSON"
-                elif r.status_code in (429, 500, 502, 503, 504):
-                    last = f"HTTP {r.status_code}: {r.text[:200]}"
-                else:
-                    raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
-            if attempt < self.max_retries:
-                time.sleep(min(8.0, 0.5 * 2**attempt))
-        raise ScorerError(f"{url}: no answer after {self.max_retries + 1} attempts ({last})")
+        from .http_client import EndpointError, RequestError
+
+        try:
+            return self.client.post_json(url, body, self._cancelled)
+        except (EndpointError, RequestError) as e:
+            raise ScorerError(str(e)) from e
 
     def get(self, url: str) -> dict:
+        from .http_client import EndpointError
+
         try:
-            r = self.session.get(url, timeout=min(30.0, self.timeout))
-        except self._requests.RequestException as e:
-            raise ScorerError(f"cannot reach {url}: {e}") from e
-        if r.status_code != 200:
-            raise ScorerError(f"{url} answered HTTP {r.status_code}: {r.text[:300]}")
-        return r.json()
+            return self.client.get_json(url)
+        except EndpointError as e:
+            raise ScorerError(str(e)) from e
 
     def close(self) -> None:
-        self.session.close()
+        self.client.close()
 
 
 class LlamaCppScorer(SentenceScorer):
@@ -153,23 +158,48 @@ class LlamaCppScorer(SentenceScorer):
 
     def __init__(
         self,
-        base_url: str,
+        endpoint: Endpoint | str,
         api_key: str | None = None,
-        concurrency: int = 2,
+        concurrency: int | None = None,
         batch_size: int = 16,
-        timeout: float = 120.0,
-        max_retries: int = 3,
+        timeout: float | None = None,
+        max_retries: int | None = None,
         bos_id: int | None = None,
         token_grammar: bool | None = None,
         share_prefix: bool = True,
     ):
-        from .llm import normalise_base_url
+        """
+        Parameters
+        ----------
+        endpoint : Endpoint or str
+            The server's connection settings (base URL with or without /v1, API key, proxy,
+            certificate authorities, concurrency, timeout, retries), through which whoever makes
+            the scorer applies QGIS's network settings. A bare URL stands for an Endpoint with
+            that URL, concurrency 2, a 120 s timeout and the system's proxy settings.
+        api_key, concurrency, timeout, max_retries : optional
+            Replace the endpoint's.
+        batch_size : int
+            Sentences per batch (one /tokenize request each).
+        bos_id : int, optional
+            The BOS token's id; default asked from the server.
+        token_grammar : bool, optional
+            Whether the server's grammars know token ids; default probed with one request.
+        share_prefix : bool
+            Force a shared token prefix once for consecutive sentences.
+        """
+        from .llm import Endpoint, normalise_base_url
 
-        root = normalise_base_url(base_url)
+        if isinstance(endpoint, str):
+            endpoint = Endpoint(endpoint, "", concurrency=2, timeout=120.0)
+        changes = {"api_key": api_key, "concurrency": concurrency, "timeout": timeout,
+                   "max_retries": max_retries}  # fmt: skip
+        endpoint = replace(endpoint, **{k: v for k, v in changes.items() if v is not None})
+        root = normalise_base_url(endpoint.base_url)
         self.root = root[:-3] if root.endswith("/v1") else root
-        self.concurrency = max(1, int(concurrency))
+        self.endpoint = endpoint
+        self.concurrency = max(1, int(endpoint.concurrency))
         self.batch_size = max(1, int(batch_size))
-        self.http = _Http(api_key, timeout, max_retries, self.concurrency)
+        self.http = _Http(self, endpoint, self.root)
         props = self.http.get(self.root + "/props")
         path = props.get("model_path") or ""
         if not path:
@@ -186,10 +216,9 @@ class LlamaCppScorer(SentenceScorer):
 
     @classmethod
     def from_endpoint(cls, endpoint: Endpoint, **kwargs) -> LlamaCppScorer:
-        """A scorer for the server behind an Endpoint (e.g. `EmbeddedServer.endpoint()`)."""
-        kwargs.setdefault("concurrency", endpoint.concurrency)
-        kwargs.setdefault("timeout", endpoint.timeout)
-        return cls(endpoint.base_url, endpoint.api_key, **kwargs)
+        """A scorer for the server behind an Endpoint (e.g. `EmbeddedServer.endpoint()`);
+        `kwargs` as the constructor's."""
+        return cls(endpoint, **kwargs)
 
     def _bos_id(self, props: dict) -> int:
         text = props.get("bos_token")
@@ -399,7 +428,12 @@ class EchoCompletionsScorer(SentenceScorer):
         self.requests_per_sentence = 1.0 / self.batch_size
         base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
         self.identity = f"{normalise_base_url(base)}|{endpoint.model}|bos={bos_text}"
-        self.http = _Http(endpoint.api_key, endpoint.timeout, min(3, endpoint.max_retries), 4)
+        self.http = _Http(self, endpoint, normalise_base_url(endpoint.base_url))
+
+    @classmethod
+    def from_endpoint(cls, endpoint: Endpoint, **kwargs) -> EchoCompletionsScorer:
+        """A scorer for the server behind an Endpoint; `kwargs` as the constructor's."""
+        return cls(endpoint, **kwargs)
 
     def request_body(self, sentences: list[str]) -> dict:
         return {

@@ -4,6 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .wording import listing
+
+__all__ = [
+    "BUNDLED_TRUTH_FIELDS",
+    "KINDS",
+    "KIND_LABELS",
+    "TOPICS",
+    "Topic",
+    "get_topic",
+    "topic_names",
+    "topics_of_kind",
+    "truth_field_matches",
+]
+
 KINDS: tuple[str, ...] = ("objective", "sensitive", "independent", "custom")
 
 KIND_LABELS: dict[str, str] = {
@@ -31,7 +45,7 @@ class Topic:
         if "\n" in self.name:
             raise ValueError(f"topic name must be one line: {self.name!r}")
         if self.kind not in KINDS:
-            raise ValueError(f"unknown topic kind {self.kind!r}; expected one of {KINDS}")
+            raise ValueError(f"unknown topic kind {self.kind!r}; expected one of {listing(KINDS)}")
 
 
 def _t(name, kind, description, higher_is_better=None):
@@ -62,8 +76,6 @@ TOPICS: tuple[Topic, ...] = (
     _t("Solar Neutrino Flux", "independent", "Same everywhere (control)."),
 )
 
-DEFAULT_ANCHOR = "Infant Mortality Rate"  # the paper anchors bias on infant survival (its negation)
-
 _BY_KEY = {t.name.casefold(): t for t in TOPICS}
 
 
@@ -76,7 +88,7 @@ def get_topic(name: str) -> Topic:
 def topics_of_kind(kind: str) -> list[Topic]:
     """The catalogue topics of one kind, in the paper's order."""
     if kind not in KINDS:
-        raise ValueError(f"unknown topic kind {kind!r}; expected one of {KINDS}")
+        raise ValueError(f"unknown topic kind {kind!r}; expected one of {listing(KINDS)}")
     return [t for t in TOPICS if t.kind == kind]
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="323"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,617 +19,607 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="117"/>
+        <location filename="../processing/algorithms/compare_models.py" line="57"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="104"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="62"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="69"/>
+        <location filename="../processing/algorithms/compare_models.py" line="82"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="355"/>
+        <location filename="../processing/parameters.py" line="394"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="363"/>
+        <location filename="../processing/parameters.py" line="394"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="83"/>
+        <location filename="../processing/algorithms/report.py" line="81"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="102"/>
+        <location filename="../processing/algorithms/report.py" line="86"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="206"/>
+        <location filename="../ui/runner.py" line="268"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="238"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="60"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="91"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="94"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="97"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="67"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="100"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="103"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="104"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="74"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="109"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="79"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="109"/>
+        <location filename="../processing/definitions.py" line="75"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="109"/>
+        <location filename="../processing/definitions.py" line="75"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="212"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="57"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="163"/>
+        <location filename="../processing/algorithms/sample_points.py" line="42"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="132"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="147"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="149"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="178"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="140"/>
+        <location filename="../processing/features.py" line="38"/>
         <source>{n} invalid region geometries were repaired with makeValid.</source>
         <translation>{n} géométries invalides de la région ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="145"/>
+        <location filename="../processing/features.py" line="43"/>
         <source>The region has no polygon with an area.</source>
         <translation>La région ne contient aucun polygone d'aire non nulle.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="164"/>
+        <location filename="../processing/features.py" line="62"/>
         <source>The extent is empty.</source>
         <translation>L'emprise est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="197"/>
+        <location filename="../processing/features.py" line="95"/>
         <source>{role}: the layer has no field &apos;{name}&apos;.</source>
         <translation>{role} : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="201"/>
+        <location filename="../processing/features.py" line="99"/>
         <source>{role}: field &apos;{name}&apos; is not numeric.</source>
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="253"/>
+        <location filename="../processing/rasters.py" line="84"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="256"/>
+        <location filename="../processing/rasters.py" line="87"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="269"/>
+        <location filename="../processing/rasters.py" line="100"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="427"/>
+        <location filename="../processing/features.py" line="162"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="456"/>
+        <location filename="../processing/gpkg.py" line="56"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="547"/>
+        <location filename="../processing/gpkg.py" line="147"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/layers.py" line="649"/>
+        <location filename="../processing/rasters.py" line="224"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="55"/>
-        <source>Authentication configuration {id} cannot be loaded.</source>
-        <translation>Impossible de charger la configuration d'authentification {id}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/rate_locations.py" line="72"/>
+        <location filename="../processing/endpoints.py" line="44"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="89"/>
+        <location filename="../processing/endpoints.py" line="159"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="94"/>
+        <location filename="../processing/endpoints.py" line="67"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="103"/>
+        <location filename="../processing/algorithms/export_batch.py" line="82"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="129"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="153"/>
+        <location filename="../processing/rating.py" line="35"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="170"/>
+        <location filename="../processing/rating.py" line="52"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="173"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="192"/>
+        <location filename="../processing/rating.py" line="74"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="193"/>
+        <location filename="../processing/rating.py" line="75"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="287"/>
+        <location filename="../processing/parameters.py" line="192"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="292"/>
+        <location filename="../processing/parameters.py" line="198"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="298"/>
+        <location filename="../processing/parameters.py" line="204"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="303"/>
+        <location filename="../processing/algorithms/herb.py" line="149"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="308"/>
+        <location filename="../processing/algorithms/herb.py" line="154"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="313"/>
+        <location filename="../processing/parameters.py" line="277"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="321"/>
+        <location filename="../processing/parameters.py" line="283"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="321"/>
+        <location filename="../processing/definitions.py" line="63"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="333"/>
+        <location filename="../processing/parameters.py" line="289"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="355"/>
-        <source>Give at least one topic.</source>
-        <translation>Indiquez au moins un thème.</translation>
-    </message>
-    <message>
-        <location filename="../processing/rate_locations.py" line="397"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="49"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="403"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="91"/>
+        <location filename="../processing/algorithms/survey.py" line="57"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="409"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="61"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="368"/>
+        <location filename="../processing/rating.py" line="176"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="418"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="71"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="62"/>
+        <location filename="../processing/truth.py" line="32"/>
         <source>The raster {name} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {name} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="70"/>
+        <location filename="../processing/truth.py" line="40"/>
         <source>{n} points lie outside the raster; their truth is null.</source>
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="105"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="63"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="108"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="66"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="111"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="69"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="120"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="78"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="61"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="136"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="145"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="153"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="162"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="98"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="171"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="107"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="174"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="110"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="175"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="111"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="188"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="124"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="199"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="135"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="203"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="139"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="246"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="182"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="250"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="186"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="67"/>
+        <location filename="../processing/points.py" line="42"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="70"/>
+        <location filename="../processing/points.py" line="45"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="79"/>
+        <location filename="../processing/parameters.py" line="110"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="87"/>
+        <location filename="../processing/parameters.py" line="116"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="96"/>
+        <location filename="../processing/parameters.py" line="130"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="99"/>
+        <location filename="../processing/parameters.py" line="133"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="93"/>
+        <location filename="../ui/runner.py" line="171"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="115"/>
+        <location filename="../processing/parameters.py" line="151"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="133"/>
+        <location filename="../processing/points.py" line="61"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="135"/>
+        <location filename="../processing/points.py" line="63"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="285"/>
+        <location filename="../processing/styles.py" line="307"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="91"/>
+        <location filename="../processing/parameters.py" line="124"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="75"/>
+        <location filename="../processing/parameters.py" line="343"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="86"/>
+        <location filename="../processing/algorithms/survey.py" line="52"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="92"/>
+        <location filename="../processing/algorithms/survey.py" line="58"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="102"/>
+        <location filename="../processing/parameters.py" line="355"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="113"/>
+        <location filename="../processing/algorithms/survey.py" line="75"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="68"/>
+        <location filename="../ui/area_tab.py" line="74"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="68"/>
+        <location filename="../ui/area_tab.py" line="75"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="68"/>
+        <location filename="../ui/area_tab.py" line="76"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="68"/>
+        <location filename="../ui/area_tab.py" line="77"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="39"/>
+        <location filename="../ui/survey_tab.py" line="40"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="140"/>
+        <location filename="../ui/survey_tab.py" line="139"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="191"/>
+        <location filename="../ui/area_tab.py" line="237"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="181"/>
+        <location filename="../ui/dock.py" line="222"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="315"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="322"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="322"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="333"/>
+        <location filename="../ui/survey_tab.py" line="332"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="334"/>
+        <location filename="../ui/survey_tab.py" line="333"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="184"/>
+        <location filename="../ui/dock.py" line="225"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="243"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="243"/>
+        <location filename="../ui/dock.py" line="307"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="248"/>
+        <location filename="../ui/dock.py" line="312"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -642,203 +632,182 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="251"/>
+        <location filename="../ui/dock.py" line="315"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="283"/>
+        <location filename="../ui/run_panel.py" line="127"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/run_panel.py" line="165"/>
         <source>{text} · ETA {eta}</source>
         <translation>{text} · temps restant estimé {eta}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="293"/>
+        <location filename="../ui/run_panel.py" line="136"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="337"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="338"/>
+        <location filename="../ui/dock.py" line="335"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="363"/>
+        <location filename="../ui/dock.py" line="86"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="317"/>
+        <location filename="../ui/run_panel.py" line="217"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="322"/>
+        <location filename="../ui/results_tab.py" line="430"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="334"/>
+        <location filename="../ui/results_tab.py" line="443"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
-        <source>Model: {m}
-Topic: {t}
-Rating: {r} (score {s}; ground truth {g}; rank error {e})
-
-Answer:
-{a}
-
-Prompt:
-{p}</source>
-        <translation>Modèle : {m}
-Thème : {t}
-Note : {r} (score {s} ; vérité terrain {g} ; erreur de rang {e})
-
-Réponse :
-{a}
-
-Prompt :
-{p}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="405"/>
+        <location filename="../ui/dock.py" line="421"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="74"/>
+        <location filename="../ui/options.py" line="76"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="34"/>
+        <location filename="../ui/options.py" line="36"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="181"/>
+        <location filename="../ui/options.py" line="183"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="194"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="215"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="208"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="209"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="210"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="211"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="212"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="213"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="150"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -848,7 +817,7 @@ Prompt :
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="82"/>
+        <location filename="../processing/plots.py" line="124"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
@@ -878,112 +847,112 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="124"/>
+        <location filename="../ui/task.py" line="181"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="95"/>
+        <location filename="../ui/runner.py" line="173"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="124"/>
+        <location filename="../processing/endpoints.py" line="89"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="278"/>
+        <location filename="../ui/runner.py" line="381"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="362"/>
+        <location filename="../ui/runner.py" line="461"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="16"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="74"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="44"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="375"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="80"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="38"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/definitions.py" line="87"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/definitions.py" line="87"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="31"/>
+        <location filename="../processing/definitions.py" line="87"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="68"/>
+        <location filename="../ui/area_tab.py" line="78"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="141"/>
+        <location filename="../processing/algorithms/sample_points.py" line="20"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="45"/>
+        <location filename="../processing/algorithms/survey.py" line="33"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="37"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="37"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="37"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="37"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/sample_points.py" line="145"/>
+        <location filename="../processing/algorithms/sample_points.py" line="24"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="49"/>
+        <location filename="../processing/algorithms/survey.py" line="37"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
@@ -1023,207 +992,162 @@ Prompt :
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="424"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="77"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="82"/>
-        <source>truth</source>
-        <translation>vérité terrain</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="85"/>
-        <source>highest {what}s (rank 0.8–1)</source>
-        <translation>{what} les plus hautes (rang 0,8–1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="86"/>
+        <location filename="../processing/styles.py" line="88"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="89"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
-        <source>lowest {what}s (rank 0–0.2)</source>
-        <translation>{what} les plus basses (rang 0–0,2)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="100"/>
-        <source>strong overestimate (&gt; +0.5)</source>
-        <translation>forte surestimation (&gt; +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="101"/>
-        <source>overestimate (+0.15 to +0.5)</source>
-        <translation>surestimation (+0,15 à +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="102"/>
-        <source>about right (−0.15 to +0.15)</source>
-        <translation>à peu près juste (−0,15 à +0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="103"/>
-        <source>underestimate (−0.5 to −0.15)</source>
-        <translation>sous-estimation (−0,5 à −0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="104"/>
-        <source>strong underestimate (&lt; −0.5)</source>
-        <translation>forte sous-estimation (&lt; −0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="129"/>
-        <source>rating {a:.1f}–{b:.1f}</source>
-        <translation>note {a:.1f}–{b:.1f}</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="211"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="215"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="215"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="222"/>
+        <location filename="../processing/styles.py" line="244"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="46"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="47"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="148"/>
+        <location filename="../ui/area_tab.py" line="194"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="164"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="212"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="170"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="258"/>
+        <location filename="../ui/area_tab.py" line="372"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="268"/>
+        <location filename="../ui/area_tab.py" line="384"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="56"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="57"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="58"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="59"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="60"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="91"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="92"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="93"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="217"/>
+        <location filename="../ui/dock.py" line="281"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="284"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,22 +1160,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="288"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="232"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="388"/>
+        <location filename="../ui/guide.py" line="52"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1259,37 +1183,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="144"/>
+        <location filename="../ui/results_tab.py" line="229"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="167"/>
+        <location filename="../ui/results_tab.py" line="249"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="87"/>
+        <location filename="../ui/survey_tab.py" line="86"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="220"/>
+        <location filename="../ui/survey_tab.py" line="219"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="300"/>
+        <location filename="../ui/survey_tab.py" line="299"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="264"/>
+        <location filename="../ui/area_tab.py" line="380"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1297,7 +1221,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="267"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1305,7 +1229,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="199"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1313,7 +1237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="204"/>
+        <location filename="../ui/options.py" line="210"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1321,232 +1245,222 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="228"/>
+        <location filename="../ui/options.py" line="236"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="243"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="251"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="40"/>
+        <location filename="../processing/definitions.py" line="102"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="40"/>
+        <location filename="../processing/definitions.py" line="102"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="40"/>
+        <location filename="../processing/definitions.py" line="102"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="279"/>
+        <location filename="../processing/metrics_table.py" line="167"/>
         <source>Score field (SCORE_FIELD) of layer {name}</source>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/survey.py" line="116"/>
+        <location filename="../processing/algorithms/survey.py" line="78"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="292"/>
+        <location filename="../processing/metrics_table.py" line="180"/>
         <source>{role}: field &apos;{name}&apos; has no values in layer {layer}.</source>
         <translation>{role} : le champ « {name} » n'a aucune valeur dans la couche {layer}.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="297"/>
+        <location filename="../processing/metrics_table.py" line="185"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rho with truth is left empty.</source>
         <translation>La couche {layer} n'a pas de vérité terrain dans « {name} » : le rho avec la vérité reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="345"/>
+        <location filename="../processing/metrics_table.py" line="236"/>
         <source>BOOTSTRAP: clusters need the truth unit of every point with a truth (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); layer {layer} has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="372"/>
+        <location filename="../processing/parameters.py" line="398"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="377"/>
+        <location filename="../processing/parameters.py" line="403"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="382"/>
+        <location filename="../processing/parameters.py" line="408"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="388"/>
+        <location filename="../processing/parameters.py" line="414"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="394"/>
+        <location filename="../processing/parameters.py" line="420"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="404"/>
+        <location filename="../processing/parameters.py" line="485"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="415"/>
+        <location filename="../processing/parameters.py" line="432"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="431"/>
+        <location filename="../processing/parameters.py" line="449"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="446"/>
+        <location filename="../processing/truth.py" line="56"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="79"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="49"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="117"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Bottom of the rating scale the model was asked for</source>
         <translation>Bas de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="117"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Top of the rating scale the model was asked for</source>
         <translation>Haut de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="133"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="103"/>
         <source>Ratings outside the scale</source>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="153"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/import_ratings.py" line="160"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="184"/>
+        <location filename="../processing/rating.py" line="66"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="206"/>
+        <location filename="../processing/rating.py" line="88"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="214"/>
+        <location filename="../processing/rating.py" line="96"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="218"/>
+        <location filename="../processing/rating.py" line="100"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="321"/>
+        <location filename="../processing/definitions.py" line="63"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="380"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
     <message>
-        <location filename="../processing/sample_ground_truth.py" line="84"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="241"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="194"/>
+        <location filename="../ui/results.py" line="260"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="265"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="202"/>
+        <location filename="../ui/results.py" line="268"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="297"/>
-        <source>Could not sample points: {e}.</source>
-        <translation>Impossible d'échantillonner les points : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="204"/>
+        <location filename="../ui/dock.py" line="266"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="335"/>
-        <source>Stopped. Resume continues where it stopped.</source>
-        <translation>Arrêtée. Reprendre continue là où elle s'est arrêtée.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="354"/>
+        <location filename="../ui/dock.py" line="357"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="355"/>
+        <location filename="../ui/dock.py" line="358"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
@@ -1556,332 +1470,327 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="195"/>
-        <source>Could not compute the metrics: {e}.</source>
-        <translation>Impossible de calculer les mesures : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="39"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
         <source>Aggregate ratings to polygons</source>
         <translation>Agréger les notes par polygones</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="43"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="43"/>
         <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
         <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="61"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="61"/>
         <source>Units (polygons)</source>
         <translation>Unités (polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="67"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="67"/>
         <source>Minimum scored points per unit (fewer: flagged few_points)</source>
         <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="73"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="73"/>
         <source>Units with ratings</source>
         <translation>Unités avec notes</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="78"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="78"/>
         <source>Units with at least one point</source>
         <translation>Unités ayant au moins un point</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="79"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
         <source>Units with too few points</source>
         <translation>Unités ayant trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="80"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
         <source>Points in no unit</source>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="98"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="98"/>
         <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
         <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="105"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="105"/>
         <source>The polygon layer has no geometry.</source>
         <translation>La couche de polygones n'a aucune géométrie.</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="141"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="141"/>
         <source>Units: mean rank error</source>
         <translation>Unités : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="145"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="145"/>
         <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
         <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
     </message>
     <message>
-        <location filename="../processing/aggregate_to_polygons.py" line="151"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
         <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="47"/>
+        <location filename="../processing/algorithms/correlate.py" line="46"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="56"/>
+        <location filename="../processing/algorithms/correlate.py" line="55"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="61"/>
+        <location filename="../processing/algorithms/correlate.py" line="60"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="72"/>
+        <location filename="../processing/algorithms/correlate.py" line="71"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="79"/>
+        <location filename="../processing/algorithms/correlate.py" line="71"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="85"/>
+        <location filename="../processing/algorithms/correlate.py" line="75"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="143"/>
+        <location filename="../processing/algorithms/hotspots.py" line="132"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="131"/>
+        <location filename="../processing/algorithms/hotspots.py" line="120"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="109"/>
+        <location filename="../processing/algorithms/correlate.py" line="93"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="114"/>
+        <location filename="../processing/algorithms/correlate.py" line="98"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="115"/>
+        <location filename="../processing/algorithms/correlate.py" line="99"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="116"/>
+        <location filename="../processing/algorithms/correlate.py" line="100"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="117"/>
+        <location filename="../processing/algorithms/correlate.py" line="101"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="118"/>
+        <location filename="../processing/algorithms/correlate.py" line="102"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="125"/>
+        <location filename="../processing/algorithms/correlate.py" line="109"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="128"/>
+        <location filename="../processing/algorithms/correlate.py" line="112"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="130"/>
+        <location filename="../processing/algorithms/correlate.py" line="114"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="133"/>
+        <location filename="../processing/algorithms/correlate.py" line="117"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="272"/>
+        <location filename="../processing/algorithms/hotspots.py" line="261"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="176"/>
+        <location filename="../processing/algorithms/correlate.py" line="165"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/correlate.py" line="195"/>
+        <location filename="../processing/algorithms/correlate.py" line="209"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="35"/>
+        <location filename="../processing/definitions.py" line="124"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="119"/>
+        <location filename="../processing/algorithms/hotspots.py" line="108"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="78"/>
+        <location filename="../processing/algorithms/hotspots.py" line="73"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="83"/>
+        <location filename="../processing/algorithms/hotspots.py" line="78"/>
         <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
         <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="98"/>
+        <location filename="../processing/algorithms/hotspots.py" line="93"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="105"/>
+        <location filename="../processing/algorithms/hotspots.py" line="93"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="111"/>
+        <location filename="../processing/algorithms/hotspots.py" line="97"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="116"/>
+        <location filename="../processing/algorithms/hotspots.py" line="105"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="125"/>
+        <location filename="../processing/algorithms/hotspots.py" line="114"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="137"/>
+        <location filename="../processing/algorithms/hotspots.py" line="126"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="510"/>
+        <location filename="../processing/algorithms/hotspots.py" line="137"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="157"/>
+        <location filename="../processing/algorithms/hotspots.py" line="146"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="174"/>
+        <location filename="../processing/algorithms/hotspots.py" line="163"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="199"/>
+        <location filename="../processing/algorithms/hotspots.py" line="188"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="206"/>
+        <location filename="../processing/algorithms/hotspots.py" line="195"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="209"/>
+        <location filename="../processing/algorithms/hotspots.py" line="198"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="218"/>
+        <location filename="../processing/algorithms/hotspots.py" line="207"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="220"/>
+        <location filename="../processing/algorithms/hotspots.py" line="209"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="227"/>
+        <location filename="../processing/algorithms/hotspots.py" line="216"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="246"/>
+        <location filename="../processing/algorithms/hotspots.py" line="235"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="267"/>
+        <location filename="../processing/algorithms/hotspots.py" line="256"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/hotspots.py" line="273"/>
+        <location filename="../processing/algorithms/hotspots.py" line="262"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -1981,12 +1890,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="107"/>
+        <location filename="../processing/styles.py" line="87"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="108"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
@@ -2011,7 +1920,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="513"/>
+        <location filename="../processing/report_layout.py" line="392"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -2036,447 +1945,437 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/bias_metrics.py" line="197"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="137"/>
+        <location filename="../ui/task.py" line="199"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="56"/>
-        <source>Cannot open {path}.</source>
-        <translation>Impossible d'ouvrir {path}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/compare_models.py" line="98"/>
+        <location filename="../processing/algorithms/compare_models.py" line="38"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="102"/>
+        <location filename="../processing/algorithms/compare_models.py" line="42"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="125"/>
+        <location filename="../processing/algorithms/compare_models.py" line="65"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="131"/>
+        <location filename="../processing/algorithms/compare_models.py" line="71"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="136"/>
+        <location filename="../processing/algorithms/compare_models.py" line="76"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="155"/>
+        <location filename="../processing/algorithms/compare_models.py" line="89"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="160"/>
+        <location filename="../processing/algorithms/compare_models.py" line="94"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="166"/>
+        <location filename="../processing/algorithms/compare_models.py" line="100"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="170"/>
+        <location filename="../processing/algorithms/compare_models.py" line="104"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="171"/>
+        <location filename="../processing/algorithms/compare_models.py" line="105"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="180"/>
-        <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
-        <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
-    </message>
-    <message>
-        <location filename="../processing/compare_models.py" line="186"/>
+        <location filename="../processing/algorithms/compare_models.py" line="120"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="207"/>
+        <location filename="../processing/algorithms/compare_models.py" line="139"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="233"/>
+        <location filename="../processing/algorithms/compare_models.py" line="164"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="301"/>
+        <location filename="../ui/compare_tab.py" line="80"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="283"/>
+        <location filename="../processing/algorithms/compare_models.py" line="214"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="289"/>
+        <location filename="../processing/algorithms/compare_models.py" line="220"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="297"/>
+        <location filename="../processing/algorithms/compare_models.py" line="228"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/compare_models.py" line="310"/>
+        <location filename="../processing/comparison.py" line="82"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="136"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="496"/>
+        <location filename="../processing/algorithms/herb.py" line="60"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="59"/>
+        <location filename="../processing/herb_io.py" line="30"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="62"/>
+        <location filename="../processing/herb_io.py" line="33"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="65"/>
+        <location filename="../processing/herb_io.py" line="36"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="108"/>
+        <location filename="../processing/herb_io.py" line="78"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="129"/>
+        <location filename="../processing/herb_io.py" line="99"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="133"/>
+        <location filename="../processing/herb_io.py" line="103"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="140"/>
+        <location filename="../processing/herb_io.py" line="110"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="148"/>
+        <location filename="../processing/herb_io.py" line="118"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="167"/>
+        <location filename="../processing/herb_io.py" line="137"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="172"/>
+        <location filename="../processing/herb_io.py" line="142"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="180"/>
+        <location filename="../processing/herb_io.py" line="150"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="254"/>
+        <location filename="../processing/endpoints.py" line="164"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="262"/>
+        <location filename="../processing/endpoints.py" line="166"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="267"/>
+        <location filename="../processing/endpoints.py" line="179"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="279"/>
+        <location filename="../processing/endpoints.py" line="191"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="302"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="408"/>
+        <location filename="../processing/herb_io.py" line="289"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="410"/>
+        <location filename="../processing/herb_io.py" line="291"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="501"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="521"/>
+        <location filename="../processing/algorithms/herb.py" line="85"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="521"/>
+        <location filename="../processing/definitions.py" line="133"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="521"/>
+        <location filename="../processing/definitions.py" line="133"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="521"/>
+        <location filename="../processing/definitions.py" line="133"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="529"/>
+        <location filename="../processing/algorithms/herb.py" line="91"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="535"/>
+        <location filename="../processing/algorithms/herb.py" line="97"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="541"/>
+        <location filename="../processing/algorithms/herb.py" line="103"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="548"/>
+        <location filename="../processing/algorithms/herb.py" line="110"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="554"/>
+        <location filename="../processing/algorithms/herb.py" line="116"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="560"/>
+        <location filename="../processing/algorithms/herb.py" line="122"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="566"/>
+        <location filename="../processing/algorithms/herb.py" line="128"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="106"/>
+        <location filename="../processing/definitions.py" line="143"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="106"/>
+        <location filename="../processing/definitions.py" line="143"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="574"/>
+        <location filename="../processing/definitions.py" line="143"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="574"/>
+        <location filename="../processing/definitions.py" line="143"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="582"/>
+        <location filename="../processing/algorithms/herb.py" line="142"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="583"/>
+        <location filename="../processing/algorithms/herb.py" line="143"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="600"/>
+        <location filename="../processing/algorithms/herb.py" line="160"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="151"/>
+        <location filename="../ui/herb_tab.py" line="160"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="606"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="609"/>
+        <location filename="../processing/algorithms/herb.py" line="169"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="615"/>
+        <location filename="../processing/algorithms/herb.py" line="175"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="620"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="620"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="626"/>
+        <location filename="../processing/algorithms/herb.py" line="186"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="631"/>
+        <location filename="../processing/algorithms/herb.py" line="191"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="636"/>
+        <location filename="../processing/algorithms/herb.py" line="196"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="637"/>
+        <location filename="../processing/algorithms/herb.py" line="197"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="638"/>
+        <location filename="../processing/algorithms/herb.py" line="198"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="639"/>
+        <location filename="../processing/algorithms/herb.py" line="199"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="640"/>
+        <location filename="../processing/algorithms/herb.py" line="200"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="641"/>
+        <location filename="../processing/algorithms/herb.py" line="201"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="642"/>
+        <location filename="../processing/algorithms/herb.py" line="202"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="528"/>
+        <location filename="../processing/algorithms/herb.py" line="215"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="656"/>
+        <location filename="../processing/algorithms/herb.py" line="216"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="662"/>
+        <location filename="../processing/algorithms/herb.py" line="222"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="666"/>
+        <location filename="../processing/algorithms/herb.py" line="226"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="672"/>
+        <location filename="../processing/algorithms/herb.py" line="232"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="679"/>
+        <location filename="../processing/algorithms/herb.py" line="239"/>
         <source>{n} regions of your layers</source>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="692"/>
+        <location filename="../processing/algorithms/herb.py" line="254"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="731"/>
+        <location filename="../processing/algorithms/herb.py" line="296"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="758"/>
+        <location filename="../processing/algorithms/herb.py" line="323"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="767"/>
+        <location filename="../processing/algorithms/herb.py" line="332"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="777"/>
+        <location filename="../processing/algorithms/herb.py" line="342"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="794"/>
+        <location filename="../processing/algorithms/herb.py" line="359"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2486,607 +2385,572 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="39"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="108"/>
+        <location filename="../processing/algorithms/report.py" line="73"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="115"/>
+        <location filename="../processing/algorithms/report.py" line="80"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="122"/>
+        <location filename="../processing/algorithms/report.py" line="87"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="128"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="128"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="133"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="135"/>
+        <location filename="../processing/algorithms/report.py" line="100"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="141"/>
+        <location filename="../processing/algorithms/report.py" line="106"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="144"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="159"/>
+        <location filename="../processing/algorithms/report.py" line="124"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="174"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="182"/>
+        <location filename="../processing/algorithms/report.py" line="147"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="194"/>
+        <location filename="../processing/algorithms/report.py" line="176"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="252"/>
+        <location filename="../processing/report_layout.py" line="127"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="289"/>
+        <location filename="../ui/results.py" line="61"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="290"/>
+        <location filename="../processing/report_layout.py" line="165"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="291"/>
+        <location filename="../ui/results.py" line="66"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="292"/>
+        <location filename="../processing/report_layout.py" line="167"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="293"/>
+        <location filename="../processing/report_layout.py" line="168"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="294"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="295"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="296"/>
+        <location filename="../processing/report_layout.py" line="171"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="297"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="298"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="299"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="306"/>
+        <location filename="../processing/report_layout.py" line="181"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="315"/>
+        <location filename="../processing/report_layout.py" line="190"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="192"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="325"/>
+        <location filename="../processing/report_layout.py" line="200"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="331"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="335"/>
+        <location filename="../processing/report_layout.py" line="210"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="394"/>
+        <location filename="../processing/algorithms/probes.py" line="137"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="455"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="455"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="469"/>
+        <location filename="../processing/report_layout.py" line="348"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="482"/>
+        <location filename="../processing/report_layout.py" line="361"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="489"/>
+        <location filename="../processing/styles.py" line="170"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="371"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="498"/>
+        <location filename="../processing/report_layout.py" line="377"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="499"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="502"/>
+        <location filename="../processing/report_layout.py" line="381"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="504"/>
+        <location filename="../processing/report_layout.py" line="383"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="512"/>
+        <location filename="../processing/report_layout.py" line="391"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="528"/>
+        <location filename="../processing/report_layout.py" line="406"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="532"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="536"/>
+        <location filename="../processing/report_layout.py" line="414"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="537"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="537"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="562"/>
+        <location filename="../processing/report_layout.py" line="440"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="573"/>
+        <location filename="../processing/report_layout.py" line="451"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report.py" line="592"/>
+        <location filename="../processing/report_layout.py" line="528"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="226"/>
+        <location filename="../ui/results_tab.py" line="316"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="242"/>
-        <source>Could not write the report: {e}</source>
-        <translation>Impossible d'écrire le rapport : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="257"/>
+        <location filename="../ui/results_tab.py" line="343"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="115"/>
+        <location filename="../processing/algorithms/ablation.py" line="114"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="120"/>
+        <location filename="../processing/algorithms/ablation.py" line="119"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="141"/>
+        <location filename="../processing/algorithms/ablation.py" line="139"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="172"/>
+        <location filename="../processing/algorithms/ablation.py" line="148"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="178"/>
+        <location filename="../processing/algorithms/ablation.py" line="154"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="194"/>
+        <location filename="../processing/algorithms/ablation.py" line="168"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="230"/>
+        <location filename="../processing/algorithms/ablation.py" line="193"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="242"/>
+        <location filename="../ui/run_panel.py" line="111"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/ablation.py" line="243"/>
+        <location filename="../processing/algorithms/ablation.py" line="206"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="90"/>
+        <location filename="../processing/algorithms/probes.py" line="86"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="95"/>
+        <location filename="../processing/algorithms/probes.py" line="91"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="113"/>
+        <location filename="../processing/algorithms/probes.py" line="107"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="114"/>
+        <location filename="../processing/algorithms/probes.py" line="108"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="115"/>
+        <location filename="../processing/algorithms/probes.py" line="109"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="119"/>
+        <location filename="../processing/algorithms/probes.py" line="113"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="123"/>
+        <location filename="../processing/algorithms/probes.py" line="117"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="127"/>
+        <location filename="../processing/algorithms/probes.py" line="121"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="132"/>
+        <location filename="../processing/algorithms/probes.py" line="126"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="138"/>
+        <location filename="../processing/algorithms/probes.py" line="132"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="151"/>
+        <location filename="../processing/algorithms/probes.py" line="145"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="301"/>
+        <location filename="../processing/algorithms/probes.py" line="298"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="302"/>
+        <location filename="../processing/algorithms/probes.py" line="299"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="162"/>
+        <location filename="../processing/algorithms/probes.py" line="156"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="161"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="173"/>
+        <location filename="../processing/algorithms/probes.py" line="167"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="200"/>
+        <location filename="../processing/algorithms/probes.py" line="194"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="206"/>
-        <source>Give two different regions to choose from.</source>
-        <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
-    </message>
-    <message>
-        <location filename="../processing/probes.py" line="210"/>
-        <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
-        <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/probes.py" line="229"/>
+        <location filename="../processing/algorithms/probes.py" line="226"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="238"/>
+        <location filename="../processing/algorithms/probes.py" line="235"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="242"/>
+        <location filename="../processing/algorithms/probes.py" line="239"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="271"/>
+        <location filename="../processing/algorithms/probes.py" line="268"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/probes.py" line="296"/>
+        <location filename="../processing/algorithms/probes.py" line="293"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="481"/>
+        <location filename="../processing/herb_io.py" line="362"/>
         <source>time unknown (no measured rate for this scorer)</source>
         <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="483"/>
+        <location filename="../processing/herb_io.py" line="364"/>
         <source>about {s:.0f} s</source>
         <translation>environ {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="485"/>
+        <location filename="../processing/herb_io.py" line="366"/>
         <source>about {m:.0f} min</source>
         <translation>environ {m:.0f} min</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="487"/>
+        <location filename="../processing/herb_io.py" line="368"/>
         <source>about {h:.1f} h</source>
         <translation>environ {h:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="488"/>
+        <location filename="../processing/herb_io.py" line="369"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="96"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="70"/>
+        <location filename="../ui/herb_tab.py" line="74"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="102"/>
-        <source>World: continents → countries → cities</source>
-        <translation>Monde : continents → pays → villes</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="102"/>
-        <source>My nested layers</source>
-        <translation>Mes couches imbriquées</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="107"/>
-        <source>/v1/completions with echo (URL and model, e.g. vLLM)</source>
-        <translation>/v1/completions avec echo (URL et modèle, p. ex. vLLM)</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="108"/>
-        <source>transformers masked LM (folder in Model)</source>
-        <translation>Modèle masqué transformers (dossier dans Modèle)</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="157"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="157"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="157"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="157"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="214"/>
+        <location filename="../ui/herb_tab.py" line="228"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="246"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="248"/>
+        <location filename="../ui/herb_tab.py" line="261"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="278"/>
+        <location filename="../ui/herb_tab.py" line="280"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3095,394 +2959,887 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="281"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="285"/>
+        <location filename="../ui/herb_tab.py" line="287"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="288"/>
+        <location filename="../ui/herb_tab.py" line="290"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="298"/>
+        <location filename="../ui/herb_tab.py" line="274"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="300"/>
-        <source>Failed: {e}</source>
-        <translation>Échec : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="303"/>
+        <location filename="../ui/herb_tab.py" line="265"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="309"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="314"/>
+        <location filename="../ui/herb_tab.py" line="299"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="386"/>
+        <location filename="../ui/herb_tab.py" line="373"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="391"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="403"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="94"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="104"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="104"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="104"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="104"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="153"/>
-        <source>{what} failed: {e}</source>
-        <translation>{what} a échoué : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="162"/>
+        <location filename="../ui/overlay_tab.py" line="238"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="173"/>
+        <location filename="../ui/overlay_tab.py" line="223"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="179"/>
-        <source>Aggregating</source>
-        <translation>L'agrégation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="182"/>
+        <location filename="../ui/overlay_tab.py" line="230"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="187"/>
+        <location filename="../ui/overlay_tab.py" line="243"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="200"/>
+        <location filename="../ui/overlay_tab.py" line="261"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="205"/>
-        <source>Correlating</source>
-        <translation>La corrélation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="237"/>
+        <location filename="../ui/overlay_tab.py" line="320"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="247"/>
-        <source>Finding hot spots</source>
-        <translation>La recherche des points chauds</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
+        <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="251"/>
+        <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="151"/>
+        <location filename="../ui/results.py" line="217"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="192"/>
+        <location filename="../ui/results.py" line="258"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="33"/>
+        <location filename="../processing/algorithms/export_batch.py" line="29"/>
         <source>Export requests for a batch service</source>
         <translation>Exporter les requêtes pour un service de lots</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="38"/>
+        <location filename="../processing/algorithms/export_batch.py" line="34"/>
         <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed.</source>
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées.</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="57"/>
+        <location filename="../processing/algorithms/export_batch.py" line="53"/>
         <source>Requests per file at most</source>
         <translation>Requêtes par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="57"/>
+        <location filename="../processing/algorithms/export_batch.py" line="53"/>
         <source>Megabytes per file at most</source>
         <translation>Mégaoctets par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="64"/>
+        <location filename="../processing/algorithms/export_batch.py" line="60"/>
         <source>Folder for the batch files</source>
         <translation>Dossier des fichiers de lot</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="67"/>
+        <location filename="../processing/algorithms/export_batch.py" line="63"/>
         <source>Batch files (one per line)</source>
         <translation>Fichiers de lot (un par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="68"/>
+        <location filename="../processing/algorithms/export_batch.py" line="64"/>
         <source>Files written</source>
         <translation>Fichiers écrits</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="69"/>
+        <location filename="../processing/algorithms/export_batch.py" line="65"/>
         <source>Requests exported</source>
         <translation>Requêtes exportées</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="80"/>
+        <location filename="../processing/algorithms/export_batch.py" line="78"/>
         <source>The embedded model runs on this computer: rate with &apos;Rate locations&apos;.</source>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="97"/>
+        <location filename="../processing/algorithms/export_batch.py" line="96"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="104"/>
+        <location filename="../processing/algorithms/export_batch.py" line="103"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/export_batch.py" line="111"/>
+        <location filename="../processing/algorithms/export_batch.py" line="110"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="20"/>
+        <location filename="../processing/algorithms/import_batch.py" line="20"/>
         <source>Import batch results</source>
         <translation>Importer les résultats d'un lot</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="25"/>
+        <location filename="../processing/algorithms/import_batch.py" line="25"/>
         <source>Stores the output of a batch service (OpenAI Batch API, vLLM&apos;s &apos;run-batch&apos;, Ray Data: one JSON line per request with its custom_id) in the survey cache. Give one output file, or a folder whose .jsonl files are all imported (the outputs of many nodes, in any order). Each answer is kept under its request&apos;s custom_id, so importing twice changes nothing; a failed line is recorded so that the next run sends that request again, unless another output answered it. Then run &apos;Rate locations&apos; with the settings of the export: it writes the rated layers without asking the endpoint again.</source>
         <translation>Range la sortie d'un service de lots (API Batch d'OpenAI, « run-batch » de vLLM, Ray Data : une ligne JSON par requête avec son custom_id) dans le cache de l'enquête. Donnez un fichier de sortie, ou un dossier dont tous les fichiers .jsonl sont importés (les sorties de plusieurs nœuds, dans n'importe quel ordre). Chaque réponse est rangée sous le custom_id de sa requête : importer deux fois ne change rien ; une ligne en échec est notée pour que la prochaine exécution renvoie cette requête, sauf si une autre sortie y a répondu. Lancez ensuite « Noter des lieux » avec les réglages de l'export : il écrit les couches notées sans interroger à nouveau le point d'accès.</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="37"/>
+        <location filename="../processing/algorithms/import_batch.py" line="37"/>
         <source>Batch output file (JSONL)</source>
         <translation>Fichier de sortie du lot (JSONL)</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="42"/>
+        <location filename="../processing/algorithms/import_batch.py" line="42"/>
         <source>Or a folder of batch output files</source>
         <translation>Ou un dossier de fichiers de sortie</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="48"/>
+        <location filename="../processing/algorithms/import_batch.py" line="48"/>
         <source>Answers stored</source>
         <translation>Réponses rangées</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="49"/>
+        <location filename="../processing/algorithms/import_batch.py" line="49"/>
         <source>Failed requests recorded</source>
         <translation>Requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="50"/>
+        <location filename="../processing/algorithms/import_batch.py" line="50"/>
         <source>Files imported</source>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="59"/>
-        <source>Give either a batch output file or a folder.</source>
-        <translation>Donnez soit un fichier de sortie de lot, soit un dossier.</translation>
-    </message>
-    <message>
-        <location filename="../processing/import_batch.py" line="62"/>
-        <source>{folder} holds no .jsonl file.</source>
-        <translation>{folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/import_batch.py" line="74"/>
-        <source>{path} cannot be imported: {err}</source>
-        <translation>{path} ne peut pas être importé : {err}</translation>
-    </message>
-    <message>
-        <location filename="../processing/import_batch.py" line="79"/>
+        <location filename="../processing/algorithms/import_batch.py" line="87"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/import_batch.py" line="86"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/rate_locations.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="127"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="43"/>
+        <location filename="../ui/batch.py" line="44"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="54"/>
+        <location filename="../ui/batch.py" line="55"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="67"/>
+        <location filename="../ui/batch.py" line="68"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="69"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="71"/>
+        <location filename="../ui/batch.py" line="72"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="74"/>
+        <location filename="../ui/batch.py" line="75"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="36"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="290"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="260"/>
-        <source>Could not compare: {e}.</source>
-        <translation>Comparaison impossible : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="364"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="326"/>
+        <location filename="../ui/compare_tab.py" line="368"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="104"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="38"/>
+        <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../host.py" line="165"/>
+        <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/herb.py" line="272"/>
+        <location filename="../processing/endpoints.py" line="184"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="111"/>
+        <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
+        <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="206"/>
+        <source>Stopped: {reason}. Resume continues where it stopped.</source>
+        <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/comparison.py" line="34"/>
+        <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
+        <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="25"/>
+        <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
+        <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="250"/>
+        <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
+        <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="297"/>
+        <source>Give at least one topic (TOPICS).</source>
+        <translation>Indiquez au moins un thème (TOPICS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="540"/>
+        <source>{label} ({key}): {problem}</source>
+        <translation>{label} ({key}) : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="556"/>
+        <source>{value} is not a number.</source>
+        <translation>{value} n’est pas un nombre.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="562"/>
+        <source>a layer of {value} cannot be loaded.</source>
+        <translation>une couche de {value} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="568"/>
+        <source>{value} cannot be loaded as a layer.</source>
+        <translation>{value} ne peut pas être chargé comme couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="578"/>
+        <source>{value} cannot be loaded as a raster.</source>
+        <translation>{value} ne peut pas être chargé comme raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="580"/>
+        <source>the raster {name} has no coordinate reference system; assign one first.</source>
+        <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="592"/>
+        <source>the extent {value} is empty.</source>
+        <translation>l’emprise {value} est vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="606"/>
+        <source>lines</source>
+        <translation>lignes</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="607"/>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="617"/>
+        <source>the layer {name} has no coordinate reference system; assign one first.</source>
+        <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="620"/>
+        <source>the layer {name} has no features.</source>
+        <translation>la couche {name} n’a aucune entité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="623"/>
+        <source>the layer {name} holds {found}; {wanted} are expected.</source>
+        <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="623"/>
+        <source>no geometry</source>
+        <translation>aucune géométrie</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="623"/>
+        <source> or </source>
+        <translation> ou </translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="649"/>
+        <source>{value} is not a band number.</source>
+        <translation>{value} n’est pas un numéro de bande.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="651"/>
+        <source>the raster {name} has no band {band} (it has {n}).</source>
+        <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="666"/>
+        <source>the layer has no field &apos;{name}&apos;.</source>
+        <translation>la couche n’a pas de champ « {name} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="669"/>
+        <source>field &apos;{name}&apos; is not numeric.</source>
+        <translation>le champ « {name} » n’est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="715"/>
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} est un fichier, pas un dossier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="682"/>
+        <source>the folder {path} does not exist.</source>
+        <translation>le dossier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="684"/>
+        <source>{path} is a folder, not a file.</source>
+        <translation>{path} est un dossier, pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="689"/>
+        <source>the file {path} does not exist.</source>
+        <translation>le fichier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="717"/>
+        <source>{path} is a folder; give a file name.</source>
+        <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="731"/>
+        <source>{path} cannot be written (no permission, or a read-only folder).</source>
+        <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
+        <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="246"/>
+        <source>Descriptors (DESCRIPTORS): {err}</source>
+        <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="59"/>
+        <source>Give either a batch output file (INPUT) or a folder (FOLDER).</source>
+        <translation>Donnez soit un fichier de sortie de lot (INPUT), soit un dossier (FOLDER).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="64"/>
+        <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
+        <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="76"/>
+        <source>{key}: {path} cannot be imported: {err}</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="111"/>
+        <source>{label} ({key}): give the column&apos;s name.</source>
+        <translation>{label} ({key}) : indiquez le nom de la colonne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="121"/>
+        <source>{label} ({key}): {err}</source>
+        <translation>{label} ({key}) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <source>Ratings table (INPUT): {err}</source>
+        <translation>Table des notes (INPUT) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
+        <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <source>Give the model&apos;s name (MODEL).</source>
+        <translation>Indiquez le nom du modèle (MODEL).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
+        <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="206"/>
+        <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
+        <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="540"/>
+        <source>The report&apos;s layout could not be added to the project.</source>
+        <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="117"/>
+        <source>GeoBias: measuring the study area</source>
+        <translation>GeoBias : mesure de la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="370"/>
+        <source>Measuring the study area…</source>
+        <translation>Mesure de la zone d'étude…</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="412"/>
+        <source>GeoBias: sampling points</source>
+        <translation>GeoBias : échantillonnage des points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="62"/>
+        <source>Reading the points…</source>
+        <translation>Lecture des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="307"/>
+        <source>GeoBias: comparison</source>
+        <translation>GeoBias : comparaison</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="310"/>
+        <source>Comparing the models…</source>
+        <translation>Comparaison des modèles…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="63"/>
+        <source>Counting the requests…</source>
+        <translation>Décompte des requêtes…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="168"/>
+        <source>{job} is running: wait for it to finish or cancel it.</source>
+        <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="80"/>
+        <source>{name} ({where})</source>
+        <translation>{name} ({where})</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="98"/>
+        <source>Several layers hold the same model and topic: use</source>
+        <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="124"/>
+        <source>{model} · {topic}</source>
+        <translation>{model} · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="126"/>
+        <source>{title} ({kind})</source>
+        <translation>{title} ({kind})</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="81"/>
+        <source>Aggregating the points per unit…</source>
+        <translation>Agrégation des points par unité…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="82"/>
+        <source>Correlating…</source>
+        <translation>Calcul des corrélations…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="83"/>
+        <source>Finding hot spots…</source>
+        <translation>Recherche des points chauds…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="85"/>
+        <source>Reading the table…</source>
+        <translation>Lecture de la table…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="251"/>
+        <source>GeoBias: aggregate</source>
+        <translation>GeoBias : agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="282"/>
+        <source>GeoBias: correlate</source>
+        <translation>GeoBias : corrélations</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="347"/>
+        <source>GeoBias: hot spots</source>
+        <translation>GeoBias : points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="68"/>
+        <source>Opening the layers…</source>
+        <translation>Ouverture des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="72"/>
+        <source>Writing the report…</source>
+        <translation>Rédaction du rapport…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="223"/>
+        <source>GeoBias: opening results</source>
+        <translation>GeoBias : ouverture des résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="275"/>
+        <source>GeoBias: bias metrics</source>
+        <translation>GeoBias : mesures du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="328"/>
+        <source>GeoBias: report</source>
+        <translation>GeoBias : rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="210"/>
+        <source>Stopped: {reason}.</source>
+        <translation>Arrêté : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="365"/>
+        <source>GeoBias: preparing the survey</source>
+        <translation>GeoBias : préparation de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="186"/>
+        <source>{alg} cannot run in the background.</source>
+        <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="103"/>
+        <source>overestimate &gt; 0.5</source>
+        <translation>surestimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="104"/>
+        <source>overestimate 0.15–0.5</source>
+        <translation>surestimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="105"/>
+        <source>about right (±0.15)</source>
+        <translation>à peu près juste (±0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="106"/>
+        <source>underestimate 0.15–0.5</source>
+        <translation>sous-estimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="107"/>
+        <source>underestimate &gt; 0.5</source>
+        <translation>sous-estimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="171"/>
+        <source>Rank of the ground truth</source>
+        <translation>Rang de la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="172"/>
+        <source>Rank error: rating − truth</source>
+        <translation>Erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="173"/>
+        <source>Rating, by quantiles</source>
+        <translation>Note, par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="174"/>
+        <source>Mean rank</source>
+        <translation>Rang moyen</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="175"/>
+        <source>Mean rank error</source>
+        <translation>Erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
+        <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
+        <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
+        <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
+        <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="34"/>
+        <source>GeoBias user guide</source>
+        <translation>Guide de l'utilisateur de GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="58"/>
+        <source>Read it in QGIS</source>
+        <translation>Le lire dans QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="59"/>
+        <source>The user guide opens in your web browser: {p}</source>
+        <translation>Le guide de l'utilisateur s'ouvre dans votre navigateur web : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="63"/>
+        <source>No web browser to open the user guide: it is shown in a QGIS window. Its file: {p}</source>
+        <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="62"/>
+        <source>ρ with the ground truth</source>
+        <translation>ρ avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="63"/>
+        <source>95% interval of ρ</source>
+        <translation>Intervalle à 95 % de ρ</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="64"/>
+        <source>MAD of the ratings</source>
+        <translation>MAD des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="65"/>
+        <source>Gini of the ratings</source>
+        <translation>Gini des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="67"/>
+        <source>ρ with the anchor</source>
+        <translation>ρ avec l'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="68"/>
+        <source>Bias score B</source>
+        <translation>Score de biais B</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="69"/>
+        <source>Moran&apos;s I of the rank errors</source>
+        <translation>I de Moran des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="453"/>
+        <source>Model: {m}
+Topic: {t}
+{score}
+Ground truth: {g} · rank error: {e}
+
+Answer:
+{a}
+
+Prompt:
+{p}</source>
+        <translation>Modèle : {m}
+Thème : {t}
+{score}
+Vérité terrain : {g} · erreur de rang : {e}
+
+Réponse :
+{a}
+
+Prompt :
+{p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="487"/>
+        <source>No score: the request failed, the point was not asked.</source>
+        <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="490"/>
+        <source>No score: the answer holds no rating.</source>
+        <translation>Pas de score : la réponse ne contient aucune note.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="491"/>
+        <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
+        <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="494"/>
+        <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
+        <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="501"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="505"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="509"/>
+        <source>Score: {s:.3g}.</source>
+        <translation>Score : {s:.3g}.</translation>
     </message>
 </context>
 <context>
@@ -3668,16 +4025,6 @@ Lancer HERB ?</translation>
 </context>
 <context>
     <name>GeoBiasDockBody</name>
-    <message>
-        <location filename="../ui/dock.ui" line="27"/>
-        <source>Run survey</source>
-        <translation>Lancer l'enquête</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.ui" line="28"/>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
     <message>
         <location filename="../ui/dock.ui" line="13"/>
         <source>Survey name</source>
@@ -3915,16 +4262,6 @@ Lancer HERB ?</translation>
         <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="70"/>
-        <source>Run HERB</source>
-        <translation>Lancer HERB</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.ui" line="71"/>
-        <source>Cancel</source>
-        <translation>Annuler</translation>
-    </message>
-    <message>
         <location filename="../ui/herb_tab.ui" line="61"/>
         <source>Descriptors</source>
         <translation>Descripteurs</translation>
@@ -3956,13 +4293,13 @@ Lancer HERB ?</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l&apos;article HERB : l&apos;arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <source>Match the published code (its bugs)</source>
+        <translation>Comme le code publié (ses bogues)</translation>
     </message>
 </context>
 <context>
@@ -4065,7 +4402,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
         <source>Control the false discovery rate</source>
-        <translation>Contrôler le taux de fausses découvertes</translation>
+        <translation>Limiter les fausses découvertes (FDR)</translation>
     </message>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
@@ -4116,14 +4453,32 @@ Lancer HERB ?</translation>
         <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Report</source>
         <translation>Rapport</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Write a PDF report of the selected rated layer (maps, metrics, plots, hot spots if the project has them) and keep its print layout in the project</source>
         <translation>Écrire un rapport PDF de la couche notée sélectionnée (cartes, métriques, graphiques, points chauds si le projet en a) et garder sa mise en page dans le projet</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="13"/>
+        <source>Every metric of the selected row</source>
+        <translation>Toutes les métriques de la ligne choisie</translation>
+    </message>
+</context>
+<context>
+    <name>RunPanel</name>
+    <message>
+        <location filename="../ui/run_panel.ui" line="14"/>
+        <source>Run</source>
+        <translation>Lancer</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.ui" line="15"/>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
     </message>
 </context>
 <context>

@@ -9,7 +9,9 @@ from qgis.PyQt.QtGui import QIcon
 from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
-from .layers import WGS84, add_point_features
+from .crs import WGS84
+from .features import add_point_features
+from .parameters import check_given_values
 from .styles import save_output_styles
 
 GROUPS = {
@@ -69,11 +71,17 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
         problem = shapely_problem() if self.USES_GEOS else None
         if problem:
             return False, problem
-        return super().checkParameterValues(parameters, context)
+        ok, message = super().checkParameterValues(parameters, context)
+        if not ok:
+            return ok, message
+        # What QGIS's checks let through (a NaN, a layer without CRS, a folder for a file...).
+        problem = check_given_values(self, parameters, context)
+        return (False, problem) if problem else (True, "")
 
     def prepareAlgorithm(self, parameters, context, feedback):
         # Also here: alg.run() and some callers skip checkParameterValues.
         problem = shapely_problem() if self.USES_GEOS else None
+        problem = problem or check_given_values(self, parameters, context)
         if problem:
             raise QgsProcessingException(problem)
         return super().prepareAlgorithm(parameters, context, feedback)

@@ -12,7 +12,7 @@ from qgis.core import (
 
 from ..core.hotspots import NO_NEIGHBOURS, NOT_SIGNIFICANT
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .styles import RAMPS, _ramp, delete_saved_styles, is_geopackage, topic_polarity
+from .styles import RAMPS, delete_saved_styles, is_geopackage, ramp, topic_polarity
 
 NO_DATA = "#d9d9d9"
 # Mean rank errors of whole units are smaller than those of single points: narrower classes.
@@ -103,7 +103,7 @@ def unit_renderer(geometry_type, field="mean_rank_error", topic=None, min_points
                     f'"{field}" < {hi}' if hi is not None else ""]  # fmt: skip
             rules.append((ok + " AND ".join(c for c in cond if c), color, labels[label]))
     else:  # mean rank 0..1 in five classes, highest first
-        ramp = _ramp(RAMPS[topic_polarity(topic)])
+        colours = ramp(RAMPS[topic_polarity(topic)])
         names = [tr("highest (0.8–1)"), tr("high (0.6–0.8)"), tr("middle (0.4–0.6)"),
                  tr("low (0.2–0.4)"), tr("lowest (0–0.2)")]  # fmt: skip
         for k, label in enumerate(names):
@@ -111,7 +111,7 @@ def unit_renderer(geometry_type, field="mean_rank_error", topic=None, min_points
             cond = f'"{field}" >= {lo:.1f}' if k < 4 else f'"{field}" < 0.2'
             if 0 < k < 4:
                 cond += f' AND "{field}" < {lo + 0.2:.1f}'
-            rules.append((ok + cond, ramp.color(1 - k / 4).name(), label))
+            rules.append((ok + cond, colours.color(1 - k / 4).name(), label))
     rules.append((f'"{field}" IS NULL AND "few_points" = 0', "#ffffff", tr("no value")))
     return _rules(geometry_type, rules)
 

@@ -12,22 +12,22 @@ def algorithm_classes():
     classes = []
     # Imported here so a broken algorithm module shows up as a load error of that algorithm,
     # not of the whole plugin.
-    from .ablation import AblationAlgorithm
-    from .aggregate_to_polygons import AggregateToPolygonsAlgorithm
-    from .bias_metrics import BiasMetricsAlgorithm
-    from .compare_models import CompareModelsAlgorithm
-    from .correlate import CorrelateAlgorithm
-    from .export_batch import ExportBatchAlgorithm
-    from .herb import HerbAlgorithm
-    from .hotspots import HotspotsAlgorithm
-    from .import_batch import ImportBatchAlgorithm
-    from .import_ratings import ImportRatingsAlgorithm
-    from .probes import ProbesAlgorithm
-    from .rate_locations import RateLocationsAlgorithm
-    from .report import ReportAlgorithm
-    from .sample_ground_truth import SampleGroundTruthAlgorithm
-    from .sample_points import SamplePointsAlgorithm
-    from .survey import SurveyAlgorithm
+    from .algorithms.ablation import AblationAlgorithm
+    from .algorithms.aggregate_to_polygons import AggregateToPolygonsAlgorithm
+    from .algorithms.bias_metrics import BiasMetricsAlgorithm
+    from .algorithms.compare_models import CompareModelsAlgorithm
+    from .algorithms.correlate import CorrelateAlgorithm
+    from .algorithms.export_batch import ExportBatchAlgorithm
+    from .algorithms.herb import HerbAlgorithm
+    from .algorithms.hotspots import HotspotsAlgorithm
+    from .algorithms.import_batch import ImportBatchAlgorithm
+    from .algorithms.import_ratings import ImportRatingsAlgorithm
+    from .algorithms.probes import ProbesAlgorithm
+    from .algorithms.rate_locations import RateLocationsAlgorithm
+    from .algorithms.report import ReportAlgorithm
+    from .algorithms.sample_ground_truth import SampleGroundTruthAlgorithm
+    from .algorithms.sample_points import SamplePointsAlgorithm
+    from .algorithms.survey import SurveyAlgorithm
 
     classes += [
         SamplePointsAlgorithm,

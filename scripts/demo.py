@@ -193,7 +193,7 @@ def run_demo(args):
     from qgis.core import NULL, QgsVectorLayer
 
     import processing
-    from geobias.processing.bias_metrics import format_table
+    from geobias.processing.metrics_table import format_table
     from geobias.processing.styles import rank_error_renderer, rank_renderer
 
     os.makedirs(args.out, exist_ok=True)

@@ -48,7 +48,7 @@ def run(args, endpoint):
     from qgis.core import QgsVectorLayer
 
     import processing
-    from geobias.processing.ablation import VARIANTS as ALL
+    from geobias.processing.definitions import ABLATION_VARIANTS
     from geobias.processing.styles import rank_error_renderer, rank_renderer
 
     os.makedirs(args.out, exist_ok=True)
@@ -68,7 +68,7 @@ def run(args, endpoint):
     res = processing.run(
         "geobias:ablation",
         {**endpoint, "INPUT": points, "TOPICS": ";".join(TOPICS),
-         "VARIANTS": [ALL.index(v) for v in VARIANTS], "TRUTH": countries,
+         "VARIANTS": [ABLATION_VARIANTS.index(v) for v in VARIANTS], "TRUTH": countries,
          "TRUTH_FIELD": "infant_mortality", "TRUTH_TOPICS": TOPICS[0], "ANCHOR": countries,
          "ANCHOR_FIELD": "infant_survival", "N_BOOT": args.n_boot, "OUTPUT": ablation},
         feedback=PrintFeedback(),

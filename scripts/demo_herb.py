@@ -41,7 +41,7 @@ def main(argv=None):
 
             # The embedded model (the same GGUF and server as the dock's), started here to
             # choose its threads; its scores are cached under the same model identity.
-            from geobias.processing.herb import HERB_EMBEDDED_MODEL
+            from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
 
             with EmbeddedServer(HERB_EMBEDDED_MODEL, parallel=2, threads=args.threads) as server:
                 run_demo(args, server.base_url)
@@ -69,7 +69,7 @@ def run_demo(args, url=""):
     from qgis.core import QgsVectorLayer
 
     import processing
-    from geobias.processing.herb import LEGEND_C, LEGEND_DEV, herb_renderer
+    from geobias.processing.herb_io import LEGEND_C, LEGEND_DEV, herb_renderer
 
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.maps, exist_ok=True)

@@ -8,8 +8,10 @@ import sys
 
 from qgis.core import QgsProject, QgsRectangle
 from qgis.PyQt.QtCore import Qt, QTimer
-from qgis.PyQt.QtWidgets import QAction, QDockWidget
+from qgis.PyQt.QtWidgets import QDockWidget
 from qgis.utils import iface, plugins
+
+from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import DialogAnswerer, Recorder, click, click_map, pump, wait_until  # noqa: E402
@@ -48,7 +50,7 @@ def area(dock):
     click_map(POLYGON[-1][0] + 0.5, POLYGON[-1][1], Qt.MouseButton.RightButton)
     wait_until(lambda: ui.drawn is not None, 5, "the drawn polygon")
     ui.nPointsSpin.setValue(N_POINTS)
-    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
+    ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("population"))
     ui.seedSpin.setValue(1)
     click(ui.previewButton)
     wait_until(lambda: ui.preview_layer is not None, 60, "the preview")
@@ -69,10 +71,10 @@ def survey(dock):
 
 def results(dock):
     with DialogAnswerer(rec) as dialog:
-        click(dock.ui.runButton)
-        wait_until(lambda: dock.task is not None or dialog.texts, 120, "the run to start")
-        wait_until(lambda: dock.task is None, 900, "the survey")
-    assert dock.ui.progressBar.value() == 100, dock.ui.progressLabel.text()
+        click(dock.panel.runButton)
+        wait_until(lambda: dock.panel.task is not None or dialog.texts, 120, "the run to start")
+        wait_until(lambda: dock.panel.task is None, 900, "the survey")
+    assert dock.panel.progressBar.value() == 100, dock.panel.progressLabel.text()
     dock.area.area_band.reset()  # the map shows the results, not the drawn outline
     dock.area.points_band.reset()
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — first survey")

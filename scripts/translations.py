@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 I18N = os.path.join(ROOT, "i18n")
 LANGUAGES = ["fr"]
 # Code and forms the plugin ships; tests, scripts and benchmarks show no user strings.
-SOURCE_DIRS = ["", "processing", "ui"]
+SOURCE_DIRS = ["", "processing", "processing/algorithms", "ui"]
 
 
 def sources():

@@ -7,15 +7,14 @@ fill(settings) and apply(settings); close_tab() releases map tools and signals.
 """
 
 import os
-import time
 
-from qgis.core import Qgis, QgsApplication, QgsProject
+from qgis.core import Qgis, QgsProject
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QCoreApplication, Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QFormLayout,
     QFrame,
     QMessageBox,
     QPushButton,
@@ -23,31 +22,24 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..core.wording import strip_reprs
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
+from ..processing.endpoints import stop_embedded
 from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
+from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
+from .run_panel import RunPanel
 from .settings import SurveySettings
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
-
-
-def fmt_duration(seconds):
-    if seconds is None or seconds != seconds or seconds == float("inf"):
-        return "–"
-    seconds = int(seconds)
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    if seconds >= 60:
-        return f"{seconds // 60} min {seconds % 60:02d} s"
-    return f"{seconds} s"
 
 
 def step_labels():
@@ -59,6 +51,16 @@ def step_labels():
         "collect": tr("Styling the layers…"),
         "geobias:biasmetrics": tr("Computing the bias metrics…"),
         "load": tr("Loading the layers…"),
+    }
+
+
+def prepare_labels(n):
+    """What the progress line says while a survey is prepared (points sampled, requests
+    counted) before its confirmation."""
+    return {
+        "geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
+        "points": tr("Reading the points…"),
+        "estimate": tr("Counting the requests…"),
     }
 
 
@@ -80,10 +82,14 @@ class GeoBiasDock(QDockWidget):
         self.ui = FORM()
         self.ui.setupUi(self.body)
         self.setWidget(self.body)
-        self.task = None
         self.plan = None
-        self.step_text = ""
-        self.task_started = time.monotonic()
+        self.panel = RunPanel(
+            self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
+        )
+        self.ui.panelLayout.addWidget(self.panel)
+        # The tabs as buttons that wrap onto a second row in a narrow dock.
+        self.strip = TabStrip(self.ui.tabs, self.body)
+        self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
@@ -96,14 +102,20 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.herb, tr("Regional bias"))
         self.compare = CompareTab(self)
         self.add_tab(self.compare, tr("Compare"))
+        # A tab with a run of its own shows its Run/Cancel where the survey's are, below the
+        # tabs (always in view), instead of at the end of its scrolled content.
+        self.tab_panels = {self.herb: self.herb.panel}
+        for panel in self.tab_panels.values():
+            self.ui.panelLayout.addWidget(panel)
+        self._show_survey_run(self.ui.tabs.currentIndex())
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
+        self.panel.busyChanged.connect(lambda busy: self._show_survey_run())
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
-        self.ui.runButton.clicked.connect(self.run)
-        self.ui.cancelButton.clicked.connect(self.cancel)
+        self.panel.runRequested.connect(self.run)
         self.ui.helpButton.clicked.connect(self.open_help)
         from .batch import batch_button
 
-        self.ui.runLayout.addWidget(batch_button(self))
+        self.panel.runLayout.addWidget(batch_button(self))
         self.batch_dialog = None
         project = QgsProject.instance()
         project.readProject.connect(self.load_settings)
@@ -115,13 +127,18 @@ class GeoBiasDock(QDockWidget):
     def add_tab(self, widget, title):
         """Add a tab (in a scroll area: the dock's height never depends on a tab's content)."""
         for combo in widget.findChildren(QComboBox):
-            compact_combo(combo)
+            compact_combo(combo, combo.minimumContentsLength() or 10)  # a tab may set fewer
+        widget.layout().setContentsMargins(4, 6, 4, 6)  # the dock is narrow: room for fields
+        for form in widget.findChildren(QFormLayout):
+            # In a narrow dock a field too wide beside its label goes below it.
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(widget)
         index = self.ui.tabs.addTab(scroll, title)
+        self.strip.add(index, title)
         # Scroll only vertically: the dock is as wide as the widest tab needs.
         bar = scroll.verticalScrollBar().sizeHint().width()
         width = max(w.minimumSizeHint().width() for w in self.tab_widgets()) + bar
@@ -129,13 +146,33 @@ class GeoBiasDock(QDockWidget):
             self.ui.tabs.widget(i).setMinimumWidth(width)
         return index
 
-    def _show_survey_run(self, index):
-        """The survey's name, Run and progress only where they apply: the Regional bias tab
-        has its own."""
-        survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit, self.ui.runButton, self.ui.cancelButton,
-                  self.ui.progressBar, self.ui.progressLabel):  # fmt: skip
-            w.setVisible(survey)
+    def _show_survey_run(self, index=None):
+        """The run panel of the current tab below the tabs: its own (Regional bias) or the
+        dock's; a job of the other tabs stays in sight there too, with its Cancel. The survey
+        name stays: it names the output folders of every tab."""
+        shown = self.current_panel()
+        for panel in self.tab_panels.values():
+            panel.setVisible(panel is shown)
+        self.panel.setVisible(shown is self.panel or self.panel.busy)
+
+    def current_panel(self):
+        """The run panel of the current tab (the dock's, unless the tab has its own)."""
+        widget = self.ui.tabs.currentWidget()
+        return self.tab_panels.get(widget.widget() if widget else None, self.panel)
+
+    def start_job(self, task, done, explain, labels=None):
+        """Run a tab's background job (sampling, overlay, metrics, report, comparison) on the
+        dock's run panel: one job at a time, its progress and Cancel always below the tabs.
+        `explain(sentence)` shows why it stopped in the tab. False if another job runs."""
+        if self.panel.busy:
+            explain(
+                tr("{job} is running: wait for it to finish or cancel it.").format(
+                    job=self.panel.task.description()
+                ),
+                Qgis.MessageLevel.Info,
+            )
+            return False
+        return self.panel.start(task, done, explain=explain, resumable=False, labels=labels)
 
     def tab_widgets(self):
         tabs = self.ui.tabs
@@ -172,12 +209,16 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ run
     def run(self):
-        """Confirm what will be sent, then run the survey algorithms as a background task."""
-        if self.task is not None:
+        """Confirm what will be sent, then run the survey algorithms as a background task.
+
+        The points are sampled (unless previewed) and the requests counted in a first
+        background job; the confirmation follows, then the survey's own task."""
+        if self.panel.busy:
             return
+        self.plan = None  # set when the survey's own task starts
         s = self.settings()
-        geom = self.area.area_geometry()
-        if geom is None:
+        area = self.area.study_area()
+        if area is None:
             self.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         if not s.topics or not s.endpoints:
@@ -194,21 +235,44 @@ class GeoBiasDock(QDockWidget):
             if problem:
                 self.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
-        if self.area.preview_layer is None:
-            n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
-            self.set_progress_text(translate("@default", "Sampling %n point(s)…", None, n))
+        preview = None
+        if self.area.preview_layer is not None and self.area.preview_points is not None:
+            preview = (self.area.preview_layer, self.area.preview_points)
         try:
-            plan = runner.plan(s, geom, self.area.preview_layer)
+            task = runner.prepare_task(s, area, preview)
         except Exception as e:
-            self.set_progress_text("")
+            self.push(
+                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
+                Qgis.MessageLevel.Warning,
+            )
+            return
+        self.panel.start(
+            task, lambda t: self._prepared(t, s), stopped_sentence=self.cannot_start,
+            resumable=False, labels=prepare_labels(s.n_points),
+        )  # fmt: skip
+
+    @staticmethod
+    def cannot_start(reason):
+        return tr("Cannot start the survey: {e}.").format(e=reason)
+
+    def _prepared(self, task, s):
+        """Points sampled and requests counted: confirm, build the plan and start it."""
+        prepared = task.results[-1]
+        try:
+            plan = runner.plan(s, None, prepared["LAYER"], estimate=False,
+                               lonlat=prepared["LONLAT"])  # fmt: skip
+        except Exception as e:
+            self.panel.set_text("")
             self.push(
                 tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
                 Qgis.MessageLevel.Warning,
                 details=e,
             )
             return
-        self.set_progress_text("")
+        plan.estimate = prepared["ESTIMATE"]
+        self.panel.set_text("")
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
+            self.panel.set_text(tr("Not started."))
             return
         self.start(plan)
 
@@ -266,78 +330,17 @@ class GeoBiasDock(QDockWidget):
         return answer == QMessageBox.StandardButton.Yes
 
     def start(self, plan):
-        """Start the plan's task; progress, results and errors come back through signals."""
+        """Start the plan's task; progress, results and errors come back through the panel."""
         self.plan = plan
-        self.task = plan.task
-        self.task_started = time.monotonic()
-        self.task.progressChanged.connect(self._progress)
-        self.task.feedback.text.connect(self._progress_text)
-        self.task.stepStarted.connect(self._step_started)
-        self.step_text = ""
-        self.task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
-        self.task.taskCompleted.connect(self._completed)
-        self.task.taskTerminated.connect(self._terminated)
-        self.ui.runButton.setEnabled(False)
-        self.ui.cancelButton.setEnabled(True)
-        self.ui.progressBar.setValue(0)
-        self.ui.progressLabel.setText(tr("Starting…"))
-        QgsApplication.taskManager().addTask(self.task)
-
-    def set_progress_text(self, text):
-        """A line under the progress bar, painted at once (before a blocking step)."""
-        self.ui.progressLabel.setText(text)
-        self.ui.progressLabel.repaint()
-        QCoreApplication.processEvents()
-
-    def _step_started(self, index, name):
-        text = step_labels().get(name)
-        if text:
-            self._progress_text(text)
-
-    def _progress(self, percent):
-        self.ui.progressBar.setValue(int(percent))
-        self._show_progress_text(percent)
-
-    def _progress_text(self, text):
-        self.step_text = text
-        self._show_progress_text(self.ui.progressBar.value())
-
-    def _show_progress_text(self, percent):
-        """The step's own text (done/total, rate, answer rate) and the run's ETA."""
-        elapsed = time.monotonic() - self.task_started
-        eta = elapsed * (100.0 - percent) / percent if percent > 1 else None
-        text = self.step_text
-        if eta is not None:
-            text = tr("{text} · ETA {eta}").format(text=text, eta=fmt_duration(eta))
-        self.ui.progressLabel.setText(text)
+        self.panel.start(
+            plan.task, self._completed, stopped_sentence=self.stopped_sentence,
+            cancelled_text=tr(
+                "Cancelled. Answers so far are cached: Resume continues where it stopped."
+            ),
+        )  # fmt: skip
 
     def cancel(self):
-        if self.task is not None:
-            self.task.cancel()
-            self.ui.progressLabel.setText(tr("Cancelling…"))
-
-    def _finish_task(self):
-        self.task = None
-        self.ui.runButton.setEnabled(True)
-        self.ui.cancelButton.setEnabled(False)
-
-    def _terminated(self):
-        task = self.task
-        self._finish_task()
-        if task is not None and task.error:
-            # One sentence in the bar; the traceback behind Details, in the GeoBias log.
-            self.push(
-                self.stopped_sentence(task.error),
-                Qgis.MessageLevel.Critical,
-                details=task.details or task.error,
-            )
-            self.ui.runButton.setText(tr("Resume survey"))
-            self.ui.progressLabel.setText(tr("Stopped. Resume continues where it stopped."))
-        else:
-            self.ui.runButton.setText(tr("Resume survey"))
-            self.ui.progressLabel.setText(
-                tr("Cancelled. Answers so far are cached: Resume continues where it stopped.")
-            )
+        self.panel.cancel()
 
     def stopped_sentence(self, reason):
         """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
@@ -357,10 +360,7 @@ class GeoBiasDock(QDockWidget):
             "continues."
         ).format(reason=reason, cached=counts[0], total=counts[1])
 
-    def _completed(self):
-        task = self.task
-        self._finish_task()
-        self.ui.runButton.setText(tr("Run survey"))
+    def _completed(self, task):
         try:
             layers = self.plan.load(task.results)
         except Exception as e:
@@ -371,9 +371,9 @@ class GeoBiasDock(QDockWidget):
             )
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
+        self.results.columns.update(self.plan.columns)
         self.show_results(layers)
-        self.ui.progressBar.setValue(100)
-        self.ui.progressLabel.setText(tr("Done in {t}.").format(t=fmt_duration(task.elapsed)))
+        self.panel.succeeded(task)
 
     # ------------------------------------------------------------------ results
     def show_results(self, layers, group_name=None):
@@ -383,11 +383,27 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ help and messages
     def open_help(self):
-        """The user guide shipped with the plugin, in the system's browser."""
-        if not os.path.isfile(GUIDE):
-            self.push(tr("The user guide is missing from the plugin folder: {p}").format(p=GUIDE))
-            return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
+        """The user guide shipped with the plugin: in the system's browser, else in a QGIS
+        window (ui/guide.py); its path in the message bar. Returns that window, if any."""
+        from .guide import open_guide
+
+        return open_guide(GUIDE, self, self._push_with_button)
+
+    def _push_with_button(self, text, level, button=None):
+        """push(), or with `button` (text, slot) an entry with that button."""
+        if button is None:
+            self.push(text, level)
+            return
+        from .guide import message_button
+
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(tr("GeoBias"), text)
+        message_button(widget, *button)
+        bar.pushWidget(widget, level, 15)
+
+    def pusher(self):
+        """push() looked up at each call (tests and the Details button may replace it)."""
+        return lambda *args, **kwargs: self.push(*args, **kwargs)
 
     def push(self, text, level=Qgis.MessageLevel.Warning, details=None):
         """A message bar entry; details (an exception or text) go to the GeoBias log panel."""
@@ -400,7 +416,7 @@ class GeoBiasDock(QDockWidget):
                 )
             log(str(details), level)
         bar = self.iface.messageBar()
-        widget = bar.createMessage(tr("GeoBias"), text)
+        widget = bar.createMessage(tr("GeoBias"), strip_reprs(str(text)))  # never a repr
         if details is not None:
             button = QPushButton(tr("Details"), widget)
             button.clicked.connect(self.iface.openMessageLog)
@@ -409,10 +425,8 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
-        runner.stop_embedded()
+        self.panel.stop()
+        stop_embedded()
         for tab in self.tab_widgets():
             if hasattr(tab, "close_tab"):
                 tab.close_tab()

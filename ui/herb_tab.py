@@ -23,11 +23,14 @@ from qgis.PyQt.QtWidgets import (
 
 from ..host import embedded_problem
 from ..i18n_util import tr
-from ..processing.herb import HERB_STYLES
+from ..processing.definitions import HERB_SCOPES, HERB_SCORERS
+from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
 from .layer_combo import follow_layer
-from .task import AlgorithmChainTask, error_sentence, log
+from .narrow import chars_width, fit_first_column
+from .run_panel import RunPanel
+from .task import AlgorithmChainTask, error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "herb_tab.ui"))
 MAX_BARS = 12
@@ -99,14 +102,11 @@ class NumberItem(QTableWidgetItem):
         return a < (b if math.isfinite(b) else -math.inf)
 
 
-def scope_names():
-    return [tr("World: continents → countries → cities"), tr("My nested layers")]
-
-
-def scorer_names():
-    return [tr("Embedded local model"), tr("llama.cpp server (URL)"),
-            tr("/v1/completions with echo (URL and model, e.g. vLLM)"),
-            tr("transformers masked LM (folder in Model)")]  # fmt: skip
+# The tab offers the world and nested layers (a parent-field layer is a Processing-only scope).
+TAB_SCOPES = ("world", "layers")
+# Scorers that need the server's URL (and its key), and those that need a model name.
+URL_SCORERS = ("llamacpp", "echo")
+MODEL_SCORERS = ("echo", "transformers")
 
 
 def read_rows(path, sql, args=()):
@@ -122,12 +122,13 @@ class HerbTab(QWidget, FORM):
         super().__init__(dock)
         self.setupUi(self)
         self.dock = dock
-        self.task = None
         self.params = None
         self.path = None
         self.regions = []
-        self.scopeCombo.addItems(scope_names())
-        self.scorerCombo.addItems(scorer_names())
+        for key in TAB_SCOPES:
+            self.scopeCombo.addItem(HERB_SCOPES.label(key), key)
+        for key in HERB_SCORERS.keys:
+            self.scorerCombo.addItem(HERB_SCORERS.label(key), key)
         for combo in (self.topLayerCombo, self.midLayerCombo, self.lowLayerCombo):
             combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         # The middle level is optional: two layers are the common case (e.g. states, counties).
@@ -148,6 +149,9 @@ class HerbTab(QWidget, FORM):
             follow_layer(layer_combo, show_fields)
         for combo in (self.topIdCombo, self.midIdCombo):
             combo.setAllowEmptyFieldName(True)  # empty: the name is the id
+        for combos in self.fieldCombos.values():
+            for combo in combos:  # two or three in a row: short enough for a narrow dock
+                combo.setMinimumContentsLength(6)
         self.midLayerCombo.layerChanged.connect(self.update_visibility)
         # The key of a protected endpoint (e.g. a hosted vLLM) stays in QGIS's auth database:
         # only its config id goes into the parameters.
@@ -156,15 +160,20 @@ class HerbTab(QWidget, FORM):
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
-        self.runButton.clicked.connect(self.run)
-        self.cancelButton.clicked.connect(self.cancel)
+        # The dock shows this panel below the tabs while this tab is current.
+        self.panel = RunPanel(dock.body, tr("Run HERB"), tr("Resume HERB"), self.dock.pusher())
+        self.panel.runRequested.connect(self.run)
         # C first after the name: the dock is narrow, level and parent come last.
         headers = [tr("Region"), "C_w", "C_z", tr("Sub-regions"), tr("Level"), tr("Parent")]
         self.regionTable.setColumnCount(len(headers))
         self.regionTable.setHorizontalHeaderLabels(headers)
         header = self.regionTable.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # The names keep a dozen characters however narrow the dock (the table scrolls).
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.regionTable.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        fit_first_column(self.regionTable, most=chars_width(self.regionTable, 22))
         self.regionTable.verticalHeader().hide()
         self.regionTable.itemSelectionChanged.connect(self.show_selected)
         self.childBars = HerbBars(self)
@@ -177,7 +186,7 @@ class HerbTab(QWidget, FORM):
         self.update_visibility()
 
     def update_visibility(self, *args):
-        world = self.scopeCombo.currentIndex() == 0
+        world = self.scopeCombo.currentData() == "world"
         for w in (self.continentsLabel, self.continentsEdit, self.citiesLabel, self.citiesSpin,
                   self.populationLabel, self.populationSpin):  # fmt: skip
             w.setVisible(world)
@@ -191,26 +200,26 @@ class HerbTab(QWidget, FORM):
         middle = not world and self.midLayerCombo.currentLayer() is not None
         for w in (self.midNameLabel, *self.fieldCombos[self.midLayerCombo]):
             w.setVisible(middle)
-        kind = self.scorerCombo.currentIndex()
-        self.urlLabel.setVisible(kind in (1, 2))
-        self.urlEdit.setVisible(kind in (1, 2))
-        self.modelLabel.setVisible(kind in (2, 3))
-        self.authLabel.setVisible(kind in (1, 2))
-        self.authSelect.setVisible(kind in (1, 2))
-        self.modelEdit.setVisible(kind in (2, 3))
+        kind = self.scorerCombo.currentData()
+        for w in (self.urlLabel, self.urlEdit, self.authLabel, self.authSelect):
+            w.setVisible(kind in URL_SCORERS)
+        self.modelLabel.setVisible(kind in MODEL_SCORERS)
+        self.modelEdit.setVisible(kind in MODEL_SCORERS)
 
     # ------------------------------------------------------------------ run
     def parameters(self):
         """geobias:herb parameters of the tab's choices (OUTPUT in a new run folder)."""
-        p = {"SCORER": self.scorerCombo.currentIndex(), "URL": self.urlEdit.text().strip(),
+        kind = self.scorerCombo.currentData()
+        p = {"SCORER": HERB_SCORERS.index(kind), "URL": self.urlEdit.text().strip(),
              "MODEL": self.modelEdit.text().strip(),
              "TOPICS": self.topicsEdit.text().strip(),
              "DESCRIPTORS": self.descriptorsFile.filePath().strip(),
              "REFERENCE_CODE": self.referenceCheck.isChecked()}  # fmt: skip
-        if p["SCORER"] in (1, 2) and self.authSelect.configId():
+        if kind in URL_SCORERS and self.authSelect.configId():
             p["AUTH_CONFIG"] = self.authSelect.configId()
-        if self.scopeCombo.currentIndex() == 0:
-            p.update(SCOPE=0, CONTINENTS=self.continentsEdit.text().strip(),
+        if self.scopeCombo.currentData() == "world":
+            p.update(SCOPE=HERB_SCOPES.index("world"),
+                     CONTINENTS=self.continentsEdit.text().strip(),
                      MAX_CITIES=self.citiesSpin.value(),
                      MIN_POPULATION=self.populationSpin.value())  # fmt: skip
         else:
@@ -222,7 +231,7 @@ class HerbTab(QWidget, FORM):
             if mid is not None:
                 levels.append((mid, self.midNameCombo, self.midIdCombo, self.midParentCombo))
             levels.append((low, self.lowNameCombo, None, self.lowParentCombo))
-            p["SCOPE"] = 1
+            p["SCOPE"] = HERB_SCOPES.index("layers")
             for k, (layer, name, ident, parent) in enumerate(levels, start=1):
                 p[f"LAYER_{k}"] = layer
                 p[f"NAME_FIELD_{k}"] = name.currentField()
@@ -234,51 +243,39 @@ class HerbTab(QWidget, FORM):
 
     def run(self):
         """Estimate (a task), confirm, then score and write (a task); a re-run resumes."""
-        if self.task is not None:
+        if self.panel.busy:
             return
         try:
             params = self.parameters()
         except ValueError as e:
             self.dock.push(str(e), Qgis.MessageLevel.Warning)
             return
-        if params["SCORER"] == 0:
+        if HERB_SCORERS.key(params["SCORER"]) == "embedded":
             problem = embedded_problem()
             if problem:
                 self.dock.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
         self.params = params
         self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
-        self.progressLabel.setText(tr("Estimating…"))
         steps = [("geobias:herb", dict(params, ESTIMATE_ONLY=True, OUTPUT=self.path))]
         self.start(AlgorithmChainTask(tr("GeoBias: HERB estimate"), steps), self._estimated)
+        self.panel.set_text(tr("Estimating…"))
 
     def start(self, task, done):
-        self.task = task
-        task.progressChanged.connect(self._progress)
-        task.feedback.text.connect(self.progressLabel.setText)
-        task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
-        task.taskCompleted.connect(done)
-        task.taskTerminated.connect(self._terminated)
-        self.runButton.setEnabled(False)
-        self.cancelButton.setEnabled(True)
-        self.progressBar.setValue(0)
-        from qgis.core import QgsApplication
+        self.panel.start(
+            task, done, stopped_sentence=self.stopped_sentence,
+            cancelled_text=tr(
+                "Cancelled. Scores so far are cached: Resume continues where it stopped."
+            ),
+        )  # fmt: skip
 
-        QgsApplication.taskManager().addTask(task)
+    @staticmethod
+    def stopped_sentence(reason):
+        return tr("HERB failed: {e}").format(e=error_sentence(reason))
 
-    def _progress(self, percent):
-        self.progressBar.setValue(int(percent))
-
-    def _finish(self):
-        task, self.task = self.task, None
-        self.runButton.setEnabled(True)
-        self.cancelButton.setEnabled(False)
-        return task
-
-    def _estimated(self):
-        task = self._finish()
+    def _estimated(self, task):
         est = task.results[0]
-        self.progressLabel.setText(est.get("ESTIMATE", ""))
+        self.panel.set_text(est.get("ESTIMATE", ""))
         if est.get("N_TO_SCORE"):
             text = tr("{estimate}\n\nStart HERB?").format(estimate=est.get("ESTIMATE", ""))
             answer = QMessageBox.question(
@@ -287,39 +284,22 @@ class HerbTab(QWidget, FORM):
                 QMessageBox.StandardButton.Yes,
             )  # fmt: skip
             if answer != QMessageBox.StandardButton.Yes:
-                self.progressLabel.setText(tr("Not started."))
+                self.panel.set_text(tr("Not started."))
                 return
         steps = [("geobias:herb", dict(self.params, OUTPUT=self.path))]
         self.start(AlgorithmChainTask(tr("GeoBias: HERB"), steps), self._completed)
 
     def cancel(self):
-        if self.task is not None:
-            self.task.cancel()
-            self.progressLabel.setText(tr("Cancelling…"))
+        self.panel.cancel()
 
-    def _terminated(self):
-        task = self._finish()
-        if task is not None and task.error:
-            self.dock.push(tr("HERB failed: {e}").format(e=error_sentence(task.error)),
-                           Qgis.MessageLevel.Critical, details=task.error)  # fmt: skip
-            self.progressLabel.setText(tr("Failed: {e}").format(e=error_sentence(task.error)))
-        else:
-            self.runButton.setText(tr("Resume HERB"))
-            self.progressLabel.setText(
-                tr("Cancelled. Scores so far are cached: Resume continues where it stopped.")
-            )
-
-    def _completed(self):
-        task = self._finish()
-        self.runButton.setText(tr("Run HERB"))
-        self.progressBar.setValue(100)
+    def _completed(self, task):
         try:
             self.show_results(task.results[0])
         except Exception as e:  # noqa: BLE001 - a file that cannot be read: say so, keep QGIS
-            self.dock.push(tr("Could not load the results: {e}").format(e=e),
+            self.dock.push(tr("Could not load the results: {e}").format(e=error_sentence(e)),
                            Qgis.MessageLevel.Critical, details=e)  # fmt: skip
             return
-        self.progressLabel.setText(tr("Done in {t}.").format(t=f"{task.elapsed:.0f} s"))
+        self.panel.succeeded(task)
 
     # ------------------------------------------------------------------ results
     def show_results(self, results):
@@ -360,7 +340,8 @@ class HerbTab(QWidget, FORM):
             name = QTableWidgetItem(r["region"])
             name.setData(Qt.ItemDataRole.UserRole, i)
             table.setItem(i, 0, name)
-            name.setToolTip(f"{r['level']} · {r['parent'] or ''}")
+            # The whole name (a narrow column elides it), its level and parent.
+            name.setToolTip(" · ".join(str(v) for v in (r["region"], r["level"], r["parent"]) if v))
             table.setItem(i, 1, NumberItem(r["c_w"]))
             table.setItem(i, 2, NumberItem(r["c_z"]))
             table.setItem(i, 3, NumberItem(r["n_children"]))
@@ -369,6 +350,7 @@ class HerbTab(QWidget, FORM):
             table.setItem(i, 5, QTableWidgetItem(r["parent"] or ""))
         table.setSortingEnabled(True)
         table.sortItems(1, Qt.SortOrder.DescendingOrder)
+        fit_first_column(table, most=chars_width(table, 22))
         table.selectRow(0)
 
     def selected_region(self):
@@ -411,6 +393,4 @@ class HerbTab(QWidget, FORM):
         )  # fmt: skip
 
     def close_tab(self):
-        if self.task is not None:
-            self.task.cancel()
-            self.task = None
+        self.panel.stop()

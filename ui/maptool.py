@@ -13,7 +13,7 @@ from qgis.gui import QgsMapTool, QgsMapToolIdentify, QgsRubberBand
 from qgis.PyQt.QtCore import Qt, pyqtSignal
 from qgis.PyQt.QtGui import QColor
 
-from ..processing.layers import lonlat_geometry
+from ..processing.crs import lonlat_geometry
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 

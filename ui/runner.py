@@ -1,10 +1,10 @@
 """What the dock runs: GeoBias Processing algorithms (the same as toolbox, models, qgis_process)."""
 
 import os
-import re
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
 from qgis.core import (
     Qgis,
     QgsApplication,
@@ -18,20 +18,25 @@ from qgis.core import (
 
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
-from ..paths import DATA
-from ..processing.rate_locations import PROVIDER_NAMES as PROVIDERS
-from ..processing.rate_locations import default_cache_path, make_endpoint
+from ..paths import COUNTRIES
+from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
+from ..processing.endpoints import (
+    default_cache_path,
+    embedded_port,
+    make_endpoint,
+    start_embedded,
+)
+from ..processing.gpkg import safe_name
+from ..processing.parameters import Connection
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
-SAMPLE_METHODS = {"uniform": 0, "gazetteer": 1, "raster": 2, "grid": 3, "hex": 4}
-SCORE_INDEX = {"expected": 0, "greedy": 1, "auto": 2}  # rate_locations.SCORE_KINDS
-COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 DEFAULT_ANCHOR_FIELD = "infant_survival"
 
 
 def slug(text):
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40] or "survey"
+    """A folder name for a survey: lower case [a-z0-9_], at most 40 characters."""
+    return safe_name(text, limit=40, fallback="survey")
 
 
 def output_dir(name, run=False):
@@ -61,8 +66,80 @@ def region_layer(geom):
     return layer
 
 
+@dataclass
+class StudyArea:
+    """Where to sample: a lon/lat polygon as WKT (drawn, the map extent, the world) or a
+    polygon layer's features (all, or the selected ones). geobias:samplepoints unions a layer's
+    polygons itself, in the task's thread: the dock never unions them on the main thread."""
+
+    wkt: str = ""
+    layer_id: str = ""
+    selected: bool = False
+
+
+def layer_param(layer):
+    """A layer as an algorithm running in a task should read it: a file layer by its source
+    (opened anew in the task's thread), any other by its id in the project (added if needed)."""
+    if layer.providerType() in ("ogr", "gdal") and not layer.subsetString():
+        return layer.source()
+    if QgsProject.instance().mapLayer(layer.id()) is None:
+        QgsProject.instance().addMapLayer(layer, False)
+    return layer.id()
+
+
+def sample_params(settings, area, path):
+    """geobias:samplepoints parameters for a StudyArea, as a callable for AlgorithmChainTask:
+    a polygon's memory layer is made in the task's thread, where it is read."""
+    from qgis.core import QgsGeometry, QgsProcessingFeatureSourceDefinition
+
+    params = {
+        "COUNT": settings.n_points,
+        "METHOD": SAMPLE_METHODS.index(settings.method),
+        "SEED": settings.seed,
+        "OUTPUT": path,
+    }
+    project = QgsProject.instance()
+    weight = project.mapLayer(settings.weight_layer)
+    if settings.method == "raster" and weight is not None:
+        params["WEIGHT_RASTER"] = weight.source()
+    layer = project.mapLayer(area.layer_id) if area.layer_id else None
+    if layer is not None and area.selected:
+        params["REGION"] = QgsProcessingFeatureSourceDefinition(layer.id(), True)
+    elif layer is not None:
+        params["REGION"] = layer_param(layer)
+
+    def make(results):
+        if area.wkt:
+            return dict(params, REGION=region_layer(QgsGeometry.fromWkt(area.wkt)))
+        return params
+
+    return make
+
+
+def open_in_task(uri, name, styles=True):
+    """A vector layer opened in a task's thread (with the styles saved in its GeoPackage, the
+    slow part) and handed to the main thread, which then only adds it to the project."""
+    layer = QgsVectorLayer(uri, name, "ogr")
+    if styles:
+        add_saved_styles(layer)
+    layer.moveToThread(QgsApplication.instance().thread())
+    return layer
+
+
+def points_step(task):
+    """After geobias:samplepoints, in the task: the points layer and their (lon, lat)."""
+    uri = task.results[-1]["OUTPUT"]
+    layer = QgsVectorLayer(uri, tr("Sampled points"), "ogr")
+    if not layer.isValid():
+        raise RuntimeError(tr("The sampled points could not be read from {p}.").format(p=uri))
+    lonlat = point_lonlat(layer)
+    layer.moveToThread(QgsApplication.instance().thread())
+    return {"LAYER": layer, "LONLAT": lonlat}
+
+
 def run_algorithm(alg_id, params):
-    """Run one algorithm synchronously (short jobs: sampling); raises with its error message."""
+    """Run one algorithm synchronously; raises with its error message. For tests and scripts:
+    the dock runs every algorithm in a task on its run panel."""
     alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
     if alg is None:
         raise RuntimeError(tr("Processing algorithm {id} is not available.").format(id=alg_id))
@@ -77,12 +154,13 @@ def run_algorithm(alg_id, params):
 
 
 def sample_points(settings, geom, path=None):
-    """Sample the study area with geobias:samplepoints; returns the points layer."""
+    """Sample the study area with geobias:samplepoints, synchronously (plan() without points,
+    for tests and scripts; the dock samples in a task); returns the points layer."""
     path = path or os.path.join(output_dir(settings.name), "points.gpkg")
     params = {
         "REGION": region_layer(geom),
         "COUNT": settings.n_points,
-        "METHOD": SAMPLE_METHODS.get(settings.method, 0),
+        "METHOD": SAMPLE_METHODS.index(settings.method),
         "SEED": settings.seed,
         "OUTPUT": path,
     }
@@ -103,26 +181,8 @@ def sample_points(settings, geom, path=None):
 # every answer whatever port the model gets.
 
 
-def embedded_port():
-    """The port of the shared embedded model: the running one's, else a free one to start on."""
-    from ..core.embedded import free_port, shared_port
-
-    return shared_port() or free_port()
-
-
 def embedded_url(port):
     return f"http://127.0.0.1:{port}/v1"
-
-
-def ensure_embedded(port, feedback=None, model=None):
-    """Start the embedded model (a core/models.py name, None: the default) on `port` unless it
-    already runs there (call off the UI thread); another model running there is replaced."""
-    from ..core.embedded import shared_port, shared_server
-    from ..host import embedded_python
-
-    if shared_port() != port and feedback is not None:
-        feedback.setProgressText(tr("Starting the embedded local model…"))
-    return shared_server(embedded_python(), port, model).base_url
 
 
 def uses_embedded(settings):
@@ -131,24 +191,23 @@ def uses_embedded(settings):
     return any(e is not None and e.is_embedded for e in cfgs)
 
 
-def stop_embedded():
-    """Stop the embedded model (plugin unload, QGIS quitting)."""
-    from ..core.embedded import stop_shared
-
-    stop_shared()
-
-
 # ---------------------------------------------------------------------------- endpoints
-def run_endpoint(cfg, base_url=None):
-    """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys).
+def connection_of(cfg, base_url=None):
+    """The Connection geobias:ratelocations reads from rate_params (no key: it stays in QGIS's
+    authentication database). `base_url` replaces the configured one (the embedded model's
+    stable URL)."""
+    return Connection(
+        provider=cfg.provider if cfg.provider in PROVIDERS.keys else "custom",
+        base_url=base_url or ("" if cfg.is_embedded else cfg.base_url),
+        model=cfg.model,
+        concurrency=cfg.concurrency,
+    )
 
-    `base_url` replaces the configured one (the embedded model's stable URL); prices are added
-    for the estimate only (they are not part of a request).
-    """
-    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
-    url = base_url or ("" if cfg.is_embedded else cfg.base_url)
-    model = cfg.model
-    ep = make_endpoint(provider, url, model, None, cfg.concurrency)
+
+def run_endpoint(cfg, base_url=None):
+    """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys),
+    through the same factory; prices are added for the estimate only (not part of a request)."""
+    ep = make_endpoint(connection_of(cfg, base_url))
     ep.price_in = cfg.price_in or None
     ep.price_out = cfg.price_out or None
     return ep
@@ -156,16 +215,18 @@ def run_endpoint(cfg, base_url=None):
 
 def rate_params(settings, cfg, points, out, base_url=None):
     """geobias:ratelocations parameters for one configured endpoint."""
-    provider = cfg.provider if cfg.provider in PROVIDERS else "custom"
+    c = connection_of(cfg, base_url)
+    preset = settings.preset if settings.preset in PROMPT_PRESETS.keys else PROMPT_PRESETS.default
+    score = settings.score if settings.score in SCORE_KINDS.keys else SCORE_KINDS.default
     return {
         "INPUT": points,
-        "PROVIDER": PROVIDERS.index(provider),
-        "BASE_URL": base_url or ("" if cfg.is_embedded else cfg.base_url),
-        "MODEL": cfg.model,
+        "PROVIDER": PROVIDERS.index(c.provider),
+        "BASE_URL": c.base_url,
+        "MODEL": c.model,
         "AUTH_CONFIG": cfg.authcfg,
-        "CONCURRENCY": cfg.concurrency,
-        "PRESET": list(PRESETS).index(settings.preset) if settings.preset in PRESETS else 0,
-        "SCORE": SCORE_INDEX.get(settings.score, SCORE_INDEX["auto"]),
+        "CONCURRENCY": c.concurrency,
+        "PRESET": PROMPT_PRESETS.index(preset),
+        "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
         "OUTPUT": out,
     }
@@ -190,6 +251,7 @@ class Plan:
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
+    columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -209,8 +271,14 @@ class Plan:
     def load_in_task(self, task):
         """Last step, in the task's thread: open and style the layers (slow: styles come from the
         GeoPackages), then hand them to the main thread, which only adds them to the project."""
+        from .results import plot_columns
+
         main = QgsApplication.instance().thread()
         self.loaded = self.open_layers(task.results[-1].get("OUTPUT"))
+        # The plot's columns too: reading thousands of points would stall the main thread.
+        self.columns = {
+            lyr.id(): plot_columns(lyr) for lyr in self.loaded if lyr.isValid() and lyr.isSpatial()
+        }
         for layer in self.loaded:
             layer.moveToThread(main)
         return {}
@@ -263,11 +331,46 @@ def _dom(xml):
     return doc
 
 
-def plan(settings, geom, preview_layer=None, estimate=True):
+def run_endpoints(settings):
+    """The core Endpoints a survey with these settings asks (as plan() builds them)."""
+    cfgs = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
+    cfgs = [e for e in cfgs if e is not None]
+    if not cfgs:
+        raise RuntimeError(tr("None of the chosen models is configured any more."))
+    port = embedded_port() if any(e.is_embedded for e in cfgs) else None
+    local_url = embedded_url(port) if port else None
+    return [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+
+
+def prepare_task(settings, area, preview=None):
+    """The survey's first background job: sample the points (unless `preview`, the previewed
+    (layer, (lon, lat))) and count the requests; results[-1] holds LAYER, LONLAT, ESTIMATE."""
+    endpoints = run_endpoints(settings)
+    steps = []
+    if preview is None:
+        path = os.path.join(output_dir(settings.name), "points.gpkg")
+        steps.append(("geobias:samplepoints", sample_params(settings, area, path)))
+        steps.append((points_step, "points"))
+
+    def count(task):
+        if preview is None:
+            layer, lonlat = task.results[-1]["LAYER"], task.results[-1]["LONLAT"]
+        else:
+            layer, lonlat = preview
+        lonlat = tuple(np.asarray(v, float) for v in lonlat)
+        estimate = estimate_requests(settings, lonlat, endpoints)
+        return {"LAYER": layer, "LONLAT": lonlat, "ESTIMATE": estimate}
+
+    steps.append((count, "estimate"))
+    return AlgorithmChainTask(tr("GeoBias: preparing the survey"), steps)
+
+
+def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     """Sample (or reuse the previewed) points, estimate the requests, build the task.
 
     Steps: [start the embedded model] → ratelocations per model → samplegroundtruth for each
     topic with a ground truth → style → biasmetrics (anchor: infant survival by default).
+    `lonlat`: the points' coordinates when already read (the dock reads them in a task).
     """
     folder = output_dir(settings.name, run=True)
     points = preview_layer if preview_layer is not None else sample_points(settings, geom)
@@ -288,7 +391,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         if e.is_embedded:  # (re)start the server with this model, on the same port
 
             def start(task, model=e.model):
-                return {"BASE_URL": ensure_embedded(port, task.feedback, model)}
+                return {"BASE_URL": start_embedded(port, model, task.feedback)}
 
             steps.append((start, "embedded"))
         rate_steps.append((len(steps), e))
@@ -326,11 +429,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         for i, e in rate_steps:
             model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                name = (
-                    layer_name(model, topics[k], with_model=len(rate_steps) > 1)
-                    if k < len(topics)
-                    else _layer_title(uri)
-                )
+                name = layer_name(model, topics[k]) if k < len(topics) else _layer_title(uri)
                 if (i, k) in truth_steps:
                     uri = task.results[truth_steps[(i, k)]]["OUTPUT"]
                     style_file(uri, "rank_error")  # saves rank / rank error / rating styles
@@ -363,7 +462,8 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
     endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
-    lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
+    if lonlat is None:
+        lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
     the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
         the_plan.estimate = the_plan.recount()
@@ -376,8 +476,6 @@ def _layer_title(uri):
 
 def point_lonlat(points):
     """(lon, lat) arrays of a point layer in EPSG:4326."""
-    import numpy as np
-
     lon, lat = [], []
     for f in points.getFeatures():
         p = f.geometry().asPoint()

@@ -70,11 +70,6 @@ def embedded_endpoints():
     ]
 
 
-def embedded_endpoint():
-    """The default endpoint: the default embedded model."""
-    return embedded_endpoints()[0]
-
-
 def load_endpoints(settings=None):
     """Configured endpoints, the embedded ones first (always present)."""
     s = settings or QgsSettings()
@@ -184,7 +179,7 @@ class SurveySettings:
     area_layer: str = ""  # layer id
     selected_only: bool = False
     n_points: int = 100
-    method: str = "uniform"  # uniform | gazetteer | raster | grid | hex
+    method: str = "uniform"  # a processing.definitions.SAMPLE_METHODS key
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
@@ -229,6 +224,8 @@ class SurveySettings:
                 value, ok = project.readEntry(SCOPE, f.name, default)
             if ok:
                 setattr(out, f.name, value)
+        # Projects saved before the dock used Processing's keys called population "gazetteer".
+        out.method = LEGACY_METHODS.get(out.method, out.method)
         if not out.truth:  # a project saved before the per-topic truth: one field, one topic
             layer, ok_layer = project.readEntry(SCOPE, "truth_layer", "")
             name, ok_field = project.readEntry(SCOPE, "truth_field", "")
@@ -237,6 +234,9 @@ class SurveySettings:
             if ok_layer and ok_field and layer and name and topic:
                 out.truth = [truth_entry(topic, layer, name)]
         return out
+
+
+LEGACY_METHODS = {"gazetteer": "population"}
 
 
 def truth_entry(topic, layer_id, field_name):

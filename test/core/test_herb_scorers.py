@@ -7,6 +7,7 @@ import json
 import math
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -18,6 +19,7 @@ from geobias.core.herb_run import HerbSpec, IncompleteScoresError, estimate, pla
 from geobias.core.hierarchy import Hierarchy
 from geobias.core.llm import Endpoint
 from geobias.core.scorers import EchoCompletionsScorer, ScorerError
+from geobias.test.netfixtures import Tinyproxy
 
 # --- OpenAI-compatible /v1/completions with echo (vLLM's answer format) ---------------------
 
@@ -35,7 +37,9 @@ class EchoServer:
 
     def __init__(self, bos: str | None = "<s>", fail_first: int = 0, always_fail: bool = False):
         self.bos, self.fail_first, self.always_fail = bos, fail_first, always_fail
+        self.status, self.retry_after = 503, None  # the fault's answer
         self.requests = 0
+        self.via: list[str] = []  # Via headers seen (an HTTP proxy adds one)
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -45,8 +49,11 @@ class EchoServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests += 1
+                server.via.append(self.headers.get("Via", ""))
                 if server.always_fail or server.requests <= server.fail_first:
-                    self.send_response(503)
+                    self.send_response(server.status)
+                    if server.retry_after is not None:
+                        self.send_header("Retry-After", server.retry_after)
                     self.end_headers()
                     return
                 assert self.path == "/v1/completions" and body["echo"] is True
@@ -125,6 +132,43 @@ def test_echo_retries_transient_errors_and_reports_a_dead_server():
         sc = EchoCompletionsScorer(Endpoint(server.url, "m", max_retries=3))
         r = sc.score_batch(["Lima"])[0]
         assert r.error == "" and server.requests == 3
+    finally:
+        server.close()
+
+
+def test_echo_scorer_goes_through_the_proxy_it_is_given(echo_server, tmp_path):
+    """HERB's remote scorer takes the proxy from its Endpoint, as the survey does (in QGIS:
+    its network options), through a real tinyproxy; with proxy "" it goes direct."""
+    with Tinyproxy(str(tmp_path), user="geo", password="s3cret") as proxy:
+        ep = Endpoint(echo_server.url, "m", proxy=proxy.url, max_retries=0)
+        sc = EchoCompletionsScorer.from_endpoint(ep, batch_size=2)
+        out = sc.score_batch(["People in Lima are wise.", "Lima"])
+        sc.close()
+        assert [r.error for r in out] == ["", ""]
+        assert out[1].score == pytest.approx(expected_score("Lima"))
+        assert echo_server.via and all("tinyproxy" in v for v in echo_server.via)
+        assert [h for h in proxy.hits() if "/v1/completions " in h], proxy.hits()
+        n_hits = len(proxy.hits())
+        direct = EchoCompletionsScorer(Endpoint(echo_server.url, "m", proxy=""))
+        direct.score_batch(["Lima"])
+        direct.close()
+        assert echo_server.via[-1] == "" and len(proxy.hits()) == n_hits
+
+
+def test_echo_scorer_retries_like_the_survey_and_honours_retry_after():
+    """The survey's retry rule now serves HERB: a 409 with Retry-After (longer than the first
+    back-off, at most 0.5 s) is waited for, then answered; a 400 fails at once."""
+    server = EchoServer(fail_first=1)
+    server.status, server.retry_after = 409, "1.2"
+    try:
+        sc = EchoCompletionsScorer(Endpoint(server.url, "m", max_retries=2))
+        t0 = time.monotonic()
+        assert sc.score_batch(["Lima"])[0].error == ""
+        assert server.requests == 2 and time.monotonic() - t0 >= 1.2
+        server.requests, server.fail_first, server.status = 0, 5, 400
+        with pytest.raises(ScorerError, match="HTTP 400"):
+            sc.score_batch(["Lima"])
+        assert server.requests == 1
     finally:
         server.close()
 

@@ -18,8 +18,10 @@ from qgis.core import (
     QgsRectangle,
 )
 from qgis.PyQt.QtCore import Qt, QTimer, QUrl
-from qgis.PyQt.QtWidgets import QAction, QMessageBox
+from qgis.PyQt.QtWidgets import QMessageBox
 from qgis.utils import iface, plugins
+
+from geobias.qt_compat import QAction
 
 sys.path.insert(0, os.path.join(os.environ["GEOBIAS_ROOT"], "test", "desktop"))
 from driver import (  # noqa: E402
@@ -84,7 +86,7 @@ def dock_fits_and_help():
         d.ui.tabs.setCurrentIndex(i)
         pump(0.3)
         # A tab with a run of its own (Regional bias) hides the survey's Run and shows its own.
-        run = getattr(d.tab_widgets()[i], "runButton", None) or d.ui.runButton
+        run = getattr(d.tab_widgets()[i], "panel", d.panel).runButton
         sizes.append(
             {
                 "tab": d.ui.tabs.tabText(i),
@@ -148,13 +150,16 @@ def _pt(x, y):
     return QgsPointXY(x, y)
 
 
-def preview(n, method="gazetteer", seed=1, shot=None):
+def preview(n, method="population", seed=1, shot=None):
     ui = dock().area
     ui.nPointsSpin.setValue(n)
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
     ui.seedSpin.setValue(seed)
     click(ui.previewButton)
-    wait_until(lambda: ui.preview_layer is not None, 60, "the preview points")
+    # A background job on the run panel: an earlier preview's points stay until it ends.
+    panel = dock().panel
+    wait_until(lambda: panel.task is None and ui.preview_layer is not None, 60,
+               "the preview points")  # fmt: skip
     layer = ui.preview_layer
     area = ui.area_geometry()
     inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
@@ -212,26 +217,30 @@ def run_survey(name, shot=None, cancel_after=None):
     Returns the confirmation texts and the run's facts.
     """
     d = dock()
-    ui = d.ui
-    ui.nameEdit.setText(name)
+    d.ui.nameEdit.setText(name)
+    ui = d.panel
     seen = []  # the progress texts shown during the run, with the seconds since Run
 
     def watch():
         text = f"{ui.progressBar.value()}% {ui.progressLabel.text()}"
         if not seen or seen[-1][1] != text:
             seen.append((round(time.monotonic() - t0, 1), text))
-        return d.task is None
+        return d.panel.task is None
 
     t0 = time.monotonic()
     with DialogAnswerer(rec, shot) as dialog:
         click(ui.runButton)
-        wait_until(lambda: d.task is not None or dialog.texts, 60, "the survey to start")
-        wait_until(lambda: d.task is not None, 30, "the task after the confirmation")
+        # A first job samples the points and counts the requests; then the confirmation, then
+        # the survey's own task (d.plan).
+        wait_until(lambda: d.plan is not None or "Stopped" in ui.progressLabel.text(), 120,
+                   "the survey to start")  # fmt: skip
+        wait_until(lambda: d.panel.task is not None or d.plan is not None, 30,
+                   "the task after the confirmation")  # fmt: skip
         plan = d.plan
         if cancel_after is not None:
             answered = lambda: _answers_done(ui.progressLabel.text()) >= cancel_after  # noqa: E731
-            wait_until(lambda: answered() or d.task is None, RUN_TIMEOUT, "the first answers")
-            assert d.task is not None, "the survey ended before it could be cancelled"
+            wait_until(lambda: answered() or d.panel.task is None, RUN_TIMEOUT, "the first answers")
+            assert d.panel.task is not None, "the survey ended before it could be cancelled"
             click(ui.cancelButton)
         wait_until(watch, RUN_TIMEOUT, f"the survey {name!r}")
     watch()
@@ -289,6 +298,7 @@ def results_facts(name):
         out["rated"].append(
             {
                 "legend": [c.label() for c in ranges],
+                "panel_legend": panel_legend(lyr),
                 "colors": [c.symbol().color().name() for c in ranges],
                 "outline": symbol.symbolLayer(0).strokeColor().name() if symbol else "",
                 "size_mm": symbol.size() if symbol else 0,
@@ -342,10 +352,10 @@ def mismatch_needs_confirmation():
     ]
     ui.truthTable.cellWidget(0, 2).setField("infant_mortality")
     with DialogAnswerer(rec, "11_mismatch", button=QMessageBox.StandardButton.No) as dialog:
-        click(d.ui.runButton)
+        click(d.panel.runButton)
         wait_until(lambda: dialog.texts, 10, "the ground-truth question")
         pump(0.3)
-    rec.facts["mismatch"] = {"asked": dialog.texts, "started": d.task is not None}
+    rec.facts["mismatch"] = {"asked": dialog.texts, "started": d.panel.task is not None}
     ui.truthTable.cellWidget(0, 2).setField("pop_density")
     choose_survey()
 
@@ -361,6 +371,11 @@ def open_results_from_files():
         wait_until(lambda: dialog.texts, 10, "the file dialog")
         pump(0.5)
     from geobias.ui.results_tab import group_name
+
+    group = f"GeoBias — {group_name([path])}"
+    wait_until(lambda: d.panel.task is None
+               and QgsProject.instance().layerTreeRoot().findGroup(group) is not None, 120,
+               "the opened results")  # fmt: skip
 
     facts = results_facts(group_name([path]))
     facts["dialog"] = dialog.texts
@@ -446,15 +461,23 @@ def layer_survey():
     rec.shot("10_layer")
 
 
+def panel_legend(layer):
+    """The texts of the layer's legend in the Layers panel (heading and classes)."""
+    root = QgsProject.instance().layerTreeRoot()
+    nodes = iface.layerTreeView().layerTreeModel().layerLegendNodes(root.findLayer(layer.id()))
+    return [n.data(Qt.ItemDataRole.DisplayRole) for n in nodes]
+
+
 def run_herb(ui, shot):
     """Click the Regional bias tab's Run, confirm the estimate (screenshot `shot`), wait for the
     end; the confirmation's texts."""
     with DialogAnswerer(rec, shot) as dialog:
-        click(ui.runButton)
-        wait_until(lambda: dialog.texts or "Failed" in ui.progressLabel.text(), RUN_TIMEOUT,
+        panel = ui.panel
+        click(panel.runButton)
+        wait_until(lambda: dialog.texts or "Stopped" in panel.progressLabel.text(), RUN_TIMEOUT,
                    "the HERB estimate and its confirmation")  # fmt: skip
-        wait_until(lambda: ui.task is None and (ui.progressBar.value() == 100
-                   or "Failed" in ui.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
+        wait_until(lambda: panel.task is None and (panel.progressBar.value() == 100
+                   or "Stopped" in panel.progressLabel.text()), RUN_TIMEOUT, "HERB")  # fmt: skip
     return dialog.texts
 
 
@@ -479,8 +502,8 @@ def herb_tab():
     rec.shot("11_herb_setup")
     t0 = time.monotonic()
     confirm = run_herb(ui, "12_herb_confirm")
-    facts = {"confirm": confirm, "progress": ui.progressBar.value(),
-             "progress_text": ui.progressLabel.text(),
+    facts = {"confirm": confirm, "progress": ui.panel.progressBar.value(),
+             "progress_text": ui.panel.progressLabel.text(),
              "seconds": time.monotonic() - t0}  # fmt: skip
     groups = [g.name() for g in QgsProject.instance().layerTreeRoot().findGroups()]
     facts["groups"] = groups
@@ -548,8 +571,8 @@ def herb_masked_lm():
     confirm = run_herb(ui, "15_herb_masked_lm_confirm")
     table = ui.regionTable
     rec.facts["herb_mlm"] = {
-        "confirm": confirm, "progress": ui.progressBar.value(),
-        "progress_text": ui.progressLabel.text(),
+        "confirm": confirm, "progress": ui.panel.progressBar.value(),
+        "progress_text": ui.panel.progressLabel.text(),
         "rows": [[table.item(i, j).text() for j in range(4)] for i in range(table.rowCount())],
         "loaded": sorted(m for m in ("torch", "transformers") if m in sys.modules),
         "children_left": mlm_children(),

@@ -100,3 +100,29 @@ def test_herb_over_a_small_hierarchy_then_cached(scorer, tmp_path):
     assert scorer.http.n_requests == before and again.n_scored == 0 and again.n_cached == 36
     np.testing.assert_array_equal(again.scores, result.scores)
     assert estimate(spec, cache).n_requests == 0
+
+
+def test_llamacpp_scorer_goes_through_the_proxy_it_is_given(smollm2_server, scorer, tmp_path):
+    """A llama.cpp server reached through a real tinyproxy (the proxy from the scorer's Endpoint,
+    as QGIS's network options give it) scores exactly as directly; the embedded preset itself
+    stays direct whatever proxy the environment names."""
+    from dataclasses import replace
+
+    from geobias.test.netfixtures import Tinyproxy
+
+    with Tinyproxy(str(tmp_path)) as proxy:
+        remote = replace(smollm2_server.endpoint(), provider="llamacpp", proxy=proxy.url)
+        proxied = LlamaCppScorer.from_endpoint(remote)
+        got = proxied.score_batch(SENTENCES[:2])
+        proxied.close()
+        hits = proxy.hits()
+        assert [h for h in hits if "/completion " in h] and [h for h in hits if "/props " in h]
+        want = scorer.score_batch(SENTENCES[:2])
+        assert [r.score for r in got] == pytest.approx([r.score for r in want], abs=1e-4)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("http_proxy", proxy.url)
+            mp.setenv("no_proxy", "")
+            direct = LlamaCppScorer.from_endpoint(smollm2_server.endpoint())
+            direct.score_batch(SENTENCES[2:])
+            direct.close()
+        assert len(proxy.hits()) == len(hits)

@@ -60,11 +60,11 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
 
     from geobias.core import llm
     from geobias.paths import DATA
-    from geobias.ui import runner
+    from geobias.processing.endpoints import default_cache_path, embedded_port
     from geobias.ui.dock import GeoBiasDock
     from geobias.ui.settings import EMBEDDED_NAME
 
-    assert runner.default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
+    assert default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
     dock = GeoBiasDock(qgis_env)
     model_pid = None
     try:
@@ -73,7 +73,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         ui.drawn = QgsGeometry.fromWkt(AREA)
         ui.drawRadio.setChecked(True)
         ui.nPointsSpin.setValue(6)
-        ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("gazetteer"))
+        ui.methodCombo.setCurrentIndex(ui.methodCombo.findData("population"))
         dock.survey.set_checked_topics([TOPIC])
         dock.survey.refresh_models({EMBEDDED_NAME})
         countries = QgsVectorLayer(
@@ -98,17 +98,17 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
             lambda msg, tag, level: logged.append(msg)
         )
         dock.run()
-        assert dock.task is not None
+        assert dock.panel.task is not None
         # A time-out only: Gemma 3 270M (the default) took over 240 s for these 6 requests at
         # load 15 on this shared machine's 2 cores (about 1.3 s per request when idle).
-        wait_for(lambda: dock.task is None, timeout=900.0)
-        assert dock.ui.progressBar.value() == 100, (dock.ui.progressLabel.text(), logged[-5:])
+        wait_for(lambda: dock.panel.task is None, timeout=900.0)
+        assert dock.panel.progressBar.value() == 100, (dock.panel.progressLabel.text(), logged[-5:])
         assert len(shown) == 1
-        port = runner.embedded_port()
+        port = embedded_port()
         model_pid = embedded.shared_server().pid  # the dock's model: a child process
         assert model_pid != os.getpid() and "xllamacpp" not in sys.modules
         assert shown[0].n_requests == 6 and shown[0].hosts == [f"127.0.0.1:{port}"]
-        assert len(sent) == 6, dock.ui.progressLabel.text()
+        assert len(sent) == 6, dock.panel.progressLabel.text()
 
         group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — embedded")
         assert group is not None
@@ -130,7 +130,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
 
         # The same survey again: everything comes from the cache, nothing is sent.
         dock.run()
-        wait_for(lambda: dock.task is None, timeout=240.0)
+        wait_for(lambda: dock.panel.task is None, timeout=240.0)
         assert len(shown) == 1 and len(sent) == 6
         assert dock.results.metrics.rowCount() == 1
     finally:

@@ -160,7 +160,7 @@ def test_probes_on_the_embedded_model(processing_ready, model, tmp_path):
     named = [n for r in answers if r["kind"] == "recommendation" for n in
              filter(None, (r["answer"] or "").split("; "))]  # fmt: skip
     assert sum(counts.values()) == len(named) and layer.featureCount() > 200
-    from geobias.processing.layers import as_float
+    from geobias.processing.features import as_float
 
     survival = as_float([f["infant_survival"] for f in layer.getFeatures()])
     mentions = as_float([f["mentions"] for f in layer.getFeatures()])

@@ -95,7 +95,7 @@ def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     ids = ["NO", "CL", "1", "2", "3", "4"]
     names_ = ["Norway", "Chile", "Oslo", "Bergen", "Santiago", "Valparaiso"]
     h = Hierarchy.from_parent_ids(ids, names_, [None, None, "NO", "NO", "CL", "CL"])
-    from geobias.processing.herb import HERB_EMBEDDED_MODEL
+    from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
 
     scorer = LlamaCppScorer.from_endpoint(shared_server(model=HERB_EMBEDDED_MODEL).endpoint())
     before = scorer.http.n_requests

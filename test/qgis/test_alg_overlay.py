@@ -20,7 +20,7 @@ from scipy import stats
 from geobias.core.hotspots import getis_ord_star, local_moran
 from geobias.core.spatial_weights import knn_weights
 from geobias.paths import DATA, REFERENCE
-from geobias.processing.layers import as_float
+from geobias.processing.features import as_float
 from geobias.test.qgis.conftest import register_providers
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"

@@ -36,7 +36,7 @@ def saved_styles(path):
 
 
 def values(layer, field):
-    from geobias.processing.layers import as_float
+    from geobias.processing.features import as_float
 
     return as_float([f[field] for f in layer.getFeatures()])
 
@@ -74,7 +74,7 @@ def test_import_schema_ranks_and_saved_styles(imported):
     ranges = renderer.ranges()  # kept: a range's symbol dies with a temporary copy
     # Infant mortality: higher is worse, so the highest ranks (first in the legend) are dark red.
     top, bottom = ranges[0].symbol().color(), ranges[-1].symbol().color()
-    assert ranges[0].label() == "highest ratings (rank 0.8–1)"
+    assert ranges[0].label() == "highest (0.8–1)"  # the legend's heading says of what
     assert top.red() > 2 * top.green() and bottom.lightness() > top.lightness()
 
 
@@ -183,7 +183,7 @@ def test_import_refuses_table_without_answers(processing_ready, tmp_path):
 
 
 def test_write_points_layer_nulls_index_extent_and_replace(tmp_path):
-    from geobias.processing.layers import write_points_layer
+    from geobias.processing.gpkg import write_points_layer
 
     path = str(tmp_path / "w.gpkg")
     cols = {
@@ -212,7 +212,7 @@ def is_null(value):
 
 
 def test_window_median_and_max_match_a_loop_over_windows():
-    from geobias.processing.layers import _window_reduce
+    from geobias.processing.rasters import _window_reduce
 
     rng = np.random.default_rng(3)
     data = rng.random((40, 60))

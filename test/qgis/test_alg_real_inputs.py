@@ -11,7 +11,7 @@ from osgeo import gdal, osr
 from qgis.core import QgsProcessingException, QgsProcessingFeedback, QgsVectorLayer
 
 from geobias.paths import DATA
-from geobias.processing.layers import as_float
+from geobias.processing.features import as_float
 from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
@@ -97,13 +97,13 @@ def test_default_score_is_expected_with_logprobs_and_greedy_without(points, tmp_
 def test_the_dock_and_processing_share_one_default_score(processing_ready):
     from qgis.core import QgsApplication
 
-    from geobias.ui.runner import SCORE_INDEX
+    from geobias.processing.definitions import SCORE_KINDS
     from geobias.ui.settings import SurveySettings
 
     for alg_id in ("geobias:ratelocations", "geobias:survey"):
         alg = QgsApplication.processingRegistry().algorithmById(alg_id)
         default = alg.parameterDefinition("SCORE").defaultValue()
-        assert SCORE_INDEX[SurveySettings().score] == default
+        assert SCORE_KINDS.index(SurveySettings().score) == default
 
 
 # --- items 4 and 5: failed requests are not asked, and the runs table says what was sent ---
@@ -253,7 +253,7 @@ def make_world_raster(path, res_deg=0.5):
 
 def test_raster_anchor_uses_the_truth_window_statistic(with_truth, tmp_path):
     from geobias.core.metrics import spearman
-    from geobias.processing.layers import raster_window_stat
+    from geobias.processing.rasters import raster_window_stat
 
     raster = make_world_raster(str(tmp_path / "anchor.tif"))
     metrics = run("geobias:biasmetrics", {

@@ -8,7 +8,7 @@ import pytest
 from qgis.core import QgsFeature, QgsGeometry, QgsProcessingException, QgsVectorLayer
 
 from geobias.paths import DATA
-from geobias.processing.layers import as_float
+from geobias.processing.features import as_float
 from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
@@ -127,7 +127,7 @@ def test_survey_chain_writes_metrics_with_anchor(processing_ready, tmp_path):
 def test_raster_weighted_candidates(tmp_path):
     from osgeo import gdal, osr
 
-    from geobias.processing.layers import raster_candidates
+    from geobias.processing.rasters import raster_candidates
 
     path = str(tmp_path / "w.tif")
     ds = gdal.GetDriverByName("GTiff").Create(path, 20, 10, 1, gdal.GDT_Float32)
@@ -147,7 +147,7 @@ def test_api_key_from_the_auth_database_is_sent_but_never_written(processing_rea
     """The key reaches the endpoint, and nowhere else: not the GeoPackage, cache or log."""
     from qgis.core import QgsApplication, QgsProcessingFeedback
 
-    from geobias.processing.rate_locations import default_cache_path
+    from geobias.processing.endpoints import default_cache_path
     from geobias.ui.settings import store_api_key
 
     manager = QgsApplication.authManager()

@@ -6,7 +6,7 @@ import uuid
 
 from qgis.core import QgsVectorLayer
 
-from geobias.processing.layers import GEONAMES_LICENCE, GEONAMES_RIGHTS
+from geobias.processing.metadata import GEONAMES_LICENCE, GEONAMES_RIGHTS
 from geobias.test.faultserver import FaultServer
 
 

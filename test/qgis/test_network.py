@@ -129,3 +129,38 @@ def test_certificate_authorities_added_in_qgis_are_trusted(points, tmp_path, qgi
             manager.removeCertAuthority(cert)
             manager.rebuildCaCertsCache()
             manager.rebuildTrustedCaCertsCache()
+
+
+def test_herb_on_a_llama_cpp_server_goes_through_the_qgis_proxy(qgis_proxy_settings, tmp_path):
+    # HERB's remote scorers are reached like the survey's endpoints (one factory, one client):
+    # the embedded SmolLM2's llama.cpp server named by its URL, behind QGIS's proxy.
+    from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
+
+    import processing
+    from geobias.core.embedded import shared_server
+    from geobias.processing.definitions import HERB_SCOPES, HERB_SCORERS
+    from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
+
+    layer = QgsVectorLayer("Polygon?crs=EPSG:4326&field=name:string&field=up:string", "r", "memory")
+    feats = []
+    regions = [("Norway", ""), ("Chile", ""), ("Oslo", "Norway"), ("Bergen", "Norway"),
+               ("Santiago", "Chile"), ("Valparaiso", "Chile")]  # fmt: skip
+    for k, (name, up) in enumerate(regions):
+        f = QgsFeature(layer.fields())
+        f.setAttributes([name, up or None])
+        f.setGeometry(QgsGeometry.fromWkt(f"POLYGON(({k} 0, {k + 1} 0, {k + 1} 1, {k} 1, {k} 0))"))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    words = tmp_path / "words.txt"
+    words.write_text("morality\thonest\nmorality\tcruel\n")
+    url = shared_server(model=HERB_EMBEDDED_MODEL).base_url
+    with Tinyproxy(str(tmp_path), user="geo", password="s3cret") as proxy:
+        qgis_proxy_settings(host="127.0.0.1", port=proxy.port, user="geo", password="s3cret")
+        out = processing.run("geobias:herb", {
+            "SCOPE": HERB_SCOPES.index("parent_field"), "LAYER_1": layer, "NAME_FIELD_1": "name",
+            "PARENT_FIELD_1": "up", "SCORER": HERB_SCORERS.index("llamacpp"), "URL": url,
+            "DESCRIPTORS": str(words), "CACHE": str(tmp_path / "cache.sqlite"),
+            "OUTPUT": str(tmp_path / "herb.gpkg")})  # fmt: skip
+        hits = proxy.hits()
+    assert out["N_SENTENCES"] > 0 and out["C_ROOT"] == out["C_ROOT"]  # scored: C is a number
+    assert any("/tokenize" in h for h in hits) and any("/completion" in h for h in hits), hits

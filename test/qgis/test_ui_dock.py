@@ -6,7 +6,7 @@ import pytest
 from qgis.core import QgsFeature, QgsField, QgsGeometry, QgsPointXY, QgsProject, QgsVectorLayer
 
 from geobias.paths import DATA
-from geobias.processing.layers import field_type
+from geobias.processing.features import field_type
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SurveySettings
 

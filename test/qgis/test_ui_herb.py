@@ -15,7 +15,7 @@ from qgis.core import (
 from geobias.core.descriptors import load_descriptors
 from geobias.core.herb import aggregate
 from geobias.core.hierarchy import geonames_hierarchy
-from geobias.processing.herb import world_geometries, write_results
+from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs
 from geobias.ui.dock import GeoBiasDock
 

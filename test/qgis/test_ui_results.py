@@ -7,7 +7,7 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QTableView
 
 from geobias.core.metrics import rank_error, summarize
-from geobias.processing.layers import field_type
+from geobias.processing.features import field_type
 from geobias.ui.results import (
     COLUMNS,
     BiasPlot,

@@ -58,8 +58,8 @@ def run_once(dock, monkeypatch):
 
     monkeypatch.setattr(dock, "confirm", confirm)
     dock.run()
-    assert dock.task is not None, "the run did not start"
-    wait_for(lambda: dock.task is None)
+    assert dock.panel.task is not None, "the run did not start"
+    wait_for(lambda: dock.panel.task is None)
     return shown
 
 
@@ -72,7 +72,7 @@ def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
         host = fs.base_url.split("//")[1].split("/")[0]
         assert est.n_requests == 6 and est.hosts == [host]
         assert fs.n_requests == 6
-        assert dock.ui.progressBar.value() == 100
+        assert dock.panel.progressBar.value() == 100
 
         group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — stub run")
         layers = [n.layer() for n in group.findLayers()]
@@ -109,8 +109,8 @@ def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
         dock.run()
         wait_for(lambda: fs.n_requests >= 6)
         dock.cancel()
-        wait_for(lambda: dock.task is None)
-        assert dock.ui.runButton.text() == "Resume survey"
+        wait_for(lambda: dock.panel.task is None)
+        assert dock.panel.runButton.text() == "Resume survey"
         sent = fs.n_requests
         assert 6 <= sent < 40
         shown = run_once(dock, monkeypatch)
@@ -119,7 +119,7 @@ def test_cancel_then_resume_sends_each_request_once(dock, monkeypatch):
         assert 40 <= fs.n_requests <= 40 + 2
         assert sum(c > 1 for c in fs.requests_by_body.values()) <= 2
         assert dock.results.metrics.rowCount() == 1
-        assert dock.ui.runButton.text() == "Run survey"
+        assert dock.panel.runButton.text() == "Run survey"
 
 
 def capture_pushes(dock, monkeypatch):
@@ -142,19 +142,19 @@ def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis
     assert text.startswith("The survey stopped: ") and "HTTP 401" in text
     assert text.endswith(f"; {answered} of 8 answers are cached, Resume continues."), text
     assert "\n" not in text and "Traceback" not in text and details
-    assert dock.ui.runButton.isEnabled() and dock.ui.runButton.text() == "Resume survey"
+    assert dock.panel.runButton.isEnabled() and dock.panel.runButton.text() == "Resume survey"
 
 
 def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
     # The failure of issue 9: a GEOS error raised in the background run, after the answers.
-    from geobias.processing import rate_locations
+    from geobias.processing import rating
 
     def broken(*args, **kwargs):
         raise ValueError(
             "GEOSException: IllegalArgumentException: WKB output dimension must be 2 or 3"
         )
 
-    monkeypatch.setattr(rate_locations, "write_points_layer", broken)
+    monkeypatch.setattr(rating, "write_points_layer", broken)
     with FaultServer() as fs:
         setup_survey(dock, fs, "stub exception", 4, truth=False)
         pushed = capture_pushes(dock, monkeypatch)
@@ -188,7 +188,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
     monkeypatch.setattr(runner, "sample_points", lambda *a, **k: pytest.fail("sampled"))
     dock.run()
-    assert dock.task is None and confirmed == []  # stopped before sampling and confirmation
+    assert dock.panel.task is None and confirmed == []  # stopped before sampling and confirmation
     ((text, details),) = pushed
     assert "xllamacpp" in text and model_install_line() in text
     assert f"{bare}: xllamacpp cannot be imported" in details

@@ -1,0 +1,259 @@
+"""geobias:ablation — Appendix A.3: rho with the whole prompt and with each of its ablations."""
+
+from dataclasses import replace
+
+import numpy as np
+from osgeo import ogr
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputNumber,
+    QgsProcessingOutputString,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterFileDestination,
+)
+
+from ...core.compare import change_from, pivot, to_markdown
+from ...core.metrics import spearman
+from ...core.prompts import PRESETS
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..comparison import pivot_fields, pivot_rows
+from ..definitions import ABLATION_VARIANTS
+from ..endpoints import running_endpoint
+from ..features import polygon_field_values
+from ..gpkg import write_table
+from ..parameters import (
+    AnchorParameters,
+    BootstrapParameters,
+    ConnectionParameters,
+    PromptParameters,
+    TruthParameters,
+    add_endpoint_parameters,
+)
+from ..rating import rate, read_points, write_rated
+from ..runs import append_runs, now, run_record, stats_fields
+from ..truth import anchor_values, truth_columns
+
+VARIANTS = ABLATION_VARIANTS.keys
+WHOLE = ABLATION_VARIANTS.default
+# Table 1 uses the greedy ratings, Table 2 the expected values (w/ logprobs); one request
+# gives both.
+SCORES = {"greedy": "rating", "expected": "expected"}
+ABLATION_FIELDS = {
+    "variant": ogr.OFTString,
+    "topic": ogr.OFTString,
+    "score_kind": ogr.OFTString,
+    "against": ogr.OFTString,  # "truth" or the anchor's field name
+    "n": ogr.OFTInteger,
+    "rho": ogr.OFTReal,
+    "rho_lo": ogr.OFTReal,
+    "rho_hi": ogr.OFTReal,
+    "change": ogr.OFTReal,  # rho minus rho with the whole prompt
+    "answer_rate": ogr.OFTReal,
+    "reason": ogr.OFTString,
+}
+
+
+def variant_rows(variant, by_topic, reference, n_boot, seed):
+    """Rows of the ablation table for one prompt variant: rho per topic and score kind.
+
+    `reference` maps a topic to (values, units, name): the ground truth for truth topics, the
+    anchor for the others.
+    """
+    rows = []
+    for topic, cols in by_topic.items():
+        ref = reference.get(topic)
+        answered = cols["answered"] == 1
+        asked = cols["failed"] != 1
+        rate = float(answered.sum() / asked.sum()) if asked.any() else np.nan
+        for kind, column in SCORES.items():
+            row = {"variant": variant, "topic": topic, "score_kind": kind, "answer_rate": rate}
+            score = np.where(answered, np.asarray(cols[column], float), np.nan)
+            if ref is None:
+                row["reason"] = "no ground truth or anchor for this topic"
+            elif not np.isfinite(score).any():
+                row["reason"] = f"no {kind} scores"
+                row["against"] = ref[2]
+            else:
+                c = spearman(score, ref[0], n_boot, seed, clusters=ref[1])
+                row.update(against=ref[2], n=c.n, rho=c.rho, rho_lo=c.lo, rho_hi=c.hi)
+                row["reason"] = c.reason
+            rows.append(row)
+    return rows
+
+
+def add_changes(rows):
+    """Fill each row's change from the whole prompt's rho (same topic and score kind)."""
+    whole = {(r["topic"], r["score_kind"]): r.get("rho") for r in rows if r["variant"] == WHOLE}
+    for r in rows:
+        base = whole.get((r["topic"], r["score_kind"]))
+        if base is not None and r.get("rho") is not None:
+            r["change"] = r["rho"] - base
+    return rows
+
+
+def ablation_tables(rows, variants):
+    """Per score kind: the Table 1/2 pivot (topics x variants) and its change from WHOLE."""
+    out = {}
+    for kind in SCORES:
+        records = [dict(r, model=r["variant"]) for r in rows if r["score_kind"] == kind]
+        if not any(r.get("rho") is not None for r in records):
+            continue
+        p = pivot(records, "rho", models=list(variants))
+        out[kind] = p
+        if WHOLE in variants:
+            out[f"{kind}_change"] = change_from(p, WHOLE)
+    return out
+
+
+class AblationAlgorithm(GeoBiasAlgorithm):
+    NAME = "ablation"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Prompt ablations")
+    GROUP = "survey"
+    USES_GEOS = True  # ground truth from polygons
+
+    def help_text(self):
+        return tr(
+            "Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics "
+            "with the whole prompt and with each ablation (without coordinates, without nearby "
+            "places, without the address, with only the last two parts of the address), and "
+            "Spearman's rho is computed per variant against the ground truth for the truth "
+            "topics and against the anchor (e.g. infant survival) for the others: Table 1 with "
+            "the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its "
+            "change from the whole prompt. Answers come from the survey cache where they were "
+            "asked before (the whole prompt of an earlier survey on the same points is not "
+            "asked again). Writes the rated layers of every variant, the table 'ablation' and "
+            "the pivots into one GeoPackage."
+        )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                "INPUT", tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
+            )
+        )
+        add_endpoint_parameters(self, with_preset=False)  # the variants are the presets
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "VARIANTS", tr("Prompt variants"), ABLATION_VARIANTS.labels(),
+                allowMultiple=True, defaultValue=list(range(len(VARIANTS))),
+            )
+        )  # fmt: skip
+        TruthParameters.add(self)
+        AnchorParameters.add(self)
+        BootstrapParameters.add(self, kind=False)
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("Ablation GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputString("TABLE", tr("Ablation table URI")))
+        self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests sent")))
+        self.addOutput(QgsProcessingOutputNumber("N_CACHED", tr("Answers from the cache")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        connection = ConnectionParameters.read(self, parameters, context)
+        prompt = PromptParameters.read(self, parameters, context)
+        score_kind, topics = prompt.score_kind, prompt.topics
+        chosen = self.parameterAsEnums(parameters, "VARIANTS", context)
+        variants = [v for i, v in enumerate(VARIANTS) if i in chosen]
+        if not variants:
+            raise QgsProcessingException(tr("Choose at least one prompt variant."))
+        truth_source = TruthParameters.read(self, parameters, context, topics)
+        anchor_source = AnchorParameters.read(self, parameters, context)
+        bootstrap = BootstrapParameters.read(self, parameters, context)
+        n_boot, seed = bootstrap.n_boot, bootstrap.seed
+
+        lon, lat, pids = read_points(self, parameters, context)
+        truth = units = None
+        if truth_source.source is not None:
+            truth, units = polygon_field_values(
+                truth_source.source, truth_source.field_name, lon, lat, context,
+                tr("Ground truth field (TRUTH_FIELD)"), with_units=True,
+            )  # fmt: skip
+            units = np.where(units >= 0, units, -1)
+        anchor, anchor_units, anchor_name = anchor_values(
+            anchor_source, lon, lat, context, feedback
+        )
+        reference = {}
+        for topic in topics:
+            if truth is not None and truth_source.applies_to(topic):
+                reference[topic] = (truth, units, "truth")
+            elif anchor is not None:
+                reference[topic] = (anchor, anchor_units, anchor_name)
+        missing = [t for t in topics if t not in reference]
+        if missing:
+            feedback.pushWarning(
+                tr("No ground truth or anchor for {topics}: their rho stays empty.").format(
+                    topics="; ".join(missing)
+                )
+            )
+
+        rows, records, uris = [], [], {}
+        n_requests = n_cached = 0
+        with running_endpoint(connection, feedback) as ep:
+            rated = {}
+            for k, variant in enumerate(variants):
+                if feedback.isCanceled():
+                    raise QgsProcessingException(tr("Cancelled."))
+                feedback.pushInfo(
+                    tr("Prompt variant {i}/{n}: {name}").format(
+                        i=k + 1, n=len(variants), name=ABLATION_VARIANTS.label(variant)
+                    )
+                )
+                template = PRESETS[variant]
+                by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+                n_requests += stats.n_requests
+                n_cached += stats.n_cached
+                rows += variant_rows(variant, by_topic, reference, n_boot, seed)
+                rated[variant] = by_topic
+                records.append(
+                    run_record(
+                        self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                        **stats_fields(stats),
+                    )
+                )  # fmt: skip
+            model_name = ep.model
+        add_changes(rows)
+        tables = ablation_tables(rows, variants)
+        # Everything is computed: only now write, so a failure above leaves no partial file.
+        for variant, by_topic in rated.items():
+            label = f"{model_name} [{variant}]"  # one model per variant for comparemodels
+            for topic, cols in by_topic.items():
+                cols["model"] = [label] * len(cols["score"])
+                if truth is not None and truth_source.applies_to(topic):
+                    cols.update(truth_columns(cols["score"], truth))
+            uris.update(write_rated(path, by_topic, label))
+        table_uri = write_table(path, "ablation", rows, ABLATION_FIELDS)
+        for name, p in tables.items():
+            p = replace(p, columns="variants")
+            write_table(path, f"ablation_{name}", pivot_rows(p), pivot_fields(p))
+        append_runs(path, records)
+        markdown = "\n".join(
+            to_markdown(replace(p, label=TITLES[name], columns="variants"))
+            for name, p in tables.items()
+        )
+        feedback.pushInfo(markdown)
+        return {
+            "OUTPUT": path,
+            "OUTPUT_LAYERS": list(uris),
+            "TABLE": table_uri,
+            "MARKDOWN": markdown,
+            "N_REQUESTS": n_requests,
+            "N_CACHED": n_cached,
+        }
+
+
+TITLES = {
+    "greedy": "Spearman's rho per prompt variant (greedy ratings, the paper's Table 1)",
+    "expected": "Spearman's rho per prompt variant (expected values, the paper's Table 2)",
+    "greedy_change": "Change of rho from the whole prompt (greedy ratings)",
+    "expected_change": "Change of rho from the whole prompt (expected values)",
+}

@@ -1,0 +1,363 @@
+"""geobias:herb — hierarchical regional bias (HERB, Li et al. 2022) of a language model, on a map.
+
+Builds the region hierarchy (the bundled GeoNames continents → countries → cities, or the user's
+nested polygon layers), scores every sentence "People in <region> are <descriptor>." through the
+score cache, aggregates C up the hierarchy with core.herb, and writes one GeoPackage: a layer per
+level (Natural Earth countries, continents dissolved from them, cities as points, or the user's
+polygons), the descriptor table and the runs table, with graduated styles saved in it. Nothing is
+written before every score is in: a cancelled run keeps its scores in the cache and resumes.
+"""
+
+import json
+
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputNumber,
+    QgsProcessingOutputString,
+    QgsProcessingParameterAuthConfig,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterFileDestination,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterString,
+)
+
+from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descriptors, topics_of
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..definitions import HERB_SCOPES, HERB_SCORERS
+from ..endpoints import api_key_from_auth, default_cache_path, make_scorer, probe_scorer
+from ..herb_io import (
+    EMBEDDED_RATE,
+    format_c_table,
+    format_estimate,
+    layer_regions,
+    world_geometries,
+    world_scope,
+    write_results,
+)
+from ..parameters import MAY_CREATE, Connection, read_url
+from ..rating import load_outputs
+from ..runs import append_runs, now, run_record
+from ..styles import short_model
+
+# ---------------------------------------------------------------- scope
+
+
+# ---------------------------------------------------------------- scorers
+
+
+# ---------------------------------------------------------------- writing
+
+
+class HerbAlgorithm(GeoBiasAlgorithm):
+    NAME = "herb"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Regional bias (HERB)")
+    GROUP = "herb"
+    USES_GEOS = False  # QGIS's own geometry (dissolves) and OGR; no shapely
+
+    def help_text(self):
+        return tr(
+            "Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region "
+            "is described by how likely the model finds 'People in <region> are <descriptor>.' "
+            "for 112 descriptors in 5 topics; C of a region measures how inconsistently the "
+            "model judges its sub-regions (their descriptive vectors' weighted distances), "
+            "aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → "
+            "countries → cities (a population threshold, at most N largest cities per country, "
+            "a subset of continents), or your own nested polygon layers (2–3 layers whose lower "
+            "layers name their parent's id, or one layer with a parent field). Model: the "
+            "embedded model (the default, runs out of the box), a llama.cpp server, a "
+            "/v1/completions endpoint with echo and logprobs (vLLM), or a local transformers "
+            "masked LM (the paper's models). Scores of a causal LM are not comparable with the "
+            "paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, "
+            "c_<topic> (that topic only), c_wo_<topic> (without it), z, n_children, styled by "
+            "C; the herb_descriptors and herb_regions tables and a runs table. Scores are "
+            "cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, "
+            "the requests still needed and the time, and writes nothing."
+        )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "SCOPE", tr("Regions"), HERB_SCOPES.labels(),
+                defaultValue=HERB_SCOPES.default_index,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterString(
+                "CONTINENTS", tr("World: continents (separated by ;, empty = all six)"), "",
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "MIN_POPULATION", tr("World: cities with at least this population"),
+                defaultValue=15000, minValue=0,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "MAX_CITIES", tr("World: largest cities per country (0 = stop at countries)"),
+                defaultValue=2, minValue=0,
+            )
+        )  # fmt: skip
+        for k in (1, 2, 3):
+            self.addParameter(
+                QgsProcessingParameterFeatureSource(
+                    f"LAYER_{k}", tr("Layer {k} (top level first)").format(k=k),
+                    [QgsProcessing.SourceType.TypeVectorPolygon], optional=True,
+                )
+            )  # fmt: skip
+            self.addParameter(
+                QgsProcessingParameterField(
+                    f"NAME_FIELD_{k}", tr("Layer {k}: region name field").format(k=k),
+                    parentLayerParameterName=f"LAYER_{k}", optional=True,
+                )
+            )  # fmt: skip
+            self.addParameter(
+                QgsProcessingParameterField(
+                    f"ID_FIELD_{k}", tr("Layer {k}: region id field (empty: the name)").format(k=k),
+                    parentLayerParameterName=f"LAYER_{k}", optional=True,
+                )
+            )  # fmt: skip
+            self.addParameter(
+                QgsProcessingParameterField(
+                    f"PARENT_FIELD_{k}",
+                    tr("Layer {k}: parent id field (the id of a region one layer up; with one "
+                       "layer, of the same layer)").format(k=k),
+                    parentLayerParameterName=f"LAYER_{k}", optional=True,
+                )
+            )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterEnum(
+                "SCORER", tr("Model"), HERB_SCORERS.labels(),
+                defaultValue=HERB_SCORERS.default_index,
+            )
+        )  # fmt: skip
+        self.addParameter(QgsProcessingParameterString("URL", tr("Server URL"), "", optional=True))
+        self.addParameter(
+            QgsProcessingParameterString(
+                "MODEL", tr("Model name (echo endpoint) or transformers folder"), "",
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterAuthConfig(
+                "AUTH_CONFIG", tr("API key (QGIS authentication configuration)"), optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterNumber(
+                "CONCURRENCY", tr("Concurrent requests"), defaultValue=2, minValue=1,
+                maxValue=64,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterFile(
+                "DESCRIPTORS", tr("Descriptors (topic<TAB>word lines; empty: the paper's 112)"),
+                optional=True, fileFilter=tr("Text files (*.txt *.tsv)"),
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterString("TEMPLATE", tr("Sentence template"), DEFAULT_TEMPLATE)
+        )
+        self.addParameter(
+            QgsProcessingParameterString(
+                "TOPICS", tr("Descriptor topics to include (separated by ;, empty = all)"), "",
+                optional=True,
+            )
+        )  # fmt: skip
+        self.addParameter(
+            QgsProcessingParameterBoolean(
+                "REFERENCE_CODE", tr("Reproduce the published code's numbers (its bugs)"), False
+            )
+        )
+        cache = QgsProcessingParameterFile(
+            "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
+            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
+        )  # fmt: skip
+        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
+        self.addParameter(cache)
+        self.addParameter(
+            QgsProcessingParameterBoolean(
+                "ESTIMATE_ONLY", tr("Only estimate (score nothing, write nothing)"), False
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("HERB GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Region layers")))
+        self.addOutput(QgsProcessingOutputString("DESCRIPTOR_TABLE", tr("Descriptor table URI")))
+        self.addOutput(QgsProcessingOutputString("REGION_TABLE", tr("Region table URI")))
+        self.addOutput(QgsProcessingOutputNumber("C_ROOT", tr("C of the Earth (C_w)")))
+        self.addOutput(QgsProcessingOutputNumber("N_SENTENCES", tr("Sentences")))
+        self.addOutput(QgsProcessingOutputNumber("N_TO_SCORE", tr("Sentences not yet cached")))
+        self.addOutput(QgsProcessingOutputString("ESTIMATE", tr("Estimate")))
+
+    # -- reading the parameters
+
+    def read_scope(self, parameters, context):
+        """(hierarchy, geometries or None for world, scope text)."""
+        scope = HERB_SCOPES.key(self.parameterAsEnum(parameters, "SCOPE", context))
+        if scope == "world":
+            text = self.parameterAsString(parameters, "CONTINENTS", context)
+            continents = [c.strip() for c in text.split(";") if c.strip()]
+            min_pop = self.parameterAsInt(parameters, "MIN_POPULATION", context)
+            max_cities = self.parameterAsInt(parameters, "MAX_CITIES", context)
+            h = world_scope(continents, min_pop, max_cities)
+            what = ", ".join(continents) if continents else tr("the world")
+            return h, None, tr("{what}, {n} regions").format(what=what, n=len(h))
+        levels = []
+        for k in (1,) if scope == "parent_field" else (1, 2, 3):
+            source = self.parameterAsSource(parameters, f"LAYER_{k}", context)
+            if source is None:
+                if k <= (1 if scope == "parent_field" else 2):
+                    raise QgsProcessingException(tr("Give layer {k} of the scope.").format(k=k))
+                continue
+            name_f = self.parameterAsString(parameters, f"NAME_FIELD_{k}", context)
+            if not name_f:
+                raise QgsProcessingException(
+                    tr("Choose the region name field of layer {k}.").format(k=k)
+                )
+            id_f = self.parameterAsString(parameters, f"ID_FIELD_{k}", context)
+            parent_f = self.parameterAsString(parameters, f"PARENT_FIELD_{k}", context)
+            if (k > 1 or scope == "parent_field") and not parent_f:
+                raise QgsProcessingException(
+                    tr("Choose the parent id field of layer {k}: without it the layers have no "
+                       "parent relation.").format(k=k)
+                )  # fmt: skip
+            level = source.sourceName() or f"level {k}"
+            levels.append((source, name_f, id_f, parent_f, level))
+        h, geoms = layer_regions(levels, context)
+        return h, geoms, tr("{n} regions of your layers").format(n=len(h))
+
+    def read_descriptors(self, parameters, context):
+        path = self.parameterAsFile(parameters, "DESCRIPTORS", context)
+        try:
+            words = load_descriptors(path or None)
+        except (DescriptorError, ValueError) as err:  # ValueError: not a UTF-8 text file
+            raise QgsProcessingException(
+                tr("Descriptors (DESCRIPTORS): {err}").format(err=err)
+            ) from err
+        text = self.parameterAsString(parameters, "TOPICS", context)
+        wanted = [t.strip() for t in text.split(";") if t.strip()]
+        if wanted:
+            unknown = [t for t in wanted if t not in topics_of(words)]
+            if unknown:
+                raise QgsProcessingException(
+                    tr("Unknown topics {u}; the descriptors have: {k}.").format(
+                        u=", ".join(unknown), k=", ".join(topics_of(words))
+                    )
+                )
+            words = [d for d in words if d.topic in wanted]
+        return words
+
+    def processAlgorithm(self, parameters, context, feedback):
+        from ...core.cache import CacheError, ScoreCache
+        from ...core.herb import AggregationError
+        from ...core.herb_run import (
+            HerbSpec,
+            IncompleteScoresError,
+            estimate,
+            plan,
+        )
+        from ...core.herb_run import run as run_herb
+
+        started = now()
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        h, geoms, scope_text = self.read_scope(parameters, context)
+        words = self.read_descriptors(parameters, context)
+        template = self.parameterAsString(parameters, "TEMPLATE", context) or DEFAULT_TEMPLATE
+        reference = self.parameterAsBool(parameters, "REFERENCE_CODE", context)
+        only_estimate = self.parameterAsBool(parameters, "ESTIMATE_ONLY", context)
+        kind = HERB_SCORERS.key(self.parameterAsEnum(parameters, "SCORER", context))
+        connection = Connection(
+            provider=kind,
+            base_url=read_url(self, parameters, "URL", context),
+            model=self.parameterAsString(parameters, "MODEL", context).strip(),
+            api_key=api_key_from_auth(self.parameterAsString(parameters, "AUTH_CONFIG", context)),
+            concurrency=self.parameterAsInt(parameters, "CONCURRENCY", context),
+        )
+        cache_path = self.parameterAsFile(parameters, "CACHE", context) or default_cache_path()
+        try:
+            from ...core.descriptors import validate_template
+
+            validate_template(template)
+        except DescriptorError as err:
+            raise QgsProcessingException(str(err)) from err
+        if h.n_levels < 2:
+            raise QgsProcessingException(
+                tr("The scope has one level only: HERB needs regions and their sub-regions.")
+            )
+        try:
+            cache = ScoreCache(cache_path)
+        except CacheError as err:
+            raise QgsProcessingException(str(err)) from err
+        scorer, host = make_scorer(kind, connection, feedback)
+        try:
+            spec = HerbSpec(h, scorer, words, template)
+            try:
+                sentences = plan(spec).sentences
+            except (DescriptorError, ValueError) as err:
+                raise QgsProcessingException(str(err)) from err
+            rate = EMBEDDED_RATE if kind == "embedded" else None
+            est = estimate(spec, cache, rate)
+            text = format_estimate(est, host, scope_text)
+            feedback.pushInfo(text)
+            results = {"N_SENTENCES": est.n_sentences, "N_TO_SCORE": est.n_to_score,
+                       "ESTIMATE": text}  # fmt: skip
+            if only_estimate:
+                return dict(results, OUTPUT=None, OUTPUT_LAYERS=[])
+            if est.n_to_score:
+                probe_scorer(scorer, sentences[0])
+
+            def progress(p):
+                feedback.setProgress(90.0 * p.done / max(p.total, 1))
+                feedback.setProgressText(
+                    tr("{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left").format(
+                        d=p.done, t=p.total, r=p.rate, m=p.eta_s / 60
+                    )
+                )
+
+            try:
+                result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
+            except IncompleteScoresError as err:
+                raise QgsProcessingException(
+                    tr("{err} (scores so far are kept in the cache; nothing was written)").format(
+                        err=err
+                    )
+                ) from err
+            except AggregationError as err:
+                raise QgsProcessingException(str(err)) from err
+        finally:
+            scorer.close()
+            cache.close()
+        feedback.setProgressText(tr("Writing the region layers…"))
+        if geoms is None:
+            geoms = world_geometries(h, feedback)
+        uris, regions = write_results(path, result, geoms, feedback)
+        record = run_record(
+            self.id(), parameters, started, None, None, topics_of(words),
+            model=getattr(scorer, "identity", ""), provider=kind, endpoint_host=host,
+            template_body=template, n_points=len(h), n_requests=est.n_requests,
+            n_cached=est.n_cached, n_failed=0, status="complete",
+        )  # fmt: skip
+        record["endpoint"] = json.dumps(
+            {"scorer": kind, "host": host, "rule": scorer.rule, "reference_code": reference}
+        )
+        append_runs(path, [record])
+        load_outputs(context, uris)
+        feedback.pushInfo(format_c_table(result))
+        model_name = short_model(getattr(scorer, "identity", "").replace("gguf:", ""))
+        feedback.pushInfo(tr("Model: {m}").format(m=model_name))
+        results.update(OUTPUT=path, OUTPUT_LAYERS=list(uris), REGION_TABLE=regions,
+                       DESCRIPTOR_TABLE=f"{path}|layername=herb_descriptors",
+                       C_ROOT=float(result.C_w[result.root]))  # fmt: skip
+        return results

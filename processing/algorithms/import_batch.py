@@ -1,0 +1,99 @@
+"""geobias:importbatch — a batch service's output JSONL into the survey cache, so the next rating
+run with the same settings takes its answers from there."""
+
+import glob
+import os
+
+from qgis.core import (
+    QgsProcessingException,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterFile,
+)
+
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import default_cache_path
+
+
+class ImportBatchAlgorithm(GeoBiasAlgorithm):
+    NAME = "importbatch"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Import batch results")
+    GROUP = "survey"
+    USES_GEOS = False
+
+    def help_text(self):
+        return tr(
+            "Stores the output of a batch service (OpenAI Batch API, vLLM's 'run-batch', Ray "
+            "Data: one JSON line per request with its custom_id) in the survey cache. Give one "
+            "output file, or a folder whose .jsonl files are all imported (the outputs of many "
+            "nodes, in any order). Each answer is kept under its request's custom_id, so "
+            "importing twice changes nothing; a failed line is recorded so that the next run "
+            "sends that request again, unless another output answered it. Then run 'Rate "
+            "locations' with the settings of the export: it writes the rated layers without "
+            "asking the endpoint again."
+        )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFile(
+                "INPUT", tr("Batch output file (JSONL)"), extension="jsonl", optional=True
+            )
+        )
+        self.addParameter(
+            QgsProcessingParameterFile(
+                "FOLDER", tr("Or a folder of batch output files"),
+                behavior=QgsProcessingParameterFile.Behavior.Folder, optional=True,
+            )
+        )  # fmt: skip
+        self.addOutput(QgsProcessingOutputNumber("N_ANSWERS", tr("Answers stored")))
+        self.addOutput(QgsProcessingOutputNumber("N_FAILED", tr("Failed requests recorded")))
+        self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        from ...core.batch import read_batch, store_batch
+        from ...core.cache import CacheError, SurveyCache
+
+        path = self.parameterAsFile(parameters, "INPUT", context)
+        folder = self.parameterAsFile(parameters, "FOLDER", context)
+        if bool(path) == bool(folder):
+            raise QgsProcessingException(
+                tr("Give either a batch output file (INPUT) or a folder (FOLDER).")
+            )
+        paths = [path] if path else sorted(glob.glob(os.path.join(folder, "*.jsonl")))
+        if not paths:
+            raise QgsProcessingException(
+                tr("Folder (FOLDER): {folder} holds no .jsonl file.").format(folder=folder)
+            )
+        key = "INPUT" if path else "FOLDER"
+        cache = None  # opened once the first file has been read: a bad file writes nothing
+        n_answers = n_failed = 0
+        for i, p in enumerate(paths):
+            if feedback.isCanceled():
+                break
+            try:
+                output = read_batch(p)
+            except (OSError, ValueError) as err:
+                raise QgsProcessingException(
+                    tr("{key}: {path} cannot be imported: {err}").format(key=key, path=p, err=err)
+                ) from err
+            if cache is None:
+                try:
+                    cache = SurveyCache(default_cache_path())
+                except CacheError as err:
+                    raise QgsProcessingException(str(err)) from err
+            result = store_batch(output, cache)
+            n_answers += result.n_answers
+            n_failed += result.n_failed
+            feedback.pushInfo(
+                tr("{path}: {a} answers, {f} failed requests recorded").format(
+                    path=p, a=result.n_answers, f=result.n_failed
+                )
+            )
+            feedback.setProgress(100.0 * (i + 1) / len(paths))
+        if n_failed:
+            feedback.pushWarning(
+                tr("{f} requests failed in the batch: the next rating run sends them.").format(
+                    f=n_failed
+                )
+            )
+        return {"N_ANSWERS": n_answers, "N_FAILED": n_failed, "N_FILES": len(paths)}

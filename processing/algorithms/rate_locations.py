@@ -1,0 +1,86 @@
+"""geobias:ratelocations — a model rates every point on each topic; a layer per model x topic."""
+
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterFileDestination,
+)
+
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import running_endpoint
+from ..parameters import (
+    INPUT,
+    OUTPUT,
+    ConnectionParameters,
+    PromptParameters,
+    add_endpoint_parameters,
+)
+from ..rating import load_outputs, rate, read_points, write_rated
+from ..runs import append_runs, now, run_record, stats_fields
+
+
+class RateLocationsAlgorithm(GeoBiasAlgorithm):
+    NAME = "ratelocations"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Rate locations")
+    GROUP = "survey"
+    USES_GEOS = False  # points are written as WKB by numpy, no shapely
+
+    def help_text(self):
+        return tr(
+            "Asks a large language model to rate every point on each topic (0.0–9.9) with the "
+            "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
+            "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
+            "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
+            "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
+            "(embedded = a small local model in its own process on 127.0.0.1, kept for later "
+            "runs; or any OpenAI-compatible service), a base URL, the model name and an "
+            "authentication configuration holding the API key. Score: the expected value of the "
+            "first digit from the log-probabilities, the greedy rating, or automatic (the "
+            "default: the expected value when the endpoint gives log-probabilities, else the "
+            "greedy rating). A score column holds one kind: answered points without it are "
+            "marked no_score = 1. Requests that fail after retries are marked failed = 1 and are "
+            "not counted as refusals. Answers are cached, so a cancelled run resumes."
+        )
+
+    def initAlgorithm(self, config=None):
+        self.addParameter(
+            QgsProcessingParameterFeatureSource(
+                INPUT, tr("Points to rate"), [QgsProcessing.SourceType.TypeVectorPoint]
+            )
+        )
+        add_endpoint_parameters(self)
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                OUTPUT, tr("Rated points GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputNumber("N_ANSWERED", tr("Answered points")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        path = self.parameterAsFileOutput(parameters, OUTPUT, context)
+        connection = ConnectionParameters.read(self, parameters, context)
+        prompt = PromptParameters.read(self, parameters, context)
+        template, score_kind, topics = prompt.template, prompt.score_kind, prompt.topics
+        lon, lat, pids = read_points(self, parameters, context)
+        with running_endpoint(connection, feedback) as ep:
+            feedback.pushInfo(
+                tr("Rating {n} points on {k} topic(s) with {m} at {h}.").format(
+                    n=len(lon), k=len(topics), m=ep.model, h=ep.host()
+                )
+            )
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            feedback.setProgressText(tr("Writing the rated layers…"))
+            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
+            record = run_record(
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                **stats_fields(stats),
+            )  # fmt: skip
+        append_runs(path, [record])
+        load_outputs(context, uris)
+        n_answered = int(sum(c["answered"].sum() for c in by_topic.values()))
+        return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

@@ -1,0 +1,60 @@
+"""geobias:samplepoints — points in a region: uniform on the sphere, weighted, or a grid."""
+
+import numpy as np
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingOutputNumber,
+    QgsProcessingParameterFeatureSink,
+)
+
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..features import qgs_fields
+from ..metadata import credit_geonames
+from ..parameters import OUTPUT, SamplingParameters
+from ..points import POINT_FIELDS, sample_points
+
+
+class SamplePointsAlgorithm(GeoBiasAlgorithm):
+    NAME = "samplepoints"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Sample points")
+    GROUP = "survey"
+
+    def help_text(self):
+        return tr(
+            "Samples the locations to rate inside a region: the polygons of a layer (or only its "
+            "selected features), an extent, or the whole world when neither is given. Methods: "
+            "uniform on the sphere (not uniform in degrees); weighted by the population of the "
+            "bundled GeoNames places or by a weight raster (e.g. population), combining importance "
+            "sampling with farthest point sampling on great-circle distances as the paper does for "
+            "its maps; or a square or hexagonal grid of about COUNT points. Invalid region "
+            "geometries are repaired (with a warning); layers in any CRS are reprojected. The "
+            "output is EPSG:4326 with pid, lon, lat and the sampling weight."
+        )
+
+    def initAlgorithm(self, config=None):
+        SamplingParameters.add(self)
+        self.addParameter(
+            QgsProcessingParameterFeatureSink(
+                OUTPUT, tr("Sampled points"), QgsProcessing.SourceType.TypeVectorPoint
+            )
+        )
+        self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        feedback.setProgress(10)
+        sampling = SamplingParameters.read(self, parameters, context, feedback)
+        pts, weights = sample_points(sampling, feedback)
+        feedback.setProgress(60)
+        columns = {
+            "pid": np.arange(len(pts), dtype=np.int64),
+            "lon": pts[:, 0],
+            "lat": pts[:, 1],
+            "weight": weights,
+        }
+        dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, feedback)
+        if dest is None:
+            return {}
+        if sampling.method == "population":  # GeoNames places and populations
+            credit_geonames(dest, context)
+        return {OUTPUT: dest, "N_POINTS": len(pts)}

@@ -1,0 +1,118 @@
+"""geobias:survey — sample points, rate them, add ground truth, compute bias metrics, in one go."""
+
+import numpy as np
+from qgis.core import (
+    QgsProcessingOutputMultipleLayers,
+    QgsProcessingOutputString,
+    QgsProcessingParameterFileDestination,
+)
+
+from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ..base import GeoBiasAlgorithm
+from ..endpoints import running_endpoint
+from ..features import polygon_field_values
+from ..gpkg import write_table
+from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
+from ..parameters import (
+    AnchorParameters,
+    BootstrapParameters,
+    ConnectionParameters,
+    PromptParameters,
+    SamplingParameters,
+    TruthParameters,
+    add_endpoint_parameters,
+)
+from ..points import sample_points
+from ..rating import load_outputs, rate, write_rated
+from ..runs import append_runs, now, run_record, stats_fields
+from ..truth import anchor_values, truth_columns
+
+
+class SurveyAlgorithm(GeoBiasAlgorithm):
+    NAME = "survey"
+    DISPLAY = QT_TRANSLATE_NOOP("@default", "Run a bias survey")
+    GROUP = "survey"
+
+    def help_text(self):
+        return tr(
+            "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
+            "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
+            "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
+            "truth'), and computes the bias metrics with an anchoring field such as infant "
+            "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
+            "'metrics' table and a 'runs' table into one GeoPackage."
+        )
+
+    def initAlgorithm(self, config=None):
+        SamplingParameters.add(self)
+        add_endpoint_parameters(self)
+        TruthParameters.add(self)
+        AnchorParameters.add(self)
+        BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
+        self.addParameter(
+            QgsProcessingParameterFileDestination(
+                "OUTPUT", tr("Survey GeoPackage"), tr("GeoPackage (*.gpkg)")
+            )
+        )
+        self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
+        self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
+
+    def processAlgorithm(self, parameters, context, feedback):
+        started = now()
+        path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
+        connection = ConnectionParameters.read(self, parameters, context)
+        prompt = PromptParameters.read(self, parameters, context)
+        template, score_kind, topics = prompt.template, prompt.score_kind, prompt.topics
+        truth_source = TruthParameters.read(self, parameters, context, topics)
+        anchor_source = AnchorParameters.read(self, parameters, context)
+        bootstrap = BootstrapParameters.read(self, parameters, context)
+        n_boot, seed = bootstrap.n_boot, bootstrap.seed
+        sampling = SamplingParameters.read(self, parameters, context, feedback)
+
+        pts, _ = sample_points(sampling, feedback)
+        lon, lat = pts[:, 0], pts[:, 1]
+        pids = np.arange(len(lon), dtype=np.int64)
+        feedback.pushInfo(tr("Sampled {n} points ({m}).").format(n=len(lon), m=sampling.method))
+        truth = units = None
+        if truth_source.source is not None:
+            truth, units = polygon_field_values(
+                truth_source.source, truth_source.field_name, lon, lat, context,
+                tr("Ground truth field (TRUTH_FIELD)"), with_units=True,
+            )  # fmt: skip
+        anchor, anchor_units, anchor_name = anchor_values(
+            anchor_source, lon, lat, context, feedback
+        )
+        if bootstrap.kind == "points":
+            units = anchor_units = None
+
+        with running_endpoint(connection, feedback) as ep:
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            rows = []
+            for topic, cols in by_topic.items():
+                t = truth if (truth is not None and truth_source.applies_to(topic)) else None
+                u = units if t is not None else None
+                if t is not None:
+                    cols.update(truth_columns(cols["score"], t))
+                    has = np.isfinite(t) & (units >= 0)
+                    cols["truth_unit"] = np.where(has, units, np.nan)  # NaN is written as NULL
+                rows.append(
+                    metrics_row(
+                        ep.model, topic, cols["score_kind"][0], cols["score"], t, anchor,
+                        anchor_name, n_boot, seed, answered=cols["answered"] == 1,
+                        failed=cols["failed"] == 1, truth_units=u,
+                        anchor_units=u if anchor_units is None else anchor_units,
+                        note=cols.get("score_note", ""), lon=lon, lat=lat,
+                    )
+                )  # fmt: skip
+            record = run_record(
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                **stats_fields(stats),
+            )  # fmt: skip
+            model_name = ep.model
+        # Everything is computed: only now write, so a failure above leaves no partial file.
+        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
+        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
+        append_runs(path, [record])
+        load_outputs(context, uris)
+        feedback.pushInfo(format_table(rows))
+        return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}

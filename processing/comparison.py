@@ -1,0 +1,101 @@
+"""Comparisons across models and topics: survey layers, pivot tables, mean-rank layers."""
+
+import os
+
+import numpy as np
+from osgeo import ogr
+from qgis.core import QgsProcessingException, QgsVectorLayer
+
+from ..core.compare import to_csv
+from ..i18n_util import tr
+from .gpkg import table_name, write_points_layer
+from .metrics_table import METRIC_FIELDS
+from .styles import style_file
+
+# The long table: one row per model x topic, the single-layer metrics plus the compared label.
+COMPARE_FIELDS = {"label": ogr.OFTString, **METRIC_FIELDS, "r2_truth": ogr.OFTReal}
+MEAN_RANK_FIELDS = {
+    "lat": ogr.OFTReal,
+    "lon": ogr.OFTReal,
+    "model": ogr.OFTString,  # "mean of <models>": the layer's metadata names them
+    "topic": ogr.OFTString,
+    "n_models": ogr.OFTInteger,  # models that scored this point
+    "mean_rank": ogr.OFTReal,
+    "truth": ogr.OFTReal,
+    "mean_rank_error": ogr.OFTReal,
+}
+RATED_NEEDS = ("model", "topic")  # fields a survey GeoPackage's rated layers have
+
+
+def survey_layers(path, score_field):
+    """The rated point layers of a survey GeoPackage (those with model, topic and the score)."""
+    ds = ogr.Open(path)
+    if ds is None:
+        raise QgsProcessingException(
+            tr("Survey GeoPackage (SURVEY): {path} cannot be opened.").format(path=path)
+        )
+    names = []
+    for i in range(ds.GetLayerCount()):
+        lyr = ds.GetLayerByIndex(i)
+        defn = lyr.GetLayerDefn()
+        fields = {defn.GetFieldDefn(k).GetName() for k in range(defn.GetFieldCount())}
+        is_point = ogr.GT_Flatten(lyr.GetGeomType()) == ogr.wkbPoint
+        if is_point and fields.issuperset((*RATED_NEEDS, score_field)):
+            names.append(lyr.GetName())
+    ds = None
+    layers = [QgsVectorLayer(f"{path}|layername={name}", name, "ogr") for name in names]
+    return [lyr for lyr in layers if lyr.isValid()]
+
+
+def labelled(rows):
+    """Column labels: the model, with its score kind when a model comes in several kinds."""
+    kinds = {}
+    for r in rows:
+        kinds.setdefault(r["model"], set()).add(r["score_kind"])
+    for r in rows:
+        several = len(kinds[r["model"]]) > 1
+        r["label"] = f"{r['model']} ({r['score_kind']})" if several else r["model"]
+    return rows
+
+
+def pivot_fields(p):
+    """A pivot table's schema: topic, a column per model (or variant), the mean column."""
+    fields = {"topic": ogr.OFTString}
+    fields.update({m: ogr.OFTReal for m in p.models})
+    fields[f"mean_across_{p.columns}"] = ogr.OFTReal
+    return fields
+
+
+def pivot_rows(p):
+    """A pivot's rows (the mean across topics last) as dicts for write_table."""
+    _header, rows = p.table()
+    names = list(pivot_fields(p))
+    return [dict(zip(names, r)) for r in rows]
+
+
+def write_mean_layer(path, topic, m):
+    """The mean rank (and rank error) layer of one topic, styled as the single-model layers."""
+    n = len(m.lon)
+    columns = {
+        "lat": m.lat,
+        "lon": m.lon,
+        "model": [tr("mean of {models}").format(models=", ".join(m.models))] * n,
+        "topic": [topic] * n,
+        "n_models": m.n_models.astype(np.int64),
+        "mean_rank": m.mean_rank,
+        "truth": m.truth,
+        "mean_rank_error": m.mean_rank_error,
+    }
+    uri = write_points_layer(path, table_name("mean_rank", topic), columns, MEAN_RANK_FIELDS)
+    style_file(uri, "mean_rank_error", values=columns)
+    return uri
+
+
+def write_folder(folder, tables, markdown):
+    """<metric>.csv per pivot and comparison.md with every table."""
+    os.makedirs(folder, exist_ok=True)
+    for p in tables:
+        with open(os.path.join(folder, f"{p.metric}.csv"), "w", encoding="utf-8") as f:
+            f.write(to_csv(p))
+    with open(os.path.join(folder, "comparison.md"), "w", encoding="utf-8") as f:
+        f.write(markdown)

@@ -1,0 +1,164 @@
+"""The choices of GeoBias's enum parameters, keys and labels in one place.
+
+Processing stores an enum parameter as the position of its choice. The algorithms declare their
+enums from these definitions and read them back as keys; the dock builds its combo boxes from the
+same definitions and passes `choices.index(key)`. Nothing outside this module depends on the
+order of a choice list, so reordering one here cannot silently break the dock.
+"""
+
+from dataclasses import dataclass
+
+from ..core.prompts import DEFAULT_PRESET, PRESET_LABELS, PRESETS
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
+
+
+@dataclass(frozen=True)
+class Choices:
+    """One enum parameter's choices: stable keys in Processing's order, and their labels.
+
+    Labels are English source strings marked for translation; `labels()` translates them.
+    """
+
+    keys: tuple
+    source_labels: tuple
+    default: str
+
+    def __post_init__(self):
+        if len(self.keys) != len(self.source_labels) or self.default not in self.keys:
+            raise ValueError(f"bad choices {self.keys!r}")
+
+    def index(self, key):
+        """Processing's value of the choice `key` (ValueError for an unknown key)."""
+        return self.keys.index(key)
+
+    def key(self, index):
+        """The key of Processing's value `index`."""
+        return self.keys[int(index)]
+
+    @property
+    def default_index(self):
+        return self.keys.index(self.default)
+
+    def labels(self):
+        """The translated labels, in Processing's order."""
+        return [tr(label) for label in self.source_labels]
+
+    def label(self, key):
+        return tr(self.source_labels[self.keys.index(key)])
+
+
+def _choices(pairs, default):
+    return Choices(tuple(k for k, _ in pairs), tuple(v for _, v in pairs), default)
+
+
+# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL). Processing shows the keys.
+PROVIDERS = _choices(
+    [(p, p) for p in ("embedded", "openai", "ollama", "vllm", "llamacpp", "lmstudio", "together",
+                      "openrouter", "gemini", "custom")],
+    "embedded",
+)  # fmt: skip
+
+# "auto" (the default, in the dock too): the expected value when the endpoint gives logprobs,
+# the greedy rating when it gives none. A score column always holds one kind.
+SCORE_KINDS = _choices(
+    [
+        ("expected", QT_TRANSLATE_NOOP("@default", "Expected value (from log-probabilities)")),
+        ("greedy", QT_TRANSLATE_NOOP("@default", "Greedy rating")),
+        ("auto", QT_TRANSLATE_NOOP(
+            "@default",
+            "Automatic: the expected value where the endpoint gives log-probabilities")),
+    ],
+    "auto",
+)  # fmt: skip
+
+# The score kinds of imported ratings (a file holds one number per point).
+IMPORT_SCORE_KINDS = _choices(
+    [
+        ("greedy", QT_TRANSLATE_NOOP("@default", "Greedy ratings")),
+        ("expected", QT_TRANSLATE_NOOP("@default", "Expected values")),
+    ],
+    "greedy",
+)
+
+PROMPT_PRESETS = Choices(
+    tuple(PRESETS), tuple(PRESET_LABELS.get(k, k) for k in PRESETS), DEFAULT_PRESET
+)
+
+SAMPLE_METHODS = _choices(
+    [
+        ("uniform", QT_TRANSLATE_NOOP("@default", "Uniform on the sphere")),
+        ("population", QT_TRANSLATE_NOOP(
+            "@default", "Weighted by gazetteer population (importance + farthest point)")),
+        ("raster", QT_TRANSLATE_NOOP(
+            "@default", "Weighted by a raster (importance + farthest point)")),
+        ("grid", QT_TRANSLATE_NOOP("@default", "Square grid")),
+        ("hex", QT_TRANSLATE_NOOP("@default", "Hexagonal grid")),
+    ],
+    "population",
+)  # fmt: skip
+
+# Automatic: whole truth units (the polygons the truth came from, field truth_unit) are
+# resampled when the layer has them, single points otherwise.
+BOOTSTRAPS = _choices(
+    [
+        ("auto", QT_TRANSLATE_NOOP(
+            "@default", "Automatic: clusters by truth unit when the truth came from polygons")),
+        ("points", QT_TRANSLATE_NOOP("@default", "Points (independent)")),
+        ("clusters", QT_TRANSLATE_NOOP("@default", "Clusters by truth unit (field truth_unit)")),
+    ],
+    "auto",
+)  # fmt: skip
+
+# Statistics of a raster window (ground truth and anchors from rasters).
+STATISTICS = _choices(
+    [
+        ("mean", QT_TRANSLATE_NOOP("@default", "Mean")),
+        ("sum", QT_TRANSLATE_NOOP("@default", "Sum")),
+        ("median", QT_TRANSLATE_NOOP("@default", "Median")),
+        ("max", QT_TRANSLATE_NOOP("@default", "Maximum")),
+    ],
+    "mean",
+)
+
+# Spatial weights of the hot-spot statistics.
+WEIGHTS = _choices(
+    [
+        ("knn", QT_TRANSLATE_NOOP("@default", "k nearest neighbours")),
+        ("band", QT_TRANSLATE_NOOP("@default", "Distance band (km)")),
+    ],
+    "knn",
+)
+
+# HERB: where the regions come from, and what scores the sentences.
+HERB_SCOPES = _choices(
+    [
+        ("world", QT_TRANSLATE_NOOP(
+            "@default", "World: continents → countries → cities (bundled GeoNames)")),
+        ("layers", QT_TRANSLATE_NOOP(
+            "@default", "My nested layers (2–3 layers, each naming its parent)")),
+        ("parent_field", QT_TRANSLATE_NOOP("@default", "One layer with a parent field")),
+    ],
+    "world",
+)  # fmt: skip
+HERB_SCORERS = _choices(
+    [
+        ("embedded", QT_TRANSLATE_NOOP("@default", "Embedded local model")),
+        ("llamacpp", QT_TRANSLATE_NOOP("@default", "llama.cpp server (URL)")),
+        ("echo", QT_TRANSLATE_NOOP(
+            "@default", "/v1/completions with echo and logprobs (URL and model, e.g. vLLM)")),
+        ("transformers", QT_TRANSLATE_NOOP(
+            "@default", "transformers masked LM (model folder or name)")),
+    ],
+    "embedded",
+)  # fmt: skip
+
+# The prompt variants of the ablation: the whole prompt first, then the ablations in the order
+# of the paper's Tables 1-2 (labels are the presets').
+ABLATION_VARIANTS = Choices(
+    ("geollm", "no_coordinates", "no_nearby", "no_address", "short_address"),
+    tuple(
+        PRESET_LABELS[v]
+        for v in ("geollm", "no_coordinates", "no_nearby", "no_address", "short_address")
+    ),
+    "geollm",
+)

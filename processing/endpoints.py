@@ -1,0 +1,229 @@
+"""One way to reach a model: the factory that turns settings from Processing or the dock into a
+core endpoint or sentence scorer, the embedded model started on demand, QGIS's network settings
+(proxy, certificate authorities) applied to every remote endpoint."""
+
+import os
+import socket
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
+
+from ..i18n_util import tr
+from .network import use_qgis_network
+
+
+def api_key_from_auth(authcfg):
+    """The API key stored in the QGIS authentication database (Basic password or token)."""
+    if not authcfg:
+        return None
+    cfg = QgsAuthMethodConfig()
+    ok = QgsApplication.authManager().loadAuthenticationConfig(authcfg, cfg, True)
+    if isinstance(ok, tuple):  # PyQGIS returns (ok, config): the tuple itself is always true
+        ok, cfg = ok
+    if not ok:
+        raise QgsProcessingException(
+            tr("API key (AUTH_CONFIG): the authentication configuration {id} cannot be "
+               "loaded.").format(id=authcfg)
+        )  # fmt: skip
+    return cfg.config("password") or cfg.config("token") or cfg.config("apikey") or None
+
+
+def make_endpoint(connection):
+    """A core Endpoint for a Connection, on QGIS's network settings (proxy, certificate
+    authorities); the embedded model is not started (see running_endpoint)."""
+    from ..core.llm import PROVIDERS, Endpoint
+
+    c = connection
+    overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
+    if c.base_url:
+        overrides["base_url"] = c.base_url
+    if c.provider in PROVIDERS:
+        endpoint = Endpoint.from_provider(c.provider, c.model, **overrides)
+    elif not c.base_url:
+        raise QgsProcessingException(tr("A custom provider needs a base URL."))
+    else:
+        endpoint = Endpoint(model=c.model, provider="custom", **overrides)
+    return use_qgis_network(endpoint)
+
+
+@contextmanager
+def running_endpoint(connection, feedback):
+    """The endpoint to use; for the embedded provider without a URL, the shared local model."""
+    model, concurrency = connection.model, connection.concurrency
+    if connection.provider == "embedded" and not connection.base_url:
+        from ..core import models
+        from ..core.embedded import shared_port, shared_server
+        from ..host import embedded_python
+
+        # MODEL may name a bundled model (core/models.py); otherwise the default serves it.
+        known = models.find_model(model) if model else None
+        if shared_port() is None:
+            feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
+        try:
+            # A child process shared with the dock and later runs; it stops with the plugin.
+            server = shared_server(embedded_python(), model=known.key if known else None)
+        except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
+            raise QgsProcessingException(
+                tr("The embedded model could not start: {err}").format(err=err)
+            ) from err
+        endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
+        if model and not known:
+            endpoint.model = model
+        yield endpoint
+        return
+    if not model:
+        raise QgsProcessingException(tr("Give the model name."))
+    yield make_endpoint(connection)
+
+
+def start_embedded(port=None, model=None, feedback=None):
+    """Start the shared embedded model (`model`: a core/models.py name, None: the default) on
+    `port` unless it already runs there, and return its base URL; another model running there
+    is replaced. Call it off the GUI thread: loading a model takes seconds."""
+    from ..core.embedded import shared_port, shared_server
+    from ..host import embedded_python
+
+    if port is None or shared_port() != port:
+        if feedback is not None:
+            feedback.setProgressText(tr("Starting the embedded local model…"))
+    return shared_server(embedded_python(), port, model).base_url
+
+
+_planned_port = None
+
+
+def embedded_port():
+    """The port of the shared embedded model: the running one's, else a free one to start on.
+    The free one is kept while it stays free, so a survey's estimate (prepared in one job) names
+    the host its run (planned in the next) starts the model on."""
+    global _planned_port
+    from ..core.embedded import free_port, port_is_free, shared_port
+
+    running = shared_port()
+    if running:
+        return running
+    if _planned_port is None or not port_is_free(_planned_port):
+        _planned_port = free_port()
+    return _planned_port
+
+
+def stop_embedded():
+    """Stop the shared embedded model (plugin unload, QGIS quitting)."""
+    from ..core.embedded import stop_shared
+
+    stop_shared()
+
+
+def default_cache_path():
+    folder = os.path.join(QgsApplication.qgisSettingsDirPath(), "geobias")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, "survey_cache.sqlite")
+
+
+def check_reachable(endpoint, timeout=5.0):
+    """Fail fast (before hundreds of retried requests) when nothing listens at the endpoint,
+    or at the proxy the requests go through (the endpoint itself may be out of direct reach)."""
+    from ..core.llm import hide_password, proxy_for
+
+    via = proxy_for(endpoint.base_url, endpoint.proxy)
+    parts = (
+        urlsplit(via if "://" in via else f"http://{via}") if via else urlsplit(endpoint.base_url)
+    )
+    default = {"https": 443, "http": 80}.get(parts.scheme, 1080)  # socks*: 1080
+    try:
+        socket.create_connection((parts.hostname, parts.port or default), timeout=timeout).close()
+    except OSError as err:
+        if via:
+            message = tr("The proxy {proxy} (QGIS network settings) is not reachable: {err}")
+            raise QgsProcessingException(message.format(proxy=hide_password(via), err=err)) from err
+        raise QgsProcessingException(
+            tr("The endpoint {host} is not reachable: {err}").format(host=endpoint.host(), err=err)
+        ) from err
+
+
+# HERB's embedded scorer stays SmolLM2 (the rating survey's default became Gemma 3 270M in
+# issue 17): HERB's measured rates, its tests and make demo-herb are SmolLM2's, and the smaller
+# model scores the thousands of sentences faster.
+HERB_EMBEDDED_MODEL = "smollm2-135m"
+
+
+def make_scorer(kind, connection, feedback=None):
+    """(core sentence scorer, host) for HERB: `kind` a definitions.HERB_SCORERS key, the
+    connection's base URL, model, key and concurrency; the embedded model on the shared local
+    server."""
+    url, model = connection.base_url, connection.model
+    api_key, concurrency = connection.api_key, connection.concurrency
+    from ..core.scorers import (
+        ChildMaskedLMScorer,
+        EchoCompletionsScorer,
+        LlamaCppScorer,
+        ScorerError,
+    )
+
+    try:
+        if kind == "embedded":
+            from ..core.embedded import shared_port, shared_server
+            from ..host import embedded_python
+
+            if shared_port() is None and feedback is not None:
+                feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
+            server = shared_server(embedded_python(), model=HERB_EMBEDDED_MODEL)
+            ep = server.endpoint(concurrency=min(concurrency, server.parallel))
+            return LlamaCppScorer.from_endpoint(ep), ep.host()
+        if kind in ("llamacpp", "echo") and not url:
+            raise QgsProcessingException(tr("Give the server's URL."))
+        if kind == "echo" and not model:
+            raise QgsProcessingException(tr("Give the model name the server serves."))
+        if kind in ("llamacpp", "echo"):
+            from ..core.llm import Endpoint
+
+            # A remote server, reached like the survey's endpoints: QGIS's proxy and CAs.
+            ep = use_qgis_network(
+                Endpoint(url, model, provider="custom", api_key=api_key, concurrency=concurrency,
+                         timeout=120.0 if kind == "llamacpp" else 60.0)
+            )  # fmt: skip
+            if kind == "llamacpp":
+                return LlamaCppScorer.from_endpoint(ep), _host(url)
+            return EchoCompletionsScorer.from_endpoint(ep), ep.host()
+        if not model:
+            raise QgsProcessingException(tr("Give the transformers model's folder or name."))
+        # torch is native code: the model runs in a child process, never in QGIS's.
+        from ..host import embedded_python
+
+        if feedback is not None:
+            feedback.pushInfo(tr("Loading the masked language model in a child process ..."))
+        return ChildMaskedLMScorer(model, threads=2, python=embedded_python()), "local"
+    except ScorerError as err:
+        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+    except QgsProcessingException:
+        raise
+    except Exception as err:  # noqa: BLE001 - the embedded model's start failures, any kind
+        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+
+
+def _host(url):
+    parts = urlsplit(url)
+    return parts.netloc or url
+
+
+def probe_scorer(scorer, sentence):
+    """Score one sentence first: a server that gives no log-probabilities for the sentence's
+    own tokens (a chat-only endpoint, no echo) fails here, before anything is run or written."""
+    from ..core.scorers import ScorerError
+
+    try:
+        (out,) = scorer.score_batch([sentence])
+    except ScorerError as err:
+        out = None
+        why = str(err)
+    else:
+        why = out.error
+    if out is None or out.error:
+        raise QgsProcessingException(
+            tr("The model cannot score sentences: {why}. HERB needs the log-probability of "
+               "every token of a sentence: the embedded model, a llama.cpp server, a "
+               "/v1/completions endpoint with echo and logprobs (vLLM), or a local masked "
+               "LM; a chat-only endpoint cannot give them.").format(why=why)
+        )  # fmt: skip
+    return out

@@ -1,0 +1,58 @@
+"""Layer metadata: the GeoNames credit of layers whose prompts named gazetteer places."""
+
+from osgeo import ogr
+
+# GeoNames' licence (CC BY 4.0) asks for attribution wherever its data go: every layer GeoBias
+# makes from the gazetteer (points sampled by its population, prompts naming its places) says so
+# in its metadata, which a GeoPackage keeps (gpkg_metadata) and QGIS shows under Information.
+GEONAMES_RIGHTS = (
+    "Place names, administrative divisions and populations from GeoNames "
+    "(https://www.geonames.org), licensed under CC BY 4.0"
+)
+
+
+GEONAMES_LICENCE = "GeoNames data: CC BY 4.0, https://creativecommons.org/licenses/by/4.0/"
+
+
+def with_geonames_credit(metadata):
+    """The layer metadata with the GeoNames attribution in its rights and licences (once)."""
+    if GEONAMES_RIGHTS not in metadata.rights():
+        metadata.setRights([*metadata.rights(), GEONAMES_RIGHTS])
+    if GEONAMES_LICENCE not in metadata.licenses():
+        metadata.setLicenses([*metadata.licenses(), GEONAMES_LICENCE])
+    return metadata
+
+
+def has_geonames_credit(layer):
+    return layer is not None and GEONAMES_RIGHTS in layer.metadata().rights()
+
+
+def credit_geonames(layer_or_uri, context=None):
+    """Give a written layer the GeoNames attribution: on the layer object (a memory output that
+    Processing loads) and, for a GeoPackage, in the file itself. Returns the layer's metadata."""
+    from qgis.core import QgsProcessingUtils, QgsProviderRegistry, QgsVectorLayer
+
+    layer = layer_or_uri
+    if isinstance(layer_or_uri, str):
+        layer = QgsProcessingUtils.mapLayerFromString(layer_or_uri, context) if context else None
+        if layer is None:
+            layer = QgsVectorLayer(layer_or_uri, "geonames", "ogr")
+    if layer is None or not layer.isValid():
+        return None
+    metadata = with_geonames_credit(layer.metadata())
+    layer.setMetadata(metadata)
+    registry = QgsProviderRegistry.instance()
+    parts = registry.decodeUri("ogr", layer.source()) if layer.providerType() == "ogr" else {}
+    path = parts.get("path") or ""
+    if path.lower().endswith(".gpkg"):
+        name = parts.get("layerName")
+        if not name:  # a sink's file holds one layer with geometries (and maybe its styles)
+            ds = ogr.Open(path)
+            layers = [ds.GetLayer(i) for i in range(ds.GetLayerCount())] if ds else []
+            spatial = [g.GetName() for g in layers if g.GetGeomType() != ogr.wkbNone]
+            name = spatial[0] if len(spatial) == 1 else ""
+            layers = ds = None
+        if name:
+            uri = registry.encodeUri("ogr", {"path": path, "layerName": name})
+            registry.saveLayerMetadata("ogr", uri, metadata)
+    return metadata

@@ -1,0 +1,734 @@
+"""Parameter groups that several algorithms declare: their keys as class constants, `add(alg)`
+to declare them and `read(...)` to read them back as a dataclass.
+
+Every algorithm that rates points declares the same connection and prompt groups, every one
+that computes intervals the same bootstrap group, and so on; a key is spelled once, here.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from qgis.core import (
+    QgsProcessing,
+    QgsProcessingException,
+    QgsProcessingOutputLayerDefinition,
+    QgsProcessingParameterAuthConfig,
+    QgsProcessingParameterBand,
+    QgsProcessingParameterBoolean,
+    QgsProcessingParameterEnum,
+    QgsProcessingParameterExtent,
+    QgsProcessingParameterFeatureSource,
+    QgsProcessingParameterField,
+    QgsProcessingParameterFile,
+    QgsProcessingParameterNumber,
+    QgsProcessingParameterRasterLayer,
+    QgsProcessingParameterString,
+    QgsProperty,
+    QgsWkbTypes,
+)
+
+from ..core.prompts import PRESETS
+from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .crs import WGS84
+from .definitions import (
+    BOOTSTRAPS,
+    PROMPT_PRESETS,
+    PROVIDERS,
+    SAMPLE_METHODS,
+    SCORE_KINDS,
+    STATISTICS,
+)
+from .features import extent_region, numeric_field, region_geometry
+
+INPUT = "INPUT"
+OUTPUT = "OUTPUT"
+DEFAULT_TOPICS = "Infant Mortality Rate"
+
+
+def split_topics(text):
+    """Topics from 'A; B' or one per line, stripped, without duplicates."""
+    parts = [t.strip() for line in text.splitlines() for t in line.split(";")]
+    return list(dict.fromkeys(t for t in parts if t))
+
+
+def _seed_parameter(key):
+    return QgsProcessingParameterNumber(key, tr("Random seed"), defaultValue=0)
+
+
+POLYGONS = (QgsProcessing.SourceType.TypeVectorPolygon,)
+POINTS = (QgsProcessing.SourceType.TypeVectorPoint,)
+UNITS_OR_POINTS = POLYGONS + POINTS
+
+
+def add_layer_and_field(alg, key, label, types, field_key, field_label, default_field=None,
+                        optional=True):  # fmt: skip
+    """A vector layer parameter and a numeric field of it (the field is always optional: a
+    reader says when it is needed)."""
+    alg.addParameter(
+        QgsProcessingParameterFeatureSource(key, label, list(types), optional=optional)
+    )
+    alg.addParameter(
+        QgsProcessingParameterField(
+            field_key, field_label, default_field, key,
+            QgsProcessingParameterField.DataType.Numeric, optional=True,
+        )
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------ sampling
+
+
+@dataclass
+class Sampling:
+    """Where and how to sample: a lon/lat shapely region and the method's settings."""
+
+    region: Any
+    count: int
+    method: str  # a definitions.SAMPLE_METHODS key
+    seed: int
+    raster_path: str | None = None
+    band: int = 1
+
+
+class SamplingParameters:
+    """REGION or EXTENT (else the world), COUNT, METHOD, WEIGHT_RASTER, BAND, SEED."""
+
+    REGION = "REGION"
+    EXTENT = "EXTENT"
+    COUNT = "COUNT"
+    METHOD = "METHOD"
+    WEIGHT_RASTER = "WEIGHT_RASTER"
+    BAND = "BAND"
+    SEED = "SEED"
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(
+            QgsProcessingParameterFeatureSource(
+                cls.REGION, tr("Region polygons"), [QgsProcessing.SourceType.TypeVectorPolygon],
+                optional=True,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterExtent(cls.EXTENT, tr("Region extent"), optional=True)
+        )
+        alg.addParameter(
+            QgsProcessingParameterNumber(
+                cls.COUNT, tr("Number of points"), defaultValue=200, minValue=1
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.METHOD, tr("Sampling method"), SAMPLE_METHODS.labels(),
+                defaultValue=SAMPLE_METHODS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterRasterLayer(cls.WEIGHT_RASTER, tr("Weight raster"), optional=True)
+        )
+        alg.addParameter(
+            QgsProcessingParameterBand(
+                cls.BAND, tr("Weight band"), 1, cls.WEIGHT_RASTER, optional=True
+            )
+        )
+        alg.addParameter(_seed_parameter(cls.SEED))
+
+    @classmethod
+    def read_region(cls, alg, parameters, context, feedback):
+        """The region as a lon/lat shapely geometry (None: the whole world)."""
+        source = alg.parameterAsSource(parameters, cls.REGION, context)
+        if source is not None:
+            return region_geometry(source, context, feedback)
+        if parameters.get(cls.EXTENT):
+            rect = alg.parameterAsExtent(parameters, cls.EXTENT, context)
+            crs = alg.parameterAsExtentCrs(parameters, cls.EXTENT, context)
+            if not rect.isEmpty():
+                return extent_region(rect, crs if crs.isValid() else WGS84, context)
+        feedback.pushInfo(tr("No region given: sampling the whole world."))
+        return None
+
+    @classmethod
+    def read(cls, alg, parameters, context, feedback):
+        raster = alg.parameterAsRasterLayer(parameters, cls.WEIGHT_RASTER, context)
+        return Sampling(
+            region=cls.read_region(alg, parameters, context, feedback),
+            count=alg.parameterAsInt(parameters, cls.COUNT, context),
+            method=SAMPLE_METHODS.key(alg.parameterAsEnum(parameters, cls.METHOD, context)),
+            seed=alg.parameterAsInt(parameters, cls.SEED, context),
+            raster_path=raster.source().split("|")[0] if raster is not None else None,
+            band=alg.parameterAsInt(parameters, cls.BAND, context) or 1,
+        )
+
+
+# ------------------------------------------------------------------ endpoint
+
+
+@dataclass
+class Connection:
+    """Where and how to ask a model (the API key is never shown in a repr)."""
+
+    provider: str = "embedded"  # a definitions.PROVIDERS key
+    base_url: str = ""
+    model: str = ""
+    api_key: str | None = field(default=None, repr=False)
+    concurrency: int = 4
+
+
+class ConnectionParameters:
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY."""
+
+    PROVIDER = "PROVIDER"
+    BASE_URL = "BASE_URL"
+    MODEL = "MODEL"
+    AUTH_CONFIG = "AUTH_CONFIG"
+    CONCURRENCY = "CONCURRENCY"
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.PROVIDER, tr("Provider preset"), PROVIDERS.labels(),
+                defaultValue=PROVIDERS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.BASE_URL, tr("Base URL (empty: the preset's; embedded: start a local model)"),
+                "", optional=True,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.MODEL, tr("Model (empty for the embedded model)"), "", optional=True
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterAuthConfig(
+                cls.AUTH_CONFIG, tr("API key (QGIS authentication configuration)"), optional=True
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterNumber(
+                cls.CONCURRENCY, tr("Concurrent requests"), defaultValue=4, minValue=1,
+                maxValue=64,
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        from .endpoints import api_key_from_auth
+
+        return Connection(
+            provider=PROVIDERS.key(alg.parameterAsEnum(parameters, cls.PROVIDER, context)),
+            base_url=read_url(alg, parameters, cls.BASE_URL, context),
+            model=alg.parameterAsString(parameters, cls.MODEL, context).strip(),
+            api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
+            concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
+        )
+
+
+def read_url(alg, parameters, key, context):
+    """An http(s) URL parameter, stripped ("" when not given); anything else is refused
+    before a request is tried."""
+    from urllib.parse import urlsplit
+
+    url = alg.parameterAsString(parameters, key, context).strip()
+    if not url:
+        return ""
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        ok = False
+    if not ok:
+        label = short_label(alg.parameterDefinition(key))
+        raise QgsProcessingException(
+            tr("{label} ({key}): {url} is not an http:// or https:// URL.").format(
+                label=label, key=key, url=url
+            )
+        )
+    return url
+
+
+@dataclass
+class Prompt:
+    """What to ask: the prompt template, the score kind and the topics."""
+
+    template: Any  # a core.prompts.PromptTemplate
+    score_kind: str  # a definitions.SCORE_KINDS key
+    topics: list
+
+
+class PromptParameters:
+    """PRESET, SCORE, TOPICS."""
+
+    PRESET = "PRESET"
+    SCORE = "SCORE"
+    TOPICS = "TOPICS"
+
+    @classmethod
+    def add(cls, alg, with_preset=True):
+        if with_preset:
+            alg.addParameter(
+                QgsProcessingParameterEnum(
+                    cls.PRESET, tr("Prompt preset"), list(PROMPT_PRESETS.keys),
+                    defaultValue=PROMPT_PRESETS.default_index,
+                )
+            )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.SCORE, tr("Score"), SCORE_KINDS.labels(),
+                defaultValue=SCORE_KINDS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(cls.TOPICS, tr("Topics (separated by ;)"), DEFAULT_TOPICS)
+        )
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        topics = split_topics(alg.parameterAsString(parameters, cls.TOPICS, context))
+        if not topics:
+            raise QgsProcessingException(tr("Give at least one topic (TOPICS)."))
+        template = None
+        if alg.parameterDefinition(cls.PRESET) is not None:
+            key = PROMPT_PRESETS.key(alg.parameterAsEnum(parameters, cls.PRESET, context))
+            template = PRESETS[key]
+        return Prompt(
+            template=template,
+            score_kind=SCORE_KINDS.key(alg.parameterAsEnum(parameters, cls.SCORE, context)),
+            topics=topics,
+        )
+
+
+def add_endpoint_parameters(alg, with_preset=True):
+    """The connection and prompt groups, in the order every rating algorithm shows them."""
+    ConnectionParameters.add(alg)
+    PromptParameters.add(alg, with_preset)
+
+
+# ------------------------------------------------------------------ ground truth
+
+
+@dataclass
+class TruthSource:
+    """A polygon layer field giving the truth of some topics (source None: no truth)."""
+
+    source: Any = None
+    field_name: str = ""
+    topics: list = field(default_factory=list)
+
+    def applies_to(self, topic):
+        return self.source is not None and topic in self.topics
+
+
+class TruthParameters:
+    """TRUTH (polygons), TRUTH_FIELD, TRUTH_TOPICS."""
+
+    TRUTH = "TRUTH"
+    TRUTH_FIELD = "TRUTH_FIELD"
+    TRUTH_TOPICS = "TRUTH_TOPICS"
+
+    @classmethod
+    def add(cls, alg):
+        add_layer_and_field(
+            alg, cls.TRUTH, tr("Ground truth polygons"), POLYGONS,
+            cls.TRUTH_FIELD, tr("Ground truth field"),
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.TRUTH_TOPICS, tr("Topics the ground truth measures (empty: the first topic)"),
+                "", optional=True,
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context, topics):
+        source = alg.parameterAsSource(parameters, cls.TRUTH, context)
+        name = alg.parameterAsString(parameters, cls.TRUTH_FIELD, context)
+        if source is not None and not name:
+            raise QgsProcessingException(tr("Choose the ground truth field."))
+        wanted = split_topics(alg.parameterAsString(parameters, cls.TRUTH_TOPICS, context))
+        return TruthSource(source, name, wanted or list(topics[:1]))
+
+
+# ------------------------------------------------------------------ anchor
+
+
+@dataclass
+class AnchorSource:
+    """The anchoring distribution (higher = better off): a polygon field or a raster window."""
+
+    polygons: Any = None
+    field_name: str = ""
+    raster: Any = None
+    band: int = 1
+    window_km: float = 5.0
+    statistic: str = "mean"  # a definitions.STATISTICS key
+    negate: bool = False
+
+    @property
+    def given(self):
+        return self.polygons is not None or self.raster is not None
+
+
+class AnchorParameters:
+    """ANCHOR + ANCHOR_FIELD (polygons) or ANCHOR_RASTER + band, window and statistic;
+    ANCHOR_NEGATE."""
+
+    ANCHOR = "ANCHOR"
+    ANCHOR_FIELD = "ANCHOR_FIELD"
+    ANCHOR_RASTER = "ANCHOR_RASTER"
+    ANCHOR_BAND = "ANCHOR_BAND"
+    ANCHOR_WINDOW_KM = "ANCHOR_WINDOW_KM"
+    ANCHOR_STATISTIC = "ANCHOR_STATISTIC"
+    ANCHOR_NEGATE = "ANCHOR_NEGATE"
+
+    @classmethod
+    def add(cls, alg):
+        add_layer_and_field(
+            alg, cls.ANCHOR, tr("Anchoring polygons"), POLYGONS,
+            cls.ANCHOR_FIELD, tr("Anchoring field (higher = better off, e.g. infant survival)"),
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterRasterLayer(
+                cls.ANCHOR_RASTER, tr("Anchoring raster (instead of polygons)"), optional=True
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterBand(
+                cls.ANCHOR_BAND, tr("Anchoring raster band"), 1, cls.ANCHOR_RASTER, optional=True
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterNumber(
+                cls.ANCHOR_WINDOW_KM, tr("Anchoring raster window size (km)"),
+                QgsProcessingParameterNumber.Type.Double, 5.0, minValue=0.0,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.ANCHOR_STATISTIC, tr("Anchoring raster window statistic"),
+                STATISTICS.labels(), defaultValue=STATISTICS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterBoolean(
+                cls.ANCHOR_NEGATE,
+                tr("The anchor measures deprivation (e.g. infant mortality): use its negative"),
+                defaultValue=False,
+            )
+        )
+
+    @classmethod
+    def two_anchors_message(cls, parameters):
+        """The error for an anchor given both as polygons and as a raster, else ""."""
+        if parameters.get(cls.ANCHOR) and parameters.get(cls.ANCHOR_RASTER):
+            return tr(
+                "Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster "
+                "(ANCHOR_RASTER), not both."
+            )
+        return ""
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        """The anchor, checked before any work: given once, with a numeric field."""
+        message = cls.two_anchors_message(parameters)
+        if message:
+            raise QgsProcessingException(message)
+        polygons = alg.parameterAsSource(parameters, cls.ANCHOR, context)
+        name = ""
+        if polygons is not None:
+            name = alg.parameterAsString(parameters, cls.ANCHOR_FIELD, context)
+            if not name:
+                raise QgsProcessingException(tr("Choose the anchoring field (ANCHOR_FIELD)."))
+            numeric_field(polygons, name, tr("Anchoring field (ANCHOR_FIELD)"))
+        stat = alg.parameterAsEnum(parameters, cls.ANCHOR_STATISTIC, context)
+        return AnchorSource(
+            polygons=polygons,
+            field_name=name,
+            raster=alg.parameterAsRasterLayer(parameters, cls.ANCHOR_RASTER, context),
+            band=alg.parameterAsInt(parameters, cls.ANCHOR_BAND, context) or 1,
+            window_km=alg.parameterAsDouble(parameters, cls.ANCHOR_WINDOW_KM, context),
+            statistic=STATISTICS.key(stat),
+            negate=alg.parameterAsBool(parameters, cls.ANCHOR_NEGATE, context),
+        )
+
+
+# ------------------------------------------------------------------ bootstrap
+
+
+@dataclass
+class Bootstrap:
+    """How the 95% intervals are made: points or clusters, resamples, seed."""
+
+    kind: str = "auto"  # a definitions.BOOTSTRAPS key
+    n_boot: int = 1000
+    seed: int = 0
+
+
+class BootstrapParameters:
+    """BOOTSTRAP (points or clusters), N_BOOT, SEED; each may be left out of an algorithm."""
+
+    BOOTSTRAP = "BOOTSTRAP"
+    N_BOOT = "N_BOOT"
+    SEED = "SEED"
+
+    @classmethod
+    def add(cls, alg, kind=True, resamples=True, seed=True):
+        if kind:
+            alg.addParameter(
+                QgsProcessingParameterEnum(
+                    cls.BOOTSTRAP, tr("Bootstrap of the 95% intervals"), BOOTSTRAPS.labels(),
+                    defaultValue=BOOTSTRAPS.default_index,
+                )
+            )  # fmt: skip
+        if resamples:
+            alg.addParameter(
+                QgsProcessingParameterNumber(
+                    cls.N_BOOT, tr("Bootstrap resamples"), defaultValue=1000, minValue=0
+                )
+            )
+        if seed:
+            alg.addParameter(_seed_parameter(cls.SEED))
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        has = alg.parameterDefinition
+        kind = "auto"  # without the parameter: clusters where the layer has truth units
+        if has(cls.BOOTSTRAP) is not None:
+            kind = BOOTSTRAPS.key(alg.parameterAsEnum(parameters, cls.BOOTSTRAP, context))
+        n_boot = seed = 0
+        if has(cls.N_BOOT) is not None:
+            n_boot = alg.parameterAsInt(parameters, cls.N_BOOT, context)
+        if has(cls.SEED) is not None:
+            seed = alg.parameterAsInt(parameters, cls.SEED, context)
+        return Bootstrap(kind=kind, n_boot=n_boot, seed=seed)
+
+
+# ------------------------------------------------------------------ values as given
+
+
+# A file parameter whose file may not exist yet (GeoBias creates it, e.g. a cache): its
+# definition's metadata holds {MAY_CREATE: True}.
+MAY_CREATE = "geobias_may_create"
+
+
+def check_given_values(alg, parameters, context):
+    """The first problem of a value the user gave, in a sentence naming its parameter ("" if
+    none).
+
+    What QGIS's own checks let through: a number that is NaN ("nan" passes them), a layer that
+    cannot be loaded, has no coordinate reference system, no features or the wrong geometry, a
+    field or a band its layer lacks, a folder for a file or a file for a folder, a missing
+    input file, a zero-area extent, an output that cannot be written. A value is checked when
+    given, whether or not the other settings use it, so a bad value never waits for a run to
+    reach it. Called before a run (checkParameterValues, prepareAlgorithm): nothing is read
+    beyond the layers' metadata and nothing is written.
+    """
+    for d in alg.parameterDefinitions():
+        value = parameters.get(d.name())
+        if value is None or (isinstance(value, (str, list)) and not value):
+            continue
+        problem = _value_problem(alg, d, value, parameters, context)
+        if problem:
+            return tr("{label} ({key}): {problem}").format(
+                label=short_label(d), key=d.name(), problem=problem
+            )
+    return ""
+
+
+def short_label(definition):
+    """A parameter's label without its parenthesised explanation, for messages that add the
+    key: "Anchoring field (higher = better off…)" → "Anchoring field"."""
+    return definition.description().split(" (")[0]
+
+
+def _value_problem(alg, d, value, parameters, context):
+    kind = d.type()
+    if kind == "number":
+        number = alg.parameterAsDouble(parameters, d.name(), context)
+        return "" if math.isfinite(number) else tr("{value} is not a number.").format(value=value)
+    if kind in ("source", "vector", "multilayer"):
+        if kind == "multilayer":
+            given = value if isinstance(value, (list, tuple)) else [value]
+            layers = alg.parameterAsLayerList(parameters, d.name(), context)
+            if len(layers) < len(given):
+                return tr("a layer of {value} cannot be loaded.").format(value=value)
+            wanted = [d.layerType()]
+        else:
+            read = alg.parameterAsSource if kind == "source" else alg.parameterAsVectorLayer
+            layers = [read(parameters, d.name(), context)]
+            if layers[0] is None:
+                return tr("{value} cannot be loaded as a layer.").format(value=value)
+            wanted = d.dataTypes()
+        for layer in layers:
+            problem = _layer_problem(layer, wanted)
+            if problem:
+                return problem
+        return ""
+    if kind == "raster":
+        layer = alg.parameterAsRasterLayer(parameters, d.name(), context)
+        if layer is None:
+            return tr("{value} cannot be loaded as a raster.").format(value=value)
+        if not layer.crs().isValid():
+            return tr("the raster {name} has no coordinate reference system; assign one "
+                      "first.").format(name=layer.name())  # fmt: skip
+        return ""
+    if kind == "band":
+        return _band_problem(alg, d, value, parameters, context)
+    if kind == "field":
+        return _field_problem(alg, d, parameters, context)
+    if kind == "file":
+        return _file_problem(d, alg.parameterAsFile(parameters, d.name(), context))
+    if kind == "extent":
+        rect = alg.parameterAsExtent(parameters, d.name(), context)
+        if rect.isNull() or rect.width() <= 0 or rect.height() <= 0:
+            return tr("the extent {value} is empty.").format(value=value)
+        return ""
+    if d.isDestination():
+        return _destination_problem(d, value)
+    return ""
+
+
+def _enum_int(value):
+    """An enum member as its integer value (Qt5 enums are ints, Qt6 ones are not)."""
+    return value if isinstance(value, int) else int(getattr(value, "value", value))
+
+
+_GEOMETRY_WORDS = {
+    0: QT_TRANSLATE_NOOP("@default", "points"),
+    1: QT_TRANSLATE_NOOP("@default", "lines"),
+    2: QT_TRANSLATE_NOOP("@default", "polygons"),
+}
+
+
+def _layer_problem(layer, wanted):
+    """A vector layer without CRS, features or the geometry `wanted` (SourceType values)."""
+    name = layer.sourceName() if hasattr(layer, "sourceName") else layer.name()
+    geometry_type = _enum_int(QgsWkbTypes.geometryType(layer.wkbType()))
+    spatial = geometry_type in _GEOMETRY_WORDS
+    if spatial and not layer.sourceCrs().isValid():
+        return tr("the layer {name} has no coordinate reference system; assign one "
+                  "first.").format(name=name)  # fmt: skip
+    if layer.featureCount() == 0:
+        return tr("the layer {name} has no features.").format(name=name)
+    kinds = {_enum_int(t) for t in wanted}
+    if kinds <= set(_GEOMETRY_WORDS) and geometry_type not in kinds:
+        return tr("the layer {name} holds {found}; {wanted} are expected.").format(
+            name=name,
+            found=tr(_GEOMETRY_WORDS[geometry_type]) if spatial else tr("no geometry"),
+            wanted=tr(" or ").join(tr(_GEOMETRY_WORDS[k]) for k in sorted(kinds)),
+        )
+    return ""
+
+
+def _parent_layer(alg, d, parameters, context, raster=False):
+    parent = d.parentLayerParameterName()
+    if not parent or not parameters.get(parent):
+        return None
+    if raster:
+        return alg.parameterAsRasterLayer(parameters, parent, context)
+    return alg.parameterAsSource(parameters, parent, context) or alg.parameterAsVectorLayer(
+        parameters, parent, context
+    )
+
+
+def _band_problem(alg, d, value, parameters, context):
+    raster = _parent_layer(alg, d, parameters, context, raster=True)
+    if raster is None:
+        return ""
+    try:
+        band = int(str(value).strip())
+    except ValueError:
+        return tr("{value} is not a band number.").format(value=value)
+    if not 1 <= band <= raster.bandCount():
+        return tr("the raster {name} has no band {band} (it has {n}).").format(
+            name=raster.name(), band=band, n=raster.bandCount()
+        )
+    return ""
+
+
+def _field_problem(alg, d, parameters, context):
+    layer = _parent_layer(alg, d, parameters, context)
+    if layer is None:
+        return ""
+    read = getattr(alg, "parameterAsStrings", None) or alg.parameterAsFields
+    fields = layer.fields()
+    for name in read(parameters, d.name(), context):
+        index = fields.lookupField(name)
+        if index < 0:
+            return tr("the layer has no field '{name}'.").format(name=name)
+        numeric = _enum_int(d.dataType()) == _enum_int(QgsProcessingParameterField.DataType.Numeric)
+        if numeric and not fields.at(index).isNumeric():
+            return tr("field '{name}' is not numeric.").format(name=name)
+    return ""
+
+
+def _file_problem(d, path):
+    if not path:
+        return ""
+    folder_wanted = _enum_int(d.behavior()) == _enum_int(QgsProcessingParameterFile.Behavior.Folder)
+    if folder_wanted:
+        if os.path.isdir(path):
+            return ""
+        if os.path.exists(path):
+            return tr("{path} is a file, not a folder.").format(path=path)
+        return tr("the folder {path} does not exist.").format(path=path)
+    if os.path.isdir(path):
+        return tr("{path} is a folder, not a file.").format(path=path)
+    if os.path.exists(path):
+        return ""
+    if (d.metadata() or {}).get(MAY_CREATE):
+        return _writable_problem(path)
+    return tr("the file {path} does not exist.").format(path=path)
+
+
+def _destination_path(value):
+    """The file or folder path an output parameter's value names ("" for memory layers,
+    temporary outputs and database URIs)."""
+    if isinstance(value, QgsProcessingOutputLayerDefinition):
+        value = value.sink
+    if isinstance(value, QgsProperty):
+        value = value.staticValue()
+    path = str(value or "").split("|")[0]
+    if not path or path == QgsProcessing.TEMPORARY_OUTPUT:
+        return ""
+    # memory:, ogr:, postgres:... (a drive letter such as C:\ is a path)
+    scheme = path.split(":", 1)[0] if ":" in path else ""
+    if len(scheme) > 1 and scheme.replace("_", "").isalnum():
+        return ""
+    return path
+
+
+def _destination_problem(d, value):
+    path = _destination_path(value)
+    if not path:
+        return ""
+    if d.type() == "folderDestination":
+        if os.path.exists(path) and not os.path.isdir(path):
+            return tr("{path} is a file, not a folder.").format(path=path)
+    elif os.path.isdir(path):
+        return tr("{path} is a folder; give a file name.").format(path=path)
+    return _writable_problem(path)
+
+
+def _writable_problem(path):
+    """Whether `path` (or the nearest folder that exists above it) can be written."""
+    target = os.path.abspath(path)
+    while not os.path.exists(target):
+        parent = os.path.dirname(target)
+        if parent == target:
+            break
+        target = parent
+    folder = target if os.path.isdir(target) else os.path.dirname(target)
+    if not os.access(target, os.W_OK) or not os.access(folder, os.W_OK | os.X_OK):
+        return tr("{path} cannot be written (no permission, or a read-only folder).").format(
+            path=path
+        )
+    return ""

@@ -1,0 +1,206 @@
+"""The survey's rating step: ask, turn answers into rated-point columns, write and load them."""
+
+import numpy as np
+from qgis.core import QgsProcessingContext, QgsProcessingException
+
+from ..core.metrics import fractional_rank
+from ..core.ratings import PAPER_SCALE, to_paper_scale
+from ..i18n_util import tr
+from .endpoints import check_reachable, default_cache_path
+from .features import point_arrays
+from .gpkg import table_name, write_points_layer
+from .metadata import credit_geonames
+from .styles import layer_name, post_processor, style_file
+
+
+def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
+    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
+    from ..core.cache import CacheError, SurveyCache
+    from ..core.gazetteer import Gazetteer
+    from ..core.llm import EndpointError
+    from ..core.survey import RunStats, SurveySpec, estimate, run_survey
+
+    spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
+    try:
+        cache = SurveyCache(cache_path or default_cache_path())
+    except CacheError as err:
+        raise QgsProcessingException(str(err)) from err
+    gazetteer = Gazetteer.load()
+    # Answers imported from a batch service need no endpoint: check it only if there is work.
+    if estimate(spec, gazetteer, cache).n_requests:
+        check_reachable(endpoint)
+
+    def progress(p):
+        feedback.setProgress(100.0 * p.done / max(p.total, 1))
+        feedback.setProgressText(
+            tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
+                d=p.done, t=p.total, r=p.rate, a=p.answer_rate
+            )
+        )
+
+    stats = RunStats()
+    try:
+        answers = run_survey(
+            spec,
+            gazetteer,
+            cache,
+            progress=progress,
+            is_cancelled=feedback.isCanceled,
+            stats=stats,
+        )
+    except EndpointError as err:
+        msg = tr("The endpoint refused the survey: {err}").format(err=err)
+        raise QgsProcessingException(msg) from err
+    if feedback.isCanceled():
+        raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
+    by_topic = {}
+    n = len(lon)
+    kind, note = resolve_score_kind(score_kind, answers, endpoint)
+    if note:
+        feedback.pushInfo(note)
+    for k, topic in enumerate(topics):
+        chunk = answers[k * n : (k + 1) * n]
+        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
+        by_topic[topic]["score_note"] = note
+    if stats.n_failed:
+        feedback.pushWarning(
+            tr(
+                "{f} of {n} requests failed after retries: those points were not asked (failed "
+                "= 1), they are outside the answer rate; run again to retry them."
+            ).format(f=stats.n_failed, n=len(answers))
+        )
+    if not any(cols["answered"].any() for cols in by_topic.values()):
+        errors = [a.error for a in answers if a.error]
+        detail = errors[0] if errors else tr("no completion held a rating")
+        raise QgsProcessingException(
+            tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
+                detail=detail, host=endpoint.host()
+            )
+        )
+    return by_topic, stats
+
+
+def resolve_score_kind(score_kind, answers, endpoint):
+    """("expected" | "greedy", note): "auto" is the expected value when logprobs came back."""
+    has_expected = any(a.rating.expected is not None for a in answers)
+    if score_kind != "auto":
+        if score_kind == "expected" and not has_expected:
+            return score_kind, tr(
+                "No answer came with log-probabilities: the expected value is empty everywhere; "
+                "choose the greedy rating for {model}."
+            ).format(model=endpoint.model)
+        return score_kind, ""
+    if has_expected:
+        return "expected", ""
+    if endpoint.is_reasoning():
+        note = tr(
+            "Greedy ratings only: reasoning models such as {model} give no log-probabilities."
+        )
+    else:
+        note = tr("Greedy ratings only: {model} gave no log-probabilities.")
+    return "greedy", note.format(model=endpoint.model)
+
+
+def answer_columns(answers, lon, lat, pids, model, topic, score_kind):
+    """Rated points columns from core.survey Answers (one per point, in point order).
+
+    The score holds one kind only: an answered point without it (no logprobs for an expected
+    value) keeps an empty score and no_score = 1, never the other kind in its place.
+    """
+    n = len(answers)
+    rating = np.array([_f(a.rating.rating) for a in answers])
+    expected = np.array([_f(a.rating.expected) for a in answers])
+    answered = np.array([bool(a.rating.answered) for a in answers])
+    failed = np.array([bool(getattr(a, "failed", False)) for a in answers])
+    score = (expected if score_kind == "expected" else rating).copy()
+    score[~answered] = np.nan
+    no_score = answered & ~np.isfinite(score)
+    nan = np.full(n, np.nan)
+    return {
+        "pid": np.asarray(pids, dtype=np.int64),
+        "lat": np.asarray(lat, float),
+        "lon": np.asarray(lon, float),
+        "model": [model] * n,
+        "topic": [topic] * n,
+        "rating": rating,
+        "expected": expected,
+        "score_kind": [score_kind] * n,
+        "score": score,
+        "answered": answered.astype(np.int64),
+        "no_score": no_score.astype(np.int64),
+        "failed": failed.astype(np.int64),
+        "completion": [a.completion or a.error or "" for a in answers],
+        "prompt": [a.prompt for a in answers],
+        "rank": fractional_rank(score),
+        "truth": nan,
+        "truth_rank": nan,
+        "rank_error": nan,
+    }
+
+
+def _f(v):
+    return np.nan if v is None else float(v)
+
+
+def write_rated(path, by_topic, model, default_style="rank", geonames=True):
+    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}.
+    `geonames`: the prompts named gazetteer places, which the layer's metadata credits."""
+    out = {}
+    for topic, columns in by_topic.items():
+        name = table_name(model, topic)
+        uri = write_points_layer(path, name, columns)
+        style_file(uri, default_style, values=columns)
+        if geonames:
+            credit_geonames(uri)
+        out[uri] = layer_name(model, topic)
+    return out
+
+
+def load_outputs(context, uris, output_name="OUTPUT", default_style="rank"):
+    """Ask Processing to load written layers on completion, styled by post-processors."""
+    for uri, name in uris.items():
+        details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
+        details.setPostProcessor(post_processor(default_style, name))
+        context.addLayerToLoadOnCompletion(uri, details)
+
+
+def read_points(alg, parameters, context):
+    """lon, lat (EPSG:4326) and pid (the layer's, else the feature order) of the INPUT points."""
+    source = alg.parameterAsSource(parameters, "INPUT", context)
+    if source is None:
+        raise QgsProcessingException(alg.invalidSourceError(parameters, "INPUT"))
+    has_pid = source.fields().lookupField("pid") >= 0
+    lon, lat, cols = point_arrays(source, context, ["pid"] if has_pid else [])
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    if not ok.any():
+        raise QgsProcessingException(tr("The input layer has no points."))
+    pids = np.asarray(cols["pid"], dtype=np.int64) if has_pid else np.arange(len(lon))
+    return lon[ok], lat[ok], pids[ok]
+
+
+def rated_columns(lon, lat, values, model, topic, score_kind="greedy", scale=PAPER_SCALE):
+    """Columns of a rated points layer from arrays of coordinates and ratings (NaN = no answer).
+
+    rating/expected keep the file's values; the score is put on the paper's 0.0-9.9 from `scale`.
+    """
+    values = np.asarray(values, float)
+    score = to_paper_scale(values, *scale)
+    answered = np.isfinite(values)
+    n = len(values)
+    nan = np.full(n, np.nan)
+    return {
+        "pid": np.arange(n, dtype=np.int64),
+        "lat": np.asarray(lat, float),
+        "lon": np.asarray(lon, float),
+        "model": [model] * n,
+        "topic": [topic] * n,
+        "rating": values if score_kind == "greedy" else nan,
+        "expected": values if score_kind == "expected" else nan,
+        "score_kind": [score_kind] * n,
+        "score": score,
+        "answered": answered.astype(np.int64),
+        "rank": fractional_rank(score),
+        "truth": nan,
+        "truth_rank": nan,
+        "rank_error": nan,
+    }

@@ -1,0 +1,558 @@
+"""The report's print layout: pages, maps zoomed to the study area, metrics, plots, hot spots,
+attributions and what was sent; exported to PDF and PNG, kept in the project."""
+
+import json
+import os
+from datetime import datetime, timezone
+
+import numpy as np
+from osgeo import ogr
+from qgis.core import (
+    Qgis,
+    QgsCoordinateReferenceSystem,
+    QgsCoordinateTransform,
+    QgsFillSymbol,
+    QgsLayoutExporter,
+    QgsLayoutFrame,
+    QgsLayoutItemLabel,
+    QgsLayoutItemLegend,
+    QgsLayoutItemManualTable,
+    QgsLayoutItemMap,
+    QgsLayoutItemPage,
+    QgsLayoutItemPicture,
+    QgsLayoutItemRegistry,
+    QgsLayoutItemScaleBar,
+    QgsLayoutPoint,
+    QgsLayoutSize,
+    QgsLayoutTableColumn,
+    QgsLegendRenderer,
+    QgsLegendStyle,
+    QgsPrintLayout,
+    QgsProcessingException,
+    QgsProject,
+    QgsReadWriteContext,
+    QgsRectangle,
+    QgsRenderContext,
+    QgsScaleBarSettings,
+    QgsSingleSymbolRenderer,
+    QgsSymbolLayerUtils,
+    QgsTableCell,
+    QgsTextFormat,
+    QgsUnitTypes,
+    QgsVectorLayer,
+)
+from qgis.PyQt import sip
+from qgis.PyQt.QtCore import QCoreApplication, QSize
+from qgis.PyQt.QtGui import QFont
+from qgis.PyQt.QtXml import QDomDocument
+
+from ..i18n_util import tr
+from ..paths import COUNTRIES
+from .overlay_styles import lisa_renderer
+from .plots import image_of, paint_bias_plot
+from .runs import plugin_version
+from .styles import rank_error_renderer, rank_renderer
+
+MM = QgsUnitTypes.LayoutUnit.LayoutMillimeters
+# A4 portrait, in mm.
+PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 15.0
+WIDTH = PAGE_W - 2 * MARGIN
+# Equal Earth's extent in metres (EPSG:8857), for world maps.
+EQUAL_EARTH = QgsRectangle(-17243959.06, -8392927.6, 17243959.06, 8392927.6)
+# Points spreading wider than this (degrees of longitude or latitude) make a world map.
+WORLD_SPAN = 100.0
+NORTH_ARROW = "arrows/NorthArrow_02.svg"
+RUN_COLUMNS = ("started", "model", "provider", "endpoint_host", "template_name", "topics",
+               "n_points")  # fmt: skip
+# The custom property marking the layers a report adds to the project (its maps' copies of the
+# rated points, the countries): the dock never lists them as results to compare.
+REPORT_COPY = "geobias/report_copy"
+
+
+def is_report_copy(layer):
+    """Whether a layer is one of a report's own copies (kept for its layout's maps)."""
+    return str(layer.customProperty(REPORT_COPY, "")).lower() in ("true", "1")
+
+
+def iface_running():
+    """True inside the QGIS desktop (not qgis_process or a standalone script)."""
+    try:
+        from qgis.utils import iface
+    except ImportError:
+        return False
+    return iface is not None
+
+
+def run_info(source, model, topic):
+    """The newest run of this model and topic (`runs` table) in the rated layer's GeoPackage or,
+    for ground truth written to its own file beside the ratings (a dock run's folder), in the
+    other GeoPackages of its folder; None when there is none (imported ratings)."""
+    path = source.split("|")[0]
+    if not path.lower().endswith(".gpkg") or not os.path.exists(path):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    others = sorted(f for f in os.listdir(folder) if f.lower().endswith(".gpkg"))
+    for candidate in [path] + [os.path.join(folder, f) for f in others]:
+        run = _newest_run(candidate, model, topic)
+        if run is not None:
+            return run
+    return None
+
+
+def _newest_run(path, model, topic):
+    ds = ogr.Open(path)
+    table = ds.GetLayerByName("runs") if ds is not None else None
+    if table is None:
+        return None
+    best = None
+    defn = table.GetLayerDefn()
+    present = [c for c in RUN_COLUMNS if defn.GetFieldIndex(c) >= 0]
+    for feat in table:
+        rec = {c: feat.GetField(c) for c in present}
+        try:
+            topics = json.loads(rec.get("topics") or "[]")
+        except ValueError:
+            topics = []
+        if rec.get("model") not in (model, None, "") or (topics and topic not in topics):
+            continue
+        if best is None or str(rec.get("started") or "") > str(best.get("started") or ""):
+            best = rec
+    return best
+
+
+def study_area(lon, lat):
+    """(lon0, lat0, lon1, lat1) of the finite points, and whether they make a world map."""
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    if not ok.any():
+        raise QgsProcessingException(tr("The rated points have no usable coordinates."))
+    lo, la = lon[ok], lat[ok]
+    box = (float(lo.min()), float(la.min()), float(lo.max()), float(la.max()))
+    world = box[2] - box[0] > WORLD_SPAN or box[3] - box[1] > WORLD_SPAN * 0.6
+    return box, world
+
+
+def map_crs(box, world):
+    """Equal Earth for the world; a Lambert azimuthal equal-area projection centred on the
+    points for a continent or smaller (equal areas, and a scale bar that holds near the
+    centre)."""
+    if world:
+        return QgsCoordinateReferenceSystem("EPSG:8857")
+    lon0, lat0 = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return QgsCoordinateReferenceSystem.fromProj(
+        f"+proj=laea +lat_0={lat0:.4f} +lon_0={lon0:.4f} +x_0=0 +y_0=0 +datum=WGS84 +units=m "
+        "+no_defs"
+    )
+
+
+def _fmt(v, pattern="{:.3f}"):
+    return "—" if v is None or v != v else pattern.format(v)
+
+
+def metrics_lines(row):
+    """(label, value) rows of the report's metrics table."""
+
+    def ci(name):
+        rho = row.get(name)
+        if rho is None or rho != rho:
+            return "—"
+        lo, hi = row.get(name + "_lo"), row.get(name + "_hi")
+        if lo is None or lo != lo:
+            return f"{rho:+.3f}"
+        return f"{rho:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+    return [
+        (tr("Points"), _fmt(row.get("n_points"), "{}")),
+        (tr("Answered"), _fmt(row.get("n_answered"), "{}")),
+        (tr("Answer rate"), _fmt(row.get("answer_rate"), "{:.1%}")),
+        (tr("Mean absolute deviation (MAD)"), _fmt(row.get("mad"))),
+        (tr("Gini coefficient"), _fmt(row.get("gini"))),
+        (tr("Points with ground truth"), _fmt(row.get("n_truth"), "{}")),
+        (tr("Spearman's rho with truth [95% CI]"), ci("rho_truth")),
+        (tr("p-value of rho"), _fmt(row.get("rho_truth_p"), "{:.3g}")),
+        (tr("Global Moran's I of the rank errors"), _fmt(row.get("moran_i"))),
+        (tr("Moran's I permutation p-value"), _fmt(row.get("moran_p"), "{:.3f}")),
+        (tr("Bootstrap"), row.get("bootstrap") or "—"),
+    ]
+
+
+def disclosure(run):
+    """What data this survey sent, and where."""
+    if run is None:
+        return tr(
+            "Data sent: no GeoBias run record comes with these ratings (imported from a file, or "
+            "written by another tool), so this report cannot say what was sent to make them. "
+            "GeoBias itself sends, for each point, one prompt (its coordinates, an address made "
+            "of GeoNames place names, the names of nearby places, and the topic) to the "
+            "configured endpoint only."
+        )
+    host = run.get("endpoint_host") or "?"
+    local = host.split(":")[0] in ("127.0.0.1", "localhost", "::1")
+    where = (tr("the embedded model on this computer ({host}): nothing left the machine")
+             if local else host).format(host=host)  # fmt: skip
+    return tr(
+        "Data sent: for each point one prompt (its coordinates, an address made of GeoNames "
+        "place names, the names of nearby places, and the topic) went to {where}. No API key "
+        "is stored in this report, its layers or its project."
+    ).format(where=where)
+
+
+def attributions(model):
+    text = tr(
+        "Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: "
+        "Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see "
+        "resources/data/LICENSE.md)."
+    )
+    if model == "gpt-3.5-turbo-0613":
+        text += " " + tr(
+            "Ratings: GPT-3.5 answers recorded by Manvi et al., 'Large Language Models are "
+            "Geographically Biased' (ICML 2024), Apache License 2.0."
+        )
+    made = tr("Made with GeoBias {v} and QGIS {q}.").format(v=plugin_version(), q=Qgis.QGIS_VERSION)
+    return f"{text} {made}"
+
+
+def _font(size, bold=False):
+    font = QFont()
+    font.setPointSizeF(size)
+    font.setBold(bold)
+    return font
+
+
+def _text_format(size, bold=False):
+    fmt = QgsTextFormat()
+    fmt.setFont(_font(size, bold))
+    fmt.setSize(size)
+    fmt.setSizeUnit(QgsUnitTypes.RenderUnit.RenderPoints)
+    return fmt
+
+
+class ReportBuilder:
+    """Builds the print layout page by page; items are placed in mm from each page's top."""
+
+    def __init__(self, project, title, folder):
+        self.project, self.title, self.folder = project, title, folder
+        self.layout = QgsPrintLayout(project)
+        self.layout.initializeDefaults()
+        self.layout.setName(title)
+        self.layout.pageCollection().page(0).setPageSize(QgsLayoutSize(PAGE_W, PAGE_H, MM))
+        self.layers = []
+
+    def page(self):
+        """Append a page; returns its index."""
+        page = QgsLayoutItemPage(self.layout)
+        page.setPageSize(QgsLayoutSize(PAGE_W, PAGE_H, MM))
+        self.layout.pageCollection().addPage(page)
+        return self.layout.pageCollection().pageCount() - 1
+
+    def place(self, item, page, x, y, w, h):
+        self.layout.addLayoutItem(item)
+        item.attemptResize(QgsLayoutSize(w, h, MM))
+        item.attemptMove(QgsLayoutPoint(x, y, MM), page=page)
+        return item
+
+    def label(self, page, text, y, h, size=9.0, bold=False, x=MARGIN, w=WIDTH):
+        item = QgsLayoutItemLabel(self.layout)
+        item.setText(text)
+        if hasattr(item, "setTextFormat"):  # QGIS >= 3.24
+            item.setTextFormat(_text_format(size, bold))
+        else:
+            item.setFont(_font(size, bold))
+        return self.place(item, page, x, y, w, h)
+
+    def layer(self, source, name, provider, renderer):
+        lyr = QgsVectorLayer(source, name, provider)
+        lyr.setRenderer(renderer)
+        lyr.setCustomProperty(REPORT_COPY, True)
+        self.layers.append(lyr)
+        return lyr
+
+    def background(self):
+        lyr = QgsVectorLayer(COUNTRIES, tr("Countries"), "ogr")
+        lyr.setRenderer(QgsSingleSymbolRenderer(QgsFillSymbol.createSimple(
+            {"color": "#f2f2f2", "outline_color": "#b4b4b4", "outline_width": "0.1"})))  # fmt: skip
+        lyr.setCustomProperty(REPORT_COPY, True)
+        self.layers.append(lyr)
+        return lyr
+
+    def map(self, page, y, h, layers, crs, extent, world, legend_title):
+        """A map with its legend (below, left), a north arrow and, except on world maps, a
+        scale bar (below, right). Returns the bottom of the block in mm."""
+        item = QgsLayoutItemMap(self.layout)
+        self.place(item, page, MARGIN, y, WIDTH, h)
+        item.setCrs(crs)
+        item.setLayers(layers)
+        item.setKeepLayerSet(True)
+        item.setFrameEnabled(True)
+        item.zoomToExtent(extent)
+        arrow = QgsLayoutItemPicture(self.layout)
+        arrow.setPicturePath(QgsSymbolLayerUtils.svgSymbolNameToPath(
+            NORTH_ARROW, self.project.pathResolver()))  # fmt: skip
+        self.place(arrow, page, MARGIN + WIDTH - 12, y + 2, 10, 12)
+        arrow.setLinkedMap(item)
+        arrow.setNorthMode(QgsLayoutItemPicture.NorthMode.TrueNorth)
+        legend = QgsLayoutItemLegend(self.layout)
+        legend.setTitle(legend_title)
+        legend.setAutoUpdateModel(False)
+        root = legend.model().rootGroup()
+        root.removeAllChildren()
+        node = root.addLayer(layers[0])
+        # The legend's title names the map; the layer's own name would repeat it.
+        QgsLegendRenderer.setNodeLegendStyle(node, QgsLegendStyle.Style.Hidden)
+        for style, size in ((QgsLegendStyle.Style.Title, 9.0), (QgsLegendStyle.Style.Group, 8.0),
+                            (QgsLegendStyle.Style.Subgroup, 8.0),
+                            (QgsLegendStyle.Style.SymbolLabel, 8.0)):  # fmt: skip
+            legend.setStyleFont(style, _font(size, style == QgsLegendStyle.Style.Title))
+        legend.setColumnCount(2)
+        legend.setSplitLayer(True)
+        legend.setSymbolHeight(3.5)
+        legend.setLinkedMap(item)
+        # The legend sizes itself when drawn; its height here places what follows.
+        entries = len(layers[0].renderer().legendSymbolItems())
+        height = 9 + 5.2 * ((entries + 1) // 2)
+        self.place(legend, page, MARGIN, y + h + 2, WIDTH * 0.62, height)
+        if not world:
+            bar = QgsLayoutItemScaleBar(self.layout)
+            bar.setLinkedMap(item)
+            bar.applyDefaultSettings()
+            bar.setStyle("Single Box")
+            bar.setUnits(QgsUnitTypes.DistanceUnit.DistanceKilometers)
+            bar.setUnitLabel("km")
+            bar.setNumberOfSegmentsLeft(0)
+            bar.setNumberOfSegments(2)
+            bar.setSegmentSizeMode(QgsScaleBarSettings.SegmentSizeMode.SegmentSizeFitWidth)
+            bar.setMinimumBarWidth(20)
+            bar.setMaximumBarWidth(50)
+            self.place(bar, page, MARGIN + WIDTH * 0.65, y + h + 2, WIDTH * 0.35, 12)
+            bar.update()
+        return y + h + 2 + max(height, 12)
+
+    def table(self, page, y, rows, w=WIDTH * 0.75):
+        # A manual table keeps its cells in the project file (a text table's are lost).
+        table = QgsLayoutItemManualTable.create(self.layout)
+        self.layout.addMultiFrame(table)
+        table.setIncludeTableHeader(True)
+        table.setHeaders([QgsLayoutTableColumn(tr("Metric")), QgsLayoutTableColumn(tr("Value"))])
+        table.setHeaderTextFormat(_text_format(9, True))
+        table.setContentTextFormat(_text_format(9))
+        table.setTableContents([[QgsTableCell(a), QgsTableCell(b)] for a, b in rows])
+        frame = QgsLayoutFrame(self.layout, table)
+        frame.attemptResize(QgsLayoutSize(w, 8 + 6 * len(rows), MM))
+        frame.attemptMove(QgsLayoutPoint(MARGIN, y, MM), page=page)
+        table.addFrame(frame)
+        table.refresh()
+        return y + frame.rect().height()
+
+    def picture(self, page, y, w, h, image, name):
+        path = os.path.join(self.folder, name)
+        if not image.save(path, "PNG"):
+            raise QgsProcessingException(tr("Could not write {path}.").format(path=path))
+        item = QgsLayoutItemPicture(self.layout)
+        item.setPicturePath(path, QgsLayoutItemPicture.Format.FormatRaster)
+        item.setResizeMode(QgsLayoutItemPicture.ResizeMode.Zoom)
+        return self.place(item, page, MARGIN, y, w, h)
+
+    def build(self, layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind):
+        box, world = study_area(np.asarray(cols["lon"], float), np.asarray(cols["lat"], float))
+        crs = map_crs(box, world)
+        extent = EQUAL_EARTH if world else self.extent(box, crs)
+        map_h = WIDTH * EQUAL_EARTH.height() / EQUAL_EARTH.width() if world else 125.0
+        date = (run or {}).get("started") or datetime.now(timezone.utc).isoformat()[:10]
+        self.label(0, self.title, MARGIN, 12, 18, True)
+        self.label(0, tr("{model} · {topic} · {date}").format(model=model, topic=topic,
+                                                              date=str(date)[:10]),
+                   MARGIN + 12, 7, 10)  # fmt: skip
+        self.label(0, self.method_text(box, world, run, model, topic, kind, row, truth),
+                   MARGIN + 20, 18, 8.5)  # fmt: skip
+        source, provider = layer.source(), layer.providerType()
+        ground = self.background()
+        rank = self.layer(source, tr("Rank of the rating"), provider, rank_renderer("rank", topic))
+        bottom = self.map(0, MARGIN + 40, map_h, [rank, ground], crs, extent, world,
+                          tr("Rank of the rating (0 lowest – 1 highest)"))  # fmt: skip
+        self.label(0, tr("Metrics"), bottom + 3, 6, 11, True)
+        self.table(0, bottom + 10, metrics_lines(row))
+
+        page = self.page()
+        y = MARGIN
+        if errors is not None:
+            err = self.layer(source, tr("Rank error"), provider, rank_error_renderer())
+            y = self.map(page, y, map_h, [err, ground], crs, extent, world,
+                         tr("Rank error: rank of the rating − rank of the truth"))  # fmt: skip
+        else:
+            self.label(page, tr("No ground truth: no rank errors to map."), y, 8, 10)
+            y += 10
+        image = image_of(720, 250, paint_bias_plot, score, truth, errors,
+                         tr("Rating vs ground truth, and rank errors"), scale=3)  # fmt: skip
+        self.picture(page, y + 4, WIDTH, WIDTH * 250 / 720, image, "plots.png")
+        y += 8 + WIDTH * 250 / 720
+        if hotspots is not None:
+            page = self.page()
+            spots = self.layer(hotspots.source(), tr("Hot spots"), hotspots.providerType(),
+                               lisa_renderer(hotspots.geometryType()))  # fmt: skip
+            self.label(page, tr("Bias hot spots (local Moran's I)"), MARGIN, 8, 12, True)
+            y = self.map(page, MARGIN + 9, map_h, [spots, ground], crs, extent, world,
+                         tr("Local Moran's I clusters (LISA)"))  # fmt: skip
+        self.label(page, disclosure(run), y + 4, 16, 8)
+        self.label(page, attributions(model), y + 21, 16, 7.5)
+
+    def extent(self, box, crs):
+        t = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), crs,
+                                   self.project.transformContext())  # fmt: skip
+        rect = t.transformBoundingBox(QgsRectangle(*box))
+        pad = max(rect.width(), rect.height()) * 0.08 + 5000  # m: a single point still shows
+        rect.grow(pad)
+        return rect
+
+    def method_text(self, box, world, run, model, topic, kind, row, truth):
+        area = tr("the world") if world else tr(
+            "longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°").format(
+            x0=box[0], x1=box[2], y0=box[1], y1=box[3])  # fmt: skip
+        if run is not None:
+            how = tr("Endpoint: {provider} at {host}. Prompt preset: {preset}.").format(
+                provider=run.get("provider") or "?", host=run.get("endpoint_host") or "?",
+                preset=run.get("template_name") or "?")  # fmt: skip
+        else:
+            how = tr("Imported ratings: the endpoint and prompt are not recorded in the layer.")
+        truth_text = (tr("Ground truth: the layer's field 'truth' ({n} points).").format(
+            n=_fmt(row.get("n_truth"), "{}")) if truth is not None
+            else tr("No ground truth."))  # fmt: skip
+        return " ".join([
+            tr("Study area: {area}; {n} points.").format(area=area, n=row.get("n_points")),
+            tr("Model: {model}. Topic: {topic}. Score: {kind}.").format(
+                model=model, topic=topic, kind=kind or "score"),
+            how, truth_text,
+            tr("Maps in an equal-area projection ({crs})").format(
+                crs=tr("Equal Earth") if world else tr("Lambert azimuthal, centred on the points"))
+            + (tr("; no scale bar, since no single scale holds across a world map.") if world
+               else "."),
+        ])  # fmt: skip
+
+    def export(self, pdf, dpi):
+        """The PDF and one PNG per page; returns the PNG paths."""
+        exporter = QgsLayoutExporter(self.layout)
+        settings = QgsLayoutExporter.PdfExportSettings()
+        settings.appendGeoreference = False  # several maps on a page: no single georeference
+        # Text as text, so the PDF can be searched and read aloud (3.22's enum; Qgis's since 3.28).
+        settings.textRenderFormat = getattr(QgsRenderContext, "TextFormatAlwaysText", None)
+        if settings.textRenderFormat is None:
+            settings.textRenderFormat = Qgis.TextRenderFormat.AlwaysText
+        result = exporter.exportToPdf(pdf, settings)
+        if result != QgsLayoutExporter.ExportResult.Success:
+            raise QgsProcessingException(
+                tr("The PDF could not be written ({path}): {error}").format(
+                    path=pdf, error=exporter.errorMessage() or result)
+            )  # fmt: skip
+        # Pages drawn to images by QGIS and saved by Qt: exportToImage would georeference the
+        # PNG through GDAL, which cannot update a PNG and, in QGIS 3.22, then corrupts the heap.
+        stem, paths = os.path.splitext(pdf)[0], []
+        for k in range(self.layout.pageCollection().pageCount()):
+            path = f"{stem}.png" if k == 0 else f"{stem}_{k + 1}.png"
+            image = exporter.renderPageToImage(k, QSize(), dpi)
+            if image.isNull() or not image.save(path, "PNG"):
+                raise QgsProcessingException(
+                    tr("The PNG pages could not be written ({path}).").format(path=path)
+                )
+            paths.append(path)
+        return paths
+
+    def detach(self):
+        """The layout as XML and its layers handed to the main thread: what keep_in_project
+        adds to the user's project once the heavy part (maps, PDF, PNG) is done here."""
+        doc = QDomDocument()
+        doc.appendChild(self.layout.writeLayoutXml(doc, QgsReadWriteContext()))
+        main = QCoreApplication.instance().thread()
+        for lyr in self.layers:
+            lyr.moveToThread(main)
+        return KeptLayout(self.layout.name(), doc.toString(), list(self.layers))
+
+
+def report_project(project):
+    """A project for building a report in any thread: the layout and its layers belong to the
+    thread that makes them, never to the user's project while maps render. It measures and
+    transforms as `project` does."""
+    own = QgsProject()
+    own.setTransformContext(project.transformContext())
+    own.setEllipsoid(project.ellipsoid())
+    own.setCrs(project.crs())
+    return own
+
+
+class KeptLayout:
+    """A built report's layout (XML) and layers, waiting for the main thread."""
+
+    def __init__(self, name, xml, layers):
+        self.name, self.xml, self.layers = name, xml, layers
+
+
+def _item_chunks(doc):
+    """The layout XML split for keep_in_project: the skeleton (pages, settings) stays in `doc`;
+    returns [(document, element)] holding one item each, in the order they were made (a map
+    before the legend, arrow and scale bar linked to it), a table with its frames last."""
+    root = doc.documentElement()
+    children = [root.childNodes().at(i).toElement() for i in range(root.childNodes().count())]
+    items = [e for e in children if e.tagName() == "LayoutItem"]
+    frame = str(int(QgsLayoutItemRegistry.ItemType.LayoutFrame))
+    frames = [e for e in items if e.attribute("type") == frame]
+    tables = [e for e in children if e.tagName() == "LayoutMultiFrame"]
+    groups = [[e] for e in reversed(items) if e not in frames]  # the XML lists the top first
+    if tables:
+        groups.append(tables + frames)
+    chunks = []
+    for group in groups:
+        part = QDomDocument()
+        holder = part.createElement("Layout")
+        part.appendChild(holder)
+        for element in group:
+            holder.appendChild(part.importNode(element, True))
+            root.removeChild(element)
+        chunks.append((part, holder))
+    return chunks
+
+
+def keep_in_project(project, kept, with_layers, later=None):
+    """Add a built report's layout to `project` (main thread), replacing a layout of the same
+    name, and with `with_layers` its layers in a hidden group (so it can be edited and saved);
+    returns its name. Headless runs keep no layers: qgis_process 3.22 crashed at exit when the
+    project held the countries layer, and has no project to save anyway.
+
+    The layout's items are made one at a time; `later(fn)` (e.g. a zero-delay timer) runs the
+    next one after the event loop has had a turn, so the main thread never stalls for the
+    whole layout (tens of milliseconds). Without `later` all are made before returning."""
+    manager = project.layoutManager()
+    old = manager.layoutByName(kept.name)
+    if old is not None:
+        manager.removeLayout(old)
+    if with_layers:
+        root = project.layerTreeRoot()
+        group = root.findGroup(tr("GeoBias report"))
+        if group is None:
+            group = root.addGroup(tr("GeoBias report"))
+        for lyr in kept.layers:
+            project.addMapLayer(lyr, False)
+            group.addLayer(lyr)
+        group.setItemVisibilityChecked(False)
+    # The layers are in the project first: the maps and legends find them by id.
+    doc = QDomDocument()
+    doc.setContent(kept.xml)
+    chunks = _item_chunks(doc)
+    layout = QgsPrintLayout(project)
+    context = QgsReadWriteContext()
+    if not layout.readLayoutXml(doc.documentElement(), doc, context):
+        raise QgsProcessingException(tr("The report's layout could not be added to the project."))
+    layout.setName(kept.name)
+    manager.addLayout(layout)
+    pending = list(chunks)
+
+    def add_next():
+        if not pending or sip.isdeleted(layout):
+            return
+        part, holder = pending.pop(0)
+        layout.addItemsFromXml(holder, part, context)
+        if later is not None:
+            later(add_next)
+
+    if later is None:
+        while pending:
+            add_next()
+    else:
+        later(add_next)
+    return layout.name()
