@@ -27,6 +27,22 @@ from .styles import delete_saved_styles, quantile_breaks, ramp
 # The embedded SmolLM2's scorer (prefix sharing, 2 slots) on 2 idle cores: 14.5 sentences/s in
 # bench_herb.py and 14.6 in make demo-herb (docs/core-api.md); a loaded machine is far slower.
 EMBEDDED_RATE = 14.0
+# Sentences/s of the embedded scorers by (method, model) on this project's 2-core machine
+# (benchmarks/bench_whole_sentence.py, 2,000 world sentences); until the measured-rate
+# estimator lands these are the estimate's rates. A GGUF file of the user's has none.
+EMBEDDED_RATES = {
+    ("forced", "smollm2-135m"): EMBEDDED_RATE,
+    ("forced", "gemma3-270m"): 5.0,
+    ("whole", "smollm2-135m"): 50.0,
+    ("whole", "gemma3-270m"): 15.0,
+}
+
+
+def embedded_rate(method, model, model_file=""):
+    """Sentences/s to estimate an embedded run with (None: unknown, e.g. a GGUF file)."""
+    return None if model_file else EMBEDDED_RATES.get((method, model))
+
+
 LEGEND_C = QT_TRANSLATE_NOOP(
     "@default", "regional bias C (higher = more inconsistent judgements of its sub-regions)"
 )
