@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="398"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="398"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="44"/>
+        <location filename="../processing/endpoints.py" line="45"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="264"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="67"/>
+        <location filename="../processing/endpoints.py" line="68"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="141"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -254,37 +254,37 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="196"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="202"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="204"/>
+        <location filename="../processing/parameters.py" line="208"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="149"/>
+        <location filename="../processing/parameters.py" line="585"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/parameters.py" line="590"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="277"/>
+        <location filename="../processing/parameters.py" line="281"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="283"/>
+        <location filename="../processing/parameters.py" line="287"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="289"/>
+        <location filename="../processing/parameters.py" line="293"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -444,22 +444,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="114"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="116"/>
+        <location filename="../processing/parameters.py" line="120"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="130"/>
+        <location filename="../processing/parameters.py" line="134"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="133"/>
+        <location filename="../processing/parameters.py" line="137"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -469,7 +469,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="151"/>
+        <location filename="../processing/parameters.py" line="155"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -489,12 +489,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="128"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="343"/>
+        <location filename="../processing/parameters.py" line="347"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +509,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="355"/>
+        <location filename="../processing/parameters.py" line="359"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -857,7 +857,7 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="89"/>
+        <location filename="../processing/endpoints.py" line="90"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
@@ -1315,42 +1315,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="402"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="403"/>
+        <location filename="../processing/parameters.py" line="407"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="408"/>
+        <location filename="../processing/parameters.py" line="412"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="414"/>
+        <location filename="../processing/parameters.py" line="418"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="420"/>
+        <location filename="../processing/parameters.py" line="424"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="485"/>
+        <location filename="../processing/parameters.py" line="489"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="432"/>
+        <location filename="../processing/parameters.py" line="436"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="449"/>
+        <location filename="../processing/parameters.py" line="453"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -2055,107 +2055,102 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="59"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="30"/>
+        <location filename="../processing/herb_io.py" line="46"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="33"/>
+        <location filename="../processing/herb_io.py" line="49"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="36"/>
+        <location filename="../processing/herb_io.py" line="52"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="78"/>
+        <location filename="../processing/herb_io.py" line="94"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="99"/>
+        <location filename="../processing/herb_io.py" line="115"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="103"/>
+        <location filename="../processing/herb_io.py" line="119"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="110"/>
+        <location filename="../processing/herb_io.py" line="126"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="118"/>
+        <location filename="../processing/herb_io.py" line="134"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="137"/>
+        <location filename="../processing/herb_io.py" line="153"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="142"/>
+        <location filename="../processing/herb_io.py" line="158"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="150"/>
+        <location filename="../processing/herb_io.py" line="166"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../processing/endpoints.py" line="197"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="166"/>
+        <location filename="../processing/endpoints.py" line="199"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="227"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="288"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="289"/>
+        <location filename="../processing/herb_io.py" line="305"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="291"/>
+        <location filename="../processing/herb_io.py" line="307"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
-        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
-        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="85"/>
+        <location filename="../processing/algorithms/herb.py" line="90"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2175,37 +2170,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="91"/>
+        <location filename="../processing/algorithms/herb.py" line="96"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="97"/>
+        <location filename="../processing/algorithms/herb.py" line="102"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="103"/>
+        <location filename="../processing/algorithms/herb.py" line="108"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="110"/>
+        <location filename="../processing/algorithms/herb.py" line="115"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="116"/>
+        <location filename="../processing/algorithms/herb.py" line="121"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="122"/>
+        <location filename="../processing/algorithms/herb.py" line="127"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="128"/>
+        <location filename="../processing/algorithms/herb.py" line="133"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2230,152 +2225,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/parameters.py" line="578"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/parameters.py" line="579"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="142"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="160"/>
+        <location filename="../ui/herb_tab.py" line="187"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
-        <source>Sentence template</source>
-        <translation>Modèle de phrase</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="148"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="155"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="155"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="186"/>
+        <location filename="../processing/algorithms/herb.py" line="161"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="191"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="196"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="197"/>
+        <location filename="../processing/algorithms/herb.py" line="172"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="198"/>
+        <location filename="../processing/algorithms/herb.py" line="173"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="199"/>
+        <location filename="../processing/algorithms/herb.py" line="174"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="200"/>
+        <location filename="../processing/algorithms/herb.py" line="175"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="201"/>
+        <location filename="../processing/algorithms/herb.py" line="176"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="202"/>
+        <location filename="../processing/algorithms/herb.py" line="177"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="215"/>
+        <location filename="../processing/algorithms/herb.py" line="190"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="216"/>
+        <location filename="../processing/algorithms/herb.py" line="191"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="222"/>
+        <location filename="../processing/algorithms/herb.py" line="197"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="226"/>
+        <location filename="../processing/algorithms/herb.py" line="201"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="232"/>
+        <location filename="../processing/algorithms/herb.py" line="207"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="239"/>
+        <location filename="../processing/algorithms/herb.py" line="214"/>
         <source>{n} regions of your layers</source>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="254"/>
+        <location filename="../processing/algorithms/herb.py" line="231"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="296"/>
+        <location filename="../processing/algorithms/herb.py" line="267"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="323"/>
+        <location filename="../processing/algorithms/herb.py" line="300"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="332"/>
+        <location filename="../processing/algorithms/herb.py" line="310"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <location filename="../processing/algorithms/herb.py" line="320"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="359"/>
+        <location filename="../processing/algorithms/herb.py" line="340"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2880,27 +2865,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="362"/>
+        <location filename="../processing/herb_io.py" line="378"/>
         <source>time unknown (no measured rate for this scorer)</source>
         <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="364"/>
+        <location filename="../processing/herb_io.py" line="380"/>
         <source>about {s:.0f} s</source>
         <translation>environ {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="366"/>
+        <location filename="../processing/herb_io.py" line="382"/>
         <source>about {m:.0f} min</source>
         <translation>environ {m:.0f} min</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="368"/>
+        <location filename="../processing/herb_io.py" line="384"/>
         <source>about {h:.1f} h</source>
         <translation>environ {h:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="369"/>
+        <location filename="../processing/herb_io.py" line="385"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
@@ -2910,47 +2895,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="74"/>
+        <location filename="../ui/herb_tab.py" line="81"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="228"/>
+        <location filename="../ui/herb_tab.py" line="266"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="262"/>
+        <location filename="../ui/herb_tab.py" line="300"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="261"/>
+        <location filename="../ui/herb_tab.py" line="299"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="280"/>
+        <location filename="../ui/herb_tab.py" line="318"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2959,57 +2944,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="281"/>
+        <location filename="../ui/herb_tab.py" line="319"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="287"/>
+        <location filename="../ui/herb_tab.py" line="325"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="290"/>
+        <location filename="../ui/herb_tab.py" line="328"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="274"/>
+        <location filename="../ui/herb_tab.py" line="312"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="164"/>
+        <location filename="../ui/herb_tab.py" line="191"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="265"/>
+        <location filename="../ui/herb_tab.py" line="303"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="164"/>
+        <location filename="../ui/herb_tab.py" line="191"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="299"/>
+        <location filename="../ui/herb_tab.py" line="337"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="373"/>
+        <location filename="../ui/herb_tab.py" line="411"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="378"/>
+        <location filename="../ui/herb_tab.py" line="416"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="390"/>
+        <location filename="../ui/herb_tab.py" line="428"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3199,7 +3184,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="139"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3299,7 +3284,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="217"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3319,137 +3304,137 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="25"/>
+        <location filename="../processing/endpoints.py" line="26"/>
         <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="250"/>
+        <location filename="../processing/parameters.py" line="254"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="297"/>
+        <location filename="../processing/parameters.py" line="301"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="540"/>
+        <location filename="../processing/parameters.py" line="700"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="556"/>
+        <location filename="../processing/parameters.py" line="716"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="562"/>
+        <location filename="../processing/parameters.py" line="722"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="568"/>
+        <location filename="../processing/parameters.py" line="728"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="578"/>
+        <location filename="../processing/parameters.py" line="738"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="580"/>
+        <location filename="../processing/parameters.py" line="740"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="592"/>
+        <location filename="../processing/parameters.py" line="752"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="606"/>
+        <location filename="../processing/parameters.py" line="766"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="607"/>
+        <location filename="../processing/parameters.py" line="767"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="617"/>
+        <location filename="../processing/parameters.py" line="777"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="780"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="649"/>
+        <location filename="../processing/parameters.py" line="809"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="651"/>
+        <location filename="../processing/parameters.py" line="811"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="666"/>
+        <location filename="../processing/parameters.py" line="826"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="829"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="715"/>
+        <location filename="../processing/parameters.py" line="875"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="682"/>
+        <location filename="../processing/parameters.py" line="842"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="684"/>
+        <location filename="../processing/parameters.py" line="844"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="689"/>
+        <location filename="../processing/parameters.py" line="849"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="717"/>
+        <location filename="../processing/parameters.py" line="877"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="891"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3459,7 +3444,7 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="246"/>
+        <location filename="../processing/algorithms/herb.py" line="223"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3840,6 +3825,111 @@ Prompt :
         <location filename="../ui/results_tab.py" line="509"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="158"/>
+        <source>Whole sentences in one pass (child process, fast)</source>
+        <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="158"/>
+        <source>Forced decoding, one token at a time (the reference path)</source>
+        <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="168"/>
+        <source>SmolLM2 135M</source>
+        <translation>SmolLM2 135M</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="168"/>
+        <source>Gemma 3 270M</source>
+        <translation>Gemma 3 270M</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="176"/>
+        <source>As the reference-code switch says</source>
+        <translation>Comme l’indique l’option du code de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="176"/>
+        <source>GeoBias&apos;s (the paper&apos;s text)</source>
+        <translation>Celui de GeoBias (le texte de l’article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="176"/>
+        <source>The released scripts&apos;</source>
+        <translation>Celui des scripts publiés</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="237"/>
+        <source>Model file (MODEL_FILE): {path} is not a file.</source>
+        <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="244"/>
+        <source>Loading the model in a child process to score whole sentences ...</source>
+        <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="253"/>
+        <source>Starting a llama.cpp server for the model file ...</source>
+        <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="559"/>
+        <source>Embedded model: how sentences are scored</source>
+        <translation>Modèle intégré : comment les phrases sont évaluées</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="565"/>
+        <source>Embedded model</source>
+        <translation>Modèle intégré</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="571"/>
+        <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
+        <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="157"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation>Modèles GGUF (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="631"/>
+        <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
+        <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="633"/>
+        <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
+        <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="636"/>
+        <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
+        <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="642"/>
+        <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
+        <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="649"/>
+        <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
+        <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="64"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="120"/>
+        <source>HERB&apos;s default model is SmolLM2 135M, the fastest of the bundled models.</source>
+        <translation>Le modèle par défaut de HERB est SmolLM2 135M, le plus rapide des modèles fournis.</translation>
     </message>
 </context>
 <context>
@@ -4232,42 +4322,42 @@ Prompt :
         <translation>Modèle et descripteurs</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="53"/>
+        <location filename="../ui/herb_tab.ui" line="59"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="54"/>
+        <location filename="../ui/herb_tab.ui" line="60"/>
         <source>http://localhost:8080</source>
         <translation>http://localhost:8080</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="55"/>
+        <location filename="../ui/herb_tab.ui" line="61"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="59"/>
+        <location filename="../ui/herb_tab.ui" line="65"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="60"/>
+        <location filename="../ui/herb_tab.ui" line="66"/>
         <source>all five, or e.g. intelligence; morality</source>
         <translation>les cinq, ou p. ex. intelligence; morality</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="64"/>
+        <location filename="../ui/herb_tab.ui" line="86"/>
         <source>Scores of a causal model (the embedded one, llama.cpp, vLLM) are not comparable with the paper&apos;s masked-LM numbers.</source>
         <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="61"/>
+        <location filename="../ui/herb_tab.ui" line="67"/>
         <source>Descriptors</source>
         <translation>Descripteurs</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="62"/>
+        <location filename="../ui/herb_tab.ui" line="68"/>
         <source>A file of topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112 descriptors</source>
         <translation>Un fichier de lignes thème&lt;TAB&gt;mot ; vide : les 112 descripteurs de l’article</translation>
     </message>
@@ -4287,19 +4377,64 @@ Prompt :
         <translation>Nom, identifiant, identifiant du parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="57"/>
+        <location filename="../ui/herb_tab.ui" line="63"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <location filename="../ui/herb_tab.ui" line="55"/>
+        <source>GGUF file</source>
+        <translation>Fichier GGUF</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Match the published code (its bugs)</source>
-        <translation>Comme le code publié (ses bogues)</translation>
+        <location filename="../ui/herb_tab.ui" line="56"/>
+        <source>Any GGUF model file, scored in a child process; empty: the model above</source>
+        <translation>Tout fichier de modèle GGUF, évalué dans un processus enfant ; vide : le modèle ci-dessus</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="57"/>
+        <source>Scoring</source>
+        <translation>Évaluation</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="58"/>
+        <source>Whole sentences: each sentence in one pass of llama.cpp in a child process, the same scores as forced decoding several times faster. Forced decoding: one token at a time from a llama.cpp server, the reference path.</source>
+        <translation>Phrases entières : chaque phrase en une passe de llama.cpp dans un processus enfant, les mêmes scores que le décodage forcé, plusieurs fois plus vite. Décodage forcé : un jeton à la fois depuis un serveur llama.cpp, la voie de référence.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="69"/>
+        <source>Reproduce the released code</source>
+        <translation>Reproduire le code publié</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="69"/>
+        <source>To compare with the HERB paper&apos;s tables: the released scripts&apos; template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l’article HERB : le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation (docs/design.md liste les différences)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="72"/>
+        <source>Released code, part by part</source>
+        <translation>Code publié, partie par partie</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="75"/>
+        <source>Template</source>
+        <translation>Modèle de phrase</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="77"/>
+        <source>Words</source>
+        <translation>Mots</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="79"/>
+        <source>Padding</source>
+        <translation>Remplissage</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="81"/>
+        <source>Aggregation</source>
+        <translation>Agrégation</translation>
     </message>
 </context>
 <context>
