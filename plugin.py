@@ -39,12 +39,20 @@ class GeoBiasPlugin:
             # The algorithms stay listed and refuse to run, with this message.
             QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.MessageLevel.Critical)
         if self.provider is None:
+            # The user's own prompt languages (<profile>/geobias/languages), before the
+            # algorithms list the LANGUAGES choices.
+            from .processing.languages import register_user_folder
+
+            register_user_folder()
             provider = GeoBiasProvider()
             # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
             if QgsApplication.processingRegistry().addProvider(provider):
                 self.provider = provider
 
     def initGui(self):
+        from .ui.diagnostics import watch_log
+
+        watch_log()  # the last GeoBias log errors, for Copy diagnostics
         self.initProcessing()
         # The embedded model is a child process: stop it with QGIS (it would also notice).
         QgsApplication.instance().aboutToQuit.connect(_stop_embedded_model)
@@ -124,6 +132,9 @@ class GeoBiasPlugin:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
         _stop_embedded_model()
+        from .ui.diagnostics import unwatch_log
+
+        unwatch_log()
         remove_translator(self.translator)
         self.translator = None
         _forget_modules()

@@ -8,76 +8,128 @@ from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import tr
 from .endpoints import check_reachable, default_cache_path
 from .features import point_arrays
-from .gpkg import table_name, write_points_layer
+from .gpkg import rated_fields, table_name, write_points_layer
+from .languages import tagged
 from .metadata import credit_geonames
 from .styles import layer_name, post_processor, style_file
 
 
-def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
-    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
+def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
+         languages=("en",)):  # fmt: skip
+    """Run the survey in each prompt language; returns ({(topic, language): rated columns},
+    {language: RunStats}). Raises on fatal errors.
+
+    Rated columns carry a `language` field unless the only language is English (whose outputs
+    stay as they were before languages came).
+    """
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
-    from ..core.survey import RunStats, SurveySpec, estimate, run_survey
+    from ..core.multilingual import estimate_languages, specs_by_language
+    from ..core.survey import RunStats, SurveySpec, run_survey
 
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
+    languages = list(languages)
+    try:
+        specs = specs_by_language(spec, languages)
+    except (KeyError, ValueError) as err:
+        raise QgsProcessingException(str(err).strip("'\"")) from err
     try:
         cache = SurveyCache(cache_path or default_cache_path())
     except CacheError as err:
         raise QgsProcessingException(str(err)) from err
     gazetteer = Gazetteer.load()
     # Answers imported from a batch service need no endpoint: check it only if there is work.
-    if estimate(spec, gazetteer, cache).n_requests:
+    if estimate_languages(spec, languages, gazetteer, cache).n_requests:
         check_reachable(endpoint)
 
-    def progress(p):
-        feedback.setProgress(100.0 * p.done / max(p.total, 1))
+    per = len(lon) * len(topics)
+    total = per * len(specs)
+
+    def progress(p, offset=0):
+        done = offset + p.done
+        feedback.setProgress(100.0 * done / max(total, 1))
         feedback.setProgressText(
             tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
-                d=p.done, t=p.total, r=p.rate, a=p.answer_rate
+                d=done, t=total, r=p.rate, a=p.answer_rate
             )
         )
 
-    stats = RunStats()
-    try:
-        answers = run_survey(
-            spec,
-            gazetteer,
-            cache,
-            progress=progress,
-            is_cancelled=feedback.isCanceled,
-            stats=stats,
-        )
-    except EndpointError as err:
-        msg = tr("The endpoint refused the survey: {err}").format(err=err)
-        raise QgsProcessingException(msg) from err
+    stats = {}
+    answers = {}
+    for k, (code, one) in enumerate(zip(languages, specs)):
+        if feedback.isCanceled():
+            break
+        if len(specs) > 1:
+            feedback.pushInfo(tr("Prompt language {i}/{n}: {code}").format(
+                i=k + 1, n=len(specs), code=code))  # fmt: skip
+        stats[code] = RunStats()
+        try:
+            answers[code] = run_survey(
+                one,
+                gazetteer,
+                cache,
+                progress=lambda p, offset=k * per: progress(p, offset),
+                is_cancelled=feedback.isCanceled,
+                stats=stats[code],
+            )
+        except EndpointError as err:
+            msg = tr("The endpoint refused the survey: {err}").format(err=err)
+            raise QgsProcessingException(msg) from err
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
-    by_topic = {}
+    rated = {}
     n = len(lon)
-    kind, note = resolve_score_kind(score_kind, answers, endpoint)
+    everything = [a for code in languages for a in answers[code]]
+    kind, note = resolve_score_kind(score_kind, everything, endpoint)
     if note:
         feedback.pushInfo(note)
-    for k, topic in enumerate(topics):
-        chunk = answers[k * n : (k + 1) * n]
-        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
-        by_topic[topic]["score_note"] = note
-    if stats.n_failed:
+    with_language = tagged(languages)
+    for code in languages:
+        for k, topic in enumerate(topics):
+            chunk = answers[code][k * n : (k + 1) * n]
+            cols = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
+            cols["score_note"] = note
+            if with_language:
+                cols["language"] = [code] * n
+            rated[(topic, code)] = cols
+        if kind == "expected" and len(languages) > 1:
+            missing = sum(a.rating.answered and a.rating.expected is None for a in answers[code])
+            if missing > len(answers[code]) / 2:
+                feedback.pushWarning(
+                    tr("In {code}, {m} of {n} answers have no expected value (no digit among "
+                       "the top log-probabilities): choose the greedy rating to compare "
+                       "languages.").format(code=code, m=missing, n=len(answers[code]))
+                )  # fmt: skip
+    n_failed = sum(s.n_failed for s in stats.values())
+    if n_failed:
         feedback.pushWarning(
             tr(
                 "{f} of {n} requests failed after retries: those points were not asked (failed "
                 "= 1), they are outside the answer rate; run again to retry them."
-            ).format(f=stats.n_failed, n=len(answers))
+            ).format(f=n_failed, n=len(everything))
         )
-    if not any(cols["answered"].any() for cols in by_topic.values()):
-        errors = [a.error for a in answers if a.error]
+    if not any(cols["answered"].any() for cols in rated.values()):
+        errors = [a.error for a in everything if a.error]
         detail = errors[0] if errors else tr("no completion held a rating")
         raise QgsProcessingException(
             tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
                 detail=detail, host=endpoint.host()
             )
         )
-    return by_topic, stats
+    return rated, stats
+
+
+def total_stats(stats):
+    """One core.survey.RunStats summing those of rate()'s languages."""
+    from ..core.survey import RunStats
+
+    out = RunStats()
+    for s in stats.values():
+        out.n_requests += s.n_requests
+        out.n_cached += s.n_cached
+        out.n_failed += s.n_failed
+    return out
 
 
 def resolve_score_kind(score_kind, answers, endpoint):
@@ -142,17 +194,20 @@ def _f(v):
     return np.nan if v is None else float(v)
 
 
-def write_rated(path, by_topic, model, default_style="rank", geonames=True):
-    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}.
+def write_rated(path, rated, model, default_style="rank", geonames=True):
+    """Write one styled layer per topic (and prompt language) into the GeoPackage; returns
+    {uri: display name}. `rated` is rate()'s {(topic, language): columns}; columns with a
+    `language` field get it in the schema and the language's code in their table name.
     `geonames`: the prompts named gazetteer places, which the layer's metadata credits."""
     out = {}
-    for topic, columns in by_topic.items():
-        name = table_name(model, topic)
-        uri = write_points_layer(path, name, columns)
+    for (topic, code), columns in rated.items():
+        with_language = "language" in columns
+        name = table_name(model, topic, code if with_language else "")
+        uri = write_points_layer(path, name, columns, rated_fields(with_language))
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)
-        out[uri] = layer_name(model, topic)
+        out[uri] = layer_name(model, topic, code if with_language else "")
     return out
 
 

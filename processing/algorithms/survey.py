@@ -12,7 +12,9 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
 from ..gpkg import write_table
-from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
+from ..languages import countries_of, tagged
+from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
+from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
@@ -24,7 +26,7 @@ from ..parameters import (
 )
 from ..points import sample_points
 from ..rating import load_outputs, rate, write_rated
-from ..runs import append_runs, now, run_record, stats_fields
+from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
 
@@ -40,7 +42,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
             "truth'), and computes the bias metrics with an anchoring field such as infant "
             "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
-            "'metrics' table and a 'runs' table into one GeoPackage."
+            "'metrics' table and a 'runs' table into one GeoPackage. In several prompt "
+            "languages, each language gets its own layers and metrics rows, with its home bias "
+            "(as 'Bias metrics')."
         )
 
     def initAlgorithm(self, config=None):
@@ -85,10 +89,13 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         if bootstrap.kind == "points":
             units = anchor_units = None
 
+        languages = prompt.languages
+        countries = countries_of(lon, lat) if tagged(languages) else None
         with running_endpoint(connection, feedback) as ep:
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                languages=languages)  # fmt: skip
             rows = []
-            for topic, cols in by_topic.items():
+            for (topic, code), cols in rated.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
                 u = units if t is not None else None
                 if t is not None:
@@ -102,17 +109,19 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                         failed=cols["failed"] == 1, truth_units=u,
                         anchor_units=u if anchor_units is None else anchor_units,
                         note=cols.get("score_note", ""), lon=lon, lat=lat,
+                        language=code if "language" in cols else "", countries=countries,
                     )
                 )  # fmt: skip
             record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
-            )  # fmt: skip
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
+            )
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
-        append_runs(path, [record])
+        uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+        metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
+            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
+        append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
