@@ -2040,57 +2040,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="46"/>
+        <location filename="../processing/herb_io.py" line="47"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="49"/>
+        <location filename="../processing/herb_io.py" line="50"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="52"/>
+        <location filename="../processing/herb_io.py" line="53"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="94"/>
+        <location filename="../processing/herb_io.py" line="95"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="115"/>
+        <location filename="../processing/herb_io.py" line="116"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="119"/>
+        <location filename="../processing/herb_io.py" line="120"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="126"/>
+        <location filename="../processing/herb_io.py" line="127"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="134"/>
+        <location filename="../processing/herb_io.py" line="135"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="153"/>
+        <location filename="../processing/herb_io.py" line="154"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="158"/>
+        <location filename="../processing/herb_io.py" line="159"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="166"/>
+        <location filename="../processing/herb_io.py" line="167"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
@@ -2120,12 +2120,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="305"/>
+        <location filename="../processing/herb_io.py" line="306"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="307"/>
+        <location filename="../processing/herb_io.py" line="308"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
@@ -2220,7 +2220,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="189"/>
+        <location filename="../ui/herb_tab.py" line="190"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2835,27 +2835,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="378"/>
+        <location filename="../processing/herb_io.py" line="379"/>
         <source>time unknown (no measured rate for this scorer)</source>
         <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="380"/>
+        <location filename="../processing/herb_io.py" line="381"/>
         <source>about {s:.0f} s</source>
         <translation>environ {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="382"/>
+        <location filename="../processing/herb_io.py" line="383"/>
         <source>about {m:.0f} min</source>
         <translation>environ {m:.0f} min</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="384"/>
+        <location filename="../processing/herb_io.py" line="385"/>
         <source>about {h:.1f} h</source>
         <translation>environ {h:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="385"/>
+        <location filename="../processing/herb_io.py" line="386"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
@@ -2870,42 +2870,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="196"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="196"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="196"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="196"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="268"/>
+        <location filename="../ui/herb_tab.py" line="269"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="303"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="301"/>
+        <location filename="../ui/herb_tab.py" line="302"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="320"/>
+        <location filename="../ui/herb_tab.py" line="321"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2914,57 +2914,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="321"/>
+        <location filename="../ui/herb_tab.py" line="322"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="327"/>
+        <location filename="../ui/herb_tab.py" line="328"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="330"/>
+        <location filename="../ui/herb_tab.py" line="331"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="314"/>
+        <location filename="../ui/herb_tab.py" line="315"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="193"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="305"/>
+        <location filename="../ui/herb_tab.py" line="306"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="193"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="339"/>
+        <location filename="../ui/herb_tab.py" line="340"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="413"/>
+        <location filename="../ui/herb_tab.py" line="414"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="418"/>
+        <location filename="../ui/herb_tab.py" line="419"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="430"/>
+        <location filename="../ui/herb_tab.py" line="431"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -4770,7 +4770,7 @@ Prompt :
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="160"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -4805,7 +4805,7 @@ Prompt :
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="120"/>
+        <location filename="../ui/herb_tab.py" line="121"/>
         <source>HERB&apos;s default model is SmolLM2 135M: it scores HERB&apos;s sentences about 2.7 times as fast as Gemma 3 270M, the survey&apos;s default, so a HERB run takes a third of the time. Choose Gemma to use one model for both papers.</source>
         <translation>Le modèle par défaut de HERB est SmolLM2 135M : il évalue les phrases de HERB environ 2,7 fois plus vite que Gemma 3 270M, le modèle par défaut de l’enquête, si bien qu’une exécution de HERB prend trois fois moins de temps. Choisissez Gemma pour utiliser un seul modèle pour les deux articles.</translation>
     </message>
