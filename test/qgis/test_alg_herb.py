@@ -162,14 +162,15 @@ def scores_of(path):
 def test_whole_sentence_scoring_equals_forced_decoding(processing_ready, tmp_path):
     """The same run by both methods of the embedded model: every sentence's score within
     1e-4, so the same C. Awkward names: non-ASCII (Zürich, Valparaíso, Türkiye), a short one
-    that is one token (Lima), one whose tokens are prefixes of the next word's ("Inn")."""
+    that is one token (Lima), one whose tokens are prefixes of the next word's ("Inn"). Not
+    İzmir: its İ spans tokens, which forced decoding cannot score (core tests cover it)."""
     words = tmp_path / "words.txt"
     words.write_text(WORDS + "strength\tstrong\noccupation\tnurse\n")
     top = polygons("countries", [("Switzerland", "CH", None, 0), ("Peru", "PE", None, 4),
                                  ("Türkiye", "TR", None, 8)])  # fmt: skip
     low = polygons("cities", [("Zürich", "1", "CH", 0), ("Inn", "2", "CH", 1),
                               ("Lima", "3", "PE", 4), ("Valparaíso", "4", "PE", 5),
-                              ("İzmir", "5", "TR", 8), ("Ankara", "6", "TR", 9)])  # fmt: skip
+                              ("Konya", "5", "TR", 8), ("Ankara", "6", "TR", 9)])  # fmt: skip
     base = {"SCOPE": 1, "LAYER_1": top, "NAME_FIELD_1": "name", "ID_FIELD_1": "id",
             "LAYER_2": low, "NAME_FIELD_2": "name", "PARENT_FIELD_2": "up",
             "DESCRIPTORS": str(words)}  # fmt: skip
