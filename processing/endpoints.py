@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
 
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .definitions import HERB_MODELS
 from .network import use_qgis_network
 
@@ -37,6 +37,8 @@ def make_endpoint(connection):
 
     c = connection
     overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
+    if getattr(c, "reasoning", False):  # else recognised by its name (core.llm)
+        overrides["reasoning"] = True
     if c.base_url:
         overrides["base_url"] = c.base_url
     if c.provider in PROVIDERS:
@@ -66,7 +68,7 @@ def running_endpoint(connection, feedback):
             server = shared_server(embedded_python(), model=known.key if known else None)
         except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
             raise QgsProcessingException(
-                tr("The embedded model could not start: {err}").format(err=err)
+                tr("The embedded model could not start: {err}").format(err=message_text(err))
             ) from err
         endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
         if model and not known:
@@ -137,9 +139,13 @@ def check_reachable(endpoint, timeout=5.0):
     except OSError as err:
         if via:
             message = tr("The proxy {proxy} (QGIS network settings) is not reachable: {err}")
-            raise QgsProcessingException(message.format(proxy=hide_password(via), err=err)) from err
+            raise QgsProcessingException(
+                message.format(proxy=hide_password(via), err=message_text(err))
+            ) from err
         raise QgsProcessingException(
-            tr("The endpoint {host} is not reachable: {err}").format(host=endpoint.host(), err=err)
+            tr("The endpoint {host} is not reachable: {err}").format(
+                host=endpoint.host(), err=message_text(err)
+            )
         ) from err
 
 
@@ -220,11 +226,15 @@ def make_scorer(kind, connection, feedback=None, method="whole", model=None, mod
         )
         return scorer, "local"
     except ScorerError as err:
-        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+        raise QgsProcessingException(
+            tr("The scorer cannot start: {err}").format(err=message_text(err))
+        ) from err
     except QgsProcessingException:
         raise
     except Exception as err:  # noqa: BLE001 - the embedded model's start failures, any kind
-        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+        raise QgsProcessingException(
+            tr("The scorer cannot start: {err}").format(err=message_text(err))
+        ) from err
 
 
 def _embedded_scorer(method, model, model_file, concurrency, feedback):
@@ -275,15 +285,26 @@ def _host(url):
 def probe_scorer(scorer, sentence):
     """Score one sentence first: a server that gives no log-probabilities for the sentence's
     own tokens (a chat-only endpoint, no echo) fails here, before anything is run or written."""
+    from ..core.engine import FailureStreak
+    from ..core.http_client import EndpointStoppedError
     from ..core.scorers import ScorerError
 
+    # A broken server fails this probe within two attempts (two read timeouts if it hangs).
+    watch = FailureStreak(concurrency=1)
+    scorer.watch(watch)
     try:
         (out,) = scorer.score_batch([sentence])
     except ScorerError as err:
         out = None
-        why = str(err)
+        why = message_text(err)
     else:
         why = out.error
+    finally:
+        scorer.watch(None)
+    if watch.tripped() is not None:
+        host = getattr(getattr(scorer, "http", None), "client", None)
+        stop = EndpointStoppedError(*watch.tripped(), host.host if host is not None else "")
+        raise QgsProcessingException(stopped_sentence(stop, tr("scores")))
     if out is None or out.error:
         raise QgsProcessingException(
             tr("The model cannot score sentences: {why}. HERB needs the log-probability of "
@@ -292,3 +313,41 @@ def probe_scorer(scorer, sentence):
                "LM; a chat-only endpoint cannot give them.").format(why=why)
         )  # fmt: skip
     return out
+
+
+def cause_words(cause):
+    """How the endpoint failed (a core.http_client.Cause), in the user's language."""
+    if cause.kind == "timeout":
+        return tr("gave no answer within {s:g} s (read timeout)").format(s=cause.timeout)
+    if cause.kind == "content":
+        what = cause.content_type or tr("a body")
+        return tr("answered HTTP {status} with {what} instead of a JSON answer").format(
+            status=cause.status, what=what
+        )
+    if cause.kind == "status":
+        return tr("answered HTTP {status}").format(status=cause.status)
+    if cause.detail:
+        return tr("could not be reached ({detail})").format(detail=cause.detail)
+    return tr("could not be reached")
+
+
+def stopped_sentence(err, what=None):
+    """One sentence for a run stopped early on a broken endpoint (core EndpointStoppedError): the
+    cause, and that a new run (the dock's Resume) continues where this one stopped."""
+    what = what or tr("answers")
+    if err.cause.kind == "ended":
+        return tr(
+            "The embedded model stopped during the run ({detail}); the {what} so far are "
+            "cached, and Resume (or running again) restarts it and continues."
+        ).format(detail=err.cause.detail, what=what)
+    if err.answered:
+        text = tr(
+            "Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are "
+            "cached and Resume (or running again) continues."
+        )
+    else:
+        text = tr(
+            "Stopped early: the first {n} requests all failed the same way, {host} {cause} and "
+            "answered nothing; Resume (or running again) continues once it is fixed."
+        )
+    return text.format(n=err.attempts, host=err.host, cause=cause_words(err.cause), what=what)

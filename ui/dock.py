@@ -36,7 +36,7 @@ from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
-from .settings import SurveySettings
+from .settings import SurveySettings, default_survey_name
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
 
@@ -193,7 +193,7 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ settings
     def settings(self):
         """The dock's current choices."""
-        s = SurveySettings(name=self.ui.nameEdit.text().strip() or "survey")
+        s = SurveySettings(name=self.ui.nameEdit.text().strip() or default_survey_name())
         for tab in self.tab_widgets():
             if hasattr(tab, "fill"):
                 tab.fill(s)
@@ -353,6 +353,7 @@ class GeoBiasDock(QDockWidget):
         """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
         if reason[:1].isupper() and reason[1:2].islower():  # "The endpoint…" mid-sentence
             reason = reason[0].lower() + reason[1:]
+        reason = reason.rstrip(". ")  # a whole sentence from Processing (a stopped run)
         counts = None
         if self.plan is not None and self.plan.recount is not None:
             try:
@@ -362,6 +363,9 @@ class GeoBiasDock(QDockWidget):
                 log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
         if counts is None:
             return tr("The survey stopped: {reason}.").format(reason=reason)
+        if "Resume" in reason:  # an early stop already says what Resume does: say it once
+            text = tr("The survey stopped: {reason}. {cached} of {total} answers are cached.")
+            return text.format(reason=reason, cached=counts[0], total=counts[1])
         return tr(
             "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
             "continues."
@@ -385,7 +389,7 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ results
     def show_results(self, layers, group_name=None):
         """Add layers under "GeoBias — <survey>" and fill the metrics table and plot."""
-        name = group_name or self.ui.nameEdit.text().strip() or "survey"
+        name = group_name or self.ui.nameEdit.text().strip() or default_survey_name()
         self.results.show_results(layers, name)
 
     # ------------------------------------------------------------------ help and messages

@@ -27,10 +27,10 @@ from qgis.core import (
 )
 
 from ...core.descriptors import DescriptorError, load_descriptors, topics_of
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES
-from ..endpoints import default_cache_path, make_scorer, probe_scorer
+from ..endpoints import make_scorer, probe_scorer, stopped_sentence
 from ..herb_io import (
     embedded_rate,
     format_c_table,
@@ -40,7 +40,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
-from ..parameters import MAY_CREATE, HerbModelParameters, HerbReferenceParameters
+from ..parameters import CacheParameter, HerbModelParameters, HerbReferenceParameters
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
 from ..styles import short_model
@@ -152,12 +152,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             )
         )  # fmt: skip
         HerbReferenceParameters.add(self)
-        cache = QgsProcessingParameterFile(
-            "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
-            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
-        )  # fmt: skip
-        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
-        self.addParameter(cache)
+        CacheParameter.add(self, tr("Score cache (empty: the survey cache in the QGIS profile)"))
         self.addParameter(
             QgsProcessingParameterBoolean(
                 "ESTIMATE_ONLY", tr("Only estimate (score nothing, write nothing)"), False
@@ -221,7 +216,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             words = load_descriptors(path) if path else options.descriptors()
         except (DescriptorError, ValueError) as err:  # ValueError: not a UTF-8 text file
             raise QgsProcessingException(
-                tr("Descriptors (DESCRIPTORS): {err}").format(err=err)
+                tr("Descriptors (DESCRIPTORS): {err}").format(err=message_text(err))
             ) from err
         text = self.parameterAsString(parameters, "TOPICS", context)
         wanted = [t.strip() for t in text.split(";") if t.strip()]
@@ -256,13 +251,13 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         only_estimate = self.parameterAsBool(parameters, "ESTIMATE_ONLY", context)
         how = HerbModelParameters.read(self, parameters, context)
         kind = how.kind
-        cache_path = self.parameterAsFile(parameters, "CACHE", context) or default_cache_path()
+        cache_path = CacheParameter.read(self, parameters, context)
         try:
             from ...core.descriptors import validate_template
 
             validate_template(template)
         except DescriptorError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
         if h.n_levels < 2:
             raise QgsProcessingException(
                 tr("The scope has one level only: HERB needs regions and their sub-regions.")
@@ -270,7 +265,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         try:
             cache = ScoreCache(cache_path)
         except CacheError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
         scorer, host = make_scorer(
             kind, how.connection, feedback, method=how.method, model=how.model,
             model_file=how.model_file, reference_padding=options.padding,
@@ -280,7 +275,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             try:
                 sentences = plan(spec).sentences
             except (DescriptorError, ValueError) as err:
-                raise QgsProcessingException(str(err)) from err
+                raise QgsProcessingException(message_text(err)) from err
             # The embedded scorers' rates as benchmarked (no measured-rate estimator in core yet).
             rate = None
             if kind == "embedded":
@@ -307,13 +302,16 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 result = run_herb(spec, cache, progress, feedback.isCanceled,
                                   options.aggregation)  # fmt: skip
             except IncompleteScoresError as err:
+                if err.stopped is not None:
+                    sentence = stopped_sentence(err.stopped, tr("scores"))
+                    raise QgsProcessingException(sentence) from err
                 raise QgsProcessingException(
                     tr("{err} (scores so far are kept in the cache; nothing was written)").format(
-                        err=err
+                        err=message_text(err)
                     )
                 ) from err
             except AggregationError as err:
-                raise QgsProcessingException(str(err)) from err
+                raise QgsProcessingException(message_text(err)) from err
         finally:
             scorer.close()
             cache.close()

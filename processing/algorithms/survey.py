@@ -11,13 +11,14 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
-from ..gpkg import write_table
+from ..gpkg import write_table, writing
 from ..languages import countries_of, tagged
 from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
+    CacheParameter,
     ConnectionParameters,
     PromptParameters,
     SamplingParameters,
@@ -50,6 +51,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         SamplingParameters.add(self)
         add_endpoint_parameters(self)
+        CacheParameter.add(self)
         TruthParameters.add(self)
         AnchorParameters.add(self)
         BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
@@ -92,8 +94,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         languages = prompt.languages
         countries = countries_of(lon, lat) if tagged(languages) else None
         with running_endpoint(connection, feedback) as ep:
+            cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
-                                languages=languages)  # fmt: skip
+                                cache_path, languages=languages)  # fmt: skip
             rows = []
             for (topic, code), cols in rated.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
@@ -117,11 +120,12 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             )
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
-        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
-            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
-        append_runs(path, language_records(record, languages, stats, template))
+        with writing(path):  # a full disk: one sentence, no half-written file
+            uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+            metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+            if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
+                credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
+            append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
