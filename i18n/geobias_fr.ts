@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="330"/>
+        <location filename="../ui/dock.py" line="345"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,52 +19,52 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="389"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="53"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="62"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="73"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="58"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="464"/>
+        <location filename="../processing/parameters.py" line="528"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="464"/>
+        <location filename="../processing/parameters.py" line="528"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="90"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="289"/>
+        <location filename="../ui/runner.py" line="316"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="74"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="79"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -114,12 +114,12 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="57"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="68"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="42"/>
+        <location filename="../processing/algorithms/sample_points.py" line="46"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -194,7 +194,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="194"/>
+        <location filename="../processing/gpkg.py" line="196"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -229,62 +229,62 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="55"/>
+        <location filename="../processing/rating.py" line="57"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="90"/>
+        <location filename="../processing/rating.py" line="92"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="93"/>
+        <location filename="../processing/rating.py" line="95"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="127"/>
+        <location filename="../processing/rating.py" line="129"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="128"/>
+        <location filename="../processing/rating.py" line="130"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="199"/>
+        <location filename="../processing/parameters.py" line="242"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="205"/>
+        <location filename="../processing/parameters.py" line="248"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="211"/>
+        <location filename="../processing/parameters.py" line="254"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="651"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="656"/>
+        <location filename="../processing/parameters.py" line="731"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="317"/>
+        <location filename="../processing/parameters.py" line="360"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="323"/>
+        <location filename="../processing/parameters.py" line="366"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,42 +299,42 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="329"/>
+        <location filename="../processing/parameters.py" line="372"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="63"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="234"/>
+        <location filename="../ui/results_tab.py" line="238"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="63"/>
+        <location filename="../processing/algorithms/survey.py" line="66"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="68"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="69"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="264"/>
+        <location filename="../processing/rating.py" line="266"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="79"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="80"/>
         <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
@@ -349,87 +349,87 @@
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="63"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="74"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="66"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="77"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="69"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="80"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="78"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="89"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="98"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="109"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="107"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="119"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="110"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="122"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="111"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="123"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="124"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="152"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="135"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="163"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="139"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="167"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="182"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="222"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="186"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="226"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
@@ -444,32 +444,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="115"/>
+        <location filename="../processing/parameters.py" line="142"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="121"/>
+        <location filename="../processing/parameters.py" line="148"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="135"/>
+        <location filename="../processing/parameters.py" line="162"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="138"/>
+        <location filename="../processing/parameters.py" line="165"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="172"/>
+        <location filename="../ui/runner.py" line="184"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="156"/>
+        <location filename="../processing/parameters.py" line="197"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -484,37 +484,37 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="377"/>
+        <location filename="../processing/styles.py" line="413"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="129"/>
+        <location filename="../processing/parameters.py" line="156"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="413"/>
+        <location filename="../processing/parameters.py" line="458"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="58"/>
+        <location filename="../processing/algorithms/survey.py" line="61"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="64"/>
+        <location filename="../processing/algorithms/survey.py" line="67"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="425"/>
+        <location filename="../processing/parameters.py" line="471"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="81"/>
+        <location filename="../processing/algorithms/survey.py" line="84"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -564,7 +564,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="244"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -594,22 +594,22 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="232"/>
+        <location filename="../ui/dock.py" line="247"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="314"/>
+        <location filename="../ui/dock.py" line="329"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="319"/>
+        <location filename="../ui/dock.py" line="334"/>
         <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
 About {tok} prompt tokens.
 {cost}
@@ -622,7 +622,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="322"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>no host</source>
         <translation>aucun hôte</translation>
     </message>
@@ -642,17 +642,17 @@ Lancer l'enquête ?</translation>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="342"/>
+        <location filename="../ui/dock.py" line="357"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="87"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -662,57 +662,57 @@ Lancer l'enquête ?</translation>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="488"/>
+        <location filename="../ui/results_tab.py" line="511"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="501"/>
+        <location filename="../ui/results_tab.py" line="524"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="471"/>
+        <location filename="../ui/dock.py" line="486"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="104"/>
+        <location filename="../ui/options.py" line="110"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="150"/>
+        <location filename="../ui/options.py" line="156"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="150"/>
+        <location filename="../ui/options.py" line="156"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="42"/>
+        <location filename="../ui/options.py" line="44"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="213"/>
+        <location filename="../ui/options.py" line="219"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="230"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="237"/>
+        <location filename="../ui/options.py" line="243"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="245"/>
+        <location filename="../ui/options.py" line="251"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -842,7 +842,7 @@ Lancer l'enquête ?</translation>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="174"/>
+        <location filename="../ui/runner.py" line="186"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -852,22 +852,22 @@ Lancer l'enquête ?</translation>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="402"/>
+        <location filename="../ui/runner.py" line="429"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="492"/>
+        <location filename="../ui/runner.py" line="515"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="21"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -882,7 +882,7 @@ Lancer l'enquête ?</translation>
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="47"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
@@ -907,7 +907,7 @@ Lancer l'enquête ?</translation>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="20"/>
+        <location filename="../processing/algorithms/sample_points.py" line="21"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -935,11 +935,6 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/definitions.py" line="168"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_points.py" line="24"/>
-        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
-        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
         <location filename="../plugin.py" line="63"/>
@@ -977,62 +972,62 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="87"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="88"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="92"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
+        <location filename="../processing/styles.py" line="93"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="303"/>
+        <location filename="../processing/styles.py" line="327"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="331"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="331"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="314"/>
+        <location filename="../processing/styles.py" line="338"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1082,57 +1077,57 @@ Lancer l'enquête ?</translation>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="53"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/dock.py" line="54"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="77"/>
+        <location filename="../ui/results_tab.py" line="78"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="78"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="288"/>
+        <location filename="../ui/dock.py" line="303"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="306"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1145,12 +1140,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="295"/>
+        <location filename="../ui/dock.py" line="310"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="303"/>
+        <location filename="../ui/dock.py" line="318"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1160,7 +1155,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="241"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1168,17 +1163,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="234"/>
+        <location filename="../ui/results_tab.py" line="238"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="273"/>
+        <location filename="../ui/results_tab.py" line="277"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="294"/>
+        <location filename="../ui/results_tab.py" line="315"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1209,7 +1204,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1217,7 +1212,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="240"/>
+        <location filename="../ui/options.py" line="246"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1235,22 +1230,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="254"/>
+        <location filename="../ui/options.py" line="260"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="266"/>
+        <location filename="../ui/options.py" line="272"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="273"/>
+        <location filename="../ui/options.py" line="279"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="281"/>
+        <location filename="../ui/options.py" line="287"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1275,7 +1270,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="84"/>
+        <location filename="../processing/algorithms/survey.py" line="87"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1295,47 +1290,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="468"/>
+        <location filename="../processing/parameters.py" line="532"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="473"/>
+        <location filename="../processing/parameters.py" line="537"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="478"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="484"/>
+        <location filename="../processing/parameters.py" line="548"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="490"/>
+        <location filename="../processing/parameters.py" line="554"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="555"/>
+        <location filename="../processing/parameters.py" line="630"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="502"/>
+        <location filename="../processing/parameters.py" line="569"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="519"/>
+        <location filename="../processing/parameters.py" line="586"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/truth.py" line="56"/>
+        <location filename="../processing/truth.py" line="57"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1370,22 +1365,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="119"/>
+        <location filename="../processing/rating.py" line="121"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="173"/>
+        <location filename="../processing/rating.py" line="175"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="181"/>
+        <location filename="../processing/rating.py" line="183"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="185"/>
+        <location filename="../processing/rating.py" line="187"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1393,11 +1388,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../processing/definitions.py" line="74"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
-        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
         <location filename="../ui/results.py" line="278"/>
@@ -1420,202 +1410,202 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="273"/>
+        <location filename="../ui/dock.py" line="288"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="365"/>
+        <location filename="../ui/dock.py" line="380"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="369"/>
+        <location filename="../ui/dock.py" line="384"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="378"/>
+        <location filename="../ui/dock.py" line="393"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="40"/>
         <source>Aggregate ratings to polygons</source>
         <translation>Agréger les notes par polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="43"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="44"/>
         <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
         <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="61"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="62"/>
         <source>Units (polygons)</source>
         <translation>Unités (polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="67"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="68"/>
         <source>Minimum scored points per unit (fewer: flagged few_points)</source>
         <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="73"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="74"/>
         <source>Units with ratings</source>
         <translation>Unités avec notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="78"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
         <source>Units with at least one point</source>
         <translation>Unités ayant au moins un point</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
         <source>Units with too few points</source>
         <translation>Unités ayant trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="81"/>
         <source>Points in no unit</source>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="98"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="100"/>
         <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
         <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="105"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="107"/>
         <source>The polygon layer has no geometry.</source>
         <translation>La couche de polygones n'a aucune géométrie.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="141"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="147"/>
         <source>Units: mean rank error</source>
         <translation>Unités : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="145"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
         <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
         <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="157"/>
         <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="20"/>
+        <location filename="../processing/base.py" line="22"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="46"/>
+        <location filename="../processing/algorithms/correlate.py" line="47"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="55"/>
+        <location filename="../processing/algorithms/correlate.py" line="56"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="60"/>
+        <location filename="../processing/algorithms/correlate.py" line="61"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="75"/>
+        <location filename="../processing/algorithms/correlate.py" line="76"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="133"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="120"/>
+        <location filename="../processing/algorithms/hotspots.py" line="121"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="93"/>
+        <location filename="../processing/algorithms/correlate.py" line="94"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="98"/>
+        <location filename="../processing/algorithms/correlate.py" line="99"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="99"/>
+        <location filename="../processing/algorithms/correlate.py" line="100"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="100"/>
+        <location filename="../processing/algorithms/correlate.py" line="101"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="101"/>
+        <location filename="../processing/algorithms/correlate.py" line="102"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="102"/>
+        <location filename="../processing/algorithms/correlate.py" line="103"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="109"/>
+        <location filename="../processing/algorithms/correlate.py" line="111"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="112"/>
+        <location filename="../processing/algorithms/correlate.py" line="114"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="114"/>
+        <location filename="../processing/algorithms/correlate.py" line="116"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="117"/>
+        <location filename="../processing/algorithms/correlate.py" line="119"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="261"/>
+        <location filename="../processing/algorithms/hotspots.py" line="267"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="165"/>
+        <location filename="../processing/algorithms/correlate.py" line="171"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="209"/>
+        <location filename="../processing/algorithms/correlate.py" line="215"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1625,142 +1615,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="108"/>
+        <location filename="../processing/algorithms/hotspots.py" line="109"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="73"/>
+        <location filename="../processing/algorithms/hotspots.py" line="74"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="78"/>
+        <location filename="../processing/algorithms/hotspots.py" line="79"/>
         <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
         <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="97"/>
+        <location filename="../processing/algorithms/hotspots.py" line="98"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="105"/>
+        <location filename="../processing/algorithms/hotspots.py" line="106"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="114"/>
+        <location filename="../processing/algorithms/hotspots.py" line="115"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="126"/>
+        <location filename="../processing/algorithms/hotspots.py" line="127"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="137"/>
+        <location filename="../processing/algorithms/hotspots.py" line="138"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="163"/>
+        <location filename="../processing/algorithms/hotspots.py" line="165"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="188"/>
+        <location filename="../processing/algorithms/hotspots.py" line="190"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="195"/>
+        <location filename="../processing/algorithms/hotspots.py" line="197"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="198"/>
+        <location filename="../processing/algorithms/hotspots.py" line="200"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="207"/>
+        <location filename="../processing/algorithms/hotspots.py" line="209"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="209"/>
+        <location filename="../processing/algorithms/hotspots.py" line="211"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="216"/>
+        <location filename="../processing/algorithms/hotspots.py" line="218"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="235"/>
+        <location filename="../processing/algorithms/hotspots.py" line="237"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="256"/>
+        <location filename="../processing/algorithms/hotspots.py" line="262"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="262"/>
+        <location filename="../processing/algorithms/hotspots.py" line="268"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -1860,12 +1850,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="91"/>
+        <location filename="../processing/styles.py" line="94"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
@@ -1890,7 +1880,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="462"/>
+        <location filename="../processing/report_layout.py" line="494"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -1920,82 +1910,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="49"/>
+        <location filename="../processing/algorithms/compare_models.py" line="50"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="81"/>
+        <location filename="../processing/algorithms/compare_models.py" line="82"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="87"/>
+        <location filename="../processing/algorithms/compare_models.py" line="88"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="92"/>
+        <location filename="../processing/algorithms/compare_models.py" line="93"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="111"/>
+        <location filename="../processing/algorithms/compare_models.py" line="112"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="116"/>
+        <location filename="../processing/algorithms/compare_models.py" line="117"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="122"/>
+        <location filename="../processing/algorithms/compare_models.py" line="123"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="126"/>
+        <location filename="../processing/algorithms/compare_models.py" line="127"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="127"/>
+        <location filename="../processing/algorithms/compare_models.py" line="128"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="147"/>
+        <location filename="../processing/algorithms/compare_models.py" line="148"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="167"/>
+        <location filename="../processing/algorithms/compare_models.py" line="169"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="202"/>
+        <location filename="../processing/algorithms/compare_models.py" line="204"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="111"/>
+        <location filename="../ui/compare_tab.py" line="112"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="297"/>
+        <location filename="../processing/algorithms/compare_models.py" line="308"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="303"/>
+        <location filename="../processing/algorithms/compare_models.py" line="314"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="311"/>
+        <location filename="../processing/algorithms/compare_models.py" line="322"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -2005,12 +1995,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2125,7 +2115,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="168"/>
+        <location filename="../ui/herb_tab.py" line="170"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2185,12 +2175,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="644"/>
+        <location filename="../processing/parameters.py" line="719"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="645"/>
+        <location filename="../processing/parameters.py" line="720"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2200,7 +2190,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="223"/>
+        <location filename="../ui/herb_tab.py" line="225"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2215,7 +2205,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="257"/>
+        <location filename="../processing/parameters.py" line="300"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2265,7 +2255,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="185"/>
+        <location filename="../ui/runner.py" line="158"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2290,37 +2280,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="209"/>
-        <source>{n} regions of your layers</source>
-        <translation>{n} régions de vos couches</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="226"/>
+        <location filename="../processing/algorithms/herb.py" line="227"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="262"/>
+        <location filename="../processing/algorithms/herb.py" line="263"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="295"/>
+        <location filename="../processing/algorithms/herb.py" line="296"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="308"/>
+        <location filename="../processing/algorithms/herb.py" line="309"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="318"/>
+        <location filename="../processing/algorithms/herb.py" line="319"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="338"/>
+        <location filename="../processing/algorithms/herb.py" line="339"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2330,82 +2315,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="42"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="77"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="84"/>
+        <location filename="../processing/algorithms/report.py" line="91"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="91"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="97"/>
+        <location filename="../processing/algorithms/report.py" line="105"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="97"/>
+        <location filename="../processing/algorithms/report.py" line="105"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="102"/>
+        <location filename="../processing/algorithms/report.py" line="110"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="103"/>
+        <location filename="../processing/algorithms/report.py" line="111"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="104"/>
+        <location filename="../processing/algorithms/report.py" line="112"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="110"/>
+        <location filename="../processing/algorithms/report.py" line="118"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="113"/>
+        <location filename="../processing/algorithms/report.py" line="121"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="130"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="145"/>
+        <location filename="../processing/algorithms/report.py" line="157"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="155"/>
+        <location filename="../processing/algorithms/report.py" line="168"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="192"/>
+        <location filename="../processing/algorithms/report.py" line="205"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="129"/>
+        <location filename="../processing/report_layout.py" line="91"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
@@ -2415,7 +2400,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="167"/>
+        <location filename="../processing/report_layout.py" line="148"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
@@ -2425,72 +2410,72 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="169"/>
+        <location filename="../processing/report_layout.py" line="150"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="170"/>
+        <location filename="../processing/report_layout.py" line="151"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="171"/>
+        <location filename="../processing/report_layout.py" line="152"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="172"/>
+        <location filename="../processing/report_layout.py" line="153"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="173"/>
+        <location filename="../processing/report_layout.py" line="154"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="174"/>
+        <location filename="../processing/report_layout.py" line="157"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="175"/>
+        <location filename="../processing/report_layout.py" line="158"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="176"/>
+        <location filename="../processing/report_layout.py" line="159"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="244"/>
+        <location filename="../processing/report_layout.py" line="227"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="253"/>
+        <location filename="../processing/report_layout.py" line="236"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="255"/>
+        <location filename="../processing/report_layout.py" line="238"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="264"/>
+        <location filename="../processing/report_layout.py" line="247"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="272"/>
+        <location filename="../processing/report_layout.py" line="255"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="276"/>
+        <location filename="../processing/report_layout.py" line="259"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2500,142 +2485,107 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="400"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="400"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="414"/>
+        <location filename="../processing/report_layout.py" line="437"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="427"/>
+        <location filename="../processing/report_layout.py" line="453"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="230"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="437"/>
+        <location filename="../processing/report_layout.py" line="471"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="443"/>
+        <location filename="../processing/report_layout.py" line="483"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="444"/>
+        <location filename="../processing/report_layout.py" line="484"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="447"/>
+        <location filename="../processing/report_layout.py" line="487"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="449"/>
+        <location filename="../processing/report_layout.py" line="473"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="461"/>
+        <location filename="../processing/report_layout.py" line="493"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="480"/>
+        <location filename="../processing/facts.py" line="121"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="484"/>
-        <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
-        <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="488"/>
-        <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
-        <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="489"/>
-        <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
-        <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="489"/>
-        <source>No ground truth.</source>
-        <translation>Pas de vérité terrain.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Study area: {area}; {n} points.</source>
-        <translation>Zone d'étude : {area} ; {n} points.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
-        <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="458"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="458"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Lambert azimuthal, centred on the points</source>
-        <translation>azimutale de Lambert, centrée sur les points</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="460"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="516"/>
+        <location filename="../processing/report_layout.py" line="570"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="527"/>
+        <location filename="../processing/report_layout.py" line="581"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="604"/>
+        <location filename="../processing/report_layout.py" line="658"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="367"/>
+        <location filename="../ui/results_tab.py" line="388"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="389"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="394"/>
+        <location filename="../ui/results_tab.py" line="417"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2690,7 +2640,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="220"/>
+        <location filename="../processing/algorithms/ablation.py" line="223"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
@@ -2840,52 +2790,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="103"/>
+        <location filename="../ui/dock.py" line="105"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="100"/>
+        <location filename="../ui/herb_tab.py" line="102"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="230"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="307"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="336"/>
+        <location filename="../ui/herb_tab.py" line="341"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="335"/>
+        <location filename="../ui/herb_tab.py" line="340"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="354"/>
+        <location filename="../ui/herb_tab.py" line="359"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2894,62 +2844,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="355"/>
+        <location filename="../ui/herb_tab.py" line="360"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="361"/>
+        <location filename="../ui/herb_tab.py" line="366"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="364"/>
+        <location filename="../ui/herb_tab.py" line="369"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="348"/>
+        <location filename="../ui/herb_tab.py" line="353"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="227"/>
+        <location filename="../ui/herb_tab.py" line="229"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="339"/>
+        <location filename="../ui/herb_tab.py" line="344"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="227"/>
+        <location filename="../ui/herb_tab.py" line="229"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="373"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="447"/>
+        <location filename="../ui/herb_tab.py" line="467"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="452"/>
+        <location filename="../ui/herb_tab.py" line="472"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="464"/>
+        <location filename="../ui/herb_tab.py" line="484"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="101"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3164,62 +3114,62 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="49"/>
+        <location filename="../ui/compare_tab.py" line="50"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="342"/>
+        <location filename="../ui/compare_tab.py" line="359"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="496"/>
+        <location filename="../ui/compare_tab.py" line="513"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="502"/>
+        <location filename="../ui/compare_tab.py" line="519"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="105"/>
+        <location filename="../ui/dock.py" line="107"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="46"/>
+        <location filename="../ui/options.py" line="48"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
@@ -3249,142 +3199,142 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="288"/>
+        <location filename="../processing/parameters.py" line="331"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="366"/>
+        <location filename="../processing/parameters.py" line="409"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="766"/>
+        <location filename="../processing/parameters.py" line="841"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="782"/>
+        <location filename="../processing/parameters.py" line="857"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="797"/>
+        <location filename="../processing/parameters.py" line="872"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="803"/>
+        <location filename="../processing/parameters.py" line="878"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="813"/>
+        <location filename="../processing/parameters.py" line="888"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="815"/>
+        <location filename="../processing/parameters.py" line="890"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="827"/>
+        <location filename="../processing/parameters.py" line="902"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="841"/>
+        <location filename="../processing/parameters.py" line="916"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="842"/>
+        <location filename="../processing/parameters.py" line="917"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="852"/>
+        <location filename="../processing/parameters.py" line="927"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="855"/>
+        <location filename="../processing/parameters.py" line="930"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="858"/>
+        <location filename="../processing/parameters.py" line="933"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="858"/>
+        <location filename="../processing/parameters.py" line="933"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="858"/>
+        <location filename="../processing/parameters.py" line="933"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="884"/>
+        <location filename="../processing/parameters.py" line="959"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="886"/>
+        <location filename="../processing/parameters.py" line="961"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="901"/>
+        <location filename="../processing/parameters.py" line="976"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="904"/>
+        <location filename="../processing/parameters.py" line="979"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="950"/>
+        <location filename="../processing/parameters.py" line="1025"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="917"/>
+        <location filename="../processing/parameters.py" line="992"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="919"/>
+        <location filename="../processing/parameters.py" line="994"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="924"/>
+        <location filename="../processing/parameters.py" line="999"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="952"/>
+        <location filename="../processing/parameters.py" line="1027"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="966"/>
+        <location filename="../processing/parameters.py" line="1041"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="141"/>
+        <location filename="../processing/algorithms/compare_models.py" line="142"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="218"/>
+        <location filename="../processing/algorithms/herb.py" line="219"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3439,7 +3389,7 @@ Lancer HERB ?</translation>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="616"/>
+        <location filename="../processing/report_layout.py" line="670"/>
         <source>The report&apos;s layout could not be added to the project.</source>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
@@ -3459,27 +3409,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="63"/>
+        <location filename="../ui/dock.py" line="65"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="368"/>
+        <location filename="../ui/compare_tab.py" line="385"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="371"/>
+        <location filename="../ui/compare_tab.py" line="388"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="64"/>
+        <location filename="../ui/dock.py" line="66"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="175"/>
+        <location filename="../ui/dock.py" line="181"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3544,27 +3494,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="75"/>
+        <location filename="../ui/results_tab.py" line="76"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="79"/>
+        <location filename="../ui/results_tab.py" line="80"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="267"/>
+        <location filename="../ui/results_tab.py" line="271"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="325"/>
+        <location filename="../ui/results_tab.py" line="346"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="379"/>
+        <location filename="../ui/results_tab.py" line="402"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3574,7 +3524,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="386"/>
+        <location filename="../ui/runner.py" line="413"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3584,72 +3534,72 @@ Lancer HERB ?</translation>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="103"/>
+        <location filename="../processing/styles.py" line="106"/>
         <source>overestimate &gt; 0.5</source>
         <translation>surestimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="104"/>
+        <location filename="../processing/styles.py" line="107"/>
         <source>overestimate 0.15–0.5</source>
         <translation>surestimation 0,15–0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="105"/>
+        <location filename="../processing/styles.py" line="108"/>
         <source>about right (±0.15)</source>
         <translation>à peu près juste (±0,15)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="106"/>
+        <location filename="../processing/styles.py" line="109"/>
         <source>underestimate 0.15–0.5</source>
         <translation>sous-estimation 0,15–0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="107"/>
+        <location filename="../processing/styles.py" line="110"/>
         <source>underestimate &gt; 0.5</source>
         <translation>sous-estimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="231"/>
+        <location filename="../processing/styles.py" line="234"/>
         <source>Rank of the ground truth</source>
         <translation>Rang de la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="232"/>
+        <location filename="../processing/styles.py" line="235"/>
         <source>Rank error: rating − truth</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="233"/>
+        <location filename="../processing/styles.py" line="236"/>
         <source>Rating, by quantiles</source>
         <translation>Note, par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="234"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>Mean rank</source>
         <translation>Rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="235"/>
+        <location filename="../processing/styles.py" line="238"/>
         <source>Mean rank error</source>
         <translation>Erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <location filename="../processing/algorithms/correlate.py" line="188"/>
         <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
         <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <location filename="../processing/algorithms/correlate.py" line="191"/>
         <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
         <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <location filename="../processing/algorithms/correlate.py" line="200"/>
         <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
         <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <location filename="../processing/algorithms/correlate.py" line="204"/>
         <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
         <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
     </message>
@@ -3709,7 +3659,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="511"/>
+        <location filename="../ui/results_tab.py" line="534"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3732,37 +3682,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="545"/>
+        <location filename="../ui/results_tab.py" line="568"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="548"/>
+        <location filename="../ui/results_tab.py" line="571"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="549"/>
+        <location filename="../ui/results_tab.py" line="572"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="552"/>
+        <location filename="../ui/results_tab.py" line="575"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="559"/>
+        <location filename="../ui/results_tab.py" line="582"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="563"/>
+        <location filename="../ui/results_tab.py" line="586"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="567"/>
+        <location filename="../ui/results_tab.py" line="590"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4437,27 +4387,27 @@ Prompt :
         <translation>Selon un raster</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="166"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="167"/>
+        <location filename="../ui/herb_tab.py" line="169"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="174"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="175"/>
+        <location filename="../ui/herb_tab.py" line="177"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="178"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4712,47 +4662,47 @@ Prompt :
         <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="85"/>
+        <location filename="../processing/card.py" line="97"/>
         <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="97"/>
+        <location filename="../processing/card.py" line="109"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="111"/>
+        <location filename="../processing/card.py" line="123"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="116"/>
+        <location filename="../processing/card.py" line="128"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="122"/>
+        <location filename="../processing/card.py" line="134"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="131"/>
+        <location filename="../processing/card.py" line="143"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="142"/>
+        <location filename="../processing/card.py" line="154"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="194"/>
+        <location filename="../processing/card.py" line="206"/>
         <source>{param}: {path} is not a benchmark card ({err}).</source>
         <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="208"/>
+        <location filename="../processing/card.py" line="220"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -4892,372 +4842,367 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="341"/>
+        <location filename="../processing/parameters.py" line="384"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="359"/>
+        <location filename="../processing/parameters.py" line="402"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1008"/>
+        <location filename="../processing/parameters.py" line="1083"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1014"/>
+        <location filename="../processing/parameters.py" line="1089"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1024"/>
+        <location filename="../processing/parameters.py" line="1099"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1030"/>
+        <location filename="../processing/parameters.py" line="1105"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1058"/>
+        <location filename="../processing/parameters.py" line="1133"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1065"/>
+        <location filename="../processing/parameters.py" line="1140"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1069"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="67"/>
+        <location filename="../processing/rating.py" line="69"/>
         <source>Prompt language {i}/{n}: {code}</source>
         <translation>Langue du prompt {i}/{n} : {code}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="112"/>
+        <location filename="../processing/rating.py" line="114"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="186"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="190"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="220"/>
+        <location filename="../processing/report_layout.py" line="203"/>
         <source>No claim: without ground truth there are no rank errors.</source>
         <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="222"/>
+        <location filename="../processing/report_layout.py" line="205"/>
         <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
         <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="224"/>
+        <location filename="../processing/report_layout.py" line="207"/>
         <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
         <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="225"/>
+        <location filename="../processing/report_layout.py" line="208"/>
         <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
         <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="270"/>
+        <location filename="../processing/report_layout.py" line="253"/>
         <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
         <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Prompt language: {language}.</source>
-        <translation>Langue du prompt : {language}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="118"/>
+        <location filename="../processing/styles.py" line="121"/>
         <source>moves most (spread &gt; 0.5)</source>
         <translation>bouge le plus (écart &gt; 0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="119"/>
+        <location filename="../processing/styles.py" line="122"/>
         <source>moves (0.25–0.5)</source>
         <translation>bouge (0,25–0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="120"/>
+        <location filename="../processing/styles.py" line="123"/>
         <source>moves little (0.1–0.25)</source>
         <translation>bouge peu (0,1–0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="121"/>
+        <location filename="../processing/styles.py" line="124"/>
         <source>about the same in every language (&lt; 0.1)</source>
         <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="157"/>
+        <location filename="../processing/styles.py" line="160"/>
         <source>errors strongly clustered (z &gt; 2.58)</source>
         <translation>erreurs très regroupées (z &gt; 2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="158"/>
+        <location filename="../processing/styles.py" line="161"/>
         <source>errors clustered (z 1.96 to 2.58)</source>
         <translation>erreurs regroupées (z de 1,96 à 2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="159"/>
+        <location filename="../processing/styles.py" line="162"/>
         <source>as by chance (|z| &lt; 1.96)</source>
         <translation>comme par hasard (|z| &lt; 1,96)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="160"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>errors dispersed (z −2.58 to −1.96)</source>
         <translation>erreurs dispersées (z de −2,58 à −1,96)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="161"/>
+        <location filename="../processing/styles.py" line="164"/>
         <source>errors strongly dispersed (z &lt; −2.58)</source>
         <translation>erreurs très dispersées (z &lt; −2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Local SSI: errors clustered (red) or dispersed (blue) around the point</source>
         <translation>SSI local : erreurs regroupées (rouge) ou dispersées (bleu) autour du point</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Local spatial self-information of the errors (nats)</source>
         <translation>Auto-information spatiale locale des erreurs (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Spread of the rank across prompt languages (largest − smallest)</source>
         <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="253"/>
+        <location filename="../processing/styles.py" line="256"/>
         <source>SSI {a:.2f}–{b:.2f} nats</source>
         <translation>SSI {a:.2f}–{b:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="53"/>
+        <location filename="../processing/algorithms/benchmark.py" line="61"/>
         <source>Benchmark card</source>
         <translation>Fiche de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="58"/>
+        <location filename="../processing/algorithms/benchmark.py" line="66"/>
         <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
         <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="77"/>
+        <location filename="../processing/algorithms/benchmark.py" line="85"/>
         <source>Benchmark sample</source>
         <translation>Échantillon de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="83"/>
+        <location filename="../processing/algorithms/benchmark.py" line="91"/>
         <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="92"/>
+        <location filename="../processing/algorithms/benchmark.py" line="100"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="99"/>
+        <location filename="../processing/algorithms/benchmark.py" line="107"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="104"/>
+        <location filename="../processing/algorithms/benchmark.py" line="112"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="109"/>
+        <location filename="../processing/algorithms/benchmark.py" line="117"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="109"/>
+        <location filename="../processing/algorithms/benchmark.py" line="117"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="112"/>
+        <location filename="../processing/algorithms/benchmark.py" line="120"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="112"/>
+        <location filename="../processing/algorithms/benchmark.py" line="120"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <location filename="../processing/algorithms/benchmark.py" line="124"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="117"/>
+        <location filename="../processing/algorithms/benchmark.py" line="125"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <location filename="../processing/algorithms/benchmark.py" line="142"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="134"/>
+        <location filename="../processing/algorithms/benchmark.py" line="143"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="136"/>
+        <location filename="../processing/algorithms/benchmark.py" line="145"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="145"/>
+        <location filename="../processing/algorithms/benchmark.py" line="154"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="159"/>
+        <location filename="../processing/algorithms/benchmark.py" line="171"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="181"/>
+        <location filename="../processing/algorithms/benchmark.py" line="193"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <location filename="../processing/algorithms/benchmark.py" line="218"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="198"/>
+        <location filename="../processing/algorithms/benchmark.py" line="219"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="30"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="58"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="62"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="63"/>
         <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
         <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="75"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="76"/>
         <source>Benchmark cards (JSON)</source>
         <translation>Fiches de référence (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="81"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="82"/>
         <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
         <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="99"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="100"/>
         <source>The cards as Markdown</source>
         <translation>Les fiches en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="108"/>
         <source>Give at least one card (CARDS or SHIPPED).</source>
         <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="110"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="112"/>
         <source>Cards on different samples ({v}) cannot be compared.</source>
         <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="119"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="122"/>
         <source>TOPICS: {missing} on no card (they have: {have}).</source>
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="53"/>
+        <location filename="../processing/algorithms/compare_models.py" line="54"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="97"/>
+        <location filename="../processing/algorithms/compare_models.py" line="98"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="128"/>
+        <location filename="../processing/algorithms/compare_models.py" line="129"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="196"/>
+        <location filename="../processing/algorithms/compare_models.py" line="198"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="219"/>
+        <location filename="../processing/algorithms/compare_models.py" line="221"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="108"/>
+        <location filename="../ui/compare_tab.py" line="109"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -5267,27 +5212,27 @@ Prompt :
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="27"/>
         <source>Geo-bias scores (GeoBS)</source>
         <translation>Scores de géo-biais (GeoBS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="32"/>
         <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
         <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="64"/>
         <source>Geo-bias scores</source>
         <translation>Scores de géo-biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="128"/>
         <source>Local geo-bias scores</source>
         <translation>Scores de géo-biais locaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="94"/>
         <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
         <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
@@ -5307,112 +5252,97 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="47"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/survey.py" line="40"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
+        <location filename="../ui/compare_tab.py" line="52"/>
         <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
         <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="54"/>
+        <location filename="../ui/compare_tab.py" line="55"/>
         <source>GeoBS: relative information by scale grid</source>
         <translation>GeoBS : information relative par grille d’échelle</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="55"/>
+        <location filename="../ui/compare_tab.py" line="56"/>
         <source>GeoBS: relative information by distance lag</source>
         <translation>GeoBS : information relative par pas de distance</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
+        <location filename="../ui/compare_tab.py" line="57"/>
         <source>GeoBS: relative information by direction sector</source>
         <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="257"/>
+        <location filename="../ui/compare_tab.py" line="261"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="264"/>
+        <location filename="../ui/compare_tab.py" line="268"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="346"/>
+        <location filename="../ui/compare_tab.py" line="363"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
+        <location filename="../ui/compare_tab.py" line="408"/>
         <source>Open benchmark cards</source>
         <translation>Ouvrir des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
+        <location filename="../ui/compare_tab.py" line="408"/>
         <source>Benchmark cards (*.json)</source>
         <translation>Fiches de référence (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="404"/>
+        <location filename="../ui/compare_tab.py" line="421"/>
         <source>GeoBias: benchmark cards</source>
         <translation>GeoBias : fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="407"/>
+        <location filename="../ui/compare_tab.py" line="424"/>
         <source>Comparing the cards…</source>
         <translation>Comparaison des fiches…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="471"/>
+        <location filename="../ui/compare_tab.py" line="488"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="471"/>
+        <location filename="../ui/compare_tab.py" line="488"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="496"/>
+        <location filename="../ui/compare_tab.py" line="513"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="118"/>
+        <location filename="../ui/dock.py" line="120"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="119"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="423"/>
+        <location filename="../ui/dock.py" line="438"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="410"/>
+        <location filename="../ui/dock.py" line="425"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="413"/>
+        <location filename="../ui/dock.py" line="428"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5585,7 +5515,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="96"/>
+        <location filename="../ui/options.py" line="102"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5605,7 +5535,7 @@ Prompt :
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="80"/>
+        <location filename="../ui/results_tab.py" line="81"/>
         <source>Computing the geo-bias scores…</source>
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
@@ -5620,7 +5550,7 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="306"/>
+        <location filename="../processing/algorithms/herb.py" line="307"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -5680,37 +5610,37 @@ Prompt :
         <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="186"/>
+        <location filename="../processing/gpkg.py" line="188"/>
         <source>the file could not be written</source>
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="227"/>
+        <location filename="../processing/parameters.py" line="270"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="257"/>
+        <location filename="../processing/parameters.py" line="300"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="82"/>
+        <location filename="../processing/rating.py" line="84"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="155"/>
+        <location filename="../processing/rating.py" line="157"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="161"/>
+        <location filename="../processing/rating.py" line="163"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="367"/>
+        <location filename="../ui/dock.py" line="382"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -5718,6 +5648,297 @@ Prompt :
         <location filename="../core/messages.py" line="70"/>
         <source>If this is a reasoning model (o-series, GPT-5, or an alias of one), tick &apos;Reasoning model&apos; for the endpoint (Settings &gt; Options &gt; GeoBias; REASONING in Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
         <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="63"/>
+        <source>the world (benchmark sample {v}, {n} points)</source>
+        <translation>le monde (échantillon de référence {v}, {n} points)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="65"/>
+        <source>US counties</source>
+        <translation>Comtés US</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="126"/>
+        <source>{what}, {km2} km² ({where})</source>
+        <translation>{what}, {km2} km² ({where})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="207"/>
+        <source>1 selected feature</source>
+        <translation>1 entité sélectionnée</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="209"/>
+        <source>{n} selected features</source>
+        <translation>{n} entités sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="260"/>
+        <source>an extent ({crs})</source>
+        <translation>une emprise ({crs})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="283"/>
+        <source>{provider} at {where}</source>
+        <translation>{provider} à {where}</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="290"/>
+        <source>expected value (from log-probabilities)</source>
+        <translation>espérance (d'après les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="291"/>
+        <source>greedy rating</source>
+        <translation>note gloutonne (greedy)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="292"/>
+        <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
+        <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="319"/>
+        <source>{area}; {n} points</source>
+        <translation>{area} ; {n} points</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="322"/>
+        <source>{truth} ({n} points with a value)</source>
+        <translation>{truth} ({n} points avec une valeur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="548"/>
+        <source>Study area</source>
+        <translation>Zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="333"/>
+        <source>Prompt language</source>
+        <translation>Langue du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="339"/>
+        <source>Anchor</source>
+        <translation>Ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="340"/>
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="341"/>
+        <source>Made with</source>
+        <translation>Réalisé avec</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="341"/>
+        <source>GeoBias {v}, QGIS {q}</source>
+        <translation>GeoBias {v}, QGIS {q}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="171"/>
+        <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
+        <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="482"/>
+        <source>Ground truth as the outputs name it (empty: layer.field)</source>
+        <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="561"/>
+        <source>Anchor as the outputs name it (empty: layer.field)</source>
+        <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="134"/>
+        <source>{raster}, band {band}</source>
+        <translation>{raster}, bande {band}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="309"/>
+        <source>the points of {layer}</source>
+        <translation>les points de {layer}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="107"/>
+        <source>the extent of the rated points</source>
+        <translation>l'emprise des points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="155"/>
+        <source>Spearman&apos;s rho with the anchor [95% CI]</source>
+        <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="458"/>
+        <source>Lambert azimuthal, centred on the study area</source>
+        <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="514"/>
+        <source>the layer&apos;s field &apos;truth&apos;</source>
+        <translation>le champ « truth » de la couche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="210"/>
+        <source>{n} regions of {layers}</source>
+        <translation>{n} régions de {layers}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="49"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, prompt language (a layer asked in one), score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
+        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_points.py" line="25"/>
+        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/survey.py" line="40"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="295"/>
+        <source>GeoBias output folder</source>
+        <translation>Dossier de sortie GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="328"/>
+        <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="339"/>
+        <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
+
+The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+
+Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="343"/>
+        <source>%n run folder(s)</source>
+        <translation>
+            <numerusform>%n dossier d'exécution</numerusform>
+            <numerusform>%n dossiers d'exécution</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="348"/>
+        <source>GeoBias: outputs</source>
+        <translation>GeoBias : sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="361"/>
+        <source>Could not move the GeoBias outputs: {e}</source>
+        <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="371"/>
+        <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
+        <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="377"/>
+        <source>The GeoBias outputs are now in {target}.</source>
+        <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="401"/>
+        <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
+
+Save the project first?</source>
+        <translation>Ce projet n'a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
+
+Enregistrer d'abord le projet ?</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="428"/>
+        <source>%n GeoBias layer(s)</source>
+        <translation>
+            <numerusform>%n couche GeoBias</numerusform>
+            <numerusform>%n couches GeoBias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="407"/>
+        <source>GeoBias: unsaved project</source>
+        <translation>GeoBias : projet non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="409"/>
+        <source>Save project…</source>
+        <translation>Enregistrer le projet…</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="410"/>
+        <source>Close without saving</source>
+        <translation>Fermer sans enregistrer</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="424"/>
+        <source>QGIS empties its temporary folder and memory when it closes, and {layers} of this project would go with them: {names}. Reopening the project would not find them.
+
+Keep them: copy them into {target} and save the project?</source>
+        <translation>QGIS vide son dossier temporaire et sa mémoire à sa fermeture, emportant {layers} de ce projet : {names}. En rouvrant le projet, on ne les retrouverait pas.
+
+Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="433"/>
+        <source>GeoBias: temporary layers</source>
+        <translation>GeoBias : couches temporaires</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="435"/>
+        <source>Keep them</source>
+        <translation>Les conserver</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="436"/>
+        <source>Close anyway</source>
+        <translation>Fermer quand même</translation>
+    </message>
+    <message>
+        <location filename="../ui/past_runs.py" line="138"/>
+        <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
+        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/past_runs.py" line="149"/>
+        <source>Past runs of this project (%n)…</source>
+        <translation>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="153"/>
+        <source>a polygon drawn on the map</source>
+        <translation>un polygone dessiné sur la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="155"/>
+        <source>the map extent</source>
+        <translation>l'emprise de la carte</translation>
     </message>
     <message>
         <location filename="../processing/definitions.py" line="213"/>
@@ -5770,47 +5991,47 @@ Prompt :
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="625"/>
+        <location filename="../processing/parameters.py" line="700"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="631"/>
+        <location filename="../processing/parameters.py" line="706"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="637"/>
+        <location filename="../processing/parameters.py" line="712"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="193"/>
+        <location filename="../ui/herb_tab.py" line="195"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="772"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="699"/>
+        <location filename="../processing/parameters.py" line="774"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="702"/>
+        <location filename="../processing/parameters.py" line="777"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="708"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="715"/>
+        <location filename="../processing/parameters.py" line="790"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -5820,7 +6041,7 @@ Prompt :
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="141"/>
+        <location filename="../ui/herb_tab.py" line="143"/>
         <source>HERB&apos;s default model is SmolLM2 135M: it scores HERB&apos;s sentences about 2.7 times as fast as Gemma 3 270M, the survey&apos;s default, so a HERB run takes a third of the time. Choose Gemma to use one model for both papers.</source>
         <translation>Le modèle par défaut de HERB est SmolLM2 135M : il évalue les phrases de HERB environ 2,7 fois plus vite que Gemma 3 270M, le modèle par défaut de l’enquête, si bien qu’une exécution de HERB prend trois fois moins de temps. Choisissez Gemma pour utiliser un seul modèle pour les deux articles.</translation>
     </message>
@@ -6167,12 +6388,12 @@ Prompt :
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="105"/>
+        <location filename="../ui/options.ui" line="120"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="105"/>
+        <location filename="../ui/options.ui" line="120"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
@@ -6185,6 +6406,26 @@ Prompt :
         <location filename="../ui/options.ui" line="77"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="105"/>
+        <source>Outputs</source>
+        <translation>Sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="107"/>
+        <source>Output folder</source>
+        <translation>Dossier de sortie</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="111"/>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="114"/>
+        <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
+        <translation>Où le panneau écrit ses résultats tant qu'un projet n'est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l'enregistrement d'un projet, GeoBias propose de les y déplacer.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 """Common base of the GeoBias algorithms: instance creation, groups, icon, translated strings."""
 
 import html
+import os
 
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtCore import QUrl
@@ -12,6 +13,7 @@ from ..paths import ICON, PROCESSING_HELP
 from .crs import WGS84
 from .features import add_point_features
 from .parameters import check_given_values
+from .runs import append_runs
 from .styles import save_output_styles
 
 GROUPS = {
@@ -86,10 +88,11 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
             raise QgsProcessingException(problem)
         return super().prepareAlgorithm(parameters, context, feedback)
 
-    def write_points(self, parameters, context, fields, columns, feedback, style=None):
+    def write_points(self, parameters, context, fields, columns, feedback, style=None, runs=()):
         """Write point columns to the OUTPUT sink; returns its id, or None when cancelled.
 
-        With `style`, the output's GeoPackage also gets the saved styles, that one as default.
+        A GeoPackage output also gets the `runs` rows (what it measured, read by the styles'
+        layer descriptions) and, with `style`, the saved styles, that one as default.
         """
         sink, dest = self.parameterAsSink(
             parameters, "OUTPUT", context, fields, QgsWkbTypes.Type.Point, WGS84
@@ -98,7 +101,10 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         if not add_point_features(sink, fields, columns, feedback):
             return None
-        del sink  # closes the file, so its styles can be saved into it
+        del sink  # closes the file, so its runs and styles can be saved into it
+        path = str(dest).split("|")[0]
+        if runs and path.lower().endswith(".gpkg") and os.path.isfile(path):
+            append_runs(path, list(runs))
         if style:
             save_output_styles(dest, style, values=columns)
         return dest

@@ -9,10 +9,12 @@ from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import message_text, tr
 from .endpoints import check_reachable, default_cache_path, stopped_sentence
+from .facts import StudyArea, layer_label
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
 from .languages import tagged
 from .metadata import credit_geonames
+from .runs import newest_run
 from .styles import layer_name, post_processor, style_file
 
 
@@ -292,3 +294,23 @@ def rated_columns(lon, lat, values, model, topic, score_kind="greedy", scale=PAP
         "truth_rank": nan,
         "rank_error": nan,
     }
+
+
+def input_facts(alg, parameters, context, lon, lat):
+    """The facts fields a rating run records about its INPUT points: the study area their
+    GeoPackage's runs table names ('Sample points' writes it), else the points' own extent."""
+    source = alg.parameterAsVectorLayer(parameters, "INPUT", context)
+    row = newest_run(source.source().split("|")[0], with_facts=True) if source else None
+    area = StudyArea.from_fields(row)
+    if area is None:
+        name = layer_label(source) if source is not None else ""
+        box = (float(np.nanmin(lon)), float(np.nanmin(lat)), float(np.nanmax(lon)),
+               float(np.nanmax(lat)))  # fmt: skip
+        area = StudyArea(tr("the points of {layer}").format(layer=name or "INPUT"), None, box)
+    return area.fields()
+
+
+def score_kinds(by_topic):
+    """The score kinds the rated columns hold ("expected", "greedy", or both joined)."""
+    kinds = {str(k) for cols in by_topic.values() for k in cols.get("score_kind", ()) if k}
+    return ", ".join(sorted(kinds))

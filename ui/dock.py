@@ -33,7 +33,9 @@ from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .narrow import TabStrip
+from .outputs import OutputKeeper
 from .overlay_tab import OverlayTab
+from .past_runs import RunsCombo
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
 from .settings import SurveySettings, default_survey_name
@@ -129,6 +131,10 @@ class GeoBiasDock(QDockWidget):
         project.writeProject.connect(self.save_settings)
         project.cleared.connect(self.load_settings)
         self.load_settings()
+        # Outputs stay with the project: moved beside it when saved, a warning before loss.
+        self.keeper = OutputKeeper(iface, self.pusher(), self, running=lambda: self.job_running())
+        for signal in (project.readProject, project.cleared, project.projectSaved):
+            signal.connect(self.refresh_runs)
 
     # ------------------------------------------------------------------ tabs
     def add_tab(self, widget, title):
@@ -213,6 +219,15 @@ class GeoBiasDock(QDockWidget):
 
     def area_geometry(self):
         return self.area.area_geometry()
+
+    def job_running(self):
+        """Whether a background job of the dock (survey, HERB…) is running."""
+        return any(panel.busy for panel in self.findChildren(RunPanel))
+
+    def refresh_runs(self, *args):
+        """The tabs' lists of the project's past runs, read again (a project opened, saved)."""
+        for combo in self.findChildren(RunsCombo):
+            combo.refresh()
 
     # ------------------------------------------------------------------ run
     def run(self):
@@ -475,6 +490,7 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
+        self.keeper.close()
         self.panel.stop()
         if self.install_window is not None:
             try:
@@ -493,6 +509,9 @@ class GeoBiasDock(QDockWidget):
             (project.readProject, self.load_settings),
             (project.writeProject, self.save_settings),
             (project.cleared, self.load_settings),
+            (project.readProject, self.refresh_runs),
+            (project.cleared, self.refresh_runs),
+            (project.projectSaved, self.refresh_runs),
         ):
             try:
                 signal.disconnect(slot)

@@ -5,6 +5,7 @@ that set it apart."""
 
 import math
 import os
+import re
 import sqlite3
 from contextlib import closing
 
@@ -36,6 +37,7 @@ from ..processing.styles import short_model
 from . import runner
 from .layer_combo import follow_layer
 from .narrow import add_choices, chars_width, fit_first_column
+from .past_runs import RunsCombo, layers_of
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, error_sentence
 
@@ -246,6 +248,9 @@ class HerbTab(QWidget, FORM):
         for w in (self.regionTable, self.childBars, self.wordBars):
             w.setVisible(False)  # shown with the first results
         self.layout().addStretch(1)
+        self.runsCombo = RunsCombo("herb", self)
+        self.layout().insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.show_run)
         self.update_visibility()
 
     def update_visibility(self, *args):
@@ -402,6 +407,21 @@ class HerbTab(QWidget, FORM):
         self.path = path
         self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
         self.dock.show_tab(self)
+
+    def show_run(self, run):
+        """A past HERB run of the project (past_runs.PastRun): its regions in the table, its
+        layers added unless the project has them."""
+        path = run.files[0]
+        if layers_of(run):
+            self.path = path
+            self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
+            self.dock.show_tab(self)
+            return
+        from .results_tab import gpkg_layers
+
+        # The region layers (herb_<level>_<name>), not its tables (regions, descriptors, runs).
+        uris = [uri for uri, name in gpkg_layers(path) if re.match(r"herb_\d+_", name)]
+        self.show_results({"OUTPUT": path, "OUTPUT_LAYERS": uris})
 
     def fill_table(self, regions):
         self.regions = regions

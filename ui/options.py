@@ -1,5 +1,5 @@
-"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices) and the
-Python that runs the embedded model."""
+"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices), the
+Python that runs the embedded model, and the output folder of projects not saved yet."""
 
 import os
 from dataclasses import replace
@@ -8,6 +8,7 @@ from qgis.core import Qgis, QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
+from qgis.PyQt.QtWidgets import QFileDialog
 
 from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
@@ -16,6 +17,7 @@ from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import message_text, tr, translate
 from ..paths import ICON
 from ..processing.network import use_qgis_network
+from .outputs import OUTPUT_FOLDER_SETTING, default_output_folder, output_folder, set_output_folder
 from .settings import (
     EndpointConfig,
     display_name,
@@ -80,6 +82,10 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.localModel = LocalModelWidget(self)
         self.localModelLayout.addWidget(self.localModel)
         self.diagnosticsButton.clicked.connect(self.copy_diagnostics)
+        self.outputFolderEdit.setPlaceholderText(default_output_folder())
+        if QgsSettings().value(OUTPUT_FOLDER_SETTING, "", type=str):
+            self.outputFolderEdit.setText(output_folder())
+        self.outputFolderButton.clicked.connect(self.choose_output_folder)
 
     def copy_diagnostics(self):
         """The diagnostics report on the clipboard and in a file; say where."""
@@ -283,6 +289,13 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         )
         QgsApplication.taskManager().addTask(self.python_task)
 
+    # --- outputs ---------------------------------------------------------------------------
+    def choose_output_folder(self):
+        start = self.outputFolderEdit.text().strip() or default_output_folder()
+        folder = QFileDialog.getExistingDirectory(self, tr("GeoBias output folder"), start)
+        if folder:
+            self.outputFolderEdit.setText(folder)
+
     # --- QgsOptionsPageWidget ---------------------------------------------------------------
     def apply(self):
         """Store typed keys in the auth database, then the endpoints (with config ids only)."""
@@ -296,6 +309,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.apiKeyEdit.clear()
         save_endpoints(self.endpoints)
         QgsSettings().setValue(PYTHON_SETTING, self.pythonEdit.text().strip())
+        set_output_folder(self.outputFolderEdit.text().strip())
 
 
 class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):

@@ -33,7 +33,7 @@ from ..parameters import (
     TruthParameters,
     add_endpoint_parameters,
 )
-from ..rating import rate, read_points, total_stats, write_rated
+from ..rating import input_facts, rate, read_points, score_kinds, total_stats, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -211,6 +211,9 @@ class AblationAlgorithm(GeoBiasAlgorithm):
             )
 
         rows, records, uris = [], [], {}
+        # What every variant measured: the points' study area, the truth and the anchor.
+        facts = dict(input_facts(self, parameters, context, lon, lat), anchor=anchor_name,
+                     truth=truth_source.label if truth is not None else None)  # fmt: skip
         n_requests = n_cached = 0
         with running_endpoint(connection, feedback) as ep:
             rated = {}
@@ -230,8 +233,9 @@ class AblationAlgorithm(GeoBiasAlgorithm):
                 rows += variant_rows(variant, by_topic, reference, n_boot, seed)
                 rated[variant] = by_topic
                 record = run_record(
-                    self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-                )
+                    self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                    score_kind=score_kinds(by_topic), **facts,
+                )  # fmt: skip
                 records += language_records(record, prompt.languages, stats, template)
             model_name = ep.model
         add_changes(rows)

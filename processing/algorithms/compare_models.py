@@ -41,6 +41,7 @@ from ..gpkg import safe_name, write_table
 from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
 from ..rating import load_outputs
+from ..runs import append_runs, derived_record, now
 from ..styles import short_topic
 
 
@@ -150,6 +151,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return layers
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.input_layers(parameters, context)
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
@@ -243,6 +245,15 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                 by_code = {c: g for c, g in by_code.items() if g}
                 if len(by_code) > 1:
                     spreads[topic] = rank_spread(by_code)
+        # What each compared layer measured (its study area, prompt in its language, truth),
+        # with the anchor.
+        language_of = {}
+        for r, o in zip(rows, origin):
+            language_of.setdefault(o, r.get("language") or None)
+        append_runs(path, [derived_record(lyr.source(), self.id(), parameters, started,
+                                          language=language_of[lyr.name()],
+                                          anchor=anchor.label or None)
+                           for lyr in layers if lyr.name() in language_of])  # fmt: skip
         fields = metric_fields(rows, COMPARE_FIELDS)
         metrics_uri = write_table(path, "compare_metrics", rows, fields)
         pivot_uris = [write_table(path, name, pivot_rows(p), pivot_fields(p))

@@ -26,7 +26,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
-from ..rating import load_outputs, rate, write_rated
+from ..rating import load_outputs, rate, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -43,9 +43,12 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
             "truth'), and computes the bias metrics with an anchoring field such as infant "
             "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
-            "'metrics' table and a 'runs' table into one GeoPackage. In several prompt "
-            "languages, each language gets its own layers and metrics rows, with its home bias "
-            "(as 'Bias metrics')."
+            "'metrics' table and a 'runs' table into one GeoPackage. The runs table says what "
+            "was measured: the study area (STUDY_AREA, else the region layer, the extent or the "
+            "world) with its area and extent, ground truth and anchor as layer.field "
+            "(TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In "
+            "several prompt languages, each language gets its own layers, metrics rows (with "
+            "its home bias, as 'Bias metrics') and runs row."
         )
 
     def initAlgorithm(self, config=None):
@@ -116,16 +119,20 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                     )
                 )  # fmt: skip
             record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-            )
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                score_kind=score_kinds(rated), truth=truth_source.label, anchor=anchor_name,
+                **sampling.area.fields(),
+            )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
         with writing(path):  # a full disk: one sentence, no half-written file
+            # The runs rows first (one per prompt language): the layers' descriptions
+            # (metadata) are made from them.
+            append_runs(path, language_records(record, languages, stats, template))
             uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
             metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
             if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
                 credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
-            append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}

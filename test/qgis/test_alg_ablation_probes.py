@@ -97,7 +97,7 @@ def test_ablation_on_the_embedded_model(processing_ready, model, points, tmp_pat
         greedy = np.array([np.nan if r["rating"] is None else r["rating"] for r in rated])
         ref = np.array([r["truth"] for r in rated], float) if topic == IMR else survival
         row = by_key[(variant, topic, "greedy")]
-        assert row["against"] == ("truth" if topic == IMR else "infant_survival")
+        assert row["against"] == ("truth" if topic == IMR else "Countries.infant_survival")
         ok = np.isfinite(greedy) & np.isfinite(ref)
         if ok.sum() >= 3 and np.ptp(greedy[ok]) > 0:
             assert row["rho"] == pytest.approx(stats.spearmanr(greedy[ok], ref[ok])[0])

@@ -325,7 +325,7 @@ def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
     assert messages == [] and dock.panel.progressBar.value() == 100
     pdf = result["OUTPUT"]
     assert pdf.startswith(str(tmp_path / "geobias" / "reports")) and os.path.getsize(pdf) > 10_000
-    assert result["PAGES"] == 2  # no hot spots in the project: no third page
+    assert result["PAGES"] == 3  # facts and ranks, metrics, rank errors; no hot spots page
     layout = QgsProject.instance().layoutManager().layoutByName(result["LAYOUT"])
     assert layout is not None and "gpt-3.5-turbo" in result["LAYOUT"]
 
