@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import string
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ DESCRIPTORS_FILE = os.path.join(
     "herb",
     "descriptors.txt",
 )
+# The released HERB scripts' list as they build it, leading spaces kept (reference-code mode).
+RELEASED_FILE = os.path.join(os.path.dirname(DESCRIPTORS_FILE), "descriptors_released.json")
 # The paper's five topics, in the order of its word list.
 TOPICS = ("intelligence", "appearance", "strength", "morality", "occupation")
 # The paper's template, with its final period.
@@ -74,6 +77,28 @@ def load_descriptors(path: str | None = None) -> list[Descriptor]:
     except OSError as e:
         raise DescriptorError(Message("descriptors.unreadable", path=path, reason=e)) from e
     return parse_descriptors(text, where=path)
+
+
+def load_released_descriptors(path: str | None = None) -> list[Descriptor]:
+    """The released HERB scripts' 112 descriptors exactly as their code builds them.
+
+    The scripts split one string literal by ', ' (`word_str.split(', ')`); its backslash line
+    continuations keep the next line's indentation, so ten words start with spaces
+    ('    wise', '        alluring', '   weak', ...). Those spaces change what a BPE tokenizer
+    (RoBERTa, BART) makes of the sentence, so the reference-code mode uses this list; each word's
+    topic is the bundled list's (resources/herb/descriptors.txt: the same words, stripped).
+    """
+    path = path or RELEASED_FILE
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        words = doc["word_str"].split(doc["separator"])
+    except (OSError, ValueError, KeyError, AttributeError) as e:
+        raise DescriptorError(f"cannot read the released descriptor list {path}: {e}") from e
+    bundled = load_descriptors()
+    if [w.strip() for w in words] != [d.word for d in bundled]:
+        raise DescriptorError(f"{path}: its words, stripped, are not the bundled list's")
+    return [Descriptor(w, d.topic) for w, d in zip(words, bundled)]
 
 
 def topics_of(descriptors: list[Descriptor]) -> list[str]:

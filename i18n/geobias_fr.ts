@@ -39,12 +39,12 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="538"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Anchoring polygons</source>
         <translation>Polygones d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="538"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -204,17 +204,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="47"/>
+        <location filename="../processing/endpoints.py" line="48"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="179"/>
+        <location filename="../processing/endpoints.py" line="277"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="70"/>
+        <location filename="../processing/endpoints.py" line="71"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,7 +224,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="147"/>
+        <location filename="../processing/endpoints.py" line="148"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -244,37 +244,37 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="241"/>
+        <location filename="../processing/parameters.py" line="245"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="251"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="257"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/parameters.py" line="740"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="159"/>
+        <location filename="../processing/parameters.py" line="745"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="370"/>
+        <location filename="../processing/parameters.py" line="374"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="376"/>
+        <location filename="../processing/parameters.py" line="380"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -289,7 +289,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="382"/>
+        <location filename="../processing/parameters.py" line="386"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -434,22 +434,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="139"/>
+        <location filename="../processing/parameters.py" line="143"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="149"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="159"/>
+        <location filename="../processing/parameters.py" line="163"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="162"/>
+        <location filename="../processing/parameters.py" line="166"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -459,7 +459,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="194"/>
+        <location filename="../processing/parameters.py" line="198"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -479,12 +479,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="153"/>
+        <location filename="../processing/parameters.py" line="157"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="468"/>
+        <location filename="../processing/parameters.py" line="472"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -499,7 +499,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="481"/>
+        <location filename="../processing/parameters.py" line="485"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -827,7 +827,7 @@ Lancer l'enquête ?</translation>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="94"/>
+        <location filename="../processing/endpoints.py" line="95"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
@@ -1260,42 +1260,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="542"/>
+        <location filename="../processing/parameters.py" line="546"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="547"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="552"/>
+        <location filename="../processing/parameters.py" line="556"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="558"/>
+        <location filename="../processing/parameters.py" line="562"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="564"/>
+        <location filename="../processing/parameters.py" line="568"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="640"/>
+        <location filename="../processing/parameters.py" line="644"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="579"/>
+        <location filename="../processing/parameters.py" line="583"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="596"/>
+        <location filename="../processing/parameters.py" line="600"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1975,104 +1975,99 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
+        <location filename="../processing/algorithms/herb.py" line="59"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="30"/>
+        <location filename="../processing/herb_io.py" line="47"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="33"/>
+        <location filename="../processing/herb_io.py" line="50"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="36"/>
+        <location filename="../processing/herb_io.py" line="53"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="78"/>
+        <location filename="../processing/herb_io.py" line="95"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="99"/>
+        <location filename="../processing/herb_io.py" line="116"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="103"/>
+        <location filename="../processing/herb_io.py" line="120"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="110"/>
+        <location filename="../processing/herb_io.py" line="127"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="118"/>
+        <location filename="../processing/herb_io.py" line="135"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="137"/>
+        <location filename="../processing/herb_io.py" line="154"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="142"/>
+        <location filename="../processing/herb_io.py" line="159"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="150"/>
+        <location filename="../processing/herb_io.py" line="167"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="184"/>
+        <location filename="../processing/endpoints.py" line="206"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="186"/>
+        <location filename="../processing/endpoints.py" line="208"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="199"/>
+        <location filename="../processing/endpoints.py" line="221"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="213"/>
+        <location filename="../processing/endpoints.py" line="238"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="247"/>
+        <location filename="../processing/endpoints.py" line="312"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="289"/>
+        <location filename="../processing/herb_io.py" line="306"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="291"/>
+        <location filename="../processing/herb_io.py" line="308"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="70"/>
-        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
-        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/herb.py" line="90"/>
@@ -2090,7 +2085,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="154"/>
+        <location filename="../ui/herb_tab.py" line="170"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2150,92 +2145,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="147"/>
+        <location filename="../processing/parameters.py" line="733"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="148"/>
+        <location filename="../processing/parameters.py" line="734"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="165"/>
+        <location filename="../processing/algorithms/herb.py" line="142"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="195"/>
+        <location filename="../ui/herb_tab.py" line="225"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="171"/>
-        <source>Sentence template</source>
-        <translation>Modèle de phrase</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="174"/>
+        <location filename="../processing/algorithms/herb.py" line="148"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="185"/>
+        <location filename="../processing/algorithms/herb.py" line="155"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="310"/>
+        <location filename="../processing/parameters.py" line="314"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="186"/>
+        <location filename="../processing/algorithms/herb.py" line="156"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="191"/>
+        <location filename="../processing/algorithms/herb.py" line="161"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="196"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="197"/>
+        <location filename="../processing/algorithms/herb.py" line="167"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="198"/>
+        <location filename="../processing/algorithms/herb.py" line="168"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="199"/>
+        <location filename="../processing/algorithms/herb.py" line="169"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="200"/>
+        <location filename="../processing/algorithms/herb.py" line="170"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="201"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="202"/>
+        <location filename="../processing/algorithms/herb.py" line="172"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
@@ -2245,52 +2230,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="216"/>
+        <location filename="../processing/algorithms/herb.py" line="186"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="222"/>
+        <location filename="../processing/algorithms/herb.py" line="192"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="226"/>
+        <location filename="../processing/algorithms/herb.py" line="196"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="232"/>
+        <location filename="../processing/algorithms/herb.py" line="202"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="255"/>
+        <location filename="../processing/algorithms/herb.py" line="227"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="297"/>
+        <location filename="../processing/algorithms/herb.py" line="263"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="324"/>
+        <location filename="../processing/algorithms/herb.py" line="296"/>
         <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
         <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="336"/>
+        <location filename="../processing/algorithms/herb.py" line="309"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="346"/>
+        <location filename="../processing/algorithms/herb.py" line="319"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="363"/>
+        <location filename="../processing/algorithms/herb.py" line="339"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2750,27 +2735,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="362"/>
+        <location filename="../processing/herb_io.py" line="379"/>
         <source>time unknown (no measured rate for this scorer)</source>
         <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="364"/>
+        <location filename="../processing/herb_io.py" line="381"/>
         <source>about {s:.0f} s</source>
         <translation>environ {s:.0f} s</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="366"/>
+        <location filename="../processing/herb_io.py" line="383"/>
         <source>about {m:.0f} min</source>
         <translation>environ {m:.0f} min</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="368"/>
+        <location filename="../processing/herb_io.py" line="385"/>
         <source>about {h:.1f} h</source>
         <translation>environ {h:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="369"/>
+        <location filename="../processing/herb_io.py" line="391"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
     </message>
@@ -2780,47 +2765,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="95"/>
+        <location filename="../ui/herb_tab.py" line="102"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="202"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="202"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="202"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="202"/>
+        <location filename="../ui/herb_tab.py" line="232"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="307"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="300"/>
+        <location filename="../ui/herb_tab.py" line="341"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="299"/>
+        <location filename="../ui/herb_tab.py" line="340"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="318"/>
+        <location filename="../ui/herb_tab.py" line="359"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2829,57 +2814,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="319"/>
+        <location filename="../ui/herb_tab.py" line="360"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="325"/>
+        <location filename="../ui/herb_tab.py" line="366"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="328"/>
+        <location filename="../ui/herb_tab.py" line="369"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="312"/>
+        <location filename="../ui/herb_tab.py" line="353"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="199"/>
+        <location filename="../ui/herb_tab.py" line="229"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="303"/>
+        <location filename="../ui/herb_tab.py" line="344"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="199"/>
+        <location filename="../ui/herb_tab.py" line="229"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="337"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="426"/>
+        <location filename="../ui/herb_tab.py" line="467"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="431"/>
+        <location filename="../ui/herb_tab.py" line="472"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="443"/>
+        <location filename="../ui/herb_tab.py" line="484"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3064,7 +3049,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="143"/>
+        <location filename="../processing/endpoints.py" line="144"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3159,7 +3144,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="204"/>
+        <location filename="../processing/endpoints.py" line="226"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3179,137 +3164,137 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="25"/>
+        <location filename="../processing/endpoints.py" line="26"/>
         <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="341"/>
+        <location filename="../processing/parameters.py" line="345"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="423"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="695"/>
+        <location filename="../processing/parameters.py" line="855"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="711"/>
+        <location filename="../processing/parameters.py" line="871"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="726"/>
+        <location filename="../processing/parameters.py" line="886"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="732"/>
+        <location filename="../processing/parameters.py" line="892"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="742"/>
+        <location filename="../processing/parameters.py" line="902"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="744"/>
+        <location filename="../processing/parameters.py" line="904"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="756"/>
+        <location filename="../processing/parameters.py" line="916"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="770"/>
+        <location filename="../processing/parameters.py" line="930"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="771"/>
+        <location filename="../processing/parameters.py" line="931"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="781"/>
+        <location filename="../processing/parameters.py" line="941"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="784"/>
+        <location filename="../processing/parameters.py" line="944"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="787"/>
+        <location filename="../processing/parameters.py" line="947"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="787"/>
+        <location filename="../processing/parameters.py" line="947"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="787"/>
+        <location filename="../processing/parameters.py" line="947"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="813"/>
+        <location filename="../processing/parameters.py" line="973"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="815"/>
+        <location filename="../processing/parameters.py" line="975"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="830"/>
+        <location filename="../processing/parameters.py" line="990"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="833"/>
+        <location filename="../processing/parameters.py" line="993"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="879"/>
+        <location filename="../processing/parameters.py" line="1039"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="846"/>
+        <location filename="../processing/parameters.py" line="1006"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="848"/>
+        <location filename="../processing/parameters.py" line="1008"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="853"/>
+        <location filename="../processing/parameters.py" line="1013"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="881"/>
+        <location filename="../processing/parameters.py" line="1041"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="895"/>
+        <location filename="../processing/parameters.py" line="1055"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3319,7 +3304,7 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="247"/>
+        <location filename="../processing/algorithms/herb.py" line="219"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -4347,27 +4332,27 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="153"/>
+        <location filename="../ui/herb_tab.py" line="169"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="160"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="161"/>
+        <location filename="../ui/herb_tab.py" line="177"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="162"/>
+        <location filename="../ui/herb_tab.py" line="178"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4737,22 +4722,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="240"/>
+        <location filename="../processing/definitions.py" line="270"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="240"/>
+        <location filename="../processing/definitions.py" line="270"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="240"/>
+        <location filename="../processing/definitions.py" line="270"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="253"/>
+        <location filename="../processing/definitions.py" line="283"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -4792,77 +4777,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="398"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="412"/>
+        <location filename="../processing/parameters.py" line="416"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="937"/>
+        <location filename="../processing/parameters.py" line="1097"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="943"/>
+        <location filename="../processing/parameters.py" line="1103"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="953"/>
+        <location filename="../processing/parameters.py" line="1113"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="959"/>
+        <location filename="../processing/parameters.py" line="1119"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="987"/>
+        <location filename="../processing/parameters.py" line="1147"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="994"/>
+        <location filename="../processing/parameters.py" line="1154"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="998"/>
+        <location filename="../processing/parameters.py" line="1158"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5500,57 +5485,57 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="334"/>
+        <location filename="../processing/algorithms/herb.py" line="307"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="259"/>
+        <location filename="../processing/endpoints.py" line="324"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="261"/>
+        <location filename="../processing/endpoints.py" line="326"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="262"/>
+        <location filename="../processing/endpoints.py" line="327"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="266"/>
+        <location filename="../processing/endpoints.py" line="331"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="268"/>
+        <location filename="../processing/endpoints.py" line="333"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="269"/>
+        <location filename="../processing/endpoints.py" line="334"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="275"/>
+        <location filename="../processing/endpoints.py" line="340"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="277"/>
+        <location filename="../processing/endpoints.py" line="342"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="282"/>
+        <location filename="../processing/endpoints.py" line="347"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="287"/>
+        <location filename="../processing/endpoints.py" line="352"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5565,12 +5550,12 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="269"/>
+        <location filename="../processing/parameters.py" line="273"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="310"/>
+        <location filename="../processing/parameters.py" line="314"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5690,17 +5675,17 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="168"/>
+        <location filename="../processing/parameters.py" line="172"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="492"/>
+        <location filename="../processing/parameters.py" line="496"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="571"/>
+        <location filename="../processing/parameters.py" line="575"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5735,7 +5720,7 @@ Prompt :
         <translation>le champ « truth » de la couche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="240"/>
+        <location filename="../processing/algorithms/herb.py" line="210"/>
         <source>{n} regions of {layers}</source>
         <translation>{n} régions de {layers}</translation>
     </message>
@@ -6771,52 +6756,47 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="409"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="410"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="411"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="412"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="389"/>
+        <location filename="../processing/parameter_help.py" line="413"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="390"/>
-        <source>Reproduce the published code&apos;s numbers, its bugs included.</source>
-        <translation>Reproduire les nombres du code publié, bogues compris.</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="418"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="419"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="395"/>
+        <location filename="../processing/parameter_help.py" line="422"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="277"/>
+        <location filename="../processing/parameters.py" line="281"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -7033,7 +7013,152 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
     <message>
         <location filename="../processing/parameter_help.py" line="61"/>
         <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field.</source>
-        <translation>Comment les sorties nomment la variable d&apos;ancrage ; vide : le nom et le champ de la couche d&apos;ancrage.</translation>
+        <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="231"/>
+        <source>Whole sentences in one pass (child process, fast)</source>
+        <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="231"/>
+        <source>Forced decoding, one token at a time (the reference path)</source>
+        <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="241"/>
+        <source>SmolLM2 135M</source>
+        <translation>SmolLM2 135M</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="241"/>
+        <source>Gemma 3 270M</source>
+        <translation>Gemma 3 270M</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="249"/>
+        <source>As the reference-code switch says</source>
+        <translation>Comme l’indique l’option du code de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="249"/>
+        <source>GeoBias&apos;s (the paper&apos;s text)</source>
+        <translation>Celui de GeoBias (le texte de l’article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="249"/>
+        <source>The released scripts&apos;</source>
+        <translation>Celui des scripts publiés</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="250"/>
+        <source>Model file (MODEL_FILE): {path} is not a file.</source>
+        <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="257"/>
+        <source>Loading the model in a child process to score whole sentences ...</source>
+        <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="266"/>
+        <source>Starting a llama.cpp server for the model file ...</source>
+        <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="714"/>
+        <source>Embedded model: how sentences are scored</source>
+        <translation>Modèle intégré : comment les phrases sont évaluées</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="720"/>
+        <source>Embedded model</source>
+        <translation>Modèle intégré</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="726"/>
+        <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
+        <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="195"/>
+        <source>GGUF models (*.gguf)</source>
+        <translation>Modèles GGUF (*.gguf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="786"/>
+        <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
+        <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="788"/>
+        <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
+        <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="791"/>
+        <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
+        <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="797"/>
+        <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
+        <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="804"/>
+        <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
+        <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="64"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="143"/>
+        <source>HERB&apos;s default model is SmolLM2 135M: it scores HERB&apos;s sentences about 2.7 times as fast as Gemma 3 270M, the survey&apos;s default, so a HERB run takes a third of the time. Choose Gemma to use one model for both papers.</source>
+        <translation>Le modèle par défaut de HERB est SmolLM2 135M : il évalue les phrases de HERB environ 2,7 fois plus vite que Gemma 3 270M, le modèle par défaut de l’enquête, si bien qu’une exécution de HERB prend trois fois moins de temps. Choisissez Gemma pour utiliser un seul modèle pour les deux articles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="385"/>
+        <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
+        <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="390"/>
+        <source>The bundled model the embedded scorer runs (SmolLM2 135M by default: Gemma 3 270M is about three times slower per sentence).</source>
+        <translation>Le modèle fourni qu'exécute l'évaluateur intégré (SmolLM2 135M par défaut : Gemma 3 270M est environ trois fois plus lent par phrase).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="394"/>
+        <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
+        <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="397"/>
+        <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
+        <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="401"/>
+        <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
+        <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="405"/>
+        <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
+        <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="414"/>
+        <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
+        <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="387"/>
+        <source>{scope}: {n} sentences, {c} already cached, scored by the local model on this computer; {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, notées par le modèle local sur cet ordinateur ; {t}.</translation>
     </message>
 </context>
 <context>
@@ -7486,42 +7611,42 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle et descripteurs</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="53"/>
+        <location filename="../ui/herb_tab.ui" line="59"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="54"/>
+        <location filename="../ui/herb_tab.ui" line="60"/>
         <source>http://localhost:8080</source>
         <translation>http://localhost:8080</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="55"/>
+        <location filename="../ui/herb_tab.ui" line="61"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="59"/>
+        <location filename="../ui/herb_tab.ui" line="65"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="60"/>
+        <location filename="../ui/herb_tab.ui" line="66"/>
         <source>all five, or e.g. intelligence; morality</source>
         <translation>les cinq, ou p. ex. intelligence; morality</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="64"/>
+        <location filename="../ui/herb_tab.ui" line="86"/>
         <source>Scores of a causal model (the embedded one, llama.cpp, vLLM) are not comparable with the paper&apos;s masked-LM numbers.</source>
         <translation>Les scores d’un modèle causal (l’intégré, llama.cpp, vLLM) ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="61"/>
+        <location filename="../ui/herb_tab.ui" line="67"/>
         <source>Descriptors</source>
         <translation>Descripteurs</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="62"/>
+        <location filename="../ui/herb_tab.ui" line="68"/>
         <source>A file of topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112 descriptors</source>
         <translation>Un fichier de lignes thème&lt;TAB&gt;mot ; vide : les 112 descripteurs de l’article</translation>
     </message>
@@ -7541,19 +7666,64 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Nom, identifiant, identifiant du parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="57"/>
+        <location filename="../ui/herb_tab.ui" line="63"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <location filename="../ui/herb_tab.ui" line="55"/>
+        <source>GGUF file</source>
+        <translation>Fichier GGUF</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Match the published code (its bugs)</source>
-        <translation>Comme le code publié (ses bogues)</translation>
+        <location filename="../ui/herb_tab.ui" line="56"/>
+        <source>Any GGUF model file, scored in a child process; empty: the model above</source>
+        <translation>Tout fichier de modèle GGUF, évalué dans un processus enfant ; vide : le modèle ci-dessus</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="57"/>
+        <source>Scoring</source>
+        <translation>Évaluation</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="58"/>
+        <source>Whole sentences: each sentence in one pass of llama.cpp in a child process, the same scores as forced decoding several times faster. Forced decoding: one token at a time from a llama.cpp server, the reference path.</source>
+        <translation>Phrases entières : chaque phrase en une passe de llama.cpp dans un processus enfant, les mêmes scores que le décodage forcé, plusieurs fois plus vite. Décodage forcé : un jeton à la fois depuis un serveur llama.cpp, la voie de référence.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="69"/>
+        <source>Reproduce the released code</source>
+        <translation>Reproduire le code publié</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="69"/>
+        <source>To compare with the HERB paper&apos;s tables: the released scripts&apos; template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l’article HERB : le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation (docs/design.md liste les différences)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="72"/>
+        <source>Released code, part by part</source>
+        <translation>Code publié, partie par partie</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="75"/>
+        <source>Template</source>
+        <translation>Modèle de phrase</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="77"/>
+        <source>Words</source>
+        <translation>Mots</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="79"/>
+        <source>Padding</source>
+        <translation>Remplissage</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.ui" line="81"/>
+        <source>Aggregation</source>
+        <translation>Agrégation</translation>
     </message>
 </context>
 <context>

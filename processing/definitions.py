@@ -225,6 +225,36 @@ HERB_SCORERS = _choices(
     "embedded",
 )  # fmt: skip
 
+# How the embedded models (and a GGUF file) score a sentence: in one pass of llama.cpp's C API
+# in a child process (core/whole_sentence.py), or token by token from the embedded server (the
+# reference path; a remote llama.cpp server is always scored this way).
+HERB_METHODS = _choices(
+    [
+        ("whole", QT_TRANSLATE_NOOP(
+            "@default", "Whole sentences in one pass (child process, fast)")),
+        ("forced", QT_TRANSLATE_NOOP(
+            "@default", "Forced decoding, one token at a time (the reference path)")),
+    ],
+    "whole",
+)  # fmt: skip
+# The bundled models HERB's embedded scorer offers (core/models.py keys).
+HERB_MODELS = _choices(
+    [
+        ("smollm2-135m", QT_TRANSLATE_NOOP("@default", "SmolLM2 135M")),
+        ("gemma3-270m", QT_TRANSLATE_NOOP("@default", "Gemma 3 270M")),
+    ],
+    "smollm2-135m",
+)  # fmt: skip
+# One part of HERB's reference-code mode (core/reference.py): as the switch says, or set alone.
+REFERENCE_PARTS = _choices(
+    [
+        ("switch", QT_TRANSLATE_NOOP("@default", "As the reference-code switch says")),
+        ("paper", QT_TRANSLATE_NOOP("@default", "GeoBias's (the paper's text)")),
+        ("released", QT_TRANSLATE_NOOP("@default", "The released scripts'")),
+    ],
+    "switch",
+)  # fmt: skip
+
 # The prompt variants of the ablation: the whole prompt first, then the ablations in the order
 # of the paper's Tables 1-2 (labels are the presets').
 ABLATION_VARIANTS = Choices(

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
 
 from ..i18n_util import message_text, tr
+from .definitions import HERB_MODELS
 from .network import use_qgis_network
 
 
@@ -151,17 +152,43 @@ def check_reachable(endpoint, timeout=5.0):
         ) from err
 
 
-# HERB's embedded scorer stays SmolLM2 (the rating survey's default became Gemma 3 270M in
-# issue 17): HERB's measured rates, its tests and make demo-herb are SmolLM2's, and the smaller
-# model scores the thousands of sentences faster.
-HERB_EMBEDDED_MODEL = "smollm2-135m"
+# HERB's embedded model: definitions.HERB_MODELS's default (see the README's HERB section for
+# why it is not the survey's Gemma 3 270M).
+HERB_EMBEDDED_MODEL = HERB_MODELS.default
 
 
-def make_scorer(kind, connection, feedback=None):
+class _OwnServerScorer:
+    """A forced-decoding scorer on a llama.cpp server started for it alone (a GGUF file the
+    shared embedded server does not serve); closing it stops the server."""
+
+    def __init__(self, scorer, server):
+        self._scorer, self._server = scorer, server
+
+    def __getattr__(self, name):
+        return getattr(self._scorer, name)
+
+    def score_batch(self, sentences):
+        return self._scorer.score_batch(sentences)
+
+    def close(self):
+        try:
+            self._scorer.close()
+        finally:
+            self._server.stop()
+
+
+def make_scorer(kind, connection, feedback=None, method="whole", model=None, model_file="",
+                reference_padding=False):  # fmt: skip
     """(core sentence scorer, host) for HERB: `kind` a definitions.HERB_SCORERS key, the
-    connection's base URL, model, key and concurrency; the embedded model on the shared local
-    server."""
-    url, model = connection.base_url, connection.model
+    connection's base URL, model, key and concurrency.
+
+    The embedded scorer scores `model_file` (any GGUF) or the bundled `model` (a HERB_MODELS
+    key; None: the default) by `method` (a HERB_METHODS key): "whole", every sentence in one
+    pass of llama.cpp in a child process (core/whole_sentence.py); "forced", token by token
+    from a llama.cpp server (the shared embedded one for a bundled model), the reference path.
+    A remote llama.cpp server is always scored by forced decoding. `reference_padding` is the
+    masked LM's padding rule of the released scripts (core/reference.py)."""
+    url = connection.base_url
     api_key, concurrency = connection.api_key, connection.concurrency
     from ..core.scorers import (
         ChildMaskedLMScorer,
@@ -170,39 +197,37 @@ def make_scorer(kind, connection, feedback=None):
         ScorerError,
     )
 
+    model = model or HERB_EMBEDDED_MODEL
     try:
         if kind == "embedded":
-            from ..core.embedded import shared_port, shared_server
-            from ..host import embedded_python
-
-            if shared_port() is None and feedback is not None:
-                feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
-            server = shared_server(embedded_python(), model=HERB_EMBEDDED_MODEL)
-            ep = server.endpoint(concurrency=min(concurrency, server.parallel))
-            return LlamaCppScorer.from_endpoint(ep), ep.host()
+            return _embedded_scorer(method, model, model_file, concurrency, feedback)
+        name = connection.model
         if kind in ("llamacpp", "echo") and not url:
             raise QgsProcessingException(tr("Give the server's URL."))
-        if kind == "echo" and not model:
+        if kind == "echo" and not name:
             raise QgsProcessingException(tr("Give the model name the server serves."))
         if kind in ("llamacpp", "echo"):
             from ..core.llm import Endpoint
 
             # A remote server, reached like the survey's endpoints: QGIS's proxy and CAs.
             ep = use_qgis_network(
-                Endpoint(url, model, provider="custom", api_key=api_key, concurrency=concurrency,
+                Endpoint(url, name, provider="custom", api_key=api_key, concurrency=concurrency,
                          timeout=120.0 if kind == "llamacpp" else 60.0)
             )  # fmt: skip
             if kind == "llamacpp":
                 return LlamaCppScorer.from_endpoint(ep), _host(url)
             return EchoCompletionsScorer.from_endpoint(ep), ep.host()
-        if not model:
+        if not name:
             raise QgsProcessingException(tr("Give the transformers model's folder or name."))
         # torch is native code: the model runs in a child process, never in QGIS's.
         from ..host import embedded_python
 
         if feedback is not None:
             feedback.pushInfo(tr("Loading the masked language model in a child process ..."))
-        return ChildMaskedLMScorer(model, threads=2, python=embedded_python()), "local"
+        scorer = ChildMaskedLMScorer(
+            name, threads=2, python=embedded_python(), reference_padding=reference_padding
+        )
+        return scorer, "local"
     except ScorerError as err:
         raise QgsProcessingException(
             tr("The scorer cannot start: {err}").format(err=message_text(err))
@@ -213,6 +238,46 @@ def make_scorer(kind, connection, feedback=None):
         raise QgsProcessingException(
             tr("The scorer cannot start: {err}").format(err=message_text(err))
         ) from err
+
+
+def _embedded_scorer(method, model, model_file, concurrency, feedback):
+    """The embedded scorer of make_scorer: (scorer, host)."""
+    from ..core.embedded import EmbeddedServer, shared_port, shared_server
+    from ..core.scorers import LlamaCppScorer
+    from ..host import embedded_python
+
+    if model_file and not os.path.isfile(model_file):
+        raise QgsProcessingException(
+            tr("Model file (MODEL_FILE): {path} is not a file.").format(path=model_file)
+        )
+    if method == "whole":
+        from ..core.whole_sentence import WholeSentenceScorer
+
+        if feedback is not None:
+            feedback.pushInfo(tr("Loading the model in a child process to score whole "
+                                 "sentences ..."))  # fmt: skip
+        # The child resolves a bundled key or the file (an absolute path: the child's working
+        # folder is QGIS's).
+        target = os.path.abspath(model_file) if model_file else model
+        return WholeSentenceScorer(target, python=embedded_python()), "local"
+    if model_file:
+        # The shared server serves bundled models only: a server of its own for this file.
+        if feedback is not None:
+            feedback.pushInfo(tr("Starting a llama.cpp server for the model file ..."))
+        server = EmbeddedServer(os.path.abspath(model_file), parallel=2,
+                                python=embedded_python())  # fmt: skip
+        server.start()
+        try:
+            ep = server.endpoint(concurrency=min(concurrency, server.parallel))
+            return _OwnServerScorer(LlamaCppScorer.from_endpoint(ep), server), ep.host()
+        except Exception:
+            server.stop()
+            raise
+    if shared_port() is None and feedback is not None:
+        feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
+    server = shared_server(embedded_python(), model=model)
+    ep = server.endpoint(concurrency=min(concurrency, server.parallel))
+    return LlamaCppScorer.from_endpoint(ep), ep.host()
 
 
 def _host(url):

@@ -382,12 +382,39 @@ def _specific():
             "What scores the sentences: the embedded model, a llama.cpp server, a "
             "/v1/completions endpoint with echo, or a transformers masked LM."
         ),
+        "herb/METHOD": tr(
+            "How a local model scores: whole sentences in one pass in the model's child process "
+            "(fast), or forced decoding one token at a time (the reference path, and what a "
+            "remote llama.cpp server always uses)."
+        ),
+        "herb/EMBEDDED_MODEL": tr(
+            "The bundled model the embedded scorer runs (SmolLM2 135M by default: Gemma 3 270M "
+            "is about three times slower per sentence)."
+        ),
+        "herb/MODEL_FILE": tr(
+            "Any GGUF model file to score with instead of a bundled model, in a child process."
+        ),
+        "herb/RELEASED_WORDS": tr(
+            "The descriptor words: as the released scripts list them (ten keep leading "
+            "spaces, which change BPE tokens), GeoBias's stripped ones, or as the switch says."
+        ),
+        "herb/REFERENCE_PADDING": tr(
+            "A masked LM's padding: averaged over padded positions as the released scripts "
+            "do, GeoBias's, or as the switch says."
+        ),
+        "herb/REFERENCE_AGGREGATION": tr(
+            "The aggregation: with the released scripts' number-changing quirks, GeoBias's, "
+            "or as the switch says."
+        ),
         "herb/URL": tr("The server's URL (llama.cpp or echo endpoint)."),
         "herb/MODEL": tr("The model name of an echo endpoint, or a transformers model folder."),
         "herb/DESCRIPTORS": tr("A descriptor file (topic<TAB>word lines); empty: the paper's 112."),
         "herb/TEMPLATE": tr("The sentence scored, with {region} and {descriptor}."),
         "herb/TOPICS": tr("The descriptor topics to include, separated by ; (empty: all)."),
-        "herb/REFERENCE_CODE": tr("Reproduce the published code's numbers, its bugs included."),
+        "herb/REFERENCE_CODE": tr(
+            "Reproduce the released code's numbers, its quirks included: its template, its "
+            "descriptor words with their spaces, its padding and aggregation together."
+        ),
         "herb/CACHE": tr("The score cache (empty: the survey cache in the QGIS profile)."),
         "herb/ESTIMATE_ONLY": tr(
             "Only say how many sentences a run would score; score and write nothing."

@@ -39,8 +39,12 @@ from .definitions import (
     BOOTSTRAPS,
     CONSTRAINTS,
     GEOBS_ERRORS,
+    HERB_METHODS,
+    HERB_MODELS,
+    HERB_SCORERS,
     PROMPT_PRESETS,
     PROVIDERS,
+    REFERENCE_PARTS,
     SAMPLE_METHODS,
     SCORE_KINDS,
     STATISTICS,
@@ -672,6 +676,162 @@ class BootstrapParameters:
 # A file parameter whose file may not exist yet (GeoBias creates it, e.g. a cache): its
 # definition's metadata holds {MAY_CREATE: True}.
 MAY_CREATE = "geobias_may_create"
+
+
+@dataclass
+class HerbModel:
+    """What scores HERB's sentences: a definitions.HERB_SCORERS key, for the embedded scorer
+    its method (HERB_METHODS key), bundled model (HERB_MODELS key) or GGUF file, and the
+    connection of a server or masked LM."""
+
+    kind: str = "embedded"
+    method: str = "whole"
+    model: str = "smollm2-135m"
+    model_file: str = ""
+    connection: Connection = field(default_factory=Connection)
+
+
+class HerbModelParameters:
+    """SCORER, METHOD, EMBEDDED_MODEL, MODEL_FILE, URL, MODEL, AUTH_CONFIG, CONCURRENCY."""
+
+    SCORER = "SCORER"
+    METHOD = "METHOD"
+    EMBEDDED_MODEL = "EMBEDDED_MODEL"
+    MODEL_FILE = "MODEL_FILE"
+    URL = "URL"
+    MODEL = "MODEL"
+    AUTH_CONFIG = "AUTH_CONFIG"
+    CONCURRENCY = "CONCURRENCY"
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.SCORER, tr("Model"), HERB_SCORERS.labels(),
+                defaultValue=HERB_SCORERS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.METHOD, tr("Embedded model: how sentences are scored"),
+                HERB_METHODS.labels(), defaultValue=HERB_METHODS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.EMBEDDED_MODEL, tr("Embedded model"), HERB_MODELS.labels(),
+                defaultValue=HERB_MODELS.default_index,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterFile(
+                cls.MODEL_FILE, tr("Embedded model: a GGUF model file instead (empty: the "
+                                   "bundled model above)"),
+                optional=True, fileFilter=tr("GGUF models (*.gguf)"),
+            )
+        )  # fmt: skip
+        alg.addParameter(QgsProcessingParameterString(cls.URL, tr("Server URL"), "", optional=True))
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.MODEL, tr("Model name (echo endpoint) or transformers folder"), "",
+                optional=True,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterAuthConfig(
+                cls.AUTH_CONFIG, tr("API key (QGIS authentication configuration)"), optional=True
+            )
+        )
+        alg.addParameter(
+            QgsProcessingParameterNumber(
+                cls.CONCURRENCY, tr("Concurrent requests"), defaultValue=2, minValue=1,
+                maxValue=64,
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        from .endpoints import api_key_from_auth
+
+        kind = HERB_SCORERS.key(alg.parameterAsEnum(parameters, cls.SCORER, context))
+        return HerbModel(
+            kind=kind,
+            method=HERB_METHODS.key(alg.parameterAsEnum(parameters, cls.METHOD, context)),
+            model=HERB_MODELS.key(alg.parameterAsEnum(parameters, cls.EMBEDDED_MODEL, context)),
+            model_file=alg.parameterAsFile(parameters, cls.MODEL_FILE, context).strip(),
+            connection=Connection(
+                provider=kind,
+                base_url=read_url(alg, parameters, cls.URL, context),
+                model=alg.parameterAsString(parameters, cls.MODEL, context).strip(),
+                api_key=api_key_from_auth(
+                    alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)
+                ),
+                concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
+            ),
+        )
+
+
+class HerbReferenceParameters:
+    """REFERENCE_CODE (the released scripts' template, descriptor words with their spaces,
+    padding rule and aggregation, together) and each part on its own: TEMPLATE (empty: as the
+    switch says), RELEASED_WORDS, REFERENCE_PADDING, REFERENCE_AGGREGATION (definitions.
+    REFERENCE_PARTS)."""
+
+    REFERENCE_CODE = "REFERENCE_CODE"
+    TEMPLATE = "TEMPLATE"
+    RELEASED_WORDS = "RELEASED_WORDS"
+    REFERENCE_PADDING = "REFERENCE_PADDING"
+    REFERENCE_AGGREGATION = "REFERENCE_AGGREGATION"
+    PARTS = {
+        RELEASED_WORDS: QT_TRANSLATE_NOOP(
+            "@default", "Descriptor words (the released scripts' keep leading spaces in ten)"),
+        REFERENCE_PADDING: QT_TRANSLATE_NOOP(
+            "@default", "Masked-LM padding rule (the released scripts' average padded "
+                        "positions)"),
+        REFERENCE_AGGREGATION: QT_TRANSLATE_NOOP(
+            "@default", "Aggregation (the released scripts' number-changing quirks)"),
+    }  # fmt: skip
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(
+            QgsProcessingParameterBoolean(
+                cls.REFERENCE_CODE,
+                tr("Reproduce the released code (its template, descriptor words, padding and "
+                   "aggregation)"), False,
+            )
+        )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.TEMPLATE,
+                tr("Sentence template (empty: the paper's, or the released scripts' with the "
+                   "switch above)"), "", optional=True,
+            )
+        )  # fmt: skip
+        for key, label in cls.PARTS.items():
+            alg.addParameter(
+                QgsProcessingParameterEnum(
+                    key, tr(label), REFERENCE_PARTS.labels(),
+                    defaultValue=REFERENCE_PARTS.default_index,
+                )
+            )  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        """core/reference.py ReferenceOptions of the run."""
+        from ..core.reference import reference_options
+
+        def part(key):
+            choice = REFERENCE_PARTS.key(alg.parameterAsEnum(parameters, key, context))
+            return None if choice == "switch" else choice == "released"
+
+        return reference_options(
+            alg.parameterAsBool(parameters, cls.REFERENCE_CODE, context),
+            template=alg.parameterAsString(parameters, cls.TEMPLATE, context) or None,
+            released_words=part(cls.RELEASED_WORDS),
+            padding=part(cls.REFERENCE_PADDING),
+            aggregation=part(cls.REFERENCE_AGGREGATION),
+        )
 
 
 def check_given_values(alg, parameters, context):

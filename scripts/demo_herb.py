@@ -1,8 +1,10 @@
 """`make demo-herb`: HERB with the embedded local model, through the geobias:herb algorithm.
 
 By default South America: its 14 countries (GeoNames) with their two largest cities each, 41
-regions x 112 descriptors plus their names, 4,551 sentences: about 10 minutes at 7.5
-sentences/s on 2 idle cores; a re-run takes its scores from the cache. Prints C_w and C_z per
+regions x 112 descriptors plus their names, 4,551 sentences, scored as HERB's embedded model
+scores them by default: whole sentences in a child process (`--method forced`: token by token
+from an embedded llama.cpp server, the reference path; `--model gemma3-270m`: Gemma 3 270M
+instead of HERB's default model). A re-run takes its scores from the cache. Prints C_w and C_z per
 region and writes PNG maps rendered by QGIS: countries coloured by their C (how
 inconsistently the model judges their two cities) with the cities on top, and countries by
 their distance from the other countries of the continent. `--scope world` runs every continent
@@ -28,13 +30,20 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(ROOT, "output", "demo-herb"))
     parser.add_argument("--maps", default=os.path.join(ROOT, "docs"), help="folder of the PNGs")
     parser.add_argument("--url", default="", help="a llama.cpp server instead of the embedded")
+    parser.add_argument(
+        "--method",
+        default="whole",
+        choices=["whole", "forced"],
+        help="how the embedded model scores sentences",
+    )
+    parser.add_argument("--model", default="", help="a bundled model key (default: HERB's)")
     # One llama.cpp thread: on a loaded machine a 2-thread server spins at its barriers and
     # runs several times slower (docs/design.md); on an idle machine --threads 2 is faster.
     parser.add_argument("--threads", type=int, default=1, help="the embedded model's threads")
     args = parser.parse_args(argv)
     app, _provider = start_qgis()
     try:
-        if args.url:
+        if args.url or args.method == "whole":
             run_demo(args)
         else:
             from geobias.core.embedded import EmbeddedServer
@@ -43,7 +52,8 @@ def main(argv=None):
             # choose its threads; its scores are cached under the same model identity.
             from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
 
-            with EmbeddedServer(HERB_EMBEDDED_MODEL, parallel=2, threads=args.threads) as server:
+            model = args.model or HERB_EMBEDDED_MODEL
+            with EmbeddedServer(model, parallel=2, threads=args.threads) as server:
                 run_demo(args, server.base_url)
     finally:
         gc.collect()  # every layer gone before exitQgis (else a crash at exit)
@@ -77,14 +87,19 @@ def run_demo(args, url=""):
     if os.path.exists(gpkg):
         os.remove(gpkg)
     world = args.scope == "world"
+    from geobias.processing.definitions import HERB_MODELS
+
     params = {
         "SCOPE": 0,
         "CONTINENTS": "" if world else args.scope,
         "MAX_CITIES": args.max_cities,
-        "SCORER": 1,  # a llama.cpp server: the embedded one started in main(), or --url
-        "URL": url or args.url,
         "OUTPUT": gpkg,
     }
+    if url or args.url:  # a llama.cpp server: the embedded one started in main(), or --url
+        params.update(SCORER=1, URL=url or args.url)
+    else:  # the embedded model's whole-sentence scorer (its own child process)
+        model = HERB_MODELS.index(args.model or HERB_MODELS.default)
+        params.update(SCORER=0, METHOD=0, EMBEDDED_MODEL=model)
     started = time.time()
     print(f"HERB over {args.scope} with {args.max_cities} cities per country ...", flush=True)
     res = processing.run("geobias:herb", params, feedback=PrintFeedback())

@@ -22,9 +22,16 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..core.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE
 from ..host import embedded_problem
-from ..i18n_util import message_text, tr
-from ..processing.definitions import HERB_SCOPES, HERB_SCORERS
+from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
+from ..processing.definitions import (
+    HERB_METHODS,
+    HERB_MODELS,
+    HERB_SCOPES,
+    HERB_SCORERS,
+    REFERENCE_PARTS,
+)
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
@@ -129,6 +136,15 @@ TAB_SCOPES = ("world", "layers")
 # Scorers that need the server's URL (and its key), and those that need a model name.
 URL_SCORERS = ("llamacpp", "echo")
 MODEL_SCORERS = ("echo", "transformers")
+# The template of each reference part choice (geobias:herb TEMPLATE; "": as the switch says).
+PART_TEMPLATES = {"switch": "", "paper": DEFAULT_TEMPLATE, "released": REFERENCE_TEMPLATE}
+# Why HERB's default embedded model is what it is (issue 25 item 4, README's HERB section).
+# Kept as one call without a trailing comma: pylupdate5 reads it so.
+DEFAULT_MODEL_NOTE = QT_TRANSLATE_NOOP(
+    "@default", "HERB's default model is SmolLM2 135M: it scores HERB's sentences about 2.7 times "
+    "as fast as Gemma 3 270M, the survey's default, so a HERB run takes a third of the time. "
+    "Choose Gemma to use one model for both papers."
+)  # fmt: skip
 
 
 def read_rows(path, sql, args=()):
@@ -164,6 +180,20 @@ class HerbTab(QWidget, FORM):
         add_choices(self.scorerCombo,
                     [(k, scorers.get(k) or HERB_SCORERS.label(k), HERB_SCORERS.label(k))
                      for k in HERB_SCORERS.keys])  # fmt: skip
+        for combo, choices in ((self.methodCombo, HERB_METHODS),
+                               (self.embeddedModelCombo, HERB_MODELS)):  # fmt: skip
+            for key in choices.keys:
+                combo.addItem(choices.label(key), key)
+            combo.setCurrentIndex(choices.default_index)
+        self.parts = {"TEMPLATE": self.templatePartCombo, "RELEASED_WORDS": self.wordsPartCombo,
+                      "REFERENCE_PADDING": self.paddingPartCombo,
+                      "REFERENCE_AGGREGATION": self.aggregationPartCombo}  # fmt: skip
+        for combo in self.parts.values():
+            for key in REFERENCE_PARTS.keys:
+                combo.addItem(REFERENCE_PARTS.label(key), key)
+            combo.setMinimumContentsLength(8)
+        self.modelFile.setFilter(tr("GGUF models (*.gguf)"))
+        self.defaultModelNote.setText(tr(DEFAULT_MODEL_NOTE))
         for combo in (self.topLayerCombo, self.midLayerCombo, self.lowLayerCombo):
             combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         # The middle level is optional: two layers are the common case (e.g. states, counties).
@@ -243,6 +273,10 @@ class HerbTab(QWidget, FORM):
             w.setVisible(kind in URL_SCORERS)
         self.modelLabel.setVisible(kind in MODEL_SCORERS)
         self.modelEdit.setVisible(kind in MODEL_SCORERS)
+        for w in (self.methodLabel, self.methodCombo, self.embeddedModelLabel,
+                  self.embeddedModelCombo, self.modelFileLabel, self.modelFile,
+                  self.defaultModelNote):  # fmt: skip
+            w.setVisible(kind == "embedded")
 
     # ------------------------------------------------------------------ run
     def parameters(self):
@@ -253,6 +287,13 @@ class HerbTab(QWidget, FORM):
              "TOPICS": self.topicsEdit.text().strip(),
              "DESCRIPTORS": self.descriptorsFile.filePath().strip(),
              "REFERENCE_CODE": self.referenceCheck.isChecked()}  # fmt: skip
+        if kind == "embedded":
+            p.update(METHOD=HERB_METHODS.index(self.methodCombo.currentData()),
+                     EMBEDDED_MODEL=HERB_MODELS.index(self.embeddedModelCombo.currentData()),
+                     MODEL_FILE=self.modelFile.filePath().strip())  # fmt: skip
+        for key, combo in self.parts.items():
+            part = combo.currentData()
+            p[key] = PART_TEMPLATES[part] if key == "TEMPLATE" else REFERENCE_PARTS.index(part)
         if kind in URL_SCORERS and self.authSelect.configId():
             p["AUTH_CONFIG"] = self.authSelect.configId()
         if self.scopeCombo.currentData() == "world":

@@ -16,7 +16,6 @@ from qgis.core import (
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
-    QgsProcessingParameterAuthConfig,
     QgsProcessingParameterBoolean,
     QgsProcessingParameterEnum,
     QgsProcessingParameterFeatureSource,
@@ -27,18 +26,13 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descriptors, topics_of
+from ...core.descriptors import DescriptorError, load_descriptors, topics_of
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
-from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import (
-    api_key_from_auth,
-    make_scorer,
-    probe_scorer,
-    stopped_sentence,
-)
+from ..definitions import HERB_SCOPES
+from ..endpoints import make_scorer, probe_scorer, stopped_sentence
 from ..herb_io import (
-    EMBEDDED_RATE,
+    embedded_rate,
     format_c_table,
     format_estimate,
     layer_regions,
@@ -46,7 +40,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
-from ..parameters import CacheParameter, Connection, read_url
+from ..parameters import CacheParameter, HerbModelParameters, HerbReferenceParameters
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
 from ..styles import short_model
@@ -76,12 +70,18 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             "countries → cities (a population threshold, at most N largest cities per country, "
             "a subset of continents), or your own nested polygon layers (2–3 layers whose lower "
             "layers name their parent's id, or one layer with a parent field). Model: the "
-            "embedded model (the default, runs out of the box), a llama.cpp server, a "
+            "embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or "
+            "any GGUF model file; by default it scores each sentence in one pass in a child "
+            "process, forced decoding one token at a time stays the reference path), a "
+            "llama.cpp server (forced decoding), a "
             "/v1/completions endpoint with echo and logprobs (vLLM), or a local transformers "
             "masked LM (the paper's models). Scores of a causal LM are not comparable with the "
             "paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, "
             "c_<topic> (that topic only), c_wo_<topic> (without it), z, n_children, styled by "
-            "C; the herb_descriptors and herb_regions tables and a runs table. Scores are "
+            "C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the "
+            "released code' switches the released scripts' template (no period), descriptor "
+            "words (ten with leading spaces), masked-LM padding and aggregation together; each "
+            "part can also be set on its own. Scores are "
             "cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, "
             "the requests still needed and the time, and writes nothing."
         )
@@ -138,30 +138,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                     parentLayerParameterName=f"LAYER_{k}", optional=True,
                 )
             )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterEnum(
-                "SCORER", tr("Model"), HERB_SCORERS.labels(),
-                defaultValue=HERB_SCORERS.default_index,
-            )
-        )  # fmt: skip
-        self.addParameter(QgsProcessingParameterString("URL", tr("Server URL"), "", optional=True))
-        self.addParameter(
-            QgsProcessingParameterString(
-                "MODEL", tr("Model name (echo endpoint) or transformers folder"), "",
-                optional=True,
-            )
-        )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterAuthConfig(
-                "AUTH_CONFIG", tr("API key (QGIS authentication configuration)"), optional=True
-            )
-        )
-        self.addParameter(
-            QgsProcessingParameterNumber(
-                "CONCURRENCY", tr("Concurrent requests"), defaultValue=2, minValue=1,
-                maxValue=64,
-            )
-        )  # fmt: skip
+        HerbModelParameters.add(self)
         self.addParameter(
             QgsProcessingParameterFile(
                 "DESCRIPTORS", tr("Descriptors (topic<TAB>word lines; empty: the paper's 112)"),
@@ -169,19 +146,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             )
         )  # fmt: skip
         self.addParameter(
-            QgsProcessingParameterString("TEMPLATE", tr("Sentence template"), DEFAULT_TEMPLATE)
-        )
-        self.addParameter(
             QgsProcessingParameterString(
                 "TOPICS", tr("Descriptor topics to include (separated by ;, empty = all)"), "",
                 optional=True,
             )
         )  # fmt: skip
-        self.addParameter(
-            QgsProcessingParameterBoolean(
-                "REFERENCE_CODE", tr("Reproduce the published code's numbers (its bugs)"), False
-            )
-        )
+        HerbReferenceParameters.add(self)
         CacheParameter.add(self, tr("Score cache (empty: the survey cache in the QGIS profile)"))
         self.addParameter(
             QgsProcessingParameterBoolean(
@@ -239,10 +209,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         names = " > ".join(level[-1] for level in levels)
         return h, geoms, tr("{n} regions of {layers}").format(n=len(h), layers=names)
 
-    def read_descriptors(self, parameters, context):
+    def read_descriptors(self, parameters, context, options):
+        """The descriptors: the file's, else the bundled 112 (as released with the reference
+        options' released_words)."""
         path = self.parameterAsFile(parameters, "DESCRIPTORS", context)
         try:
-            words = load_descriptors(path or None)
+            words = load_descriptors(path) if path else options.descriptors()
         except (DescriptorError, ValueError) as err:  # ValueError: not a UTF-8 text file
             raise QgsProcessingException(
                 tr("Descriptors (DESCRIPTORS): {err}").format(err=message_text(err))
@@ -274,18 +246,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
         h, geoms, scope_text = self.read_scope(parameters, context)
-        words = self.read_descriptors(parameters, context)
-        template = self.parameterAsString(parameters, "TEMPLATE", context) or DEFAULT_TEMPLATE
-        reference = self.parameterAsBool(parameters, "REFERENCE_CODE", context)
+        options = HerbReferenceParameters.read(self, parameters, context)
+        words = self.read_descriptors(parameters, context, options)
+        template = options.template
         only_estimate = self.parameterAsBool(parameters, "ESTIMATE_ONLY", context)
-        kind = HERB_SCORERS.key(self.parameterAsEnum(parameters, "SCORER", context))
-        connection = Connection(
-            provider=kind,
-            base_url=read_url(self, parameters, "URL", context),
-            model=self.parameterAsString(parameters, "MODEL", context).strip(),
-            api_key=api_key_from_auth(self.parameterAsString(parameters, "AUTH_CONFIG", context)),
-            concurrency=self.parameterAsInt(parameters, "CONCURRENCY", context),
-        )
+        how = HerbModelParameters.read(self, parameters, context)
+        kind = how.kind
         cache_path = CacheParameter.read(self, parameters, context)
         try:
             from ...core.descriptors import validate_template
@@ -301,14 +267,20 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             cache = ScoreCache(cache_path)
         except CacheError as err:
             raise QgsProcessingException(message_text(err)) from err
-        scorer, host = make_scorer(kind, connection, feedback)
+        scorer, host = make_scorer(
+            kind, how.connection, feedback, method=how.method, model=how.model,
+            model_file=how.model_file, reference_padding=options.padding,
+        )  # fmt: skip
         try:
             spec = HerbSpec(h, scorer, words, template)
             try:
                 sentences = plan(spec).sentences
             except (DescriptorError, ValueError) as err:
                 raise QgsProcessingException(message_text(err)) from err
-            rate = EMBEDDED_RATE if kind == "embedded" else None
+            # The embedded scorers' rates as benchmarked (no measured-rate estimator in core yet).
+            rate = None
+            if kind == "embedded":
+                rate = embedded_rate(how.method, how.model, how.model_file)
             est = estimate(spec, cache, rate)
             text = format_estimate(est, host, scope_text)
             feedback.pushInfo(text)
@@ -328,7 +300,8 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 )
 
             try:
-                result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
+                result = run_herb(spec, cache, progress, feedback.isCanceled,
+                                  options.aggregation)  # fmt: skip
             except IncompleteScoresError as err:
                 if err.stopped is not None:
                     sentence = stopped_sentence(err.stopped, tr("scores"))
@@ -354,8 +327,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             n_cached=est.n_cached, n_failed=0, status="complete", study_area=scope_text,
         )  # fmt: skip
         record["endpoint"] = json.dumps(
-            {"scorer": kind, "host": host, "rule": scorer.rule, "reference_code": reference}
-        )
+            {"scorer": kind, "host": host, "rule": scorer.rule,
+             "method": how.method if kind == "embedded" else "forced",
+             "reference_code": options.aggregation, "template": template,
+             "released_words": options.released_words, "reference_padding": options.padding}
+        )  # fmt: skip
         append_runs(path, [record])
         load_outputs(context, uris)
         feedback.pushInfo(format_c_table(result))

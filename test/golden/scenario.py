@@ -269,10 +269,11 @@ def steps(work, inputs, endpoint, batch_output):
          {"INPUT": w("batch_points.gpkg"), **endpoint, "TOPICS": IMR,
           "OUTPUT": w("batch_rated.gpkg")}),
         # HERB on the synthetic hierarchy; scores from the HERB cache. Its embedded scorer takes
-        # no URL: it always starts SmolLM2 in a child process and, starting, asks it for its
-        # model file (part of the cache key), its BOS token and whether its grammar takes token
-        # ids (a one-token probe). A cached run scores no sentence (N_TO_SCORE = 0, the cache
-        # gains no row), which the test checks.
+        # no URL: it starts SmolLM2 in a child process (whole sentences, the default; its scores
+        # share forced decoding's cache key) and, starting, reads its model file (part of the
+        # cache key). A cached run scores no sentence (N_TO_SCORE = 0, the cache gains no row),
+        # which the test checks. The reference-code run keeps the paper's template (recorded
+        # before REFERENCE_CODE switched the template too): only the aggregation differs.
         ("herb_nested_layers", "herb",
          {"SCOPE": 1, "LAYER_1": f"{herb}|layername=provinces", "NAME_FIELD_1": "name",
           "ID_FIELD_1": "id", "LAYER_2": f"{herb}|layername=districts", "NAME_FIELD_2": "name",
@@ -281,7 +282,8 @@ def steps(work, inputs, endpoint, batch_output):
         ("herb_parent_field", "herb",
          {"SCOPE": 2, "LAYER_1": f"{herb}|layername=regions", "NAME_FIELD_1": "name",
           "ID_FIELD_1": "id", "PARENT_FIELD_1": "up", "SCORER": 0, "DESCRIPTORS": words,
-          "REFERENCE_CODE": True, "CACHE": w("herb_cache.sqlite"),
+          "REFERENCE_CODE": True, "TEMPLATE": "People in {region} are {descriptor}.",
+          "CACHE": w("herb_cache.sqlite"),
           "OUTPUT": w("herb_table.gpkg")}),
     ]  # fmt: skip
 

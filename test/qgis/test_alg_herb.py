@@ -2,6 +2,7 @@
 model, fields, saved styles and numbers checked against the core engine; bad scopes and a
 chat-only endpoint refused with nothing written."""
 
+import json
 import sqlite3
 import sys
 
@@ -89,9 +90,12 @@ def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     _, regions = columns(path, "herb_regions")
     assert [r["region"] for r in regions[:1]] == ["Earth"] and len(regions) == 7
     _, runs = columns(path, "runs")
-    assert runs[0]["algorithm"] == "geobias:herb" and runs[0]["endpoint_host"].startswith("127.")
+    # The embedded model's default: whole sentences in a child process, no server.
+    assert runs[0]["algorithm"] == "geobias:herb" and runs[0]["endpoint_host"] == "local"
+    assert json.loads(runs[0]["endpoint"])["method"] == "whole"
 
-    # The same scores (from the cache: nothing scored again) through the core engine.
+    # The same scores (from the cache: nothing scored again) through the core engine's forced
+    # decoding: the whole-sentence scorer stores them under forced decoding's key.
     ids = ["NO", "CL", "1", "2", "3", "4"]
     names_ = ["Norway", "Chile", "Oslo", "Bergen", "Santiago", "Valparaiso"]
     h = Hierarchy.from_parent_ids(ids, names_, [None, None, "NO", "NO", "CL", "CL"])
@@ -148,6 +152,91 @@ def test_estimate_only_writes_nothing(processing_ready, scope, tmp_path):
     assert not (tmp_path / "none.gpkg").exists()
 
 
+def scores_of(path):
+    """{(region, descriptor): score} of a HERB GeoPackage."""
+    _, rows = columns(path, "herb_descriptors")
+    return {(r["region"], r["descriptor"]): r["score"] for r in rows}
+
+
+@pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
+def test_whole_sentence_scoring_equals_forced_decoding(processing_ready, tmp_path):
+    """The same run by both methods of the embedded model: every sentence's score within
+    1e-4, so the same C. Awkward names: non-ASCII (Zürich, Valparaíso, Türkiye), a short one
+    that is one token (Lima), one whose tokens are prefixes of the next word's ("Inn"). Not
+    İzmir: its İ spans tokens, which forced decoding cannot score (core tests cover it)."""
+    words = tmp_path / "words.txt"
+    words.write_text(WORDS + "strength\tstrong\noccupation\tnurse\n")
+    top = polygons("countries", [("Switzerland", "CH", None, 0), ("Peru", "PE", None, 4),
+                                 ("Türkiye", "TR", None, 8)])  # fmt: skip
+    low = polygons("cities", [("Zürich", "1", "CH", 0), ("Inn", "2", "CH", 1),
+                              ("Lima", "3", "PE", 4), ("Valparaíso", "4", "PE", 5),
+                              ("Konya", "5", "TR", 8), ("Ankara", "6", "TR", 9)])  # fmt: skip
+    base = {"SCOPE": 1, "LAYER_1": top, "NAME_FIELD_1": "name", "ID_FIELD_1": "id",
+            "LAYER_2": low, "NAME_FIELD_2": "name", "PARENT_FIELD_2": "up",
+            "DESCRIPTORS": str(words)}  # fmt: skip
+    out = {}
+    for method in ("forced", "whole"):
+        out[method] = run(dict(base, METHOD=["whole", "forced"].index(method),
+                               CACHE=str(tmp_path / f"{method}.sqlite"),
+                               OUTPUT=str(tmp_path / f"{method}.gpkg")))  # fmt: skip
+        assert out[method]["N_TO_SCORE"] == 9 * 6 + 9
+        _, runs = columns(out[method]["OUTPUT"], "runs")
+        assert json.loads(runs[0]["endpoint"])["method"] == method
+    forced, whole = (scores_of(out[m]["OUTPUT"]) for m in ("forced", "whole"))
+    assert forced.keys() == whole.keys() and len(forced) == 9 * 6
+    worst = max(abs(forced[k] - whole[k]) for k in forced)
+    assert worst <= 1e-4, worst
+    assert all(-30 < v < 0 for v in whole.values())
+    assert out["whole"]["C_ROOT"] == pytest.approx(out["forced"]["C_ROOT"], rel=1e-2)
+
+
+def test_the_reference_switch_sets_template_words_and_padding(processing_ready, scope, tmp_path):
+    """REFERENCE_CODE: the released scripts' template (no period), their descriptor words
+    (leading spaces kept) and their padding rule together; each part still set alone."""
+    folder = tiny_masked_lm(tmp_path / "tiny-bert")
+    if folder is None:  # the masked LM's padding needs torch (make setup installs it)
+        pytest.fail("torch and transformers are needed: run make setup")
+    base = {k: v for k, v in scope.items() if k != "DESCRIPTORS"}
+    base.update(SCORER=3, MODEL=folder, TOPICS="intelligence")
+
+    def sentences(cache):
+        with sqlite3.connect(cache) as con:
+            rows = con.execute("SELECT sentence, rule FROM sentence_scores").fetchall()
+        # the padded rule names its region batches after a '#'
+        return {sentence: rule.split("#")[0] for sentence, rule in rows}
+
+    cache = str(tmp_path / "ref.sqlite")
+    out = run(dict(base, REFERENCE_CODE=True, CACHE=cache))
+    assert out["N_SENTENCES"] == 6 * 25 + 6
+    got = sentences(cache)
+    assert "People in Oslo are     wise" in got  # the template's space, then the word's four
+    assert "People in Oslo are intelligent" in got and not any(s.endswith(".") for s in got)
+    assert set(got.values()) == {"aul-reference-padding"}
+    _, runs = columns(scope["OUTPUT"], "runs")
+    how = json.loads(runs[-1]["endpoint"])
+    assert how["released_words"] and how["reference_padding"] and how["reference_code"]
+
+    # One part alone: the paper's padding under the switch; the switch off but the released
+    # words on.
+    cache = str(tmp_path / "parts.sqlite")
+    paper = ["switch", "paper", "released"].index("paper")
+    released = ["switch", "paper", "released"].index("released")
+    run(dict(base, REFERENCE_CODE=True, REFERENCE_PADDING=paper, CACHE=cache,
+             OUTPUT=str(tmp_path / "a.gpkg")))  # fmt: skip
+    got = sentences(cache)
+    assert "People in Oslo are     wise" in got and set(got.values()) == {"aul"}
+    cache = str(tmp_path / "words.sqlite")
+    run(dict(base, RELEASED_WORDS=released, CACHE=cache, OUTPUT=str(tmp_path / "b.gpkg")))
+    got = sentences(cache)
+    assert "People in Oslo are     wise." in got and "People in Oslo are wise." not in got
+    assert set(got.values()) == {"aul"}
+    # the switch with a template of the user's: the template wins
+    cache = str(tmp_path / "template.sqlite")
+    run(dict(base, REFERENCE_CODE=True, TEMPLATE="In {region}, people are {descriptor}!",
+             CACHE=cache, OUTPUT=str(tmp_path / "c.gpkg")))  # fmt: skip
+    assert "In Oslo, people are     wise!" in sentences(cache)
+
+
 def refused(params, match, tmp_path):
     with pytest.raises(QgsProcessingException, match=match):
         run(params)
@@ -185,8 +274,10 @@ def test_a_cancelled_run_writes_nothing_and_keeps_its_scores(processing_ready, s
     import processing
 
     # The paper's 112 descriptors ("strong" and "weak" twice: 110 sentences per region) and the
-    # 6 names: 666 sentences, 42 batches; cancel once the first batch has come back.
-    params = dict(scope, DESCRIPTORS="", CACHE=str(tmp_path / "cancel.sqlite"))
+    # 6 names: 666 sentences, 42 batches of forced decoding; cancel once the first batch has
+    # come back. (Whole sentences go 448 to a batch: these 666 are two, and here the cancel
+    # after the first came too late to skip the second: the run completed.)
+    params = dict(scope, DESCRIPTORS="", METHOD=1, CACHE=str(tmp_path / "cancel.sqlite"))
     feedback = QgsProcessingFeedback()
     feedback.progressChanged.connect(lambda p: p > 0 and feedback.cancel())
     with pytest.raises(QgsProcessingException, match="cancelled.*nothing was written"):

@@ -431,8 +431,20 @@ def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
     assert name == "South America" and kids == 14 and c_w > 0 and c_z > 0
     assert result["C_ROOT"] is None  # one continent: the Earth has no C (NaN, JSON null)
     assert len(countries) == 14 and all(d > 0 for _, _, d in countries)
-    assert n_words == 15 * 3 and host.startswith("127.0.0.1")
+    assert n_words == 15 * 3 and host == "local"  # whole sentences in the model's child
     assert defaults == {"herb_0_continent": "c_w", "herb_1_country": "deviation"}
+    # Forced decoding (the reference path, the embedded llama.cpp server): the same scores.
+    forced = tmp_path / "forced.gpkg"
+    qp.run("herb", SCOPE=0, CONTINENTS="South America", MAX_CITIES=0, DESCRIPTORS=words,
+           METHOD=1, CACHE=tmp_path / "forced.sqlite", OUTPUT=forced)  # fmt: skip
+    scores = {}
+    for path in (out, forced):
+        with sqlite3.connect(path) as con:
+            rows = con.execute("SELECT region, descriptor, score FROM herb_descriptors")
+            scores[path] = {(r, d): v for r, d, v in rows}
+            (host,) = con.execute("SELECT endpoint_host FROM runs").fetchone()
+    assert host.startswith("127.0.0.1") and scores[out].keys() == scores[forced].keys()
+    assert max(abs(scores[out][k] - scores[forced][k]) for k in scores[out]) <= 1e-4
     # Polygons: the continent dissolved from Natural Earth countries, Brazil's own outline.
     ds = ogr.Open(str(out))
     feature = ds.GetLayerByName("herb_0_continent").GetNextFeature()  # kept: owns its geometry

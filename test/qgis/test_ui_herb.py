@@ -12,10 +12,11 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from geobias.core.descriptors import load_descriptors
+from geobias.core.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE, load_descriptors
 from geobias.core.herb import aggregate
 from geobias.core.hierarchy import geonames_hierarchy
 from geobias.processing.herb_io import world_geometries, write_results
+from geobias.processing.parameters import HerbReferenceParameters
 from geobias.processing.runs import append_runs
 from geobias.ui.dock import GeoBiasDock
 
@@ -37,10 +38,35 @@ def test_the_tab_turns_its_choices_into_herb_parameters(dock):
     assert p["SCORER"] == 0 and not herb.urlEdit.isVisibleTo(herb)
     assert not herb.authSelect.isVisibleTo(herb) and p["REFERENCE_CODE"] is False
     assert "AUTH_CONFIG" not in p
+    # The embedded model: whole sentences by default, the bundled model or a GGUF file.
+    assert herb.methodCombo.isVisibleTo(herb) and herb.modelFile.isVisibleTo(herb)
+    assert p["METHOD"] == 0 and p["MODEL_FILE"] == "" and p["EMBEDDED_MODEL"] == 0
+    herb.methodCombo.setCurrentIndex(herb.methodCombo.findData("forced"))
+    herb.modelFile.setFilePath("/models/other.gguf")
+    p = herb.parameters()
+    assert p["METHOD"] == 1 and p["MODEL_FILE"] == "/models/other.gguf"
+    herb.modelFile.setFilePath("")
     herb.referenceCheck.setChecked(True)
     assert herb.parameters()["REFERENCE_CODE"] is True
+    # The switch turns every part of the released code on; a part set alone wins.
+    alg = QgsApplication.processingRegistry().algorithmById("geobias:herb")
+    context = QgsProcessingContext()
+    opts = HerbReferenceParameters.read(alg, herb.parameters(), context)
+    assert opts.reference and opts.template == REFERENCE_TEMPLATE
+    herb.paddingPartCombo.setCurrentIndex(herb.paddingPartCombo.findData("paper"))
+    herb.templatePartCombo.setCurrentIndex(herb.templatePartCombo.findData("paper"))
+    opts = HerbReferenceParameters.read(alg, herb.parameters(), context)
+    assert opts.released_words and opts.aggregation and not opts.padding
+    assert opts.template == DEFAULT_TEMPLATE
+    herb.referenceCheck.setChecked(False)
+    herb.wordsPartCombo.setCurrentIndex(herb.wordsPartCombo.findData("released"))
+    opts = HerbReferenceParameters.read(alg, herb.parameters(), context)
+    assert opts.released_words and not opts.aggregation and not opts.padding
+    assert "    wise" in [d.word for d in opts.descriptors()]
     herb.scorerCombo.setCurrentIndex(1)
     assert herb.urlEdit.isVisibleTo(herb) and not herb.modelEdit.isVisibleTo(herb)
+    assert not herb.methodCombo.isVisibleTo(herb)  # a remote server: forced decoding
+    assert "METHOD" not in herb.parameters()
     assert herb.authSelect.isVisibleTo(herb)  # a protected llama.cpp or vLLM endpoint
     herb.scopeCombo.setCurrentIndex(1)
     assert herb.topLayerCombo.isVisibleTo(herb) and not herb.citiesSpin.isVisibleTo(herb)
