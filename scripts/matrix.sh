@@ -24,10 +24,11 @@ SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 # What the plugin needs from the distribution (QGIS, its Python, numpy/scipy/requests, Debian's
 # shapely on Debian's GEOS) and what the tests need: git (the zip is built from `git ls-files`),
 # pylupdate5 and lrelease (translations), Xvfb (real QGIS desktop), tinyproxy (proxy tests),
-# poppler's pdftotext and pdftoppm (the report's PDF).
+# poppler's pdftotext and pdftoppm (the report's PDF), e2fsprogs' chattr (a read-only folder
+# root cannot write into, for the bad-parameter cases).
 APT_PKGS=(qgis python3-qgis qgis-providers python3-numpy python3-scipy python3-shapely
           python3-requests python3-venv python3-pip ca-certificates git xvfb xauth
-          pyqt5-dev-tools qttools5-dev-tools tinyproxy poppler-utils)
+          pyqt5-dev-tools qttools5-dev-tools tinyproxy poppler-utils e2fsprogs)
 # Test tools from PyPI, pinned as in requirements.txt; nothing the plugin needs at run time.
 PIP_PKGS=(pytest pytest-qgis vermin markdown)
 pins() {

@@ -131,6 +131,7 @@ def test_certificate_authorities_added_in_qgis_are_trusted(points, tmp_path, qgi
             manager.rebuildTrustedCaCertsCache()
 
 
+@pytest.mark.integration  # the real embedded model (xllamacpp): not in the matrix's chroots
 def test_herb_on_a_llama_cpp_server_goes_through_the_qgis_proxy(qgis_proxy_settings, tmp_path):
     # HERB's remote scorers are reached like the survey's endpoints (one factory, one client):
     # the embedded SmolLM2's llama.cpp server named by its URL, behind QGIS's proxy.
