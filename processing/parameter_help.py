@@ -59,8 +59,7 @@ def _shared():
             "the truth layer's name and field."
         ),
         "ANCHOR_NAME": tr(
-            "How the outputs name the anchoring variable; empty: the anchor layer's name and "
-            "field."
+            "How the outputs name the anchoring variable; empty: the anchor layer's name and field."
         ),
         "CACHE": tr(
             "The SQLite file answers are cached in (empty: the survey cache in the QGIS "
