@@ -24,17 +24,20 @@ import importlib.util
 import json
 import os
 import sys
-import threading
-import time
 
 PACKAGE = "geobias_mlm_core"  # the name core/ is loaded under when this file runs as a script
 
 
 def load_scorers():
-    """core/scorers.py: relative to this package when imported, else core/ loaded as a package
+    """core/scorers.py (see load_core)."""
+    return load_core("scorers")
+
+
+def load_core(name):
+    """A core/ module: relative to this package when imported, else core/ loaded as a package
     of its own (the plugin's folder name is the user's choice, so no absolute import works)."""
     if __package__:
-        return importlib.import_module(".scorers", __package__)
+        return importlib.import_module("." + name, __package__)
     here = os.path.dirname(os.path.abspath(__file__))
     if PACKAGE not in sys.modules:
         spec = importlib.util.spec_from_file_location(
@@ -43,21 +46,7 @@ def load_scorers():
         package = importlib.util.module_from_spec(spec)
         sys.modules[PACKAGE] = package
         spec.loader.exec_module(package)
-    return importlib.import_module(PACKAGE + ".scorers")
-
-
-def _watch_parent(parent_pid: int) -> None:
-    """POSIX reparents an orphan: a changed parent pid means the parent is gone, even while a
-    batch or the model's loading keeps the main thread from seeing stdin close."""
-    if not parent_pid or os.name != "posix":
-        return
-
-    def watch():
-        while os.getppid() == parent_pid:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
+    return importlib.import_module(f"{PACKAGE}.{name}")
 
 
 def answer(scorer, request: dict) -> dict:
@@ -124,16 +113,7 @@ def main(argv=None) -> int:
                         help="the HERB reference code's rule (pads averaged in)")  # fmt: skip
     parser.add_argument("--parent-pid", type=int, default=0, help="exit when it is gone")
     args = parser.parse_args(argv)
-    _watch_parent(args.parent_pid)
-    # The protocol owns the real stdout; whatever a library prints goes to stderr (the log).
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    try:
-        return serve(args, out)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        out.flush()
+    return load_core("child_worker").run(serve, args)
 
 
 if __name__ == "__main__":

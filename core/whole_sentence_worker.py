@@ -25,13 +25,13 @@ import argparse
 import json
 import os
 import sys
-import threading
 import time
 
 if __package__:  # imported (tests)
-    from . import embedded_server, hardware, llama_capi, sentence_packing
+    from . import child_worker, embedded_server, hardware, llama_capi, sentence_packing
 else:  # run as a script: these modules import nothing of GeoBias's but each other's files
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import child_worker
     import embedded_server
     import hardware
     import llama_capi
@@ -45,20 +45,6 @@ CALIBRATION_REGIONS = ("Lima", "Ōsaka", "Zürich", "Valparaíso", "Ulaanbaatar"
 CALIBRATION_WORDS = ("wise", "intelligent", "kind", "honest", "hard-working", "narrow-minded",
                      "nurse", "strong", "weak", "loyal", "philosopher", "timid", "clownish",
                      "receptionist")  # fmt: skip
-
-
-def _watch_parent(parent_pid: int) -> None:
-    """A changed parent pid means the parent is gone (POSIX reparents orphans): exit at once,
-    even while a decode keeps the main thread from seeing stdin close."""
-    if not parent_pid or os.name != "posix":
-        return
-
-    def watch():
-        while os.getppid() == parent_pid:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 class Worker:
@@ -233,16 +219,7 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--parent-pid", type=int, default=0, help="exit when it is gone")
     args = parser.parse_args(argv)
-    _watch_parent(args.parent_pid)
-    # The protocol owns the real stdout; whatever llama.cpp prints goes to stderr (the log).
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    try:
-        return serve(args, out)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        out.flush()
+    return child_worker.run(serve, args)
 
 
 if __name__ == "__main__":
