@@ -70,9 +70,18 @@ def run_survey_languages(
         offset = k * per
 
         def relay(p: Progress, offset=offset) -> None:
+            # This language's time left (and its range) scaled to what all languages leave.
             left = total - offset - p.done
-            eta = left / p.rate if p.rate > 0 else float("inf")
-            progress(Progress(offset + p.done, total, p.rate, eta, p.answer_rate))
+            scale = left / max(p.total - p.done, 1)
+            eta = (
+                p.eta_s * scale
+                if p.eta_low is not None
+                else (left / p.rate if p.rate > 0 else float("inf"))
+            )
+            low = p.eta_low * scale if p.eta_low is not None else None
+            high = p.eta_high * scale if p.eta_high is not None else None
+            progress(Progress(offset + p.done, total, p.rate, eta, p.answer_rate, p.failed, low,
+                              high, p.measured))  # fmt: skip
 
         answers += run_survey(s, gazetteer, cache, relay if progress else None, is_cancelled,
                               stats)  # fmt: skip
