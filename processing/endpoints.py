@@ -127,6 +127,34 @@ def check_reachable(endpoint, timeout=5.0):
         ) from err
 
 
+def model_label(name):
+    """A model as people know it: a bundled embedded model's label ("Gemma 3 270M (base,
+    Q4_K_M)"), any other model's own name."""
+    from ..core.models import find_model
+
+    known = find_model(name) if name else None
+    return known.label if known is not None else (name or "?")
+
+
+def herb_model_label(kind, model="", url=""):
+    """The model HERB scores with, named before the run: the embedded one's label, the model
+    name or folder given, or the server's."""
+    if kind == "embedded":
+        return model_label(HERB_EMBEDDED_MODEL)
+    if model:
+        return model_label(model)
+    if url:
+        return tr("the model served at {url}").format(url=url)
+    return "?"
+
+
+def local_scorer(kind, host):
+    """Whether a HERB scorer runs on this machine (the embedded model, a masked LM, a server on
+    127.0.0.1 or localhost): timing it before the user agrees sends nothing away."""
+    h = (host or "").lower()
+    return kind in ("embedded", "transformers") or h.startswith(("127.", "localhost", "[::1]"))
+
+
 # HERB's embedded scorer stays SmolLM2 (the rating survey's default became Gemma 3 270M in
 # issue 17): HERB's measured rates, its tests and make demo-herb are SmolLM2's, and the smaller
 # model scores the thousands of sentences faster.

@@ -23,10 +23,12 @@ from qgis.core import (
     QgsProcessingParameterNumber,
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
+    QgsVectorLayer,
 )
 
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
+from ..paths import COUNTRIES
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
@@ -330,6 +332,12 @@ class TruthParameters:
 # ------------------------------------------------------------------ anchor
 
 
+# The anchor when none is given, in Processing and in the dock alike: infant survival of the
+# bundled countries (1 - infant mortality; higher = better off), as Manvi et al. (2024) anchor.
+DEFAULT_ANCHOR = COUNTRIES
+DEFAULT_ANCHOR_FIELD = "infant_survival"
+
+
 @dataclass
 class AnchorSource:
     """The anchoring distribution (higher = better off): a polygon field or a raster window."""
@@ -362,7 +370,9 @@ class AnchorParameters:
     @classmethod
     def add(cls, alg):
         add_layer_and_field(
-            alg, cls.ANCHOR, tr("Anchoring polygons"), POLYGONS,
+            alg, cls.ANCHOR,
+            tr("Anchoring polygons (empty, with no raster: the bundled countries' infant "
+               "survival)"), POLYGONS,
             cls.ANCHOR_FIELD, tr("Anchoring field (higher = better off, e.g. infant survival)"),
         )  # fmt: skip
         alg.addParameter(
@@ -395,6 +405,16 @@ class AnchorParameters:
             )
         )
 
+    @staticmethod
+    def default_polygons():
+        """The bundled countries layer, the default anchor's polygons."""
+        layer = QgsVectorLayer(DEFAULT_ANCHOR, "countries", "ogr")
+        if not layer.isValid():
+            raise QgsProcessingException(
+                tr("The bundled countries layer is missing: {p}").format(p=DEFAULT_ANCHOR)
+            )
+        return layer
+
     @classmethod
     def two_anchors_message(cls, parameters):
         """The error for an anchor given both as polygons and as a raster, else ""."""
@@ -419,10 +439,14 @@ class AnchorParameters:
                 raise QgsProcessingException(tr("Choose the anchoring field (ANCHOR_FIELD)."))
             numeric_field(polygons, name, tr("Anchoring field (ANCHOR_FIELD)"))
         stat = alg.parameterAsEnum(parameters, cls.ANCHOR_STATISTIC, context)
+        raster = alg.parameterAsRasterLayer(parameters, cls.ANCHOR_RASTER, context)
+        if polygons is None and raster is None:
+            # No anchor given: the dock's default, so ρ anchor and B are never silently empty.
+            polygons, name = cls.default_polygons(), DEFAULT_ANCHOR_FIELD
         return AnchorSource(
             polygons=polygons,
             field_name=name,
-            raster=alg.parameterAsRasterLayer(parameters, cls.ANCHOR_RASTER, context),
+            raster=raster,
             band=alg.parameterAsInt(parameters, cls.ANCHOR_BAND, context) or 1,
             window_km=alg.parameterAsDouble(parameters, cls.ANCHOR_WINDOW_KM, context),
             statistic=STATISTICS.key(stat),

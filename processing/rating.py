@@ -6,15 +6,22 @@ from qgis.core import QgsProcessingContext, QgsProcessingException
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import tr
-from .endpoints import check_reachable, default_cache_path
+from .endpoints import check_reachable, default_cache_path, model_label
 from .features import point_arrays
 from .gpkg import table_name, write_points_layer
 from .metadata import credit_geonames
+from .progress import RunProgress, estimate_text, remembered_left, survey_key
 from .styles import post_processor, style_file
 
 
-def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None):
-    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors."""
+def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
+         after=None):  # fmt: skip
+    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors.
+
+    The log names the model and the time it should take before the requests start, and the
+    rate measured after; `after` (a list): that last line goes there instead, for a caller
+    whose progress bar goes on (qgis_process would print it in the middle of the bar).
+    """
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
@@ -26,18 +33,27 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     except CacheError as err:
         raise QgsProcessingException(str(err)) from err
     gazetteer = Gazetteer.load()
+    # What will be asked of which model, and for how long, before the run starts.
+    est = estimate(spec, gazetteer, cache)
+    key = survey_key(endpoint)
+    left, runs = remembered_left(key, est.n_requests)
+    feedback.pushInfo(
+        tr("Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} "
+           "answers from the cache; {time}.").format(
+            n=len(lon), k=len(topics), model=model_label(endpoint.model), host=endpoint.host(),
+            r=est.n_requests, c=est.n_cached, t=est.n_total, time=estimate_text(left, runs),
+        )
+    )  # fmt: skip
     # Answers imported from a batch service need no endpoint: check it only if there is work.
-    if estimate(spec, gazetteer, cache).n_requests:
+    if est.n_requests:
         check_reachable(endpoint)
 
-    def progress(p):
-        feedback.setProgress(100.0 * p.done / max(p.total, 1))
-        feedback.setProgressText(
-            tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
-                d=p.done, t=p.total, r=p.rate, a=p.answer_rate
-            )
+    def text(p):
+        return tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
+            d=p.done, t=p.total, r=p.rate, a=p.answer_rate
         )
 
+    progress = RunProgress(feedback, text, key=key)
     stats = RunStats()
     try:
         answers = run_survey(
@@ -51,6 +67,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     except EndpointError as err:
         msg = tr("The endpoint refused the survey: {err}").format(err=err)
         raise QgsProcessingException(msg) from err
+    progress.finish(tr("requests"), after)
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
     by_topic = {}

@@ -22,11 +22,11 @@ from ..processing import endpoints
 from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
 from ..processing.endpoints import default_cache_path, make_endpoint
 from ..processing.gpkg import safe_name
-from ..processing.parameters import Connection
+from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
-DEFAULT_ANCHOR_FIELD = "infant_survival"
+# DEFAULT_ANCHOR_FIELD is Processing's default anchor (processing/parameters.py): one for both.
 
 
 def slug(text):
@@ -171,6 +171,7 @@ class Plan:
 
     task: AlgorithmChainTask
     estimate: object = None
+    parts: list = field(default_factory=list)  # (endpoint, its estimate), for the confirmation
     layers: list = field(default_factory=list)  # (uri, display name, style), filled by the task
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
@@ -351,7 +352,8 @@ def plan(settings, geom, preview_layer=None, estimate=True):
     lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
     the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
-        the_plan.estimate = the_plan.recount()
+        the_plan.parts = estimate_parts(settings, lonlat, endpoints)
+        the_plan.estimate = combine(est for _ep, est in the_plan.parts)
     return the_plan
 
 
@@ -389,3 +391,27 @@ def estimate_requests(settings, lonlat, endpoints, cache_path=None):
         return estimate(spec, Gazetteer.load(), cache)
     finally:
         cache.close()
+
+
+def estimate_parts(settings, lonlat, endpoints, cache_path=None):
+    """[(endpoint, core.survey Estimate)]: what each model will be asked (its time is its own:
+    each runs at its own rate, one after the other)."""
+    return [(ep, estimate_requests(settings, lonlat, [ep], cache_path)) for ep in endpoints]
+
+
+def combine(estimates):
+    """One core.survey Estimate of several (requests, tokens and costs added, hosts joined)."""
+    from ..core.survey import Estimate
+
+    out = Estimate(0, 0, 0, 0, [], None, 0, 0)
+    for e in estimates:
+        out.n_requests += e.n_requests
+        out.n_cached += e.n_cached
+        out.prompt_tokens += e.prompt_tokens
+        out.completion_tokens += e.completion_tokens
+        out.hosts += [h for h in e.hosts if h not in out.hosts]
+        if e.cost is not None:
+            out.cost = (out.cost or 0.0) + e.cost
+        out.n_failed_before += e.n_failed_before
+        out.n_total += e.n_total
+    return out

@@ -42,7 +42,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return tr(
             "Compares several models and topics rated on the same points, as the tables and maps "
             "of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' "
-            "(Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer "
+            "(Spearman's rho with the ground truth and with the anchor, by default the bundled "
+            "countries' infant survival as in the dock, bias score, MAD, answer "
             "rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per "
             "metric (topics down, models across) with the mean across models and the mean across "
             "topics, written into the output GeoPackage (tables pivot_<metric> and the long table "

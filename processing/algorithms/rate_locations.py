@@ -18,6 +18,7 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
+from ..progress import step_text
 from ..rating import load_outputs, rate, read_points, write_rated
 from ..runs import append_runs, now, run_record, stats_fields
 
@@ -68,13 +69,9 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         template, score_kind, topics = prompt.template, prompt.score_kind, prompt.topics
         lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(connection, feedback) as ep:
-            feedback.pushInfo(
-                tr("Rating {n} points on {k} topic(s) with {m} at {h}.").format(
-                    n=len(lon), k=len(topics), m=ep.model, h=ep.host()
-                )
-            )
+            # rate() names the model and the time it should take before it starts.
             by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
-            feedback.setProgressText(tr("Writing the rated layers…"))
+            step_text(feedback, tr("Writing the rated layers…"))
             uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),

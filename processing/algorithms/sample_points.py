@@ -13,6 +13,7 @@ from ..features import qgs_fields
 from ..metadata import credit_geonames
 from ..parameters import OUTPUT, SamplingParameters
 from ..points import POINT_FIELDS, sample_points
+from ..progress import PartFeedback
 
 
 class SamplePointsAlgorithm(GeoBiasAlgorithm):
@@ -46,13 +47,14 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         sampling = SamplingParameters.read(self, parameters, context, feedback)
         pts, weights = sample_points(sampling, feedback)
         feedback.setProgress(60)
+        writing = PartFeedback(feedback, 60, 100)  # the features' progress, after the sampling
         columns = {
             "pid": np.arange(len(pts), dtype=np.int64),
             "lon": pts[:, 0],
             "lat": pts[:, 1],
             "weight": weights,
         }
-        dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, feedback)
+        dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, writing)
         if dest is None:
             return {}
         if sampling.method == "population":  # GeoNames places and populations

@@ -23,6 +23,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
+from ..progress import PartFeedback, step_text
 from ..rating import load_outputs, rate, write_rated
 from ..runs import append_runs, now, run_record, stats_fields
 from ..truth import anchor_values, truth_columns
@@ -38,9 +39,11 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
             "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
-            "truth'), and computes the bias metrics with an anchoring field such as infant "
-            "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
-            "'metrics' table and a 'runs' table into one GeoPackage."
+            "truth'), and computes the bias metrics with an anchoring field (as 'Bias metrics'; "
+            "without an anchor, the bundled countries' infant survival, as in the dock). The "
+            "log names the model and the time the requests should take (from the rate measured "
+            "in earlier runs on this machine) before it starts. Writes one styled layer per "
+            "model and topic, a 'metrics' table and a 'runs' table into one GeoPackage."
         )
 
     def initAlgorithm(self, config=None):
@@ -86,7 +89,11 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             units = anchor_units = None
 
         with running_endpoint(connection, feedback) as ep:
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            # The requests fill the bar to 90; metrics and writing the rest (to 100 at the end).
+            asking, said = PartFeedback(feedback, 0, 90), []
+            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
+                                   after=said)  # fmt: skip
+            step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
             for topic, cols in by_topic.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
@@ -114,5 +121,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
         append_runs(path, [record])
         load_outputs(context, uris)
-        feedback.pushInfo(format_table(rows))
+        feedback.setProgress(100)  # the bar ends before the summary (one stream in qgis_process)
+        for line in said + [format_table(rows)]:
+            feedback.pushInfo(line)
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}
