@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="247"/>
+        <location filename="../ui/dock.py" line="267"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -24,7 +24,7 @@
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/compare_models.py" line="58"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,17 +34,12 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="82"/>
+        <location filename="../processing/algorithms/compare_models.py" line="83"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
-        <source>Anchoring polygons</source>
-        <translation>Polygones d'ancrage</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="372"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,12 +54,12 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="191"/>
+        <location filename="../ui/runner.py" line="192"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="60"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="61"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -119,7 +114,7 @@
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="42"/>
+        <location filename="../processing/algorithms/sample_points.py" line="43"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -214,7 +209,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="155"/>
+        <location filename="../processing/endpoints.py" line="183"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -234,62 +229,62 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="35"/>
+        <location filename="../processing/rating.py" line="52"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="68"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="55"/>
+        <location filename="../processing/rating.py" line="72"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="74"/>
+        <location filename="../processing/rating.py" line="91"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="75"/>
+        <location filename="../processing/rating.py" line="92"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="186"/>
+        <location filename="../processing/parameters.py" line="188"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="192"/>
+        <location filename="../processing/parameters.py" line="194"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="200"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="149"/>
+        <location filename="../processing/algorithms/herb.py" line="160"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="154"/>
+        <location filename="../processing/algorithms/herb.py" line="165"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="249"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="255"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -304,22 +299,22 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="259"/>
+        <location filename="../processing/parameters.py" line="261"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="267"/>
+        <location filename="../processing/parameters.py" line="269"/>
         <source>Give at least one topic.</source>
         <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="49"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="50"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="55"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -329,24 +324,19 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="57"/>
+        <location filename="../processing/algorithms/survey.py" line="60"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="61"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="193"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="71"/>
-        <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
-        <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
         <location filename="../processing/truth.py" line="32"/>
@@ -454,22 +444,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="104"/>
+        <location filename="../processing/parameters.py" line="106"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="110"/>
+        <location filename="../processing/parameters.py" line="112"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="124"/>
+        <location filename="../processing/parameters.py" line="126"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="127"/>
+        <location filename="../processing/parameters.py" line="129"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -479,7 +469,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="147"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -499,32 +489,32 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="118"/>
+        <location filename="../processing/parameters.py" line="120"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="313"/>
+        <location filename="../processing/parameters.py" line="315"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="52"/>
+        <location filename="../processing/algorithms/survey.py" line="55"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="58"/>
+        <location filename="../processing/algorithms/survey.py" line="61"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="325"/>
+        <location filename="../processing/parameters.py" line="327"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="75"/>
+        <location filename="../processing/algorithms/survey.py" line="78"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -584,7 +574,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="169"/>
+        <location filename="../ui/dock.py" line="205"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -614,70 +604,47 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="172"/>
+        <location filename="../ui/dock.py" line="208"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="231"/>
+        <location filename="../ui/dock.py" line="61"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="236"/>
-        <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
-About {tok} prompt tokens.
-{cost}
-
-Start the survey?</source>
-        <translation>{n} requêtes seront envoyées à {hosts} ({cached} réponses sur {total} proviennent du cache).
-Environ {tok} jetons de prompt.
-{cost}
-
-Lancer l'enquête ?</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="239"/>
-        <source>no host</source>
-        <translation>aucun hôte</translation>
-    </message>
-    <message>
-        <location filename="../ui/run_panel.py" line="91"/>
+        <location filename="../ui/run_panel.py" line="113"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="124"/>
-        <source>{text} · ETA {eta}</source>
-        <translation>{text} · temps restant estimé {eta}</translation>
-    </message>
-    <message>
-        <location filename="../ui/run_panel.py" line="97"/>
+        <location filename="../ui/run_panel.py" line="120"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="109"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="259"/>
+        <location filename="../ui/dock.py" line="279"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="73"/>
+        <location filename="../ui/dock.py" line="109"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="160"/>
+        <location filename="../ui/run_panel.py" line="222"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -713,7 +680,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="328"/>
+        <location filename="../ui/dock.py" line="352"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -878,7 +845,7 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="124"/>
+        <location filename="../ui/task.py" line="131"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -893,12 +860,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="263"/>
+        <location filename="../ui/runner.py" line="264"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="347"/>
+        <location filename="../ui/runner.py" line="348"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -918,7 +885,7 @@ Prompt :
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="27"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="28"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -948,12 +915,12 @@ Prompt :
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="20"/>
+        <location filename="../processing/algorithms/sample_points.py" line="21"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="33"/>
+        <location filename="../processing/algorithms/survey.py" line="34"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -978,14 +945,9 @@ Prompt :
         <translation>Maximum</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="24"/>
+        <location filename="../processing/algorithms/sample_points.py" line="25"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/survey.py" line="37"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
         <location filename="../plugin.py" line="55"/>
@@ -1023,7 +985,7 @@ Prompt :
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="77"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="74"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1203,27 +1165,27 @@ Prompt :
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="81"/>
+        <location filename="../ui/dock.py" line="117"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="82"/>
+        <location filename="../ui/dock.py" line="118"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="83"/>
+        <location filename="../ui/dock.py" line="119"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="241"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="208"/>
+        <location filename="../ui/dock.py" line="244"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1236,17 +1198,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="212"/>
+        <location filename="../ui/dock.py" line="248"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="220"/>
+        <location filename="../ui/dock.py" line="256"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="331"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1305,7 +1267,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="187"/>
+        <location filename="../ui/dock.py" line="223"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1321,12 +1283,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="162"/>
+        <location filename="../host.py" line="154"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
@@ -1371,7 +1333,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="78"/>
+        <location filename="../processing/algorithms/survey.py" line="81"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1391,42 +1353,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="368"/>
+        <location filename="../processing/parameters.py" line="378"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="373"/>
+        <location filename="../processing/parameters.py" line="383"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="378"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="384"/>
+        <location filename="../processing/parameters.py" line="394"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="390"/>
+        <location filename="../processing/parameters.py" line="400"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="455"/>
+        <location filename="../processing/parameters.py" line="479"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="422"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="439"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1466,22 +1428,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="66"/>
+        <location filename="../processing/rating.py" line="83"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="88"/>
+        <location filename="../processing/rating.py" line="105"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="96"/>
+        <location filename="../processing/rating.py" line="113"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="100"/>
+        <location filename="../processing/rating.py" line="117"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1491,7 +1453,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="33"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
     </message>
@@ -1531,22 +1493,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="192"/>
+        <location filename="../ui/dock.py" line="228"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="281"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="282"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="291"/>
+        <location filename="../ui/dock.py" line="311"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2031,12 +1993,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
-        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
-    </message>
-    <message>
-        <location filename="../ui/task.py" line="137"/>
+        <location filename="../ui/task.py" line="144"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2051,67 +2008,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="42"/>
-        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
-        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/compare_models.py" line="65"/>
+        <location filename="../processing/algorithms/compare_models.py" line="66"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="71"/>
+        <location filename="../processing/algorithms/compare_models.py" line="72"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="76"/>
+        <location filename="../processing/algorithms/compare_models.py" line="77"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="89"/>
+        <location filename="../processing/algorithms/compare_models.py" line="90"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="94"/>
+        <location filename="../processing/algorithms/compare_models.py" line="95"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="100"/>
+        <location filename="../processing/algorithms/compare_models.py" line="101"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="104"/>
+        <location filename="../processing/algorithms/compare_models.py" line="105"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="105"/>
+        <location filename="../processing/algorithms/compare_models.py" line="106"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <location filename="../processing/algorithms/compare_models.py" line="115"/>
         <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="120"/>
+        <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="139"/>
+        <location filename="../processing/algorithms/compare_models.py" line="140"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="164"/>
+        <location filename="../processing/algorithms/compare_models.py" line="165"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -2121,17 +2073,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="214"/>
+        <location filename="../processing/algorithms/compare_models.py" line="215"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="220"/>
+        <location filename="../processing/algorithms/compare_models.py" line="221"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="228"/>
+        <location filename="../processing/algorithms/compare_models.py" line="229"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -2151,107 +2103,102 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="60"/>
+        <location filename="../processing/algorithms/herb.py" line="67"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="30"/>
+        <location filename="../processing/herb_io.py" line="28"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="33"/>
+        <location filename="../processing/herb_io.py" line="31"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="36"/>
+        <location filename="../processing/herb_io.py" line="34"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="78"/>
+        <location filename="../processing/herb_io.py" line="76"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="99"/>
+        <location filename="../processing/herb_io.py" line="97"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="103"/>
+        <location filename="../processing/herb_io.py" line="101"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="110"/>
+        <location filename="../processing/herb_io.py" line="108"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="118"/>
+        <location filename="../processing/herb_io.py" line="116"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="137"/>
+        <location filename="../processing/herb_io.py" line="135"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="142"/>
+        <location filename="../processing/herb_io.py" line="140"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="150"/>
+        <location filename="../processing/herb_io.py" line="148"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="160"/>
+        <location filename="../processing/endpoints.py" line="188"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="162"/>
+        <location filename="../processing/endpoints.py" line="190"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="175"/>
+        <location filename="../processing/endpoints.py" line="203"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="187"/>
+        <location filename="../processing/endpoints.py" line="215"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="236"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="289"/>
+        <location filename="../processing/herb_io.py" line="287"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="291"/>
+        <location filename="../processing/herb_io.py" line="289"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
-        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
-        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="85"/>
+        <location filename="../processing/algorithms/herb.py" line="96"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2271,37 +2218,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="91"/>
+        <location filename="../processing/algorithms/herb.py" line="102"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="97"/>
+        <location filename="../processing/algorithms/herb.py" line="108"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="103"/>
+        <location filename="../processing/algorithms/herb.py" line="114"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="110"/>
+        <location filename="../processing/algorithms/herb.py" line="121"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="116"/>
+        <location filename="../processing/algorithms/herb.py" line="127"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="122"/>
+        <location filename="../processing/algorithms/herb.py" line="133"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="128"/>
+        <location filename="../processing/algorithms/herb.py" line="139"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2326,152 +2273,147 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/algorithms/herb.py" line="153"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/algorithms/herb.py" line="154"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="160"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="156"/>
+        <location filename="../ui/herb_tab.py" line="158"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="177"/>
         <source>Sentence template</source>
         <translation>Modèle de phrase</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="175"/>
+        <location filename="../processing/algorithms/herb.py" line="186"/>
         <source>Reproduce the published code&apos;s numbers (its bugs)</source>
         <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="191"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="191"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="186"/>
+        <location filename="../processing/algorithms/herb.py" line="197"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="191"/>
+        <location filename="../processing/algorithms/herb.py" line="202"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="196"/>
+        <location filename="../processing/algorithms/herb.py" line="207"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="197"/>
+        <location filename="../processing/algorithms/herb.py" line="208"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="198"/>
+        <location filename="../processing/algorithms/herb.py" line="209"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="199"/>
+        <location filename="../processing/algorithms/herb.py" line="210"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="200"/>
+        <location filename="../processing/algorithms/herb.py" line="211"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="201"/>
+        <location filename="../processing/algorithms/herb.py" line="212"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="202"/>
+        <location filename="../processing/algorithms/herb.py" line="213"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="215"/>
+        <location filename="../processing/algorithms/herb.py" line="226"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="216"/>
+        <location filename="../processing/algorithms/herb.py" line="227"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="222"/>
+        <location filename="../processing/algorithms/herb.py" line="233"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="226"/>
+        <location filename="../processing/algorithms/herb.py" line="237"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="232"/>
+        <location filename="../processing/algorithms/herb.py" line="243"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="239"/>
+        <location filename="../processing/algorithms/herb.py" line="250"/>
         <source>{n} regions of your layers</source>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="252"/>
+        <location filename="../processing/algorithms/herb.py" line="263"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="294"/>
+        <location filename="../processing/algorithms/herb.py" line="306"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="321"/>
-        <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
-        <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="330"/>
+        <location filename="../processing/algorithms/herb.py" line="352"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="340"/>
+        <location filename="../processing/algorithms/herb.py" line="364"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="357"/>
+        <location filename="../ui/herb_tab.py" line="218"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2806,22 +2748,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="119"/>
-        <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
-        <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/ablation.py" line="139"/>
+        <location filename="../processing/algorithms/ablation.py" line="140"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="148"/>
+        <location filename="../processing/algorithms/ablation.py" line="149"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="154"/>
+        <location filename="../processing/algorithms/ablation.py" line="155"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
@@ -2836,22 +2773,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="168"/>
+        <location filename="../processing/algorithms/ablation.py" line="169"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="193"/>
+        <location filename="../processing/algorithms/ablation.py" line="194"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="205"/>
+        <location filename="../processing/algorithms/ablation.py" line="206"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="206"/>
+        <location filename="../processing/algorithms/ablation.py" line="207"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
@@ -2991,77 +2928,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="362"/>
-        <source>time unknown (no measured rate for this scorer)</source>
-        <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="364"/>
-        <source>about {s:.0f} s</source>
-        <translation>environ {s:.0f} s</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="366"/>
-        <source>about {m:.0f} min</source>
-        <translation>environ {m:.0f} min</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="368"/>
-        <source>about {h:.1f} h</source>
-        <translation>environ {h:.1f} h</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="369"/>
-        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
-        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="86"/>
+        <location filename="../ui/dock.py" line="122"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="73"/>
+        <location filename="../ui/herb_tab.py" line="75"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="163"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="220"/>
+        <location filename="../ui/herb_tab.py" line="240"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="254"/>
+        <location filename="../ui/herb_tab.py" line="274"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="273"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="272"/>
+        <location filename="../ui/herb_tab.py" line="292"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -3070,62 +2982,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="273"/>
+        <location filename="../ui/herb_tab.py" line="293"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="279"/>
+        <location filename="../ui/herb_tab.py" line="299"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="302"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="266"/>
+        <location filename="../ui/herb_tab.py" line="286"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="257"/>
+        <location filename="../ui/herb_tab.py" line="277"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="159"/>
+        <location filename="../ui/herb_tab.py" line="168"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="291"/>
+        <location filename="../ui/herb_tab.py" line="311"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="363"/>
+        <location filename="../ui/herb_tab.py" line="383"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="368"/>
+        <location filename="../ui/herb_tab.py" line="388"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="380"/>
+        <location filename="../ui/herb_tab.py" line="400"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="120"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3435,7 +3347,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="88"/>
+        <location filename="../ui/dock.py" line="124"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3445,24 +3357,209 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../host.py" line="165"/>
+        <location filename="../host.py" line="157"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="180"/>
+        <location filename="../processing/endpoints.py" line="208"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="77"/>
+        <location filename="../ui/run_panel.py" line="94"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="149"/>
+        <location filename="../ui/run_panel.py" line="211"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="147"/>
+        <source>the model served at {url}</source>
+        <translation>le modèle servi à {url}</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="362"/>
+        <source>time unknown until the first sentences are timed on this machine</source>
+        <translation>durée inconnue tant que les premières phrases ne sont pas chronométrées sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="364"/>
+        <source>nothing left to score</source>
+        <translation>plus rien à évaluer</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="366"/>
+        <source>about {span} (rate measured now on this machine, on {k} sentences)</source>
+        <translation>environ {span} (débit mesuré à l’instant sur cette machine, sur {k} phrases)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="371"/>
+        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="372"/>
+        <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
+        <translation>Polygones d&apos;ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="413"/>
+        <source>The bundled countries layer is missing: {p}</source>
+        <translation>La couche des pays fournie est absente : {p}</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="109"/>
+        <source>{s} s</source>
+        <translation>{s} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="118"/>
+        <source>{a}–{b} s</source>
+        <translation>{a}–{b} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="122"/>
+        <source>{a} – {b} min</source>
+        <translation>{a} – {b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="124"/>
+        <source>{b} min</source>
+        <translation>{b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="124"/>
+        <source>{a}–{b} min</source>
+        <translation>{a}–{b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="127"/>
+        <source>{a} min – {b:.1f} h</source>
+        <translation>{a} min – {b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="128"/>
+        <source>{a:.1f}–{b:.1f} h</source>
+        <translation>{a:.1f}–{b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="135"/>
+        <source>time unknown until the first requests are timed on this machine</source>
+        <translation>durée inconnue tant que les premières requêtes ne sont pas chronométrées sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="137"/>
+        <source>nothing left to do</source>
+        <translation>plus rien à faire</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="140"/>
+        <source>about {span} (rate of {n} earlier run(s) on this machine; the load of the machine changes it)</source>
+        <translation>environ {span} (débit de {n} exécution(s) précédente(s) sur cette machine ; la charge de la machine le modifie)</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="142"/>
+        <source>about {span} (rate measured now on this machine)</source>
+        <translation>environ {span} (débit mesuré à l’instant sur cette machine)</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="150"/>
+        <source>Measured on this machine: {r:.2f} {unit}/s over {t}.</source>
+        <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="40"/>
+        <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
+        <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="70"/>
+        <source>requests</source>
+        <translation>requêtes</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="119"/>
+        <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (by default the bundled countries&apos; infant survival, as in the dock) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
+        <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l&apos;adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l&apos;ancrage (par défaut la survie infantile des pays fournis, comme dans le dock) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d&apos;enquête quand elles ont déjà été demandées (le prompt complet d&apos;une enquête antérieure sur les mêmes points n&apos;est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l&apos;écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d&apos;ancrage prise dans un champ d&apos;une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l&apos;espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="42"/>
+        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
+        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l&apos;ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l&apos;erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d&apos;enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="72"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box), a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. Scores are cached: a cancelled run resumes. The log names the model before anything is scored. 'Only estimate' prints the number of sentences, the requests still needed and the time as a range from the rate measured on this machine, and writes nothing: with a model on this machine (embedded, masked LM, a local server) it first scores for a few seconds to time it (those scores stay in the cache and count for the run); otherwise the rate of earlier runs, if any.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="314"/>
+        <source>Model: {m} ({scorer}).</source>
+        <translation>Modèle : {m} ({scorer}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="345"/>
+        <source>{d}/{t} sentences, {r:.1f}/s</source>
+        <translation>{d}/{t} phrases, {r:.1f}/s</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="363"/>
+        <source>sentences</source>
+        <translation>phrases</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/survey.py" line="38"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d&apos;une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d&apos;ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d&apos;après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="71"/>
+        <source>• {model} at {host}: {n} requests, {time}</source>
+        <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="77"/>
+        <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
+{models}
+About {tok} prompt tokens.
+{cost}
+
+Start the survey?</source>
+        <translation>{n} requêtes seront envoyées ({cached} réponses sur {total} proviennent du cache) :
+{models}
+Environ {tok} jetons de prompt.
+{cost}
+
+Lancer l&apos;enquête ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="216"/>
+        <source>Model: {m}, on this machine</source>
+        <translation>Modèle : {m}, sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="179"/>
+        <source>{text} · timing this machine…</source>
+        <translation>{text} · chronométrage de cette machine…</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="183"/>
+        <source>{text} · {span} left in this step</source>
+        <translation>{text} · {span} restant(es) pour cette étape</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="185"/>
+        <source>{text} · {span} left</source>
+        <translation>{text} · {span} restant(es)</translation>
     </message>
 </context>
 <context>

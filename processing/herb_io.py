@@ -22,11 +22,9 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import COUNTRIES
 from .crs import WGS84
 from .gpkg import open_gpkg, safe_name, write_points_layer, write_table
+from .progress import estimate_text, span_text
 from .styles import delete_saved_styles, quantile_breaks, ramp
 
-# The embedded SmolLM2's scorer (prefix sharing, 2 slots) on 2 idle cores: 14.5 sentences/s in
-# bench_herb.py and 14.6 in make demo-herb (docs/core-api.md); a loaded machine is far slower.
-EMBEDDED_RATE = 14.0
 LEGEND_C = QT_TRANSLATE_NOOP(
     "@default", "regional bias C (higher = more inconsistent judgements of its sub-regions)"
 )
@@ -356,17 +354,21 @@ def format_c_table(result, limit=60):
     return "\n".join(lines)
 
 
-def format_estimate(est, host, scope_text):
-    """The line shown before a run: sentences, requests after the cache, host, time."""
-    if est.seconds is None:
-        when = tr("time unknown (no measured rate for this scorer)")
-    elif est.seconds < 90:
-        when = tr("about {s:.0f} s").format(s=est.seconds)
-    elif est.seconds < 5400:
-        when = tr("about {m:.0f} min").format(m=est.seconds / 60)
+def format_estimate(est, host, scope_text, model="", timed=0, runs=0):
+    """The line shown before a run: sentences, requests after the cache, model and host, and
+    the time as a range from the rate measured on this machine (`timed` sentences scored just
+    now to measure it; else `runs` earlier runs; else unknown)."""
+    if est.left is None:
+        when = tr("time unknown until the first sentences are timed on this machine")
+    elif est.left.seconds <= 0:
+        when = tr("nothing left to score")
+    elif timed:
+        when = tr("about {span} (rate measured now on this machine, on {k} sentences)").format(
+            span=span_text(est.left.low, est.left.high), k=timed
+        )
     else:
-        when = tr("about {h:.1f} h").format(h=est.seconds / 3600)
+        when = estimate_text(est.left, runs)
     return tr(
-        "{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}."
-    ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests, host=host,
-             t=when)  # fmt: skip
+        "{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}."
+    ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests,
+             model=model or "?", host=host, t=when)  # fmt: skip

@@ -15,6 +15,7 @@ from qgis.PyQt.QtCore import QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QPainter
 from qgis.PyQt.QtWidgets import (
     QHeaderView,
+    QLabel,
     QMessageBox,
     QSizePolicy,
     QTableWidgetItem,
@@ -24,6 +25,7 @@ from qgis.PyQt.QtWidgets import (
 from ..host import embedded_problem
 from ..i18n_util import tr
 from ..processing.definitions import HERB_SCOPES, HERB_SCORERS
+from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
@@ -154,6 +156,13 @@ class HerbTab(QWidget, FORM):
         self.authSelect = QgsAuthConfigSelect(self)
         self.authLayout.addWidget(self.authSelect)
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
+        # The model HERB will score with, named before the run (the embedded one is not the
+        # survey's: "Embedded local model" alone does not say which).
+        self.modelNameLabel = QLabel(self)
+        self.modelNameLabel.setWordWrap(True)
+        self.modelForm.insertRow(1, self.modelNameLabel)
+        self.modelEdit.textChanged.connect(self.show_model)
+        self.urlEdit.textChanged.connect(self.show_model)
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
         self.panel = RunPanel(self, tr("Run HERB"), tr("Resume HERB"), self.dock.pusher())
@@ -197,6 +206,17 @@ class HerbTab(QWidget, FORM):
             w.setVisible(kind in URL_SCORERS)
         self.modelLabel.setVisible(kind in MODEL_SCORERS)
         self.modelEdit.setVisible(kind in MODEL_SCORERS)
+        self.show_model()
+
+    def show_model(self, *args):
+        """Name the model the run will use under the scorer choice."""
+        kind = self.scorerCombo.currentData()
+        name = herb_model_label(kind, self.modelEdit.text().strip(), self.urlEdit.text().strip())
+        if kind == "embedded":
+            text = tr("Model: {m}, on this machine")
+        else:
+            text = tr("Model: {m}")
+        self.modelNameLabel.setText(text.format(m=name))
 
     # ------------------------------------------------------------------ run
     def parameters(self):

@@ -31,9 +31,15 @@ from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descript
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import api_key_from_auth, default_cache_path, make_scorer, probe_scorer
+from ..endpoints import (
+    api_key_from_auth,
+    default_cache_path,
+    herb_model_label,
+    local_scorer,
+    make_scorer,
+    probe_scorer,
+)
 from ..herb_io import (
-    EMBEDDED_RATE,
     format_c_table,
     format_estimate,
     layer_regions,
@@ -42,6 +48,7 @@ from ..herb_io import (
     write_results,
 )
 from ..parameters import Connection
+from ..progress import Later, RunProgress, herb_key, rate_book, step_text
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
 from ..styles import short_model
@@ -77,8 +84,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             "paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, "
             "c_<topic> (that topic only), c_wo_<topic> (without it), z, n_children, styled by "
             "C; the herb_descriptors and herb_regions tables and a runs table. Scores are "
-            "cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, "
-            "the requests still needed and the time, and writes nothing."
+            "cached: a cancelled run resumes. The log names the model before anything is "
+            "scored. 'Only estimate' prints the number of sentences, the requests still needed "
+            "and the time as a range from the rate measured on this machine, and writes "
+            "nothing: with a model on this machine (embedded, masked LM, a local server) it "
+            "first scores for a few seconds to time it (those scores stay in the cache and "
+            "count for the run); otherwise the rate of earlier runs, if any."
         )
 
     def initAlgorithm(self, config=None):
@@ -263,6 +274,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         from ...core.herb_run import (
             HerbSpec,
             IncompleteScoresError,
+            calibrate,
             estimate,
             plan,
         )
@@ -298,6 +310,10 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             cache = ScoreCache(cache_path)
         except CacheError as err:
             raise QgsProcessingException(str(err)) from err
+        model = herb_model_label(kind, connection.model, connection.base_url)
+        feedback.pushInfo(
+            tr("Model: {m} ({scorer}).").format(m=model, scorer=HERB_SCORERS.label(kind))
+        )
         scorer, host = make_scorer(kind, connection, feedback)
         try:
             spec = HerbSpec(h, scorer, words, template)
@@ -305,9 +321,18 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 sentences = plan(spec).sentences
             except (DescriptorError, ValueError) as err:
                 raise QgsProcessingException(str(err)) from err
-            rate = EMBEDDED_RATE if kind == "embedded" else None
+            key = herb_key(kind, scorer.identity, host, scorer.concurrency)
+            rate, timed = rate_book().get(key), 0
+            if only_estimate and local_scorer(kind, host) and estimate(spec, cache).n_to_score:
+                # Time this machine now: a short run whose scores stay in the cache.
+                before = estimate(spec, cache).n_to_score
+                measured = calibrate(spec, cache, is_cancelled=feedback.isCanceled)
+                if measured is not None:
+                    rate_book().record(key, measured)
+                    rate, timed = measured, before - estimate(spec, cache).n_to_score
             est = estimate(spec, cache, rate)
-            text = format_estimate(est, host, scope_text)
+            text = format_estimate(est, host, scope_text, model, timed,
+                                   rate.runs if hasattr(rate, "runs") else 0)  # fmt: skip
             feedback.pushInfo(text)
             results = {"N_SENTENCES": est.n_sentences, "N_TO_SCORE": est.n_to_score,
                        "ESTIMATE": text}  # fmt: skip
@@ -316,14 +341,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             if est.n_to_score:
                 probe_scorer(scorer, sentences[0])
 
-            def progress(p):
-                feedback.setProgress(90.0 * p.done / max(p.total, 1))
-                feedback.setProgressText(
-                    tr("{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left").format(
-                        d=p.done, t=p.total, r=p.rate, m=p.eta_s / 60
-                    )
-                )
+            def text_of(p):
+                return tr("{d}/{t} sentences, {r:.1f}/s").format(d=p.done, t=p.total, r=p.rate)
 
+            # Scoring fills the bar to 90; the layers and tables the rest.
+            progress = RunProgress(feedback, text_of, 0.0, 90.0, key)
             try:
                 result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
             except IncompleteScoresError as err:
@@ -337,10 +359,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         finally:
             scorer.close()
             cache.close()
-        feedback.setProgressText(tr("Writing the region layers…"))
+        said = []  # said once the bar is full: qgis_process prints it in the middle otherwise
+        progress.finish(tr("sentences"), said)
+        step_text(feedback, tr("Writing the region layers…"))
         if geoms is None:
             geoms = world_geometries(h, feedback)
-        uris, regions = write_results(path, result, geoms, feedback)
+        uris, regions = write_results(path, result, geoms, Later(said))
         record = run_record(
             self.id(), parameters, started, None, None, topics_of(words),
             model=getattr(scorer, "identity", ""), provider=kind, endpoint_host=host,
@@ -352,9 +376,10 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         )
         append_runs(path, [record])
         load_outputs(context, uris)
-        feedback.pushInfo(format_c_table(result))
+        feedback.setProgress(100)
         model_name = short_model(getattr(scorer, "identity", "").replace("gguf:", ""))
-        feedback.pushInfo(tr("Model: {m}").format(m=model_name))
+        for line in said + [format_c_table(result), tr("Model: {m}").format(m=model_name)]:
+            feedback.pushInfo(line)
         results.update(OUTPUT=path, OUTPUT_LAYERS=list(uris), REGION_TABLE=regions,
                        DESCRIPTOR_TABLE=f"{path}|layername=herb_descriptors",
                        C_ROOT=float(result.C_w[result.root]))  # fmt: skip
