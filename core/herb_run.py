@@ -183,8 +183,11 @@ def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s
     Returns
     -------
     MeasuredRate or None
-        Sentences per second measured (after the first batch: a model's start is no rate);
-        None when nothing is left to score or too little came back to measure.
+        Sentences per second measured after the first batch (a model's start is no rate).
+        When time ran out before the rate was calibrated (a loaded machine, batches that come
+        back two by two), the sentences over the whole time instead, slower than the run will
+        be rather than faster, with a wide spread (0.7 on the log scale). None when nothing
+        was scored.
     """
     last: list[Progress] = []
     t0 = time.monotonic()
@@ -200,8 +203,14 @@ def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s
         score(spec, cache, last.append, enough)
     except IncompleteScoresError:
         pass  # a broken scorer is the run's to report; no rate then
-    m = last[-1].measured if last else None
-    return m if m is not None and m.n_items > 0 else None
+    spent = time.monotonic() - t0
+    if not last or last[-1].done <= last[0].done:
+        return None
+    m = last[-1].measured
+    if m is not None and m.calibrated:
+        return m
+    n = last[-1].done - last[0].done
+    return MeasuredRate(n / spent, 0.7, n, spent, False)
 
 
 def score(

@@ -325,6 +325,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             rate, timed = rate_book().get(key), 0
             if only_estimate and local_scorer(kind, host) and estimate(spec, cache).n_to_score:
                 # Time this machine now: a short run whose scores stay in the cache.
+                step_text(feedback, tr("Timing the model on this machine…"))
                 before = estimate(spec, cache).n_to_score
                 measured = calibrate(spec, cache, is_cancelled=feedback.isCanceled)
                 if measured is not None:
