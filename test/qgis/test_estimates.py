@@ -172,7 +172,8 @@ def test_herb_names_its_model_before_anything_is_scored(processing_ready, tmp_pa
     with FaultServer() as fs:  # chat only: refused at the first sentence, after the log line
         params = {"SCOPE": 0, "CONTINENTS": "Oceania", "MAX_CITIES": 0, "SCORER": 2,
                   "URL": fs.base_url, "MODEL": "fault", "TOPICS": "intelligence",
-                  "CACHE": str(tmp_path / "c.sqlite"), "OUTPUT": str(tmp_path / "h.gpkg")}  # fmt: skip
+                  "CACHE": str(tmp_path / "c.sqlite"),
+                  "OUTPUT": str(tmp_path / "h.gpkg")}  # fmt: skip
         with pytest.raises(QgsProcessingException):
             processing.run("geobias:herb", params, feedback=log)
     assert log.lines[0].startswith("Model: fault (/v1/completions with echo and logprobs")
