@@ -19,10 +19,8 @@ import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from .numerals import ASCII_DIGITS, SCRIPTS, format_number
-from .prompts import DEFAULT_PRESET, PRESETS, PromptTemplate, TemplateError, describe_points
+from .prompts import DEFAULT_PRESET, PRESETS, PromptTemplate, TemplateError, point_descriptions
 from .prompts import short_address as _short_address
 from .ratings import AnswerFormat
 from .topics import TOPICS, get_topic
@@ -220,23 +218,7 @@ class Language:
         return self._build(lon, lat, words, gazetteer, tpl)
 
     def _build(self, lon, lat, words: str, gazetteer, tpl: PromptTemplate) -> list[str]:
-        lon = np.atleast_1d(np.asarray(lon, dtype=float))
-        lat = np.atleast_1d(np.asarray(lat, dtype=float))
-        if lon.shape != lat.shape or lon.ndim != 1:
-            raise ValueError(
-                f"lon and lat must be 1-d of equal length, got {lon.shape} and {lat.shape}"
-            )
-        used = tpl.placeholders
-        need_address = bool(used & {"address", "short_address"})
-        need_nearby = "nearby" in used
-        if gazetteer is None and (need_address or need_nearby):
-            raise ValueError(f"template {tpl.name!r} needs a gazetteer for address/nearby places")
-        n = len(lon)
-        addresses, texts = (
-            describe_points(gazetteer, lon, lat, need_address, need_nearby)
-            if (need_address or need_nearby)
-            else ([""] * n, [""] * n)
-        )
+        lon, lat, addresses, texts = point_descriptions(lon, lat, tpl, gazetteer)
         fmt = tpl.text.format
         out = []
         for x, y, a, t in zip(lon.tolist(), lat.tolist(), addresses, texts):

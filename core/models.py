@@ -36,6 +36,7 @@ __all__ = [
     "model_for_file",
     "model_path",
     "models_dir",
+    "sha256_file",
 ]
 
 # Gemma's turn format (the GGUF of the base model carries no chat template; llama.cpp would
@@ -214,6 +215,15 @@ def model_path(key: str | None = None) -> str:
             f"install {m.key}"
         )
     return path
+
+
+def sha256_file(path: str) -> str:
+    """The SHA-256 of a file (a model's checksum; core/model_env.py checks installed models)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def chunk_paths(m: EmbeddedModel) -> list[str]:

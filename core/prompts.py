@@ -240,10 +240,9 @@ def describe_points(gazetteer, lon, lat, address: bool = True, nearby: bool = Tr
     return addresses, texts
 
 
-def build_prompts(
-    lon, lat, topic: str, gazetteer, template: PromptTemplate = PRESETS[DEFAULT_PRESET]
-) -> list[str]:
-    """Prompts for points (lon/lat arrays) on one topic, asking the gazetteer only what's used."""
+def point_descriptions(lon, lat, template: PromptTemplate, gazetteer):
+    """(lon, lat, addresses, nearby texts) of points (lon/lat arrays), asking the gazetteer only
+    for what `template` uses ("" where it uses neither)."""
     lon = np.atleast_1d(np.asarray(lon, dtype=float))
     lat = np.atleast_1d(np.asarray(lat, dtype=float))
     if lon.shape != lat.shape or lon.ndim != 1:
@@ -255,13 +254,19 @@ def build_prompts(
     need_nearby = "nearby" in used
     if gazetteer is None and (need_address or need_nearby):
         raise ValueError(f"template {template.name!r} needs a gazetteer for address/nearby places")
-    addresses, texts = (
-        describe_points(gazetteer, lon, lat, need_address, need_nearby)
-        if (need_address or need_nearby)
-        else ([""] * len(lon), [""] * len(lon))
-    )
+    if not (need_address or need_nearby):
+        return lon, lat, [""] * len(lon), [""] * len(lon)
+    addresses, texts = describe_points(gazetteer, lon, lat, need_address, need_nearby)
+    return lon, lat, addresses, texts
+
+
+def build_prompts(
+    lon, lat, topic: str, gazetteer, template: PromptTemplate = PRESETS[DEFAULT_PRESET]
+) -> list[str]:
+    """Prompts for points (lon/lat arrays) on one topic, asking the gazetteer only what's used."""
+    lon, lat, addresses, texts = point_descriptions(lon, lat, template, gazetteer)
     fmt = template.text.format
-    short = "short_address" in used
+    short = "short_address" in template.placeholders
     return [
         fmt(
             lat=y,

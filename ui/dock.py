@@ -25,6 +25,7 @@ from qgis.PyQt.QtWidgets import (
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
+from ..processing.endpoints import stop_embedded
 from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
@@ -357,7 +358,7 @@ class GeoBiasDock(QDockWidget):
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
         self.panel.stop()
-        runner.stop_embedded()
+        stop_embedded()
         for tab in self.tab_widgets():
             if hasattr(tab, "close_tab"):
                 tab.close_tab()

@@ -18,9 +18,13 @@ from qgis.core import (
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
 from ..paths import COUNTRIES
-from ..processing import endpoints
 from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
-from ..processing.endpoints import default_cache_path, make_endpoint
+from ..processing.endpoints import (
+    default_cache_path,
+    embedded_port,
+    make_endpoint,
+    start_embedded,
+)
 from ..processing.gpkg import safe_name
 from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
 from .settings import find_endpoint, load_endpoints, truth_map
@@ -101,8 +105,6 @@ def sample_points(settings, geom, path=None):
 # between surveys (loading it takes seconds); the dock passes its URL to geobias:ratelocations.
 # Cache keys don't hold its port (core.cache), so a re-run or a resume after a restart finds
 # every answer whatever port the model gets.
-embedded_port = endpoints.embedded_port
-stop_embedded = endpoints.stop_embedded
 
 
 def embedded_url(port):
@@ -274,7 +276,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         if e.is_embedded:  # (re)start the server with this model, on the same port
 
             def start(task, model=e.model):
-                return {"BASE_URL": endpoints.start_embedded(port, model, task.feedback)}
+                return {"BASE_URL": start_embedded(port, model, task.feedback)}
 
             steps.append((start, "embedded"))
         rate_steps.append((len(steps), e))

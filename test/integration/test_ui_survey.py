@@ -60,11 +60,11 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
 
     from geobias.core import llm
     from geobias.paths import DATA
-    from geobias.ui import runner
+    from geobias.processing.endpoints import default_cache_path, embedded_port
     from geobias.ui.dock import GeoBiasDock
     from geobias.ui.settings import EMBEDDED_NAME
 
-    assert runner.default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
+    assert default_cache_path().startswith(QgsApplication.qgisSettingsDirPath())
     dock = GeoBiasDock(qgis_env)
     model_pid = None
     try:
@@ -104,7 +104,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         wait_for(lambda: dock.panel.task is None, timeout=900.0)
         assert dock.panel.progressBar.value() == 100, (dock.panel.progressLabel.text(), logged[-5:])
         assert len(shown) == 1
-        port = runner.embedded_port()
+        port = embedded_port()
         model_pid = embedded.shared_server().pid  # the dock's model: a child process
         assert model_pid != os.getpid() and "xllamacpp" not in sys.modules
         assert shown[0].n_requests == 6 and shown[0].hosts == [f"127.0.0.1:{port}"]
