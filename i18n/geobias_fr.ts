@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="267"/>
+        <location filename="../ui/dock.py" line="268"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="192"/>
+        <location filename="../ui/runner.py" line="194"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -464,7 +464,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="93"/>
+        <location filename="../ui/runner.py" line="97"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -574,7 +574,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="205"/>
+        <location filename="../ui/dock.py" line="206"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -604,17 +604,17 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="208"/>
+        <location filename="../ui/dock.py" line="209"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="61"/>
+        <location filename="../ui/dock.py" line="62"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
@@ -629,17 +629,17 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="109"/>
+        <location filename="../ui/dock.py" line="110"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="279"/>
+        <location filename="../ui/dock.py" line="280"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="109"/>
+        <location filename="../ui/dock.py" line="110"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -680,7 +680,7 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="352"/>
+        <location filename="../ui/dock.py" line="353"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -850,7 +850,7 @@ Prompt :
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="95"/>
+        <location filename="../ui/runner.py" line="99"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -860,12 +860,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="264"/>
+        <location filename="../ui/runner.py" line="266"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="348"/>
+        <location filename="../ui/runner.py" line="350"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1135,57 +1135,57 @@ Prompt :
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="45"/>
+        <location filename="../ui/dock.py" line="46"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="47"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="117"/>
+        <location filename="../ui/dock.py" line="118"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="118"/>
+        <location filename="../ui/dock.py" line="119"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="119"/>
+        <location filename="../ui/dock.py" line="120"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="241"/>
+        <location filename="../ui/dock.py" line="242"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="244"/>
+        <location filename="../ui/dock.py" line="245"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1198,17 +1198,17 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="248"/>
+        <location filename="../ui/dock.py" line="249"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="256"/>
+        <location filename="../ui/dock.py" line="257"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="331"/>
+        <location filename="../ui/dock.py" line="332"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
@@ -1267,7 +1267,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="223"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1493,22 +1493,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Impossible d'échantillonner les points : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="228"/>
+        <location filename="../ui/dock.py" line="229"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="303"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="311"/>
+        <location filename="../ui/dock.py" line="312"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2928,7 +2928,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="122"/>
+        <location filename="../ui/dock.py" line="123"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -3037,7 +3037,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="120"/>
+        <location filename="../ui/dock.py" line="121"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3347,7 +3347,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="124"/>
+        <location filename="../ui/dock.py" line="125"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3442,32 +3442,32 @@ Lancer HERB ?</translation>
         <translation>{a} min – {b:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="128"/>
+        <location filename="../processing/progress.py" line="130"/>
         <source>{a:.1f}–{b:.1f} h</source>
         <translation>{a:.1f}–{b:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="135"/>
+        <location filename="../processing/progress.py" line="147"/>
         <source>time unknown until the first requests are timed on this machine</source>
         <translation>durée inconnue tant que les premières requêtes ne sont pas chronométrées sur cette machine</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="137"/>
+        <location filename="../processing/progress.py" line="149"/>
         <source>nothing left to do</source>
         <translation>plus rien à faire</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="140"/>
+        <location filename="../processing/progress.py" line="152"/>
         <source>about {span} (rate of {n} earlier run(s) on this machine; the load of the machine changes it)</source>
         <translation>environ {span} (débit de {n} exécution(s) précédente(s) sur cette machine ; la charge de la machine le modifie)</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="142"/>
+        <location filename="../processing/progress.py" line="154"/>
         <source>about {span} (rate measured now on this machine)</source>
         <translation>environ {span} (débit mesuré à l’instant sur cette machine)</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="150"/>
+        <location filename="../processing/progress.py" line="162"/>
         <source>Measured on this machine: {r:.2f} {unit}/s over {t}.</source>
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
@@ -3522,12 +3522,12 @@ Lancer HERB ?</translation>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="71"/>
+        <location filename="../ui/dock.py" line="72"/>
         <source>• {model} at {host}: {n} requests, {time}</source>
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="77"/>
+        <location filename="../ui/dock.py" line="78"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -3565,6 +3565,21 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/algorithms/herb.py" line="328"/>
         <source>Timing the model on this machine…</source>
         <translation>Chronométrage du modèle sur cette machine…</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="129"/>
+        <source>{b:.1f} h</source>
+        <translation>{b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="137"/>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} h {m:02d} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="139"/>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} min {s:02d} s</translation>
     </message>
 </context>
 <context>

@@ -14,14 +14,14 @@ import os
 
 from qgis.core import QgsApplication, QgsProcessingFeedback
 
-from ..core.rates import RateBook, RateTracker, TimeLeft, rate_key, time_left
+from ..core.rates import RateBook, RateTracker, TimeLeft, rate_key
 from ..i18n_util import tr
 
 __all__ = [
     "Later",
     "PartFeedback",
     "RunProgress",
-    "calibrated_left",
+    "duration_text",
     "estimate_text",
     "herb_key",
     "live_text",
@@ -125,7 +125,19 @@ def span_text(low, high):
     a, b = low / 3600.0, high / 3600.0
     if low < 3600:
         return tr("{a} min – {b:.1f} h").format(a=int(low // 60), b=b)
+    if round(a, 1) >= round(b, 1):
+        return tr("{b:.1f} h").format(b=b)
     return tr("{a:.1f}–{b:.1f} h").format(a=a, b=b)
+
+
+def duration_text(seconds):
+    """One duration: '42 s', '3 min 20 s', '1 h 05 min'."""
+    seconds = int(round(max(seconds, 0.0)))
+    if seconds >= 3600:
+        return tr("{h} h {m:02d} min").format(h=seconds // 3600, m=seconds % 3600 // 60)
+    if seconds >= 60:
+        return tr("{m} min {s:02d} s").format(m=seconds // 60, s=seconds % 60)
+    return _seconds_text(seconds)
 
 
 def estimate_text(left, runs=0):
@@ -148,7 +160,7 @@ def measured_text(rate, unit):
     if rate is None or rate.seconds <= 0:
         return ""
     return tr("Measured on this machine: {r:.2f} {unit}/s over {t}.").format(
-        r=rate.per_s, unit=unit, t=span_text(rate.seconds, rate.seconds)
+        r=rate.per_s, unit=unit, t=duration_text(rate.seconds)
     )
 
 
@@ -217,14 +229,6 @@ class RunProgress:
         elif line:
             self.feedback.pushInfo(line)
         return line
-
-
-def calibrated_left(items_left, measured, coverage=0.8):
-    """TimeLeft for `items_left` at a rate measured by a calibration (core MeasuredRate)."""
-    if measured is None:
-        return None
-    spread = math.hypot(measured.spread, 0.25)  # the calibration is short: the load may change
-    return time_left(items_left, measured.per_s, spread, coverage)
 
 
 def survey_key(endpoint):
