@@ -175,10 +175,12 @@ def estimate(spec: HerbSpec, cache: ScoreCache, rate=None, coverage: float = 0.8
 
 
 def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s: float = 60.0,
+              share: float = 0.25,
               is_cancelled: Callable[[], bool] | None = None) -> MeasuredRate | None:  # fmt: skip
     """Time the scorer on this machine: score the first batches until the rate is calibrated
-    and `seconds` have passed (or `at_most_s`); what is scored stays in the cache, so the run
-    does not score it again.
+    and `seconds` have passed, or `at_most_s`, or `share` of what is left is scored (the batches
+    in flight then finish too); what is scored stays in the cache, so the run does not score it
+    again.
 
     Returns
     -------
@@ -196,8 +198,12 @@ def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s
         if is_cancelled is not None and is_cancelled():
             return True
         spent = time.monotonic() - t0
-        m = last[-1].measured if last else None
-        return spent >= at_most_s or (m is not None and m.calibrated and spent >= seconds)
+        if not last:
+            return spent >= at_most_s
+        m = last[-1].measured
+        done, todo = last[-1].done - last[0].done, last[0].total - last[0].done
+        return (spent >= at_most_s or done >= share * todo
+                or (m is not None and m.calibrated and spent >= seconds))  # fmt: skip
 
     try:
         score(spec, cache, last.append, enough)

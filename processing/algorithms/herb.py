@@ -323,10 +323,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 raise QgsProcessingException(str(err)) from err
             key = herb_key(kind, scorer.identity, host, scorer.concurrency)
             rate, timed = rate_book().get(key), 0
-            if only_estimate and local_scorer(kind, host) and estimate(spec, cache).n_to_score:
-                # Time this machine now: a short run whose scores stay in the cache.
+            before = estimate(spec, cache).n_to_score
+            # A run worth estimating (a few batches per slot) on a model of this machine: time
+            # it now, a short run whose scores stay in the cache (a quarter of the work at most).
+            worth = 4 * scorer.batch_size * max(1, scorer.concurrency)
+            if only_estimate and local_scorer(kind, host) and before >= worth:
                 step_text(feedback, tr("Timing the model on this machine…"))
-                before = estimate(spec, cache).n_to_score
                 measured = calibrate(spec, cache, is_cancelled=feedback.isCanceled)
                 if measured is not None:
                     rate_book().record(key, measured)
