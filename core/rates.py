@@ -29,10 +29,13 @@ of k completions). For L items left at the rate r, R = L / r seconds, after T me
 seconds, δ = d⁴ / (d² + ν) the part of the two rates' distance that stands out of the noise,
 c² the squared coefficient of variation of the gaps and m the completions left::
 
-    s² = v / n_eff + (max(v - s0, 0) + δ + σ_min²) · R / (R + T) + c² / m
+    s² = v / n_eff + (e + δ + σ_min²) · R / (R + T) + c² / m,
+    e = (k0 σ0² + n_eff max(v - s0, 0)) / (k0 + n_eff)
 
 how well today's rate is known; how far it may move over the time left (the further ahead,
-relative to what was seen, the wider); how much the completions still to come vary. The range
+relative to what was seen, the wider; e the chunks' variance beyond shot noise, pulled toward
+a shared machine's σ0 = `prior_spread` as if seen on k0 = `prior_chunks` chunks while few
+were seen); how much the completions still to come vary. The range
 is R·exp(±z s), z the normal quantile of `coverage` (0.8: the range should hold the actual time
 in 8 runs out of 10 while the machine's load stays as it is; benchmarks/bench_rates.py
 measures how often it does, and how often a load that changes later breaks it).
@@ -79,7 +82,8 @@ class RateSettings:
     calibration (completions and seconds after the first completion before any estimate).
     coverage: the share of runs whose actual time left should fall in the range. min_spread:
     the least log-scale spread of the rate ahead (a machine's load is never known to stay as
-    it is).
+    it is). prior_spread, prior_chunks: how much a shared machine's rate moves from chunk to
+    chunk before it is seen (log scale), weighed as that many chunks.
     """
 
     half_life_s: float = 60.0
@@ -89,7 +93,9 @@ class RateSettings:
     min_events: int = 3
     min_seconds: float = 2.0
     coverage: float = 0.8
-    min_spread: float = 0.2
+    min_spread: float = 0.15
+    prior_spread: float = 0.3
+    prior_chunks: float = 4.0
 
 
 @dataclass
@@ -307,7 +313,13 @@ class RateTracker:
         seconds = items_left / r.per_s
         v, n_eff, shot = self._variance()
         ahead = seconds / (seconds + max(self.seconds, 1e-9))
-        moving = max(v - shot, 0.0) + drift + s.min_spread**2
+        # How much the rate moves beyond shot noise: the chunks' excess variance, pulled toward
+        # what a shared machine shows (prior_spread², as if seen on prior_chunks chunks) while
+        # few chunks were seen.
+        k0, e0 = s.prior_chunks, s.prior_spread**2
+        seen = n_eff if self.n_chunks >= 2 else 0.0
+        excess = (k0 * e0 + seen * max(v - shot, 0.0)) / (k0 + seen)
+        moving = excess + drift + s.min_spread**2
         # The completions still to come vary too: gaps with a squared coefficient of
         # variation cv2, averaged over the completions left.
         slow = self._slow
