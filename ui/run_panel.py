@@ -97,7 +97,8 @@ class RunPanel(QWidget, FORM):
         self.started = time.monotonic()
         self.step_text = ""
         self._new_step()
-        self.several_steps = sum(not callable(alg) for alg, _p in task.steps) > 1
+        steps = getattr(task, "steps", [])
+        self.several_steps = sum(not callable(alg) for alg, _p in steps) > 1
         task.progressChanged.connect(self._progress)
         task.feedback.progressChanged.connect(self._step_progress)
         task.feedback.text.connect(self._progress_text)
@@ -116,6 +117,7 @@ class RunPanel(QWidget, FORM):
 
     def cancel(self):
         if self.task is not None:
+            self.ticker.stop()  # "Cancelling…" stays until the task ends
             self.task.cancel()
             self.set_text(tr("Cancelling…"))
 
