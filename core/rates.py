@@ -4,17 +4,21 @@ A run's rate is not a constant of the model: on a shared machine the load comes 
 same HERB run took 30 s idle and 357 s at a load of 3-6), a server pauses, a scorer returns its
 sentences in batches. So every estimate here comes from the rate measured on this machine.
 
-**Calibration.** The time to the first completion (a model loading, a connection opening, the
-first batch) says nothing about the rate: measurement starts at the first completion, and a
-tracker gives no estimate until `min_events` more completions and `min_seconds` have passed.
+**Calibration.** The time to the first completion may be a model loading or a connection
+opening: measurement starts at the first completion, and a tracker gives no estimate until
+`min_events` more completions and `min_seconds` have passed. Then the wait for the first
+completion is added back as the oldest gap, at most `warmup_gaps` typical gaps (on a loaded
+machine the first wait is mostly work: leaving it out made the first estimates too short).
 
 **Moving rate.** At each completion event k (n_k items, g_k seconds after the previous one),
 with weights that halve every h seconds of the run::
 
     f = 2^(-g_k / h),  W_n <- f W_n + n_k,  W_g <- f W_g + g_k,  rate_h = W_n / W_g
 
-kept for a slow half-life (`half_life_s`, steady) and a fast one (`fast_half_life_s`, follows a
-load that comes or goes). A wait longer than the usual one counts as it lasts (a pause slows
+kept for a slow half-life (steady: `half_life_s`, at least `memory` of the time measured and
+`slow_gaps` typical gaps) and a fast one (follows a load that comes or goes: `fast_half_life_s`,
+at least `fast_gaps` typical gaps; batches minutes apart need memories of several batches).
+A wait longer than the usual one counts as it lasts (a pause slows
 the rate while it goes on): with o seconds since the last completion and the typical gap
 ĝ = Σ f g² / Σ f g (the gap a moment of the run falls in: completions that come in pairs or
 batches do not shorten it), rate_h = f_o W_n / (f_o W_g + max(0, o - 1.5 ĝ)). The rate given is
@@ -77,7 +81,10 @@ class RateSettings:
     """How a RateTracker measures.
 
     half_life_s, fast_half_life_s: seconds after which a completion weighs half, in the slow
-    (steady) and the fast (following load changes) rate. chunk_s, chunk_events: the smallest
+    (steady) and the fast (following load changes) rate, at least; memory: the slow half-life
+    is at least this share of the time measured; slow_gaps, fast_gaps: the half-lives are at
+    least so many typical gaps. warmup_gaps: the wait for the first completion counts for at
+    most so many typical gaps (the rest is a model's start). chunk_s, chunk_events: the smallest
     chunk of completions whose log rate enters the spread. min_events, min_seconds: the
     calibration (completions and seconds after the first completion before any estimate).
     coverage: the share of runs whose actual time left should fall in the range. min_spread:
@@ -88,6 +95,10 @@ class RateSettings:
 
     half_life_s: float = 60.0
     fast_half_life_s: float = 10.0
+    memory: float = 0.5
+    slow_gaps: float = 8.0
+    fast_gaps: float = 3.0
+    warmup_gaps: float = 2.0
     chunk_s: float = 2.0
     chunk_events: int = 4
     min_events: int = 3
@@ -165,6 +176,14 @@ class _Decayed:
         self.g2 = f * self.g2 + g * g
         self.e = f * self.e + 1.0
 
+    def add_old(self, n: float, g: float, age: float) -> None:
+        """A completion `age` seconds before the last one."""
+        f = 0.5 ** (age / self.h)
+        self.n += f * n
+        self.g += f * g
+        self.g2 += f * g * g
+        self.e += f
+
     def rate(self, o: float) -> float:
         """Items per second with `o` seconds waited since the last completion: a wait longer
         than 1.5 typical gaps counts as it lasts."""
@@ -197,6 +216,7 @@ class RateTracker:
         s = self.settings
         self._start: tuple[float, float] | None = None
         self._last: tuple[float, float] | None = None  # last completion (t, done)
+        self._warmup: tuple[float, float, float] | None = None  # (gap, items, t) of the first
         self._now = -math.inf
         self._slow, self._fast = _Decayed(s.half_life_s), _Decayed(s.fast_half_life_s)
         self._chunk = [0.0, 0.0, 0]  # items, seconds, completions of the open chunk
@@ -217,12 +237,19 @@ class RateTracker:
         if self._last is None:
             if done > self._start[1]:
                 self._last = (t, done)  # the first completion ends the warm-up
+                self._warmup = (t - self._start[0], done - self._start[1], t)
             return
         n = done - self._last[1]
         if n <= 0:
             return
         g = max(t - self._last[0], 0.0)
         self._last = (t, done)
+        # Memories long enough to hold several typical gaps (completions in batches minutes
+        # apart), and the slow one a share of the run (a load that comes and goes averages out).
+        s = self.settings
+        typical = self._slow.g2 / self._slow.g if self._slow.g > 0 else g
+        self._slow.h = max(s.half_life_s, s.memory * self.seconds, s.slow_gaps * typical)
+        self._fast.h = max(s.fast_half_life_s, s.fast_gaps * typical)
         self._slow.add(n, g)
         self._fast.add(n, g)
         self.n_events += 1
@@ -235,11 +262,22 @@ class RateTracker:
         if c[1] >= self.settings.chunk_s and c[2] >= self.settings.chunk_events:
             self._add_chunk(*c)
             self._chunk = [0.0, 0.0, 0]
+        if self._warmup is not None and self.calibrated and s.warmup_gaps > 0:
+            # The wait for the first completion, now that usual waits are known: a model's
+            # start beyond `warmup_gaps` typical gaps is left out, the rest was work.
+            g0, n0, t0 = self._warmup
+            self._warmup = None
+            typical = self._slow.g2 / self._slow.g
+            g0 = min(g0, s.warmup_gaps * typical)
+            for d in (self._slow, self._fast):
+                d.add_old(n0, g0, t - t0)
+            self.n_items += n0
+            self.seconds += g0
 
     def _add_chunk(self, items: float, seconds: float, events: int) -> None:
         """A chunk's log rate into the weighted mean and variance (weights: its seconds,
         decayed with the slow half-life; West's incremental update)."""
-        d = 0.5 ** (seconds / self.settings.half_life_s)
+        d = 0.5 ** (seconds / self._slow.h)
         x = math.log(items / seconds)
         w = seconds
         self._cw2 = self._cw2 * d * d + w * w
