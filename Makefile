@@ -80,7 +80,8 @@ demo-herb: setup translations
 demo-compare: setup translations
 	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
 
-bench: setup
+# The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
+bench: setup package
 	$(HEADLESS) $(PY) benchmarks/run.py
 
 # Rate the same world sample with every embedded model and answer mode (core/models.py) and

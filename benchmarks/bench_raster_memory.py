@@ -1,10 +1,15 @@
-"""Peak memory of ground truth from a 1-km world raster (issue 13, item 11): target <= 1 GB.
+"""Peak memory of the raster paths on a 1-km world raster (issues 13 and 23): target <= 1 GB.
 
 The benchmark writes a synthetic 43,200 x 21,600 float32 raster (30 arc-seconds, WorldPop's
 1-km grid; tiled, compressed, kept in build/bench/ for the next run) and measures, each in a
-fresh child process, the peak resident memory of raster_window_stat for two points far apart
-and for a world survey (2,000 points, importance + farthest point by population, the paper's
-design), next to the memory the old read of the points' bounding box would have needed.
+fresh child process, the peak resident memory of:
+- world raster-weighted sampling (`geobias:samplepoints`, METHOD raster, 2,000 points), with
+  GeoBias's bound on GDAL's block cache and, side by side, with GDAL's default cache (5% of
+  RAM) as before issue 23;
+- raster_window_stat (ground truth, anchors) for two points far apart and for a world survey
+  (2,000 points, importance + farthest point by population, the paper's design), next to the
+  memory the old read of the points' bounding box would have needed.
+The sampling peak goes to `make bench`'s reliability table.
 """
 
 import os
@@ -13,6 +18,9 @@ import sys
 import time
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reliability import record  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -67,6 +75,70 @@ print(base, status("VmHWM:"), int(np.isfinite(values).sum()))
 """
 
 
+# World raster-weighted sampling through Processing, as the toolbox and qgis_process run it.
+# "default": GeoBias's bound lifted, so GDAL keeps its default cache (the code before issue 23).
+SAMPLING_CHILD = r"""
+import sys, time
+from osgeo import gdal
+from qgis.core import QgsApplication
+app = QgsApplication([], False); app.initQgis()
+sys.path.insert(0, "/usr/share/qgis/python/plugins")
+from processing.core.Processing import Processing
+Processing.initialize()
+import processing
+from geobias.processing import rasters
+from geobias.processing.definitions import SAMPLE_METHODS
+from geobias.processing.provider import GeoBiasProvider
+
+provider = GeoBiasProvider()
+QgsApplication.processingRegistry().addProvider(provider)
+if sys.argv[2] == "default":
+    rasters.RASTER_CACHE_BYTES = 2**62
+
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) / 1024 for line in f if line.startswith(key))
+
+cache = gdal.GetCacheMax()
+base = status("VmRSS:")
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")
+t = time.perf_counter()
+out = processing.run("geobias:samplepoints", {"COUNT": 2000, "METHOD": SAMPLE_METHODS.index(
+    "raster"), "WEIGHT_RASTER": sys.argv[1], "OUTPUT": "memory:"})
+seconds = time.perf_counter() - t
+print(base, status("VmHWM:"), out["N_POINTS"], cache / 2**20, seconds)
+"""
+
+
+def measure_sampling(cache):
+    """(base MB, peak MB, points, GDAL cache MB, seconds) of a world raster-weighted sampling."""
+    out = subprocess.run([sys.executable, "-c", SAMPLING_CHILD, RASTER, cache],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    base, peak, n, cache_mb, seconds = out.stdout.split()[-5:]
+    return float(base), float(peak), int(n), float(cache_mb), float(seconds)
+
+
+def bench_sampling():
+    """The sampling rows (bounded, then GDAL's default cache); records the bounded peak."""
+    print(f"{'world raster-weighted sampling, 2,000 points':48} {'peak MB':>8} {'of which':>9} "
+          f"{'target':>7} ok {'s':>6}")  # fmt: skip
+    for cache, label in (("bounded", "GeoBias (cache bounded while it reads)"),
+                         ("default", "GDAL's default cache (before issue 23)")):  # fmt: skip
+        base, peak, n, cache_mb, seconds = measure_sampling(cache)
+        ok = peak <= TARGET_MB
+        print(f"{label:48} {peak:8.0f} {peak - base:9.0f} {TARGET_MB:7d} "
+              f"{'yes' if ok else 'NO ':3} {seconds:6.1f}", flush=True)  # fmt: skip
+        if cache == "bounded":
+            record(
+                "raster_sampling_peak",
+                f"{peak:.0f} MB",
+                ok,
+                f"{n} points in {seconds:.0f} s; GDAL's default cache here: {cache_mb:.0f} MB",
+            )
+    print()
+
+
 def measure(lon, lat, stat, tmp):
     np.save(os.path.join(tmp, "lon.npy"), lon)
     np.save(os.path.join(tmp, "lat.npy"), lat)
@@ -95,6 +167,7 @@ def main():
         print(f"writing the synthetic {W} x {H} raster to {RASTER} ...", flush=True)
         write_raster(RASTER)
         print(f"  written in {time.perf_counter() - t:.0f} s", flush=True)
+    bench_sampling()
     from geobias.core.gazetteer import Gazetteer
     from geobias.core.sampling import sample_weighted
 

@@ -134,18 +134,25 @@ def _failure(row: dict, response: dict) -> str:
     return "batch: " + json.dumps(err, ensure_ascii=False)[:500]
 
 
-def import_batch(path: str, cache: SurveyCache) -> BatchImport:
-    """Store a batch output JSONL in the cache.
+@dataclass
+class BatchOutput:
+    """A batch output file as read (read_batch), before anything is stored."""
+
+    answers: dict
+    failures: dict
+    n_lines: int = 0
+
+
+def read_batch(path: str) -> BatchOutput:
+    """Read a batch output JSONL: answers and failures by custom_id.
 
     Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"} (OpenAI
-    and vLLM alike). Answers are stored under their custom_id; a failed line is recorded as a
-    failure, so a later run retries it, unless that request already has an answer (from another
-    node's output or an earlier import). A malformed line stops the import before anything is
-    stored.
+    and vLLM alike); a later line for the same request wins, an error line never over an answer.
+    A malformed line (not UTF-8, not JSON, no custom_id) raises ValueError naming it.
     """
     answers: dict[str, dict] = {}
     failures: dict[str, str] = {}
-    result = BatchImport()
+    n_lines = 0
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -156,7 +163,7 @@ def import_batch(path: str, cache: SurveyCache) -> BatchImport:
                 raise ValueError(f"{path}:{n}: not JSON") from e
             if not isinstance(row, dict) or not row.get("custom_id"):
                 raise ValueError(f"{path}:{n}: no custom_id (not a batch output line)")
-            result.n_lines += 1
+            n_lines += 1
             key = row["custom_id"]
             response = row.get("response") or {}
             body = response.get("body")
@@ -171,13 +178,27 @@ def import_batch(path: str, cache: SurveyCache) -> BatchImport:
                 failures.pop(key, None)
             elif key not in answers:
                 failures[key] = _failure(row, response)
-    answered = cache.has_many(failures)
-    cache.put_many(answers.items())
-    for key, error in failures.items():
+    return BatchOutput(answers, failures, n_lines)
+
+
+def store_batch(output: BatchOutput, cache: SurveyCache) -> BatchImport:
+    """Store what read_batch read: answers by custom_id; a failure is recorded (so a later run
+    retries it) unless that request already has an answer (another node's output, an earlier
+    import)."""
+    result = BatchImport(n_lines=output.n_lines)
+    answered = cache.has_many(output.failures)
+    cache.put_many(output.answers.items())
+    for key, error in output.failures.items():
         if key in answered:
             result.n_already_answered += 1
         else:
             cache.put_failure(key, error)
             result.n_failed += 1
-    result.n_answers = len(answers)
+    result.n_answers = len(output.answers)
     return result
+
+
+def import_batch(path: str, cache: SurveyCache) -> BatchImport:
+    """Store a batch output JSONL in the cache (read_batch, then store_batch): a malformed
+    line stops the import before anything is stored."""
+    return store_batch(read_batch(path), cache)

@@ -442,7 +442,15 @@ def to_paper_scale(values, lo: float, hi: float) -> np.ndarray:
 
 
 class RatingsTableError(ValueError):
-    """A ratings table that cannot be read (missing columns, non-numeric values)."""
+    """A ratings table that cannot be read (missing columns, non-numeric values).
+
+    `missing` lists the roles ("lat", "lon", "value") whose column was not found, so a caller
+    can name the setting that asked for it.
+    """
+
+    def __init__(self, message: str, missing: tuple = ()):
+        super().__init__(message)
+        self.missing = tuple(missing)
 
 
 _ALIASES = {
@@ -485,7 +493,8 @@ def read_ratings_table(
         missing = [wanted[r] for r, c in cols.items() if c < 0]
         if missing:
             raise RatingsTableError(
-                f"{path}: missing column(s) {missing}; the file has {[h.strip() for h in header]}"
+                f"{path}: missing column(s) {missing}; the file has {[h.strip() for h in header]}",
+                missing=[r for r, c in cols.items() if c < 0],
             )
         out = {role: [] for role in cols}
         lines = []

@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="372"/>
+        <location filename="../processing/parameters.py" line="402"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -64,37 +64,37 @@
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="60"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="61"/>
         <source>Ratings table (CSV)</source>
         <translation>Table des notes (CSV)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="63"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="64"/>
         <source>Latitude column</source>
         <translation>Colonne de latitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="66"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="67"/>
         <source>Longitude column</source>
         <translation>Colonne de longitude</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="69"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="70"/>
         <source>Rating column</source>
         <translation>Colonne de note</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="72"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
         <source>Model name</source>
         <translation>Nom du modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="73"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="74"/>
         <source>Topic (empty: guess from the file name)</source>
         <translation>Thème (vide : déduit du nom du fichier)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="78"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="79"/>
         <source>The values are</source>
         <translation>Les valeurs sont</translation>
     </message>
@@ -109,7 +109,7 @@
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="57"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
@@ -119,22 +119,22 @@
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="101"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
         <source>Number of answered points</source>
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="116"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="118"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="147"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -164,17 +164,17 @@
         <translation>{role} : le champ « {name} » n'est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="57"/>
+        <location filename="../processing/rasters.py" line="84"/>
         <source>Cannot open raster {path}.</source>
         <translation>Impossible d'ouvrir le raster {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="60"/>
+        <location filename="../processing/rasters.py" line="87"/>
         <source>The raster {path} has no coordinate reference system; assign one first.</source>
         <translation>Le raster {path} n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="73"/>
+        <location filename="../processing/rasters.py" line="100"/>
         <source>Rotated rasters are not supported.</source>
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
@@ -194,27 +194,22 @@
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
     <message>
-        <location filename="../processing/rasters.py" line="197"/>
+        <location filename="../processing/rasters.py" line="224"/>
         <source>The weight raster has no coordinate reference system; assign one first.</source>
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="22"/>
-        <source>Authentication configuration {id} cannot be loaded.</source>
-        <translation>Impossible de charger la configuration d'authentification {id}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/endpoints.py" line="40"/>
+        <location filename="../processing/endpoints.py" line="44"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="183"/>
+        <location filename="../processing/endpoints.py" line="187"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="63"/>
+        <location filename="../processing/endpoints.py" line="67"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -224,7 +219,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="125"/>
+        <location filename="../processing/endpoints.py" line="129"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -254,17 +249,17 @@
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="188"/>
+        <location filename="../processing/parameters.py" line="194"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="194"/>
+        <location filename="../processing/parameters.py" line="200"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="200"/>
+        <location filename="../processing/parameters.py" line="206"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -279,12 +274,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="249"/>
+        <location filename="../processing/parameters.py" line="279"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="255"/>
+        <location filename="../processing/parameters.py" line="285"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,14 +294,9 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="261"/>
+        <location filename="../processing/parameters.py" line="291"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="269"/>
-        <source>Give at least one topic.</source>
-        <translation>Indiquez au moins un thème.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/rate_locations.py" line="50"/>
@@ -444,22 +434,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="106"/>
+        <location filename="../processing/parameters.py" line="112"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="112"/>
+        <location filename="../processing/parameters.py" line="118"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="126"/>
+        <location filename="../processing/parameters.py" line="132"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="129"/>
+        <location filename="../processing/parameters.py" line="135"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -469,7 +459,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="147"/>
+        <location filename="../processing/parameters.py" line="153"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -489,12 +479,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="120"/>
+        <location filename="../processing/parameters.py" line="126"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="315"/>
+        <location filename="../processing/parameters.py" line="345"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -509,7 +499,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="327"/>
+        <location filename="../processing/parameters.py" line="357"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -619,12 +609,12 @@
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="113"/>
+        <location filename="../ui/run_panel.py" line="114"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="120"/>
+        <location filename="../ui/run_panel.py" line="122"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
@@ -644,7 +634,7 @@
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="222"/>
+        <location filename="../ui/run_panel.py" line="224"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -855,7 +845,7 @@ Prompt :
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="85"/>
+        <location filename="../processing/endpoints.py" line="89"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
@@ -870,17 +860,17 @@ Prompt :
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="17"/>
+        <location filename="../processing/base.py" line="18"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="19"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="43"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="44"/>
         <source>Import ratings table</source>
         <translation>Importer une table de notes</translation>
     </message>
@@ -1353,42 +1343,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="378"/>
+        <location filename="../processing/parameters.py" line="408"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="383"/>
+        <location filename="../processing/parameters.py" line="413"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="388"/>
+        <location filename="../processing/parameters.py" line="418"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="394"/>
+        <location filename="../processing/parameters.py" line="424"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="400"/>
+        <location filename="../processing/parameters.py" line="430"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="479"/>
+        <location filename="../processing/parameters.py" line="509"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="422"/>
+        <location filename="../processing/parameters.py" line="452"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="439"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1398,32 +1388,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="48"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="49"/>
         <source>Reads a CSV of recorded ratings (one row per location: latitude, longitude, value; an empty value means not answered) and writes a rated points layer in EPSG:4326 with the GeoBias schema: pid, lat, lon, model, topic, rating, expected, score, answered, rank (fractional rank of the score, 0..1), and empty truth, truth_rank and rank_error for 'Sample ground truth'. Use it to map the ratings of a model you queried elsewhere, e.g. the GPT-3.5 ratings published with the paper. Ratings outside the scale (SCALE_MIN–SCALE_MAX, the paper's 0–9.9 by default) are counted and warned about; on another scale the score is mapped linearly onto 0–9.9.</source>
         <translation>Lit un CSV de notes enregistrées (une ligne par emplacement : latitude, longitude, valeur ; une valeur vide signifie sans réponse) et écrit une couche de points notés en EPSG:4326 au schéma GeoBias : pid, lat, lon, model, topic, rating, expected, score, answered, rank (rang fractionnaire du score, 0..1), et des champs truth, truth_rank et rank_error vides pour « Échantillonner la vérité terrain ». Servez-vous-en pour cartographier les notes d'un modèle interrogé ailleurs, par exemple les notes de GPT-3.5 publiées avec l'article. Les notes hors de l'échelle (SCALE_MIN–SCALE_MAX, par défaut le 0–9.9 de l'article) sont comptées et signalées ; sur une autre échelle, le score est ramené linéairement sur 0–9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Bottom of the rating scale the model was asked for</source>
         <translation>Bas de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="86"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="87"/>
         <source>Top of the rating scale the model was asked for</source>
         <translation>Haut de l'échelle de notes demandée au modèle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="102"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="103"/>
         <source>Ratings outside the scale</source>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="122"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1558,7 +1548,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
@@ -1588,7 +1578,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="20"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
@@ -1998,11 +1988,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="34"/>
-        <source>Cannot open {path}.</source>
-        <translation>Impossible d'ouvrir {path}.</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="38"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
@@ -2048,11 +2033,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="115"/>
-        <source>The survey GeoPackage {path} has no rated layer (fields model, topic and {score}).</source>
-        <translation>Le GeoPackage d'enquête {path} n'a aucune couche notée (champs model, topic et {score}).</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
@@ -2088,7 +2068,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="80"/>
+        <location filename="../processing/comparison.py" line="82"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2163,27 +2143,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="188"/>
+        <location filename="../processing/endpoints.py" line="192"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="190"/>
+        <location filename="../processing/endpoints.py" line="194"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="203"/>
+        <location filename="../processing/endpoints.py" line="207"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="215"/>
+        <location filename="../processing/endpoints.py" line="219"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="236"/>
+        <location filename="../processing/endpoints.py" line="240"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2393,22 +2373,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} régions de vos couches</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="263"/>
+        <location filename="../processing/algorithms/herb.py" line="265"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="306"/>
+        <location filename="../processing/algorithms/herb.py" line="308"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="353"/>
+        <location filename="../processing/algorithms/herb.py" line="357"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="365"/>
+        <location filename="../processing/algorithms/herb.py" line="369"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
@@ -2848,12 +2828,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="295"/>
+        <location filename="../processing/algorithms/probes.py" line="298"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="296"/>
+        <location filename="../processing/algorithms/probes.py" line="299"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
@@ -2893,37 +2873,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="200"/>
-        <source>Give two different regions to choose from.</source>
-        <translation>Indiquez deux régions différentes entre lesquelles choisir.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="204"/>
-        <source>Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
-        <translation>Prompt de choix : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="223"/>
+        <location filename="../processing/algorithms/probes.py" line="226"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="232"/>
+        <location filename="../processing/algorithms/probes.py" line="235"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="236"/>
+        <location filename="../processing/algorithms/probes.py" line="239"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="265"/>
+        <location filename="../processing/algorithms/probes.py" line="268"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="293"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -3232,32 +3202,17 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="59"/>
-        <source>Give either a batch output file or a folder.</source>
-        <translation>Donnez soit un fichier de sortie de lot, soit un dossier.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="62"/>
-        <source>{folder} holds no .jsonl file.</source>
-        <translation>{folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="74"/>
-        <source>{path} cannot be imported: {err}</source>
-        <translation>{path} ne peut pas être importé : {err}</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="79"/>
+        <location filename="../processing/algorithms/import_batch.py" line="87"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="86"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="123"/>
+        <location filename="../processing/endpoints.py" line="127"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3362,7 +3317,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3372,12 +3327,212 @@ Lancer HERB ?</translation>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="211"/>
+        <location filename="../ui/run_panel.py" line="213"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="147"/>
+        <location filename="../processing/comparison.py" line="34"/>
+        <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
+        <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="25"/>
+        <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
+        <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="252"/>
+        <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
+        <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="299"/>
+        <source>Give at least one topic (TOPICS).</source>
+        <translation>Indiquez au moins un thème (TOPICS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="564"/>
+        <source>{label} ({key}): {problem}</source>
+        <translation>{label} ({key}) : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="580"/>
+        <source>{value} is not a number.</source>
+        <translation>{value} n’est pas un nombre.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="586"/>
+        <source>a layer of {value} cannot be loaded.</source>
+        <translation>une couche de {value} ne peut pas être chargée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="592"/>
+        <source>{value} cannot be loaded as a layer.</source>
+        <translation>{value} ne peut pas être chargé comme couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="602"/>
+        <source>{value} cannot be loaded as a raster.</source>
+        <translation>{value} ne peut pas être chargé comme raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="604"/>
+        <source>the raster {name} has no coordinate reference system; assign one first.</source>
+        <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="616"/>
+        <source>the extent {value} is empty.</source>
+        <translation>l’emprise {value} est vide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="630"/>
+        <source>lines</source>
+        <translation>lignes</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="631"/>
+        <source>polygons</source>
+        <translation>polygones</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="641"/>
+        <source>the layer {name} has no coordinate reference system; assign one first.</source>
+        <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="644"/>
+        <source>the layer {name} has no features.</source>
+        <translation>la couche {name} n’a aucune entité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="647"/>
+        <source>the layer {name} holds {found}; {wanted} are expected.</source>
+        <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="647"/>
+        <source>no geometry</source>
+        <translation>aucune géométrie</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="647"/>
+        <source> or </source>
+        <translation> ou </translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="673"/>
+        <source>{value} is not a band number.</source>
+        <translation>{value} n’est pas un numéro de bande.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="675"/>
+        <source>the raster {name} has no band {band} (it has {n}).</source>
+        <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="690"/>
+        <source>the layer has no field &apos;{name}&apos;.</source>
+        <translation>la couche n’a pas de champ « {name} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="693"/>
+        <source>field &apos;{name}&apos; is not numeric.</source>
+        <translation>le champ « {name} » n’est pas numérique.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="739"/>
+        <source>{path} is a file, not a folder.</source>
+        <translation>{path} est un fichier, pas un dossier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="706"/>
+        <source>the folder {path} does not exist.</source>
+        <translation>le dossier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="708"/>
+        <source>{path} is a folder, not a file.</source>
+        <translation>{path} est un dossier, pas un fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="713"/>
+        <source>the file {path} does not exist.</source>
+        <translation>le fichier {path} n’existe pas.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="741"/>
+        <source>{path} is a folder; give a file name.</source>
+        <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="755"/>
+        <source>{path} cannot be written (no permission, or a read-only folder).</source>
+        <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="115"/>
+        <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
+        <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="257"/>
+        <source>Descriptors (DESCRIPTORS): {err}</source>
+        <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="59"/>
+        <source>Give either a batch output file (INPUT) or a folder (FOLDER).</source>
+        <translation>Donnez soit un fichier de sortie de lot (INPUT), soit un dossier (FOLDER).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="64"/>
+        <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
+        <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="76"/>
+        <source>{key}: {path} cannot be imported: {err}</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="111"/>
+        <source>{label} ({key}): give the column&apos;s name.</source>
+        <translation>{label} ({key}) : indiquez le nom de la colonne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="121"/>
+        <source>{label} ({key}): {err}</source>
+        <translation>{label} ({key}) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <source>Ratings table (INPUT): {err}</source>
+        <translation>Table des notes (INPUT) : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
+        <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <source>Give the model&apos;s name (MODEL).</source>
+        <translation>Indiquez le nom du modèle (MODEL).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
+        <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="206"/>
+        <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
+        <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="151"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -3402,12 +3557,12 @@ Lancer HERB ?</translation>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="372"/>
+        <location filename="../processing/parameters.py" line="402"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="413"/>
+        <location filename="../processing/parameters.py" line="443"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -3442,9 +3597,24 @@ Lancer HERB ?</translation>
         <translation>{a} min – {b:.1f} h</translation>
     </message>
     <message>
+        <location filename="../processing/progress.py" line="129"/>
+        <source>{b:.1f} h</source>
+        <translation>{b:.1f} h</translation>
+    </message>
+    <message>
         <location filename="../processing/progress.py" line="130"/>
         <source>{a:.1f}–{b:.1f} h</source>
         <translation>{a:.1f}–{b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="137"/>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} h {m:02d} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="139"/>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} min {s:02d} s</translation>
     </message>
     <message>
         <location filename="../processing/progress.py" line="147"/>
@@ -3502,17 +3672,22 @@ Lancer HERB ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="314"/>
+        <location filename="../processing/algorithms/herb.py" line="316"/>
         <source>Model: {m} ({scorer}).</source>
         <translation>Modèle : {m} ({scorer}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="346"/>
+        <location filename="../processing/algorithms/herb.py" line="333"/>
+        <source>Timing the model on this machine…</source>
+        <translation>Chronométrage du modèle sur cette machine…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="350"/>
         <source>{d}/{t} sentences, {r:.1f}/s</source>
         <translation>{d}/{t} phrases, {r:.1f}/s</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="364"/>
+        <location filename="../processing/algorithms/herb.py" line="368"/>
         <source>sentences</source>
         <translation>phrases</translation>
     </message>
@@ -3547,39 +3722,19 @@ Lancer l'enquête ?</translation>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="179"/>
+        <location filename="../ui/run_panel.py" line="181"/>
         <source>{text} · timing this machine…</source>
         <translation>{text} · chronométrage de cette machine…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="183"/>
+        <location filename="../ui/run_panel.py" line="185"/>
         <source>{text} · {span} left in this step</source>
         <translation>{text} · {span} restant(es) pour cette étape</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="185"/>
+        <location filename="../ui/run_panel.py" line="187"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="328"/>
-        <source>Timing the model on this machine…</source>
-        <translation>Chronométrage du modèle sur cette machine…</translation>
-    </message>
-    <message>
-        <location filename="../processing/progress.py" line="129"/>
-        <source>{b:.1f} h</source>
-        <translation>{b:.1f} h</translation>
-    </message>
-    <message>
-        <location filename="../processing/progress.py" line="137"/>
-        <source>{h} h {m:02d} min</source>
-        <translation>{h} h {m:02d} min</translation>
-    </message>
-    <message>
-        <location filename="../processing/progress.py" line="139"/>
-        <source>{m} min {s:02d} s</source>
-        <translation>{m} min {s:02d} s</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
 from .crs import WGS84
 from .features import add_point_features
+from .parameters import check_given_values
 from .styles import save_output_styles
 
 GROUPS = {
@@ -70,7 +71,12 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
         problem = shapely_problem() if self.USES_GEOS else None
         if problem:
             return False, problem
-        return super().checkParameterValues(parameters, context)
+        ok, message = super().checkParameterValues(parameters, context)
+        if not ok:
+            return ok, message
+        # What QGIS's checks let through (a NaN, a layer without CRS, a folder for a file...).
+        problem = check_given_values(self, parameters, context)
+        return (False, problem) if problem else (True, "")
 
     def postProcessAlgorithm(self, context, feedback):
         # One progress stream that ends at 100 (qgis_process prints it: "0...10...100 - done")
@@ -82,6 +88,7 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
     def prepareAlgorithm(self, parameters, context, feedback):
         # Also here: alg.run() and some callers skip checkParameterValues.
         problem = shapely_problem() if self.USES_GEOS else None
+        problem = problem or check_given_values(self, parameters, context)
         if problem:
             raise QgsProcessingException(problem)
         return super().prepareAlgorithm(parameters, context, feedback)

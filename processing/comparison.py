@@ -31,7 +31,9 @@ def survey_layers(path, score_field):
     """The rated point layers of a survey GeoPackage (those with model, topic and the score)."""
     ds = ogr.Open(path)
     if ds is None:
-        raise QgsProcessingException(tr("Cannot open {path}.").format(path=path))
+        raise QgsProcessingException(
+            tr("Survey GeoPackage (SURVEY): {path} cannot be opened.").format(path=path)
+        )
     names = []
     for i in range(ds.GetLayerCount()):
         lyr = ds.GetLayerByIndex(i)

@@ -18,10 +18,14 @@ def api_key_from_auth(authcfg):
     if not authcfg:
         return None
     cfg = QgsAuthMethodConfig()
-    if not QgsApplication.authManager().loadAuthenticationConfig(authcfg, cfg, True):
+    ok = QgsApplication.authManager().loadAuthenticationConfig(authcfg, cfg, True)
+    if isinstance(ok, tuple):  # PyQGIS returns (ok, config): the tuple itself is always true
+        ok, cfg = ok
+    if not ok:
         raise QgsProcessingException(
-            tr("Authentication configuration {id} cannot be loaded.").format(id=authcfg)
-        )
+            tr("API key (AUTH_CONFIG): the authentication configuration {id} cannot be "
+               "loaded.").format(id=authcfg)
+        )  # fmt: skip
     return cfg.config("password") or cfg.config("token") or cfg.config("apikey") or None
 
 

@@ -3,6 +3,7 @@ candidates (sampling), with GDAL's block cache bounded."""
 
 import math
 import os
+import threading
 import warnings
 from contextlib import contextmanager
 
@@ -15,7 +16,7 @@ from qgis.core import (
 from ..core import geometry
 from ..i18n_util import tr
 
-# GDAL's block cache while reading ground-truth windows (see _gdal_cache_at_most).
+# GDAL's block cache while GeoBias reads a raster (see gdal_cache_bounded).
 RASTER_CACHE_BYTES = 64 * 2**20
 
 
@@ -27,19 +28,45 @@ def _read_block(band, x0, y0, w, h):
     return band.ReadAsArray(int(x0), int(y0), int(w), int(h)).astype(np.float64)
 
 
+def _read_averaged(band, x0, y0, w, h, bw, bh):
+    """A window of a band averaged down to bw x bh cells, as float64 (sampling weights)."""
+    data = band.ReadAsArray(
+        int(x0), int(y0), int(w), int(h), buf_xsize=bw, buf_ysize=bh,
+        resample_alg=gdal.GRIORA_Average,
+    )  # fmt: skip
+    return data.astype(np.float64)
+
+
+# One bound for every reader at once: the first to enter saves the cache size, the last to
+# leave restores it (two tasks reading rasters side by side must not restore each other's).
+_cache_lock = threading.Lock()
+_cache_state = {"users": 0, "saved": None}
+
+
 @contextmanager
-def _gdal_cache_at_most(nbytes):
-    """Cap GDAL's block cache for a while: scattered window reads use each block once, and a
-    world survey would otherwise fill the default cache (5% of RAM) with blocks never read
-    again."""
-    old = gdal.GetCacheMax()
-    if old > nbytes:
-        gdal.SetCacheMax(nbytes)
+def gdal_cache_bounded(nbytes=None):
+    """Cap GDAL's block cache at nbytes (default RASTER_CACHE_BYTES) while GeoBias reads a
+    raster, then restore it.
+
+    Sampling weights and ground-truth windows use each block once, and a world raster would
+    otherwise fill the default cache (5% of RAM: 6.4 GB on a 128 GB workstation) with blocks
+    never read again. The cache is process-wide (QGIS's own rendering shares it), so the
+    bound lasts only while a reader runs; nested and concurrent readers share one bound.
+    """
+    nbytes = RASTER_CACHE_BYTES if nbytes is None else nbytes
+    with _cache_lock:
+        if _cache_state["users"] == 0:
+            _cache_state["saved"] = gdal.GetCacheMax()
+        _cache_state["users"] += 1
+        if gdal.GetCacheMax() > nbytes:
+            gdal.SetCacheMax(nbytes)
     try:
         yield
     finally:
-        if old > nbytes:
-            gdal.SetCacheMax(old)
+        with _cache_lock:
+            _cache_state["users"] -= 1
+            if _cache_state["users"] == 0 and gdal.GetCacheMax() != _cache_state["saved"]:
+                gdal.SetCacheMax(_cache_state["saved"])
 
 
 def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
@@ -109,7 +136,7 @@ def raster_window_stat(path, band, lon, lat, size_km, stat="mean", tile=1024):
     key = np.where(big, -1 - np.arange(len(idx)), (r0 // tile) * (w // tile + 1) + c0 // tile)
     order = np.argsort(key, kind="stable")
     starts = np.flatnonzero(np.r_[True, key[order][1:] != key[order][:-1]])
-    with _gdal_cache_at_most(RASTER_CACHE_BYTES):
+    with gdal_cache_bounded():
         _stat_by_group(rb, nodata, idx, order, starts, c0, c1, r0, r1, stat, values)
     return values, ~inside
 
@@ -206,20 +233,19 @@ def raster_candidates(path, band, region=None, max_cells=1_000_000):
     rb = ds.GetRasterBand(band)
     nodata = rb.GetNoDataValue()
     xs, ys, vals, keys = [], [], [], []
-    for x0, y0, ww, hh in windows:
-        step = max(1.0, math.sqrt(ww * hh / max_cells))
-        bw, bh = max(1, int(ww / step)), max(1, int(hh / step))
-        data = rb.ReadAsArray(
-            x0, y0, ww, hh, buf_xsize=bw, buf_ysize=bh, resample_alg=gdal.GRIORA_Average
-        ).astype(np.float64)
-        if nodata is not None:
-            data[data == nodata] = np.nan
-        rows, cols = np.nonzero(np.isfinite(data) & (data > 0))
-        cx, cy = ww / bw, hh / bh  # cells per buffer cell
-        xs.append(gt[0] + (x0 + (cols + 0.5) * cx) * gt[1])
-        ys.append(gt[3] + (y0 + (rows + 0.5) * cy) * gt[5])
-        vals.append(data[rows, cols])
-        keys.append((y0 + rows * cy) * (w + 1) + x0 + cols * cx)  # one id per cell, for overlaps
+    with gdal_cache_bounded():
+        for x0, y0, ww, hh in windows:
+            step = max(1.0, math.sqrt(ww * hh / max_cells))
+            bw, bh = max(1, int(ww / step)), max(1, int(hh / step))
+            data = _read_averaged(rb, x0, y0, ww, hh, bw, bh)
+            if nodata is not None:
+                data[data == nodata] = np.nan
+            rows, cols = np.nonzero(np.isfinite(data) & (data > 0))
+            cx, cy = ww / bw, hh / bh  # cells per buffer cell
+            xs.append(gt[0] + (x0 + (cols + 0.5) * cx) * gt[1])
+            ys.append(gt[3] + (y0 + (rows + 0.5) * cy) * gt[5])
+            vals.append(data[rows, cols])
+            keys.append((y0 + rows * cy) * (w + 1) + x0 + cols * cx)  # one id per cell
     x, y, weights = np.concatenate(xs), np.concatenate(ys), np.concatenate(vals)
     if len(windows) > 1:  # windows of different parts may overlap: keep each cell once
         first = np.unique(np.concatenate(keys), return_index=True)[1]

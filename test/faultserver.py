@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import socket
 import ssl
 import struct
@@ -104,6 +105,22 @@ def chat_response(prompt: str, logprobs: bool, text: str | None = None) -> dict:
     return out
 
 
+def echo_response(prompts: list[str], model: str = "fault") -> dict:
+    """A /v1/completions answer with `echo` and `logprobs` (vLLM's): per prompt, a BOS token
+    without log-probability, the prompt's tokens (words with their leading space) with
+    deterministic log-probabilities, and one generated token."""
+    choices = []
+    for i, prompt in enumerate(prompts):
+        words = re.findall(r"\s*\S+", prompt)
+        values = [-(1 + int(hashlib.md5(prompt[: k + 1].encode()).hexdigest()[:4], 16) % 500 / 100)
+                  for k in range(len(words))]  # fmt: skip
+        tokens = ["<s>", *words, "."]
+        choices.append({"index": i, "text": "".join(words) + ".", "finish_reason": "length",
+                        "logprobs": {"tokens": tokens, "token_logprobs": [None, *values, -0.1],
+                                     "top_logprobs": None, "text_offset": None}})  # fmt: skip
+    return {"id": "cmpl-fault", "object": "text_completion", "model": model, "choices": choices}
+
+
 class FaultServer:
     """Start with `with FaultServer(...) as fs:`; `fs.base_url` ends in /v1."""
 
@@ -118,6 +135,7 @@ class FaultServer:
         always: str | None = None,
         logprobs: bool = True,
         tls: dict | None = None,
+        echo: bool = False,
     ):
         self.plan = dict(plan or {})
         self.probs = dict(probs or {})
@@ -127,8 +145,11 @@ class FaultServer:
         self.delay_s = delay_s
         self.always = always
         self.logprobs = logprobs
+        self.echo = echo  # also answer /v1/completions with echo (HERB's sentence scorer)
+        self.n_echo_requests = 0
         self.lock = threading.Lock()
         self.n_requests = 0
+        self.n_connections = 0  # TCP connections accepted (a bare reachability check counts)
         self.requests_by_body: Counter = Counter()
         self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
         self.via: Counter = Counter()  # Via headers seen (an HTTP proxy adds one)
@@ -178,6 +199,8 @@ class FaultServer:
 
             def setup(self):
                 super().setup()
+                with server.lock:
+                    server.n_connections += 1
                 # Headers and body go out in two writes: without this, Nagle + delayed ACK
                 # cap each connection at about 25 requests/s.
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -202,6 +225,14 @@ class FaultServer:
 
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path == "/v1/completions" and server.echo:
+                    body = json.loads(raw)
+                    with server.lock:
+                        server.n_echo_requests += 1
+                        server.authorizations[self.headers.get("Authorization", "")] += 1
+                    prompts = body.get("prompt") or []
+                    prompts = [prompts] if isinstance(prompts, str) else prompts
+                    return self._send(200, json.dumps(echo_response(prompts)).encode())
                 if self.path != "/v1/chat/completions":
                     return self._send(404, b'{"error":"not found"}')
                 body = json.loads(raw)

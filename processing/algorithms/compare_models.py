@@ -113,7 +113,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             found = survey_layers(survey, score_field)
             if not found:
                 raise QgsProcessingException(
-                    tr("The survey GeoPackage {path} has no rated layer (fields model, topic "
+                    tr("Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic "
                        "and {score}).").format(path=survey, score=score_field)
                 )  # fmt: skip
             layers += found

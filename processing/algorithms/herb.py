@@ -47,7 +47,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
-from ..parameters import Connection
+from ..parameters import MAY_CREATE, Connection, read_url
 from ..progress import Later, RunProgress, herb_key, rate_book, step_text
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
@@ -188,12 +188,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 "REFERENCE_CODE", tr("Reproduce the published code's numbers (its bugs)"), False
             )
         )
-        self.addParameter(
-            QgsProcessingParameterFile(
-                "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
-                optional=True, fileFilter=tr("SQLite (*.sqlite)"),
-            )
+        cache = QgsProcessingParameterFile(
+            "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
+            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
         )  # fmt: skip
+        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
+        self.addParameter(cache)
         self.addParameter(
             QgsProcessingParameterBoolean(
                 "ESTIMATE_ONLY", tr("Only estimate (score nothing, write nothing)"), False
@@ -253,8 +253,10 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         path = self.parameterAsFile(parameters, "DESCRIPTORS", context)
         try:
             words = load_descriptors(path or None)
-        except DescriptorError as err:
-            raise QgsProcessingException(str(err)) from err
+        except (DescriptorError, ValueError) as err:  # ValueError: not a UTF-8 text file
+            raise QgsProcessingException(
+                tr("Descriptors (DESCRIPTORS): {err}").format(err=err)
+            ) from err
         text = self.parameterAsString(parameters, "TOPICS", context)
         wanted = [t.strip() for t in text.split(";") if t.strip()]
         if wanted:
@@ -290,7 +292,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         kind = HERB_SCORERS.key(self.parameterAsEnum(parameters, "SCORER", context))
         connection = Connection(
             provider=kind,
-            base_url=self.parameterAsString(parameters, "URL", context).strip(),
+            base_url=read_url(self, parameters, "URL", context),
             model=self.parameterAsString(parameters, "MODEL", context).strip(),
             api_key=api_key_from_auth(self.parameterAsString(parameters, "AUTH_CONFIG", context)),
             concurrency=self.parameterAsInt(parameters, "CONCURRENCY", context),

@@ -50,30 +50,38 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import import_batch
+        from ...core.batch import read_batch, store_batch
         from ...core.cache import CacheError, SurveyCache
 
         path = self.parameterAsFile(parameters, "INPUT", context)
         folder = self.parameterAsFile(parameters, "FOLDER", context)
         if bool(path) == bool(folder):
-            raise QgsProcessingException(tr("Give either a batch output file or a folder."))
+            raise QgsProcessingException(
+                tr("Give either a batch output file (INPUT) or a folder (FOLDER).")
+            )
         paths = [path] if path else sorted(glob.glob(os.path.join(folder, "*.jsonl")))
         if not paths:
-            raise QgsProcessingException(tr("{folder} holds no .jsonl file.").format(folder=folder))
-        try:
-            cache = SurveyCache(default_cache_path())
-        except CacheError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(
+                tr("Folder (FOLDER): {folder} holds no .jsonl file.").format(folder=folder)
+            )
+        key = "INPUT" if path else "FOLDER"
+        cache = None  # opened once the first file has been read: a bad file writes nothing
         n_answers = n_failed = 0
         for i, p in enumerate(paths):
             if feedback.isCanceled():
                 break
             try:
-                result = import_batch(p, cache)
+                output = read_batch(p)
             except (OSError, ValueError) as err:
                 raise QgsProcessingException(
-                    tr("{path} cannot be imported: {err}").format(path=p, err=err)
+                    tr("{key}: {path} cannot be imported: {err}").format(key=key, path=p, err=err)
                 ) from err
+            if cache is None:
+                try:
+                    cache = SurveyCache(default_cache_path())
+                except CacheError as err:
+                    raise QgsProcessingException(str(err)) from err
+            result = store_batch(output, cache)
             n_answers += result.n_answers
             n_failed += result.n_failed
             feedback.pushInfo(

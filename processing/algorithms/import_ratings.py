@@ -23,6 +23,7 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import IMPORT_SCORE_KINDS
 from ..features import qgs_fields
+from ..parameters import short_label
 from ..rating import rated_columns
 from ..styles import style_output
 
@@ -103,15 +104,33 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
 
     def processAlgorithm(self, parameters, context, feedback):
         path = self.parameterAsFile(parameters, "INPUT", context)
+        keys = {"lat": "LAT_FIELD", "lon": "LON_FIELD", "value": "VALUE_FIELD"}
+        names = {r: self.parameterAsString(parameters, k, context).strip() for r, k in keys.items()}
+        for role, key in keys.items():
+            if not names[role]:
+                raise QgsProcessingException(
+                    tr("{label} ({key}): give the column's name.").format(
+                        label=short_label(self.parameterDefinition(key)), key=key
+                    )
+                )
         try:
-            table = read_ratings_table(
-                path,
-                lat=self.parameterAsString(parameters, "LAT_FIELD", context),
-                lon=self.parameterAsString(parameters, "LON_FIELD", context),
-                value=self.parameterAsString(parameters, "VALUE_FIELD", context),
-            )
-        except (RatingsTableError, OSError) as err:
-            raise QgsProcessingException(str(err)) from err
+            table = read_ratings_table(path, **names)
+        except RatingsTableError as err:
+            if err.missing:  # name the setting whose column is missing
+                key = keys[err.missing[0]]
+                raise QgsProcessingException(
+                    tr("{label} ({key}): {err}").format(
+                        label=short_label(self.parameterDefinition(key)), key=key, err=err
+                    )
+                ) from err
+            message = tr("Ratings table (INPUT): {err}").format(err=err)
+            raise QgsProcessingException(message) from err
+        except (OSError, ValueError) as err:  # not a text file (a decoding error), unreadable
+            raise QgsProcessingException(
+                tr("Ratings table (INPUT): {path} cannot be read as a CSV table: {err}").format(
+                    path=path, err=err
+                )
+            ) from err
         if len(table["value"]) == 0:
             raise QgsProcessingException(tr("The ratings table has no rows."))
         if not np.isfinite(table["value"]).any():
@@ -134,7 +153,9 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
                 )
             )  # fmt: skip
         topic = self.parameterAsString(parameters, "TOPIC", context) or guess_topic(path)
-        model = self.parameterAsString(parameters, "MODEL", context)
+        model = self.parameterAsString(parameters, "MODEL", context).strip()
+        if not model:
+            raise QgsProcessingException(tr("Give the model's name (MODEL)."))
         kind = IMPORT_SCORE_KINDS.key(self.parameterAsEnum(parameters, "SCORE", context))
         columns = rated_columns(
             table["lon"], table["lat"], table["value"], model, topic, kind, (lo, hi)

@@ -197,14 +197,17 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         prompts = []
         if activities:
             if not a or not b or a.lower() == b.lower():
-                raise QgsProcessingException(tr("Give two different regions to choose from."))
+                raise QgsProcessingException(
+                    tr("Give two different regions to choose from (OPTION_A, OPTION_B).")
+                )
             try:
                 prompts = choice_prompts(a, b, activities, template)
             except (ValueError, KeyError, IndexError) as err:
                 raise QgsProcessingException(
-                    tr("Choice prompt: {err}. It needs {{a}}, {{b}} and {{activity}}.").format(
-                        err=err
-                    )
+                    tr(
+                        "Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and "
+                        "{{activity}}."
+                    ).format(err=err)
                 ) from err
         countries = self.read_countries(parameters, context) if queries else None
 

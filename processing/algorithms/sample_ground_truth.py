@@ -145,7 +145,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
-        numeric_field(source, score_field, tr("Rated points"))
+        numeric_field(source, score_field, tr("Score field (SCORE_FIELD)"))
         names = [f.name() for f in source.fields()]
         columns = read_columns(source, context, names)
         feedback.setProgress(20)

@@ -103,3 +103,100 @@ def test_ground_truth_windows_read_in_tiles_match_whole_reads(tmp_path, monkeypa
     monkeypatch.setattr(layers, "_read_block", real)
     whole, _ = layers.raster_window_stat(path, 1, lon, lat, 200.0, stat, tile=10_000)
     assert np.allclose(got, whole, equal_nan=True)
+
+
+# ------------------------------------------------------------------ GDAL's block cache (issue 23)
+
+BIG_CACHE = 512 * 2**20  # what a user's QGIS may have (5% of RAM by default), above the bound
+
+
+@pytest.fixture()
+def big_cache():
+    """GDAL's cache set to BIG_CACHE for a test, the session's size restored afterwards."""
+    before = gdal.GetCacheMax()
+    gdal.SetCacheMax(BIG_CACHE)
+    yield
+    gdal.SetCacheMax(before)
+
+
+@pytest.fixture()
+def cache_spy(monkeypatch, big_cache):
+    """The cache size at every raster read GeoBias makes."""
+    seen = []
+    for name in ("_read_block", "_read_averaged"):
+        real = getattr(layers, name)
+
+        def spy(*args, _real=real, _name=name):
+            seen.append((_name, gdal.GetCacheMax()))
+            return _real(*args)
+
+        monkeypatch.setattr(layers, name, spy)
+    return seen
+
+
+def rated_points(n=30):
+    """A memory layer of points in the 1,000 x 1,000 test raster's area with lon, lat, score."""
+    from qgis.core import QgsFeature, QgsGeometry, QgsPointXY, QgsVectorLayer
+
+    layer = QgsVectorLayer(
+        "Point?crs=EPSG:4326&field=lon:double&field=lat:double&field=score:double", "r", "memory"
+    )
+    rng = np.random.default_rng(1)
+    feats = []
+    for lon, lat, score in zip(rng.uniform(1, 9, n), rng.uniform(41, 49, n), rng.random(n)):
+        f = QgsFeature(layer.fields())
+        f.setAttributes([float(lon), float(lat), float(score)])
+        f.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(lon, lat)))
+        feats.append(f)
+    layer.dataProvider().addFeatures(feats)
+    return layer
+
+
+def test_every_raster_path_reads_with_gdal_cache_bounded_and_restores_it(
+    processing_ready, tmp_path, cache_spy
+):
+    """Sampling weights, ground truth and anchors: GDAL's cache is bounded while GeoBias reads
+    and the user's size is back afterwards."""
+    import processing
+
+    raster = world_raster(tmp_path / "w.tif", 0.01, window=(0, 40, 10, 50))
+    points = rated_points()
+    runs = {
+        "samplepoints": {"COUNT": 20, "METHOD": 2, "WEIGHT_RASTER": raster, "OUTPUT": "memory:"},
+        "samplegroundtruth": {"INPUT": points, "RASTER": raster, "OUTPUT": "memory:"},
+        "biasmetrics": {"INPUT": [points], "TRUTH_FIELD": "", "ANCHOR_RASTER": raster,
+                        "N_BOOT": 0, "OUTPUT": "memory:"},
+    }  # fmt: skip
+    for alg, params in runs.items():
+        cache_spy.clear()
+        processing.run(f"geobias:{alg}", params)
+        assert cache_spy, f"{alg} read no raster"
+        assert all(size <= layers.RASTER_CACHE_BYTES for _, size in cache_spy), (alg, cache_spy)
+        assert gdal.GetCacheMax() == BIG_CACHE, alg
+
+
+def test_a_failing_read_restores_gdal_cache(tmp_path, monkeypatch, big_cache):
+    raster = world_raster(tmp_path / "w.tif", 0.5)
+
+    def broken(*args):
+        assert gdal.GetCacheMax() <= layers.RASTER_CACHE_BYTES
+        raise RuntimeError("read error")
+
+    monkeypatch.setattr(layers, "_read_averaged", broken)
+    with pytest.raises(RuntimeError, match="read error"):
+        layers.raster_candidates(raster, 1, BAY_AREA)
+    assert gdal.GetCacheMax() == BIG_CACHE
+
+
+def test_readers_side_by_side_share_one_bound(big_cache):
+    """Two tasks reading at once: the first to finish must not lift the other's bound."""
+    with layers.gdal_cache_bounded():
+        with layers.gdal_cache_bounded():
+            assert gdal.GetCacheMax() == layers.RASTER_CACHE_BYTES
+        assert gdal.GetCacheMax() == layers.RASTER_CACHE_BYTES  # the outer reader still reads
+    assert gdal.GetCacheMax() == BIG_CACHE
+    # A cache already smaller than the bound is left as the user set it.
+    gdal.SetCacheMax(16 * 2**20)
+    with layers.gdal_cache_bounded():
+        assert gdal.GetCacheMax() == 16 * 2**20
+    assert gdal.GetCacheMax() == 16 * 2**20
