@@ -156,7 +156,7 @@ def test_ratelocations_names_the_model_and_remembers_the_rate_it_measured(
         # No running text in the log: the counts go to the dock's panel only.
         assert not [ln for ln in log.lines if "/12 requests" in ln]
         remembered = book.get(progress.survey_key(Endpoint(fs.base_url, "fault", concurrency=1)))
-        assert remembered is not None and 1.0 < remembered.per_s < 5.0  # 4/s at most
+        assert remembered is not None and 0 < remembered.per_s < 4.2  # each answer waits 0.25 s
 
         log = Log()
         processing.run("geobias:ratelocations", dict(params, INPUT=points_file(tmp_path, 6, 1),
