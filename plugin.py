@@ -75,9 +75,11 @@ class GeoBiasPlugin:
         self.dock.visibilityChanged.connect(show.setChecked)
         self._add_action(show, toolbar=True)
 
+        from .processing.legend import install_headings
         from .ui.options import register_options_page
 
         self.options_factory = register_options_page(self.iface)
+        install_headings()  # "Rank error: rating − truth" over the classes in the Layers panel
         if shapely_problem():
             self.iface.messageBar().pushMessage(
                 "GeoBias", shapely_problem(), Qgis.MessageLevel.Critical, 0
@@ -106,6 +108,9 @@ class GeoBiasPlugin:
             self.toolbar.deleteLater()
             self.toolbar = None
         if self.dock is not None:
+            from .processing.legend import remove_headings
+
+            remove_headings()
             self.dock.close_survey()
             self.iface.removeDockWidget(self.dock)
             self.dock.deleteLater()

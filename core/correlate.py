@@ -40,6 +40,28 @@ def correlate_fields(value, fields: dict, n_boot: int = 1000, seed: int = 0,
     ]
 
 
+# Spearman's rho needs this many units with a value (core.metrics.spearman).
+MIN_UNITS = 3
+
+
+def minimum_to_fill(n_scored, usable=None, needed: int = MIN_UNITS):
+    """The largest minimum point count per unit that leaves `needed` units to correlate, or
+    None when fewer than `needed` units have any scored point.
+
+    `n_scored` is each unit's count of scored points (aggregate's n_scored) and `usable`
+    which units have a bias value at all (e.g. a finite mean rank error). A unit counts when
+    n_scored >= the minimum, so the answer is the `needed`-th largest count.
+    """
+    n = np.asarray(n_scored, dtype=float)
+    ok = np.isfinite(n) & (n > 0)
+    if usable is not None:
+        ok &= np.asarray(usable, bool)
+    counts = np.sort(n[ok])[::-1]
+    if len(counts) < needed:
+        return None
+    return int(counts[needed - 1])
+
+
 def significance_counts(results: list[FieldCorrelation], alpha: float = 0.05) -> tuple:
     """(variables tested, significant at alpha before adjustment, after Holm's correction
     (family-wise error), at a false discovery rate of alpha (Benjamini–Hochberg))."""

@@ -33,6 +33,7 @@ from .embedded_server import (
     model_name,
 )
 from .llm import Endpoint
+from .wording import listing
 
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
            "find_python", "find_python_with", "forget_python", "free_port", "last_log_lines",
@@ -439,7 +440,7 @@ def shared_server(
     global _shared
     m = models.find_model(model) if model else models.get_model()
     if m is None:
-        raise EmbeddedError(f"no bundled model {model!r}; known: {sorted(models.MODELS)}")
+        raise EmbeddedError(f"no bundled model {model!r}; known: {listing(sorted(models.MODELS))}")
     with _shared_lock:
         if (
             _shared is not None

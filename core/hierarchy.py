@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .wording import listing
+
 __all__ = [
     "GEONAMES_FILE",
     "ROOT_NAME",
@@ -142,7 +144,7 @@ class Hierarchy:
             wanted = set(top)
             unknown = wanted - {self.names[i] for i in np.flatnonzero(self.depth == 0)}
             if unknown:
-                raise HierarchyError(f"no top-level region named {sorted(unknown)}")
+                raise HierarchyError(f"no top-level region named {listing(sorted(unknown))}")
             top_of = self.top_ancestor()
             keep &= np.array([self.names[t] in wanted for t in top_of], dtype=bool)
         bottom = self.depth == self.n_levels - 1
@@ -255,7 +257,9 @@ def _depths(parent: np.ndarray) -> np.ndarray:
             break
         depth[ready] = d
     bad = np.flatnonzero(depth < 0)
-    raise HierarchyError(f"the parent links form a cycle (rows {list(bad[:5] + 1)}...)")
+    raise HierarchyError(
+        f"the parent links form a cycle (rows {listing((bad[:5] + 1).tolist(), quote='')}...)"
+    )
 
 
 _GEONAMES_CACHE: dict = {}

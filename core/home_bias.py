@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .wording import listing
+
 __all__ = [
     "MODES",
     "TABLE",
@@ -68,7 +70,7 @@ def home_countries(spoken, mode: str = "first", table=None) -> set[str]:
     """Countries (ISO alpha-2) where any of the ISO 639 codes `spoken` is the first listed
     language (mode "first") or listed at all ("listed")."""
     if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; use one of {MODES}")
+        raise ValueError(f"unknown mode {mode!r}; use one of {listing(MODES)}")
     if isinstance(spoken, str):
         spoken = (spoken,)
     wanted = {_base(s) for s in spoken}

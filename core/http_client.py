@@ -27,6 +27,8 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import requests.certs
 import urllib3
 
+from .wording import plain_reason
+
 __all__ = [
     "PROXY_AUTH",
     "RETRY_STATUS",
@@ -236,8 +238,8 @@ class RateLimiter:
 
 
 def _reason(error: Exception) -> str:
-    """The innermost cause of a urllib3 error (MaxRetryError wraps the real one)."""
-    return str(getattr(error, "reason", None) or error)
+    """The innermost cause of a urllib3 error (MaxRetryError wraps the real one), in words."""
+    return plain_reason(error)
 
 
 class HttpClient:
@@ -383,7 +385,7 @@ class HttpClient:
                 raise EndpointError(PROXY_AUTH.format(host=self.host)) from e
             raise TransientError(f"proxy: {_reason(e)}") from e
         except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise TransientError(f"{type(e).__name__}: {e}") from e
+            raise TransientError(plain_reason(e)) from e  # no reprs: a user reads it
         finally:
             with self._lock:
                 self.n_requests += 1

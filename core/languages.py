@@ -24,6 +24,7 @@ from .prompts import DEFAULT_PRESET, PRESETS, PromptTemplate, TemplateError, poi
 from .prompts import short_address as _short_address
 from .ratings import AnswerFormat
 from .topics import TOPICS, get_topic
+from .wording import listing
 
 __all__ = [
     "BUNDLED_DIR",
@@ -148,7 +149,9 @@ class Language:
             template = DEFAULT_PRESET
         if isinstance(template, str):
             if template not in _PRESET_SECTIONS:
-                raise KeyError(f"no prompt preset {template!r}; available: {sorted(PRESETS)}")
+                raise KeyError(
+                    f"no prompt preset {template!r}; available: {listing(sorted(PRESETS))}"
+                )
             return self.presets()[template]
         preset = PRESETS.get(template.name)
         if preset is not None and preset.text == template.text:
@@ -304,9 +307,9 @@ def _mapping(data: dict, key: str, where: str, wanted=None) -> dict:
         _need(isinstance(v, str) and v.strip() != "", where, f"{key}[{k!r}] must be non-empty text")
     if wanted is not None:
         missing = [w for w in wanted if w not in value]
-        _need(not missing, where, f"{key!r} lacks {missing}")
+        _need(not missing, where, f"{key!r} lacks {listing(missing)}")
         unknown = sorted(set(value) - set(wanted))
-        _need(not unknown, where, f"{key!r} has unknown entries {unknown}")
+        _need(not unknown, where, f"{key!r} has unknown entries {listing(unknown)}")
     return value
 
 
@@ -321,7 +324,11 @@ def _section(prompt: dict, key: str, where: str) -> str:
         ) from None
     wanted = _SECTION_FIELDS[key]
     names = sorted("{" + f + "}" for f in wanted)
-    _need(found == wanted, where, f"prompt.{key} must hold exactly {names}, found {sorted(found)}")
+    _need(
+        found == wanted,
+        where,
+        f"prompt.{key} must hold exactly {listing(names, '')}, found {listing(sorted(found))}",
+    )
     return text
 
 
@@ -329,9 +336,9 @@ def language_from_dict(data: dict, where: str = "language") -> Language:
     """A checked Language from a file's parsed JSON (LanguageError names what is wrong)."""
     _need(isinstance(data, dict), where, "a language file holds one JSON object")
     unknown = sorted(set(data) - _KEYS)
-    _need(not unknown, where, f"unknown keys {unknown}; allowed: {sorted(_KEYS)}")
+    _need(not unknown, where, f"unknown keys {listing(unknown)}; allowed: {listing(sorted(_KEYS))}")
     missing = sorted(_REQUIRED - set(data))
-    _need(not missing, where, f"missing keys {missing}")
+    _need(not missing, where, f"missing keys {listing(missing)}")
     _need(data["schema"] == SCHEMA, where, f"schema must be {SCHEMA}, got {data['schema']!r}")
     code = _text(data, "code", where)
     _need(bool(_CODE.match(code)), where, f"code {code!r} is not a language tag like 'fr'")
@@ -354,7 +361,8 @@ def language_from_dict(data: dict, where: str = "language") -> Language:
         and len(digits) == 10
         and all(ch.isdecimal() and int(ch) == i for i, ch in enumerate(digits)),
         where,
-        f"numbers.digits must be a script name {sorted(SCRIPTS)} or ten digits 0-9 in order",
+        f"numbers.digits must be a script name ({listing(sorted(SCRIPTS))}) or ten digits 0-9 "
+        "in order",
     )
     decimal = numbers["decimal"]
     _need(
@@ -366,7 +374,7 @@ def language_from_dict(data: dict, where: str = "language") -> Language:
     prompt = data["prompt"]
     _need(isinstance(prompt, dict), where, "'prompt' must be an object")
     wanted = {"prefix", "coordinates", "address", "nearby", "question", "scale"}
-    _need(set(prompt) == wanted, where, f"'prompt' must have exactly {sorted(wanted)}")
+    _need(set(prompt) == wanted, where, f"'prompt' must have exactly {listing(sorted(wanted))}")
     lines = prompt["prefix"]
     _need(
         isinstance(lines, list)

@@ -21,6 +21,7 @@ from .http_client import (
     parse_retry_after,
     proxy_for,
 )
+from .wording import listing
 
 __all__ = [
     "ANSWER_GBNF",
@@ -282,7 +283,7 @@ class ChatClient:
     def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
         self.endpoint = endpoint
         if endpoint.api not in APIS:
-            raise ValueError(f"unknown api {endpoint.api!r}; use one of {APIS}")
+            raise ValueError(f"unknown api {endpoint.api!r}; use one of {listing(APIS)}")
         path = "/completions" if endpoint.api == "completions" else "/chat/completions"
         self.url = normalise_base_url(endpoint.base_url) + path
         self.http = HttpClient.from_endpoint(
@@ -332,7 +333,9 @@ class ChatClient:
         elif ep.constraint == "json_schema":
             body["response_format"] = {"type": "json_schema", "json_schema": ANSWER_JSON_SCHEMA}
         elif ep.constraint is not None:
-            raise ValueError(f"unknown constraint {ep.constraint!r}; use one of {CONSTRAINTS}")
+            raise ValueError(
+                f"unknown constraint {ep.constraint!r}; use one of {listing(CONSTRAINTS)}"
+            )
         return body
 
     def _wire_body(self, body: dict) -> dict:

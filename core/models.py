@@ -133,7 +133,7 @@ def get_model(key: str | None = None) -> EmbeddedModel:
     try:
         return MODELS[key or DEFAULT_MODEL]
     except KeyError:
-        raise KeyError(f"no embedded model {key!r}; known: {sorted(MODELS)}") from None
+        raise KeyError(f"no embedded model {key!r}; known: {', '.join(sorted(MODELS))}") from None
 
 
 def model_for_file(path: str) -> EmbeddedModel | None:

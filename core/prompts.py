@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .wording import listing
+
 PLACEHOLDERS: frozenset[str] = frozenset(
     {"lat", "lon", "topic", "address", "nearby", "short_address"}
 )
@@ -41,11 +43,12 @@ def _fields(text: str, where: str) -> set[str]:
         if field_name == "" or field_name.isdigit():
             raise TemplateError(
                 f"positional placeholder {{{field_name}}} in {where}; use a name from "
-                f"{sorted(PLACEHOLDERS)}"
+                f"{listing(sorted(PLACEHOLDERS))}"
             )
         if field_name not in PLACEHOLDERS:
             raise TemplateError(
-                f"unknown placeholder {{{field_name}}} in {where}; allowed: {sorted(PLACEHOLDERS)}"
+                f"unknown placeholder {{{field_name}}} in {where}; allowed: "
+                f"{listing(sorted(PLACEHOLDERS))}"
             )
         if spec and "{" in spec:
             raise TemplateError(f"nested placeholder in the format spec of {{{field_name}}}")
@@ -136,10 +139,10 @@ class PromptTemplate:
         keys = set(data)
         missing = {"name", "body"} - keys
         if missing:
-            raise TemplateError(f"saved template lacks {sorted(missing)}")
+            raise TemplateError(f"saved template lacks {listing(sorted(missing))}")
         unknown = keys - {"name", "prefix", "body"}
         if unknown:
-            raise TemplateError(f"saved template has unknown keys {sorted(unknown)}")
+            raise TemplateError(f"saved template has unknown keys {listing(sorted(unknown))}")
         return make_template(data["name"], data.get("prefix", ""), data["body"])
 
     @classmethod
@@ -211,7 +214,9 @@ def get_preset(name: str) -> PromptTemplate:
     try:
         return PRESETS[name]
     except KeyError:
-        raise KeyError(f"no prompt preset {name!r}; available: {sorted(PRESETS)}") from None
+        raise KeyError(
+            f"no prompt preset {name!r}; available: {listing(sorted(PRESETS))}"
+        ) from None
 
 
 def short_address(address: str) -> str:

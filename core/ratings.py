@@ -11,6 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from .numerals import DECIMAL_MARKS, normalise
+from .wording import listing
 
 # "My answer is 7.5." with tolerance for case, extra spaces, markdown bold and quotes. "10" or
 # "10.0" in this explicit format is the top of the scale and reads as 9.9 (TOP_OF_SCALE).
@@ -493,7 +494,8 @@ def read_ratings_table(
         missing = [wanted[r] for r, c in cols.items() if c < 0]
         if missing:
             raise RatingsTableError(
-                f"{path}: missing column(s) {missing}; the file has {[h.strip() for h in header]}",
+                f"{path}: missing column(s) {listing(missing)}; the file has "
+                f"{listing(h.strip() for h in header)}",
                 missing=[r for r, c in cols.items() if c < 0],
             )
         out = {role: [] for role in cols}

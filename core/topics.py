@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .wording import listing
+
 __all__ = [
     "BUNDLED_TRUTH_FIELDS",
     "KINDS",
@@ -43,7 +45,7 @@ class Topic:
         if "\n" in self.name:
             raise ValueError(f"topic name must be one line: {self.name!r}")
         if self.kind not in KINDS:
-            raise ValueError(f"unknown topic kind {self.kind!r}; expected one of {KINDS}")
+            raise ValueError(f"unknown topic kind {self.kind!r}; expected one of {listing(KINDS)}")
 
 
 def _t(name, kind, description, higher_is_better=None):
@@ -86,7 +88,7 @@ def get_topic(name: str) -> Topic:
 def topics_of_kind(kind: str) -> list[Topic]:
     """The catalogue topics of one kind, in the paper's order."""
     if kind not in KINDS:
-        raise ValueError(f"unknown topic kind {kind!r}; expected one of {KINDS}")
+        raise ValueError(f"unknown topic kind {kind!r}; expected one of {listing(KINDS)}")
     return [t for t in TOPICS if t.kind == kind]
 
 

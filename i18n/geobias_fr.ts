@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="268"/>
+        <location filename="../ui/dock.py" line="343"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -44,17 +44,17 @@
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="68"/>
+        <location filename="../processing/algorithms/report.py" line="81"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="86"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="194"/>
+        <location filename="../ui/runner.py" line="269"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -289,7 +289,7 @@
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -309,7 +309,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -454,7 +454,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="97"/>
+        <location filename="../ui/runner.py" line="171"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="286"/>
+        <location filename="../processing/styles.py" line="307"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
@@ -509,293 +509,272 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="70"/>
+        <location filename="../ui/area_tab.py" line="74"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="71"/>
+        <location filename="../ui/area_tab.py" line="75"/>
         <source>Weighted by gazetteer population</source>
         <translation>Pondéré par la population du répertoire géographique</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="72"/>
+        <location filename="../ui/area_tab.py" line="76"/>
         <source>Weighted by a raster</source>
         <translation>Pondéré par un raster</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="73"/>
+        <location filename="../ui/area_tab.py" line="77"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="39"/>
+        <location filename="../ui/survey_tab.py" line="40"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="41"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="42"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="43"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="140"/>
+        <location filename="../ui/survey_tab.py" line="139"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="193"/>
+        <location filename="../ui/area_tab.py" line="237"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="206"/>
+        <location filename="../ui/dock.py" line="258"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="316"/>
+        <location filename="../ui/survey_tab.py" line="315"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="322"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="323"/>
+        <location filename="../ui/survey_tab.py" line="322"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="333"/>
+        <location filename="../ui/survey_tab.py" line="332"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="334"/>
+        <location filename="../ui/survey_tab.py" line="333"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="209"/>
+        <location filename="../ui/dock.py" line="261"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="62"/>
+        <location filename="../ui/dock.py" line="64"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="114"/>
+        <location filename="../ui/run_panel.py" line="150"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="122"/>
+        <location filename="../ui/run_panel.py" line="161"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="110"/>
+        <location filename="../ui/dock.py" line="122"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="280"/>
+        <location filename="../ui/dock.py" line="355"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="110"/>
+        <location filename="../ui/dock.py" line="122"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="224"/>
+        <location filename="../ui/run_panel.py" line="281"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="322"/>
+        <location filename="../ui/results_tab.py" line="430"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="334"/>
+        <location filename="../ui/results_tab.py" line="443"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="344"/>
-        <source>Model: {m}
-Topic: {t}
-Rating: {r} (score {s}; ground truth {g}; rank error {e})
-
-Answer:
-{a}
-
-Prompt:
-{p}</source>
-        <translation>Modèle : {m}
-Thème : {t}
-Note : {r} (score {s} ; vérité terrain {g} ; erreur de rang {e})
-
-Réponse :
-{a}
-
-Prompt :
-{p}</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="353"/>
+        <location filename="../ui/dock.py" line="441"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="74"/>
+        <location filename="../ui/options.py" line="76"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="119"/>
+        <location filename="../ui/options.py" line="121"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="34"/>
+        <location filename="../ui/options.py" line="36"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="181"/>
+        <location filename="../ui/options.py" line="183"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="190"/>
+        <location filename="../ui/options.py" line="194"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="207"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="209"/>
+        <location filename="../ui/options.py" line="215"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="42"/>
+        <location filename="../ui/results.py" line="44"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="43"/>
+        <location filename="../ui/results.py" line="45"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="46"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="47"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="48"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="49"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="142"/>
+        <location filename="../ui/results.py" line="208"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="143"/>
+        <location filename="../ui/results.py" line="209"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="144"/>
+        <location filename="../ui/results.py" line="210"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="145"/>
+        <location filename="../ui/results.py" line="211"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="146"/>
+        <location filename="../ui/results.py" line="212"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="147"/>
+        <location filename="../ui/results.py" line="213"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="150"/>
+        <location filename="../ui/results.py" line="216"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -805,7 +784,7 @@ Prompt :
         <translation>vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
+        <location filename="../processing/plots.py" line="124"/>
         <source>rating</source>
         <translation>note</translation>
     </message>
@@ -835,12 +814,12 @@ Prompt :
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="131"/>
+        <location filename="../ui/task.py" line="188"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="99"/>
+        <location filename="../ui/runner.py" line="173"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -850,12 +829,12 @@ Prompt :
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="266"/>
+        <location filename="../ui/runner.py" line="384"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="350"/>
+        <location filename="../ui/runner.py" line="464"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -900,7 +879,7 @@ Prompt :
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../ui/area_tab.py" line="78"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -980,202 +959,157 @@ Prompt :
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="83"/>
-        <source>truth</source>
-        <translation>vérité terrain</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="86"/>
-        <source>highest {what}s (rank 0.8–1)</source>
-        <translation>{what} les plus hautes (rang 0,8–1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="88"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="89"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
-        <source>lowest {what}s (rank 0–0.2)</source>
-        <translation>{what} les plus basses (rang 0–0,2)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="101"/>
-        <source>strong overestimate (&gt; +0.5)</source>
-        <translation>forte surestimation (&gt; +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="102"/>
-        <source>overestimate (+0.15 to +0.5)</source>
-        <translation>surestimation (+0,15 à +0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="103"/>
-        <source>about right (−0.15 to +0.15)</source>
-        <translation>à peu près juste (−0,15 à +0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="104"/>
-        <source>underestimate (−0.5 to −0.15)</source>
-        <translation>sous-estimation (−0,5 à −0,15)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="105"/>
-        <source>strong underestimate (&lt; −0.5)</source>
-        <translation>forte sous-estimation (&lt; −0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="130"/>
-        <source>rating {a:.1f}–{b:.1f}</source>
-        <translation>note {a:.1f}–{b:.1f}</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="212"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="216"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="223"/>
+        <location filename="../processing/styles.py" line="244"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="47"/>
+        <location filename="../ui/area_tab.py" line="51"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="48"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="49"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="150"/>
+        <location filename="../ui/area_tab.py" line="194"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="166"/>
+        <location filename="../ui/area_tab.py" line="210"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="168"/>
+        <location filename="../ui/area_tab.py" line="212"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="172"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="260"/>
+        <location filename="../ui/area_tab.py" line="372"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="270"/>
+        <location filename="../ui/area_tab.py" line="384"/>
         <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="46"/>
+        <location filename="../ui/dock.py" line="48"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="47"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/results_tab.py" line="70"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/results_tab.py" line="71"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="118"/>
+        <location filename="../ui/dock.py" line="133"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="119"/>
+        <location filename="../ui/dock.py" line="134"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="120"/>
+        <location filename="../ui/dock.py" line="135"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="242"/>
+        <location filename="../ui/dock.py" line="317"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="245"/>
+        <location filename="../ui/dock.py" line="320"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1188,22 +1122,22 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="249"/>
+        <location filename="../ui/dock.py" line="324"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="257"/>
+        <location filename="../ui/dock.py" line="332"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="332"/>
+        <location filename="../ui/guide.py" line="52"/>
         <source>The user guide is missing from the plugin folder: {p}</source>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1211,37 +1145,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="123"/>
+        <location filename="../ui/results_tab.py" line="194"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="144"/>
+        <location filename="../ui/results_tab.py" line="229"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="167"/>
+        <location filename="../ui/results_tab.py" line="249"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="87"/>
+        <location filename="../ui/survey_tab.py" line="86"/>
         <source>Bundled countries: infant survival</source>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="220"/>
+        <location filename="../ui/survey_tab.py" line="219"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="300"/>
+        <location filename="../ui/survey_tab.py" line="299"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="266"/>
+        <location filename="../ui/area_tab.py" line="380"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1249,7 +1183,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="269"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1257,7 +1191,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="224"/>
+        <location filename="../ui/dock.py" line="97"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1265,7 +1199,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="204"/>
+        <location filename="../ui/options.py" line="210"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1283,22 +1217,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="228"/>
+        <location filename="../ui/options.py" line="236"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="243"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="251"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1453,59 +1387,49 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="175"/>
+        <location filename="../ui/results.py" line="241"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="194"/>
+        <location filename="../ui/results.py" line="260"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="199"/>
+        <location filename="../ui/results.py" line="265"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="202"/>
+        <location filename="../ui/results.py" line="268"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="30"/>
+        <location filename="../ui/survey_tab.py" line="31"/>
         <source>Automatic (expected value where the model gives logprobs)</source>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="299"/>
-        <source>Could not sample points: {e}.</source>
-        <translation>Impossible d'échantillonner les points : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="229"/>
+        <location filename="../ui/dock.py" line="302"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="377"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="303"/>
+        <location filename="../ui/dock.py" line="378"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="312"/>
+        <location filename="../ui/dock.py" line="387"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="195"/>
-        <source>Could not compute the metrics: {e}.</source>
-        <translation>Impossible de calculer les mesures : {e}.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
@@ -1678,12 +1602,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="159"/>
+        <location filename="../processing/algorithms/correlate.py" line="165"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="178"/>
+        <location filename="../processing/algorithms/correlate.py" line="209"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1928,12 +1852,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="107"/>
+        <location filename="../processing/styles.py" line="87"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="108"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
@@ -1958,7 +1882,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="375"/>
+        <location filename="../processing/report_layout.py" line="392"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -1983,7 +1907,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="144"/>
+        <location filename="../ui/task.py" line="206"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2048,7 +1972,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="301"/>
+        <location filename="../ui/compare_tab.py" line="80"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2073,12 +1997,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="137"/>
+        <location filename="../processing/styles.py" line="139"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2268,7 +2192,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="158"/>
+        <location filename="../ui/herb_tab.py" line="162"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2393,7 +2317,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="218"/>
+        <location filename="../ui/herb_tab.py" line="226"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2403,172 +2327,172 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="32"/>
+        <location filename="../processing/algorithms/report.py" line="39"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="37"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="60"/>
+        <location filename="../processing/algorithms/report.py" line="73"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="67"/>
+        <location filename="../processing/algorithms/report.py" line="80"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="74"/>
+        <location filename="../processing/algorithms/report.py" line="87"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="100"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="106"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="96"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="124"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="126"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="134"/>
+        <location filename="../processing/algorithms/report.py" line="147"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="146"/>
+        <location filename="../processing/algorithms/report.py" line="176"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="114"/>
+        <location filename="../processing/report_layout.py" line="127"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="151"/>
+        <location filename="../ui/results.py" line="61"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="152"/>
+        <location filename="../processing/report_layout.py" line="165"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../ui/results.py" line="66"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="154"/>
+        <location filename="../processing/report_layout.py" line="167"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="155"/>
+        <location filename="../processing/report_layout.py" line="168"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="156"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="157"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="158"/>
+        <location filename="../processing/report_layout.py" line="171"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="159"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="160"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="161"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../processing/report_layout.py" line="181"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="177"/>
+        <location filename="../processing/report_layout.py" line="190"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="179"/>
+        <location filename="../processing/report_layout.py" line="192"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="187"/>
+        <location filename="../processing/report_layout.py" line="200"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="193"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="197"/>
+        <location filename="../processing/report_layout.py" line="210"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
@@ -2578,147 +2502,142 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="317"/>
+        <location filename="../processing/report_layout.py" line="334"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="331"/>
+        <location filename="../processing/report_layout.py" line="348"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="344"/>
+        <location filename="../processing/report_layout.py" line="361"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="351"/>
+        <location filename="../processing/styles.py" line="170"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="354"/>
+        <location filename="../processing/report_layout.py" line="371"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="360"/>
+        <location filename="../processing/report_layout.py" line="377"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="378"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="364"/>
+        <location filename="../processing/report_layout.py" line="381"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="366"/>
+        <location filename="../processing/report_layout.py" line="383"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="374"/>
+        <location filename="../processing/report_layout.py" line="391"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="390"/>
+        <location filename="../processing/report_layout.py" line="406"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="394"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="398"/>
+        <location filename="../processing/report_layout.py" line="414"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="399"/>
+        <location filename="../processing/report_layout.py" line="415"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="402"/>
+        <location filename="../processing/report_layout.py" line="418"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="424"/>
+        <location filename="../processing/report_layout.py" line="440"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="435"/>
+        <location filename="../processing/report_layout.py" line="451"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="454"/>
+        <location filename="../processing/report_layout.py" line="528"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="226"/>
+        <location filename="../ui/results_tab.py" line="316"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="242"/>
-        <source>Could not write the report: {e}</source>
-        <translation>Impossible d'écrire le rapport : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="252"/>
+        <location filename="../ui/results_tab.py" line="338"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="257"/>
+        <location filename="../ui/results_tab.py" line="343"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2763,7 +2682,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="206"/>
+        <location filename="../ui/run_panel.py" line="128"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2898,52 +2817,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="123"/>
+        <location filename="../ui/dock.py" line="138"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="75"/>
+        <location filename="../ui/herb_tab.py" line="76"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="176"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="240"/>
+        <location filename="../ui/herb_tab.py" line="248"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="274"/>
+        <location filename="../ui/herb_tab.py" line="282"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="273"/>
+        <location filename="../ui/herb_tab.py" line="281"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="292"/>
+        <location filename="../ui/herb_tab.py" line="300"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2952,157 +2871,137 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="293"/>
+        <location filename="../ui/herb_tab.py" line="301"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="299"/>
+        <location filename="../ui/herb_tab.py" line="307"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="310"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="286"/>
+        <location filename="../ui/herb_tab.py" line="294"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="168"/>
+        <location filename="../ui/herb_tab.py" line="173"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="277"/>
+        <location filename="../ui/herb_tab.py" line="285"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="168"/>
+        <location filename="../ui/herb_tab.py" line="173"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="311"/>
+        <location filename="../ui/herb_tab.py" line="319"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="383"/>
+        <location filename="../ui/herb_tab.py" line="393"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="388"/>
+        <location filename="../ui/herb_tab.py" line="398"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="400"/>
+        <location filename="../ui/herb_tab.py" line="410"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="136"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="106"/>
+        <location filename="../ui/overlay_tab.py" line="129"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="156"/>
-        <source>{what} failed: {e}</source>
-        <translation>{what} a échoué : {e}</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="165"/>
+        <location filename="../ui/overlay_tab.py" line="238"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="176"/>
+        <location filename="../ui/overlay_tab.py" line="223"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="182"/>
-        <source>Aggregating</source>
-        <translation>L'agrégation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="185"/>
+        <location filename="../ui/overlay_tab.py" line="230"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="190"/>
+        <location filename="../ui/overlay_tab.py" line="243"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="203"/>
+        <location filename="../ui/overlay_tab.py" line="261"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="208"/>
-        <source>Correlating</source>
-        <translation>La corrélation</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="240"/>
+        <location filename="../ui/overlay_tab.py" line="320"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="250"/>
-        <source>Finding hot spots</source>
-        <translation>La recherche des points chauds</translation>
-    </message>
-    <message>
-        <location filename="../ui/overlay_tab.py" line="253"/>
+        <location filename="../ui/overlay_tab.py" line="330"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="254"/>
+        <location filename="../ui/overlay_tab.py" line="337"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="151"/>
+        <location filename="../ui/results.py" line="217"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="192"/>
+        <location filename="../ui/results.py" line="258"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3217,97 +3116,92 @@ Lancer HERB ?</translation>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="43"/>
+        <location filename="../ui/batch.py" line="44"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="54"/>
+        <location filename="../ui/batch.py" line="55"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="67"/>
+        <location filename="../ui/batch.py" line="68"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="69"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="71"/>
+        <location filename="../ui/batch.py" line="72"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="74"/>
+        <location filename="../ui/batch.py" line="75"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="36"/>
+        <location filename="../ui/compare_tab.py" line="39"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="37"/>
+        <location filename="../ui/compare_tab.py" line="40"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="38"/>
+        <location filename="../ui/compare_tab.py" line="41"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="42"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="241"/>
+        <location filename="../ui/compare_tab.py" line="290"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="260"/>
-        <source>Could not compare: {e}.</source>
-        <translation>Comparaison impossible : {e}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="322"/>
+        <location filename="../ui/compare_tab.py" line="364"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="326"/>
+        <location filename="../ui/compare_tab.py" line="368"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="125"/>
+        <location filename="../ui/dock.py" line="140"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="38"/>
+        <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
@@ -3322,12 +3216,12 @@ Lancer HERB ?</translation>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="94"/>
+        <location filename="../ui/run_panel.py" line="128"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="213"/>
+        <location filename="../ui/run_panel.py" line="270"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3532,6 +3426,334 @@ Lancer HERB ?</translation>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
+        <location filename="../processing/report_layout.py" line="540"/>
+        <source>The report&apos;s layout could not be added to the project.</source>
+        <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="117"/>
+        <source>GeoBias: measuring the study area</source>
+        <translation>GeoBias : mesure de la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="370"/>
+        <source>Measuring the study area…</source>
+        <translation>Mesure de la zone d'étude…</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="412"/>
+        <source>GeoBias: sampling points</source>
+        <translation>GeoBias : échantillonnage des points</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="98"/>
+        <source>Reading the points…</source>
+        <translation>Lecture des points…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="307"/>
+        <source>GeoBias: comparison</source>
+        <translation>GeoBias : comparaison</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="310"/>
+        <source>Comparing the models…</source>
+        <translation>Comparaison des modèles…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="99"/>
+        <source>Counting the requests…</source>
+        <translation>Décompte des requêtes…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="204"/>
+        <source>{job} is running: wait for it to finish or cancel it.</source>
+        <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="80"/>
+        <source>{name} ({where})</source>
+        <translation>{name} ({where})</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="83"/>
+        <source>{label}, with ground truth</source>
+        <translation>{label}, avec vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="98"/>
+        <source>Several layers hold the same model and topic: use</source>
+        <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="124"/>
+        <source>{model} · {topic}</source>
+        <translation>{model} · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../ui/layer_choice.py" line="126"/>
+        <source>{title} ({kind})</source>
+        <translation>{title} ({kind})</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="81"/>
+        <source>Aggregating the points per unit…</source>
+        <translation>Agrégation des points par unité…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="82"/>
+        <source>Correlating…</source>
+        <translation>Calcul des corrélations…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="83"/>
+        <source>Finding hot spots…</source>
+        <translation>Recherche des points chauds…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="85"/>
+        <source>Reading the table…</source>
+        <translation>Lecture de la table…</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="251"/>
+        <source>GeoBias: aggregate</source>
+        <translation>GeoBias : agrégation</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="282"/>
+        <source>GeoBias: correlate</source>
+        <translation>GeoBias : corrélations</translation>
+    </message>
+    <message>
+        <location filename="../ui/overlay_tab.py" line="347"/>
+        <source>GeoBias: hot spots</source>
+        <translation>GeoBias : points chauds</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="68"/>
+        <source>Opening the layers…</source>
+        <translation>Ouverture des couches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="72"/>
+        <source>Writing the report…</source>
+        <translation>Rédaction du rapport…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="223"/>
+        <source>GeoBias: opening results</source>
+        <translation>GeoBias : ouverture des résultats</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="275"/>
+        <source>GeoBias: bias metrics</source>
+        <translation>GeoBias : mesures du biais</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="328"/>
+        <source>GeoBias: report</source>
+        <translation>GeoBias : rapport</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="274"/>
+        <source>Stopped: {reason}.</source>
+        <translation>Arrêté : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="368"/>
+        <source>GeoBias: preparing the survey</source>
+        <translation>GeoBias : préparation de l'enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/task.py" line="193"/>
+        <source>{alg} cannot run in the background.</source>
+        <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="103"/>
+        <source>overestimate &gt; 0.5</source>
+        <translation>surestimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="104"/>
+        <source>overestimate 0.15–0.5</source>
+        <translation>surestimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="105"/>
+        <source>about right (±0.15)</source>
+        <translation>à peu près juste (±0,15)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="106"/>
+        <source>underestimate 0.15–0.5</source>
+        <translation>sous-estimation 0,15–0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="107"/>
+        <source>underestimate &gt; 0.5</source>
+        <translation>sous-estimation &gt; 0,5</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="171"/>
+        <source>Rank of the ground truth</source>
+        <translation>Rang de la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="172"/>
+        <source>Rank error: rating − truth</source>
+        <translation>Erreur de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="173"/>
+        <source>Rating, by quantiles</source>
+        <translation>Note, par quantiles</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="174"/>
+        <source>Mean rank</source>
+        <translation>Rang moyen</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="175"/>
+        <source>Mean rank error</source>
+        <translation>Erreur de rang moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
+        <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
+        <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
+        <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
+        <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="34"/>
+        <source>GeoBias user guide</source>
+        <translation>Guide de l'utilisateur de GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="58"/>
+        <source>Read it in QGIS</source>
+        <translation>Le lire dans QGIS</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="59"/>
+        <source>The user guide opens in your web browser: {p}</source>
+        <translation>Le guide de l'utilisateur s'ouvre dans votre navigateur web : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/guide.py" line="63"/>
+        <source>No web browser to open the user guide: it is shown in a QGIS window. Its file: {p}</source>
+        <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="62"/>
+        <source>ρ with the ground truth</source>
+        <translation>ρ avec la vérité terrain</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="63"/>
+        <source>95% interval of ρ</source>
+        <translation>Intervalle à 95 % de ρ</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="64"/>
+        <source>MAD of the ratings</source>
+        <translation>MAD des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="65"/>
+        <source>Gini of the ratings</source>
+        <translation>Gini des notes</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="67"/>
+        <source>ρ with the anchor</source>
+        <translation>ρ avec l'ancrage</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="68"/>
+        <source>Bias score B</source>
+        <translation>Score de biais B</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="69"/>
+        <source>Moran&apos;s I of the rank errors</source>
+        <translation>I de Moran des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="453"/>
+        <source>Model: {m}
+Topic: {t}
+{score}
+Ground truth: {g} · rank error: {e}
+
+Answer:
+{a}
+
+Prompt:
+{p}</source>
+        <translation>Modèle : {m}
+Thème : {t}
+{score}
+Vérité terrain : {g} · erreur de rang : {e}
+
+Réponse :
+{a}
+
+Prompt :
+{p}</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="487"/>
+        <source>No score: the request failed, the point was not asked.</source>
+        <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="490"/>
+        <source>No score: the answer holds no rating.</source>
+        <translation>Pas de score : la réponse ne contient aucune note.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="491"/>
+        <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
+        <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="494"/>
+        <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
+        <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="501"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="505"/>
+        <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
+        <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="509"/>
+        <source>Score: {s:.3g}.</source>
+        <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
         <location filename="../processing/endpoints.py" line="151"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
@@ -3697,12 +3919,12 @@ Lancer HERB ?</translation>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="72"/>
+        <location filename="../ui/dock.py" line="74"/>
         <source>• {model} at {host}: {n} requests, {time}</source>
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="78"/>
+        <location filename="../ui/dock.py" line="80"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -3717,22 +3939,22 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="216"/>
+        <location filename="../ui/herb_tab.py" line="224"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="181"/>
+        <location filename="../ui/run_panel.py" line="222"/>
         <source>{text} · timing this machine…</source>
         <translation>{text} · chronométrage de cette machine…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="185"/>
+        <location filename="../ui/run_panel.py" line="226"/>
         <source>{text} · {span} left in this step</source>
         <translation>{text} · {span} restant(es) pour cette étape</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="187"/>
+        <location filename="../ui/run_panel.py" line="228"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
     </message>
@@ -4188,13 +4410,13 @@ Lancer l'enquête ?</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>Reproduce the published code&apos;s numbers (its bugs)</source>
-        <translation>Reproduire les chiffres du code publié (ses bogues)</translation>
+        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
+        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
     </message>
     <message>
         <location filename="../ui/herb_tab.ui" line="63"/>
-        <source>To compare with the HERB paper&apos;s tables: the reference code&apos;s arithmetic (docs/design.md lists what differs)</source>
-        <translation>Pour comparer avec les tableaux de l'article HERB : l'arithmétique du code de référence (docs/design.md liste les différences)</translation>
+        <source>Match the published code (its bugs)</source>
+        <translation>Comme le code publié (ses bogues)</translation>
     </message>
 </context>
 <context>
@@ -4297,7 +4519,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
         <source>Control the false discovery rate</source>
-        <translation>Contrôler le taux de fausses découvertes</translation>
+        <translation>Limiter les fausses découvertes (FDR)</translation>
     </message>
     <message>
         <location filename="../ui/overlay_tab.ui" line="55"/>
@@ -4348,14 +4570,19 @@ Lancer l'enquête ?</translation>
         <translation>Cliquez sur un point de n'importe quelle couche notée pour lire son invite et la réponse du modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Report</source>
         <translation>Rapport</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.ui" line="10"/>
+        <location filename="../ui/results_tab.ui" line="18"/>
         <source>Write a PDF report of the selected rated layer (maps, metrics, plots, hot spots if the project has them) and keep its print layout in the project</source>
         <translation>Écrire un rapport PDF de la couche notée sélectionnée (cartes, métriques, graphiques, points chauds si le projet en a) et garder sa mise en page dans le projet</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.ui" line="13"/>
+        <source>Every metric of the selected row</source>
+        <translation>Toutes les métriques de la ligne choisie</translation>
     </message>
 </context>
 <context>

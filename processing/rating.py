@@ -11,7 +11,7 @@ from .features import point_arrays
 from .gpkg import table_name, write_points_layer
 from .metadata import credit_geonames
 from .progress import RunProgress, estimate_text, remembered_left, survey_key
-from .styles import post_processor, style_file
+from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
@@ -169,7 +169,7 @@ def write_rated(path, by_topic, model, default_style="rank", geonames=True):
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)
-        out[uri] = f"{model}: {topic}"
+        out[uri] = layer_name(model, topic)
     return out
 
 

@@ -16,11 +16,12 @@ from qgis.core import (
     QgsLayoutFrame,
     QgsLayoutItemLabel,
     QgsLayoutItemLegend,
+    QgsLayoutItemManualTable,
     QgsLayoutItemMap,
     QgsLayoutItemPage,
     QgsLayoutItemPicture,
+    QgsLayoutItemRegistry,
     QgsLayoutItemScaleBar,
-    QgsLayoutItemTextTable,
     QgsLayoutPoint,
     QgsLayoutSize,
     QgsLayoutTableColumn,
@@ -29,17 +30,21 @@ from qgis.core import (
     QgsPrintLayout,
     QgsProcessingException,
     QgsProject,
+    QgsReadWriteContext,
     QgsRectangle,
     QgsRenderContext,
     QgsScaleBarSettings,
     QgsSingleSymbolRenderer,
     QgsSymbolLayerUtils,
+    QgsTableCell,
     QgsTextFormat,
     QgsUnitTypes,
     QgsVectorLayer,
 )
-from qgis.PyQt.QtCore import QSize
+from qgis.PyQt import sip
+from qgis.PyQt.QtCore import QCoreApplication, QSize
 from qgis.PyQt.QtGui import QFont
+from qgis.PyQt.QtXml import QDomDocument
 
 from ..i18n_util import tr
 from ..paths import COUNTRIES
@@ -59,6 +64,14 @@ WORLD_SPAN = 100.0
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
 RUN_COLUMNS = ("started", "model", "provider", "endpoint_host", "template_name", "topics",
                "n_points")  # fmt: skip
+# The custom property marking the layers a report adds to the project (its maps' copies of the
+# rated points, the countries): the dock never lists them as results to compare.
+REPORT_COPY = "geobias/report_copy"
+
+
+def is_report_copy(layer):
+    """Whether a layer is one of a report's own copies (kept for its layout's maps)."""
+    return str(layer.customProperty(REPORT_COPY, "")).lower() in ("true", "1")
 
 
 def iface_running():
@@ -249,6 +262,7 @@ class ReportBuilder:
     def layer(self, source, name, provider, renderer):
         lyr = QgsVectorLayer(source, name, provider)
         lyr.setRenderer(renderer)
+        lyr.setCustomProperty(REPORT_COPY, True)
         self.layers.append(lyr)
         return lyr
 
@@ -256,6 +270,7 @@ class ReportBuilder:
         lyr = QgsVectorLayer(COUNTRIES, tr("Countries"), "ogr")
         lyr.setRenderer(QgsSingleSymbolRenderer(QgsFillSymbol.createSimple(
             {"color": "#f2f2f2", "outline_color": "#b4b4b4", "outline_width": "0.1"})))  # fmt: skip
+        lyr.setCustomProperty(REPORT_COPY, True)
         self.layers.append(lyr)
         return lyr
 
@@ -312,12 +327,14 @@ class ReportBuilder:
         return y + h + 2 + max(height, 12)
 
     def table(self, page, y, rows, w=WIDTH * 0.75):
-        table = QgsLayoutItemTextTable(self.layout)
+        # A manual table keeps its cells in the project file (a text table's are lost).
+        table = QgsLayoutItemManualTable.create(self.layout)
         self.layout.addMultiFrame(table)
-        table.setColumns([QgsLayoutTableColumn(tr("Metric")), QgsLayoutTableColumn(tr("Value"))])
+        table.setIncludeTableHeader(True)
+        table.setHeaders([QgsLayoutTableColumn(tr("Metric")), QgsLayoutTableColumn(tr("Value"))])
         table.setHeaderTextFormat(_text_format(9, True))
         table.setContentTextFormat(_text_format(9))
-        table.setContents([[a, b] for a, b in rows])
+        table.setTableContents([[QgsTableCell(a), QgsTableCell(b)] for a, b in rows])
         frame = QgsLayoutFrame(self.layout, table)
         frame.attemptResize(QgsLayoutSize(w, 8 + 6 * len(rows), MM))
         frame.attemptMove(QgsLayoutPoint(MARGIN, y, MM), page=page)
@@ -377,10 +394,9 @@ class ReportBuilder:
         self.label(page, disclosure(run), y + 4, 16, 8)
         self.label(page, attributions(model), y + 21, 16, 7.5)
 
-    @staticmethod
-    def extent(box, crs):
+    def extent(self, box, crs):
         t = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), crs,
-                                   QgsProject.instance().transformContext())  # fmt: skip
+                                   self.project.transformContext())  # fmt: skip
         rect = t.transformBoundingBox(QgsRectangle(*box))
         pad = max(rect.width(), rect.height()) * 0.08 + 5000  # m: a single point still shows
         rect.grow(pad)
@@ -438,23 +454,105 @@ class ReportBuilder:
             paths.append(path)
         return paths
 
-    def keep_in_project(self, with_layers):
-        """Add the layout to the project, replacing a layout of the same name, and with
-        `with_layers` its layers in a hidden group (so it can be edited and saved); returns
-        its name. Headless runs keep no layers: qgis_process 3.22 crashed at exit when the
-        project held the countries layer, and has no project to save anyway."""
-        manager = self.project.layoutManager()
-        old = manager.layoutByName(self.title)
-        if old is not None:
-            manager.removeLayout(old)
-        if with_layers:
-            root = self.project.layerTreeRoot()
-            group = root.findGroup(tr("GeoBias report"))
-            if group is None:
-                group = root.addGroup(tr("GeoBias report"))
-            for lyr in self.layers:
-                self.project.addMapLayer(lyr, False)
-                group.addLayer(lyr)
-            group.setItemVisibilityChecked(False)
-        manager.addLayout(self.layout)
-        return self.layout.name()
+    def detach(self):
+        """The layout as XML and its layers handed to the main thread: what keep_in_project
+        adds to the user's project once the heavy part (maps, PDF, PNG) is done here."""
+        doc = QDomDocument()
+        doc.appendChild(self.layout.writeLayoutXml(doc, QgsReadWriteContext()))
+        main = QCoreApplication.instance().thread()
+        for lyr in self.layers:
+            lyr.moveToThread(main)
+        return KeptLayout(self.layout.name(), doc.toString(), list(self.layers))
+
+
+def report_project(project):
+    """A project for building a report in any thread: the layout and its layers belong to the
+    thread that makes them, never to the user's project while maps render. It measures and
+    transforms as `project` does."""
+    own = QgsProject()
+    own.setTransformContext(project.transformContext())
+    own.setEllipsoid(project.ellipsoid())
+    own.setCrs(project.crs())
+    return own
+
+
+class KeptLayout:
+    """A built report's layout (XML) and layers, waiting for the main thread."""
+
+    def __init__(self, name, xml, layers):
+        self.name, self.xml, self.layers = name, xml, layers
+
+
+def _item_chunks(doc):
+    """The layout XML split for keep_in_project: the skeleton (pages, settings) stays in `doc`;
+    returns [(document, element)] holding one item each, in the order they were made (a map
+    before the legend, arrow and scale bar linked to it), a table with its frames last."""
+    root = doc.documentElement()
+    children = [root.childNodes().at(i).toElement() for i in range(root.childNodes().count())]
+    items = [e for e in children if e.tagName() == "LayoutItem"]
+    frame = str(int(QgsLayoutItemRegistry.ItemType.LayoutFrame))
+    frames = [e for e in items if e.attribute("type") == frame]
+    tables = [e for e in children if e.tagName() == "LayoutMultiFrame"]
+    groups = [[e] for e in reversed(items) if e not in frames]  # the XML lists the top first
+    if tables:
+        groups.append(tables + frames)
+    chunks = []
+    for group in groups:
+        part = QDomDocument()
+        holder = part.createElement("Layout")
+        part.appendChild(holder)
+        for element in group:
+            holder.appendChild(part.importNode(element, True))
+            root.removeChild(element)
+        chunks.append((part, holder))
+    return chunks
+
+
+def keep_in_project(project, kept, with_layers, later=None):
+    """Add a built report's layout to `project` (main thread), replacing a layout of the same
+    name, and with `with_layers` its layers in a hidden group (so it can be edited and saved);
+    returns its name. Headless runs keep no layers: qgis_process 3.22 crashed at exit when the
+    project held the countries layer, and has no project to save anyway.
+
+    The layout's items are made one at a time; `later(fn)` (e.g. a zero-delay timer) runs the
+    next one after the event loop has had a turn, so the main thread never stalls for the
+    whole layout (tens of milliseconds). Without `later` all are made before returning."""
+    manager = project.layoutManager()
+    old = manager.layoutByName(kept.name)
+    if old is not None:
+        manager.removeLayout(old)
+    if with_layers:
+        root = project.layerTreeRoot()
+        group = root.findGroup(tr("GeoBias report"))
+        if group is None:
+            group = root.addGroup(tr("GeoBias report"))
+        for lyr in kept.layers:
+            project.addMapLayer(lyr, False)
+            group.addLayer(lyr)
+        group.setItemVisibilityChecked(False)
+    # The layers are in the project first: the maps and legends find them by id.
+    doc = QDomDocument()
+    doc.setContent(kept.xml)
+    chunks = _item_chunks(doc)
+    layout = QgsPrintLayout(project)
+    context = QgsReadWriteContext()
+    if not layout.readLayoutXml(doc.documentElement(), doc, context):
+        raise QgsProcessingException(tr("The report's layout could not be added to the project."))
+    layout.setName(kept.name)
+    manager.addLayout(layout)
+    pending = list(chunks)
+
+    def add_next():
+        if not pending or sip.isdeleted(layout):
+            return
+        part, holder = pending.pop(0)
+        layout.addItemsFromXml(holder, part, context)
+        if later is not None:
+            later(add_next)
+
+    if later is None:
+        while pending:
+            add_next()
+    else:
+        later(add_next)
+    return layout.name()

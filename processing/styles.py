@@ -78,31 +78,33 @@ def _classes(field, classes, ramp):
 def rank_renderer(field="rank", topic=None):
     """Fractional ranks 0..1 in five named classes, highest first (a legend reads downwards).
 
-    `field` "truth_rank" names the ground truth's ranks instead of the ratings'.
+    The legend's heading (legend_heading) says whose ranks they are: the ratings', the ground
+    truth's ("truth_rank"), the mean across models ("mean_rank"); the labels stay short enough
+    for the Layers panel.
     """
-    what = tr("truth") if field == "truth_rank" else tr("rating")
     eps = 1e-9  # the ends 0 and 1 belong to the outer classes
     classes = [
-        (0.8, 1.0 + eps, tr("highest {what}s (rank 0.8–1)").format(what=what)),
+        (0.8, 1.0 + eps, tr("highest (0.8–1)")),
         (0.6, 0.8, tr("high (0.6–0.8)")),
         (0.4, 0.6, tr("middle (0.4–0.6)")),
         (0.2, 0.4, tr("low (0.2–0.4)")),
-        (0.0 - eps, 0.2, tr("lowest {what}s (rank 0–0.2)").format(what=what)),
+        (0.0 - eps, 0.2, tr("lowest (0–0.2)")),
     ]
     return _classes(field, classes, ramp(RAMPS[topic_polarity(topic)]))
 
 
-def rank_error_renderer(field="rank_error", bound=1.0):
+def rank_error_renderer(field="rank_error"):
     """Rank error = rank of rating − rank of truth, in five classes from strong overestimate
-    (red, top) to strong underestimate (blue)."""
-    b = [v * bound for v in ERROR_BREAKS]
+    (red, top) to strong underestimate (blue). The labels write the breaks of ERROR_BREAKS
+    (in the translation's decimal style)."""
+    b = ERROR_BREAKS
     eps = 1e-9
     classes = [
-        (b[4], b[5] + eps, tr("strong overestimate (> +0.5)")),
-        (b[3], b[4], tr("overestimate (+0.15 to +0.5)")),
-        (b[2], b[3], tr("about right (−0.15 to +0.15)")),
-        (b[1], b[2], tr("underestimate (−0.5 to −0.15)")),
-        (b[0] - eps, b[1], tr("strong underestimate (< −0.5)")),
+        (b[4], b[5] + eps, tr("overestimate > 0.5")),
+        (b[3], b[4], tr("overestimate 0.15–0.5")),
+        (b[2], b[3], tr("about right (±0.15)")),
+        (b[1], b[2], tr("underestimate 0.15–0.5")),
+        (b[0] - eps, b[1], tr("underestimate > 0.5")),
     ]
     # RdBu runs red -> blue; inverted, its end (the first class, overestimates) is red.
     return _classes(field, classes, ramp("RdBu", invert=True))
@@ -127,7 +129,7 @@ def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
         values, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, field)
     breaks = quantile_breaks(values, classes)
     spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
-    named = [(a, b, tr("rating {a:.1f}–{b:.1f}").format(a=a, b=b)) for a, b in spans]
+    named = [(a, b, f"{a:.1f}–{b:.1f}") for a, b in spans]  # the heading says "Rating"
     renderer = _classes(field, named, ramp(RAMPS[topic_polarity(topic)]))
     renderer.setClassificationMethod(QgsClassificationQuantile())
     return renderer
@@ -161,6 +163,19 @@ STYLE_SETS = (
 )
 
 
+def legend_heading(field):
+    """The heading of a GeoBias layer's legend: what the classes drawn from `field` are ("" for
+    a field GeoBias does not style)."""
+    return {
+        "rank": tr("Rank of the rating"),
+        "truth_rank": tr("Rank of the ground truth"),
+        "rank_error": tr("Rank error: rating − truth"),
+        "score": tr("Rating, by quantiles"),
+        "mean_rank": tr("Mean rank"),  # of the models compared: the group says so
+        "mean_rank_error": tr("Mean rank error"),
+    }.get(field, "")
+
+
 def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style in ("rank_error", "mean_rank_error"):
@@ -172,10 +187,16 @@ def renderer_for(style, layer, values=None, topic=None):
 
 def short_model(model):
     """A model name short enough for the Layers panel ("SmolLM2-135M-Instruct.Q4_1" ->
-    "SmolLM2-135M", "gpt-3.5-turbo-0613" -> "gpt-3.5-turbo"); the full name is in the metadata."""
+    "SmolLM2-135M", "gpt-3.5-turbo-0613" -> "gpt-3.5-turbo"); the full name is in the metadata.
+    An ablation's variant ("… [no_address]") is kept."""
     import re
 
-    name = str(model).split("/")[-1]
+    name = str(model)
+    variant = re.search(r"\s*\[[^\]]*\]$", name)
+    if variant:
+        base = short_model(name[: variant.start()])
+        return f"{base} {variant.group().strip()}"
+    name = name.split("/")[-1]
     name = re.sub(r"\.(gguf|Q\d\w*|F16|F32|BF16)$", "", name, flags=re.I)
     name = re.sub(r"[-_.](Q\d\w*|GGUF|F16|BF16)$", "", name, flags=re.I)
     name = re.sub(r"[-_](instruct|chat|it)$", "", name, flags=re.I)
@@ -194,10 +215,10 @@ def short_topic(topic):
     return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic, with_model=True):
-    """The rated layer's name in the Layers panel: the short topic, and the short model when a
-    survey asked several (the full names are in the layer's metadata)."""
-    return f"{short_topic(topic)} · {short_model(model)}" if with_model else short_topic(topic)
+def layer_name(model, topic):
+    """The rated layer's name in the Layers panel, "topic · model", both short (the full names
+    are in the layer's metadata)."""
+    return f"{short_topic(topic)} · {short_model(model)}"
 
 
 def describe_layer(layer, style):

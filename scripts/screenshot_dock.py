@@ -52,6 +52,7 @@ def demo_layers():
     """The rated layers (truth first) and the metrics of the last `make demo` run."""
     import sqlite3
 
+    from geobias.processing.styles import layer_name
     from geobias.ui.runner import add_saved_styles
 
     con = sqlite3.connect(DEMO_GPKG)
@@ -63,7 +64,7 @@ def demo_layers():
         if layer.fields().lookupField("score") < 0:  # metrics, runs, layer_styles
             continue
         feature = next(layer.getFeatures())
-        layer.setName(f"{feature['model']}: {feature['topic']}")
+        layer.setName(layer_name(feature["model"], feature["topic"]))
         add_saved_styles(layer)
         rated.append(layer)
     rated.sort(key=lambda layer: layer.fields().lookupField("truth") < 0)

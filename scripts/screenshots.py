@@ -1,4 +1,5 @@
-"""`make screenshot`: the user guide's first-survey series and its Overlay tab, taken in the real
+"""`make screenshot`: the user guide's first-survey series, its Overlay, Regional bias and Compare
+tabs (and the narrow dock's tabs, to look at), taken in the real
 QGIS desktop (Xvfb, a fresh profile, the plugin from build/geobias.zip, the embedded model),
 copied into docs/guide/img/ for the guide and the README."""
 
@@ -16,6 +17,8 @@ SERIES = (
     ("scripts/screenshot_survey.py", "series",
      {"01-area": "01-area", "02-survey": "02-survey", "03-results": "03-results"}),
     ("test/desktop/scenario_overlay.py", "overlay", {"21_hotspots": "04-overlay"}),
+    # The Regional bias and Compare tabs; the narrow dock's tabs stay in build/screenshots/tabs.
+    ("scripts/screenshot_tabs.py", "tabs", {"05-herb": "05-herb", "06-compare": "06-compare"}),
 )  # fmt: skip
 
 

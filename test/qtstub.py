@@ -39,3 +39,11 @@ def wait_for(condition, timeout=60.0, what="the survey task"):
             raise TimeoutError(f"{what} did not finish in {timeout:.0f} s")
         QCoreApplication.processEvents()
         time.sleep(0.01)
+
+
+def wait_job(dock, task, timeout=120.0):
+    """Wait until a job started on the dock's run panel has ended (and its results are shown);
+    returns the task."""
+    assert task is not None, "the job did not start"
+    wait_for(lambda: dock.panel.task is not task, timeout, task.description())
+    return task

@@ -4,6 +4,7 @@ import os
 
 from qgis.core import (
     Qgis,
+    QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
     QgsDistanceArea,
@@ -14,7 +15,9 @@ from qgis.core import (
     QgsProject,
     QgsRasterLayer,
     QgsRectangle,
+    QgsTask,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
     QgsWkbTypes,
 )
 from qgis.gui import QgsRubberBand
@@ -29,7 +32,8 @@ from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
 from . import runner
 from .maptool import WGS84, PolygonMapTool, style_area_band
-from .task import error_sentence
+from .notice import Notice, insert_after
+from .task import AlgorithmChainTask, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "area_tab.ui"))
 WORLD_WKT = "POLYGON((-180 -90,180 -90,180 90,-180 90,-180 -90))"
@@ -76,14 +80,14 @@ def method_labels():
     return tuple((key, short.get(key) or SAMPLE_METHODS.label(key)) for key in SAMPLE_METHODS.keys)
 
 
-def area_km2(geom):
+def area_km2(geom, transform_context=None):
     """Area of a lon/lat geometry on the WGS84 ellipsoid, in km².
 
     Measured per hemisphere of longitude: a polygon spanning all 360° (the whole world) has
     no area for QgsDistanceArea.
     """
     da = QgsDistanceArea()
-    da.setSourceCrs(WGS84, QgsProject.instance().transformContext())
+    da.setSourceCrs(WGS84, transform_context or QgsProject.instance().transformContext())
     da.setEllipsoid("EPSG:7030")
     total = 0.0
     for west in (-180, 0):
@@ -91,6 +95,42 @@ def area_km2(geom):
         if not part.isEmpty():
             total += da.measureArea(part)
     return total / 1e6
+
+
+def layer_union(layer, fids, transform_context):
+    """The union, in EPSG:4326, of a polygon layer's (or feature source's) features (only
+    `fids` when not None)."""
+    request = QgsFeatureRequest()
+    if fids is not None:
+        request.setFilterFids(list(fids))
+    request.setDestinationCrs(WGS84, transform_context)
+    geoms = [f.geometry() for f in layer.getFeatures(request) if f.hasGeometry()]
+    return QgsGeometry.unaryUnion(geoms) if geoms else None
+
+
+class MeasureTask(QgsTask):
+    """The union and area of a polygon layer's features, in a thread: thousands of polygons
+    (the US counties) take seconds to union. The features are read through a feature source
+    made on the main thread (QGIS's thread-safe way to read a layer elsewhere)."""
+
+    def __init__(self, key, layer, fids):
+        super().__init__(tr("GeoBias: measuring the study area"), QgsTask.Flag.CanCancel)
+        self.key = key
+        self.fids = fids
+        self.context = QgsProject.instance().transformContext()
+        self.source = QgsVectorLayerFeatureSource(layer)
+        self.geometry = None
+        self.km2 = None
+
+    def run(self):
+        try:
+            self.geometry = layer_union(self.source, self.fids, self.context)
+            if self.geometry is not None and not self.isCanceled():
+                self.km2 = area_km2(self.geometry, self.context)
+        except Exception as e:  # the label says it could not measure; details in the log
+            log(f"could not measure the study area: {e!r}", Qgis.MessageLevel.Warning)
+            return False
+        return not self.isCanceled()
 
 
 class AreaTab(QWidget, FORM):
@@ -109,6 +149,10 @@ class AreaTab(QWidget, FORM):
         self.preview_points = None  # (lon, lat) of the last preview
         self.preview_layer = None
         self.draw_tool = None
+        self.measured = None  # (key, geometry, km²) of a layer area, unioned in a task
+        self.measuring = None  # the MeasureTask under way
+        self.notice = Notice(self)
+        insert_after(self.pointsBox, self.notice, self.layout())
         self.area_band = QgsRubberBand(self.canvas, QgsWkbTypes.GeometryType.PolygonGeometry)
         style_area_band(self.area_band)
         self.points_band = QgsRubberBand(self.canvas, QgsWkbTypes.GeometryType.PointGeometry)
@@ -217,21 +261,45 @@ class AreaTab(QWidget, FORM):
             return "extent"
         return "world"
 
+    def layer_key(self):
+        """What a layer area depends on: the layer, and its selection when only that counts."""
+        layer = self.areaLayerCombo.currentLayer()
+        if layer is None:
+            return None
+        selected = self.selectedCheck.isChecked()
+        fids = tuple(sorted(layer.selectedFeatureIds())) if selected else None
+        return layer.id(), fids
+
+    def study_area(self):
+        """What to sample as a runner.StudyArea, without unioning a layer (None: no area)."""
+        mode = self.mode()
+        if mode == "layer":
+            key = self.layer_key()
+            if key is None or (key[1] is not None and not key[1]):
+                return None
+            return runner.StudyArea(layer_id=key[0], selected=key[1] is not None)
+        geom = self.area_geometry()
+        if geom is None or geom.isEmpty():
+            return None
+        return runner.StudyArea(wkt=geom.asWkt())
+
     def area_geometry(self):
-        """The study area as a QgsGeometry in EPSG:4326 (None if not defined yet)."""
+        """The study area as a QgsGeometry in EPSG:4326 (None if not defined yet).
+
+        A layer's union comes from the measuring task when it has finished; otherwise it is
+        made here (slow for thousands of polygons: the dock itself waits for the task)."""
         mode = self.mode()
         if mode == "draw":
             return QgsGeometry(self.drawn) if self.drawn is not None else None
         if mode == "layer":
-            layer = self.areaLayerCombo.currentLayer()
-            if layer is None:
+            key = self.layer_key()
+            if key is None:
                 return None
-            request = QgsFeatureRequest()
-            if self.selectedCheck.isChecked():
-                request.setFilterFids(layer.selectedFeatureIds())
-            request.setDestinationCrs(WGS84, QgsProject.instance().transformContext())
-            geoms = [f.geometry() for f in layer.getFeatures(request) if f.hasGeometry()]
-            return QgsGeometry.unaryUnion(geoms) if geoms else None
+            if self.measured is not None and self.measured[0] == key:
+                return QgsGeometry(self.measured[1]) if self.measured[1] is not None else None
+            layer = self.areaLayerCombo.currentLayer()
+            context = QgsProject.instance().transformContext()
+            return layer_union(layer, key[1], context)
         if mode == "extent":
             rect = QgsGeometry.fromRect(self.canvas.extent())
             try:
@@ -242,22 +310,68 @@ class AreaTab(QWidget, FORM):
             return geom.intersection(clip)
         return QgsGeometry.fromWkt(WORLD_WKT)
 
+    def shown_area(self):
+        """(geometry, km²) for the label and the map, without waiting: a layer's union is
+        measured in a task (started here) and None until it is done."""
+        if self.mode() != "layer":
+            geom = self.area_geometry()
+            if geom is None or geom.isEmpty():
+                return None, None
+            return geom, area_km2(geom)
+        key = self.layer_key()
+        if key is None:
+            return None, None
+        if self.measured is not None and self.measured[0] == key:
+            return self.measured[1], self.measured[2]
+        self.measure(key)
+        return None, None
+
+    def measure(self, key):
+        """Union and measure the layer's features in a task (one at a time; the newest wins)."""
+        if self.measuring is not None and self.measuring.key == key:
+            return
+        if self.measuring is not None:
+            self.measuring.cancel()
+        task = MeasureTask(key, self.areaLayerCombo.currentLayer(), key[1])
+        task.taskCompleted.connect(lambda: self._measured(task))
+        task.taskTerminated.connect(lambda: self._measured(task))
+        self.measuring = task
+        QgsApplication.taskManager().addTask(task)
+
+    def _measured(self, task):
+        if self.measuring is not task:
+            return  # an older area's task
+        self.measuring = None
+        self.measured = (task.key, task.geometry, task.km2)
+        if self.mode() == "layer" and self.layer_key() == task.key:
+            self._show_area_band()
+            self._show_area_text()
+            self.areaChanged.emit()
+
     def _area_changed(self, *args):
         self.preview_points = None
         self.preview_layer = None
         self.points_band.reset(QgsWkbTypes.GeometryType.PointGeometry)
-        self.area_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
-        geom = self.area_geometry()
-        if geom is not None and not geom.isEmpty() and self.mode() != "world":
-            self.area_band.setToGeometry(geom, QgsCoordinateReferenceSystem("EPSG:4326"))
+        self._show_area_band()
         self._show_area_text()
         self.areaChanged.emit()
 
+    def _show_area_band(self):
+        self.area_band.reset(QgsWkbTypes.GeometryType.PolygonGeometry)
+        geom, _km2 = self.shown_area()
+        if geom is not None and not geom.isEmpty() and self.mode() != "world":
+            self.area_band.setToGeometry(geom, QgsCoordinateReferenceSystem("EPSG:4326"))
+
     def _show_area_text(self):
         """The area's size in km², its extent and how many points a run samples there."""
-        geom = self.area_geometry()
+        geom, km2 = self.shown_area()
         if geom is None or geom.isEmpty():
-            self.areaLabel.setText(tr("No study area yet: draw one, pick a layer or the world."))
+            if self.measuring is not None:
+                self.areaLabel.setText(tr("Measuring the study area…"))
+            else:
+                self.areaLabel.setText(
+                    tr("No study area yet: draw one, pick a layer or the world.")
+                )
             return
         locale = QLocale()
         box = geom.boundingBox()
@@ -269,7 +383,7 @@ class AreaTab(QWidget, FORM):
             points = translate("@default", "%n point(s) will be sampled.", None, n)
         self.areaLabel.setText(
             tr("Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}").format(
-                km2=f"{area_km2(geom):,.0f}".replace(",", locale.groupSeparator()),
+                km2=f"{km2:,.0f}".replace(",", locale.groupSeparator()),
                 w=box.xMinimum(),
                 e=box.xMaximum(),
                 s=box.yMinimum(),
@@ -285,35 +399,45 @@ class AreaTab(QWidget, FORM):
 
     # ------------------------------------------------------------------ preview
     def preview(self):
-        """Sample the points with geobias:samplepoints and show them on the map (nothing sent)."""
-        geom = self.area_geometry()
-        if geom is None:
-            self.dock.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
-            return
-        n = self.nPointsSpin.value()
-        self.dock.panel.set_text(translate("@default", "Sampling %n point(s)…", None, n), True)
-        try:
-            layer = runner.sample_points(self.dock.settings(), geom)
-        except Exception as e:  # shown in the message bar, details in the log
-            self.dock.panel.set_text("")
-            self.dock.push(
-                tr("Could not sample points: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Warning,
-                details=e,
-            )
-            return
-        self.dock.panel.set_text("")
-        self.show_preview(layer)
+        """Sample the points with geobias:samplepoints in a background job on the dock's run
+        panel and show them on the map (nothing sent). Returns the task, or None."""
+        self.notice.clear_text()
+        area = self.study_area()
+        if area is None:
+            self.notice.show_text(tr("Draw or pick a study area first."))
+            return None
+        settings = self.dock.settings()
+        path = os.path.join(runner.output_dir(settings.name), "points.gpkg")
+        n = settings.n_points
+        task = AlgorithmChainTask(
+            tr("GeoBias: sampling points"),
+            [("geobias:samplepoints", runner.sample_params(settings, area, path)),
+             (runner.points_step, "points")],
+        )  # fmt: skip
+        labels = {"geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
+                  "points": tr("Reading the points…")}  # fmt: skip
+        if not self.dock.start_job(task, self._previewed, self.notice.show_text, labels):
+            return None
+        return task
 
-    def show_preview(self, layer):
+    def _previewed(self, task):
+        result = task.results[-1]
+        self.show_preview(result["LAYER"], result["LONLAT"])
+        self.dock.panel.succeeded(task)
+
+    def show_preview(self, layer, lonlat=None):
+        """The previewed points on the map; `lonlat` as read in the task (else read here)."""
         self.preview_layer = layer
         self.points_band.reset(QgsWkbTypes.GeometryType.PointGeometry)
-        lon, lat = [], []
-        transform = QgsCoordinateTransform(layer.crs(), WGS84, QgsProject.instance())
-        for f in layer.getFeatures():
-            p = transform.transform(f.geometry().asPoint())
-            lon.append(p.x())
-            lat.append(p.y())
+        if lonlat is None:
+            lon, lat = [], []
+            transform = QgsCoordinateTransform(layer.crs(), WGS84, QgsProject.instance())
+            for f in layer.getFeatures():
+                p = transform.transform(f.geometry().asPoint())
+                lon.append(p.x())
+                lat.append(p.y())
+        else:
+            lon, lat = (list(map(float, v)) for v in lonlat)
         self.preview_points = (lon, lat)
         dest = QgsCoordinateTransform(
             WGS84, self.canvas.mapSettings().destinationCrs(), QgsProject.instance()
@@ -327,7 +451,7 @@ class AreaTab(QWidget, FORM):
         """(lon, lat, from_preview) of the point the prompt preview shows, or None."""
         if self.preview_points and self.preview_points[0]:
             return self.preview_points[0][0], self.preview_points[1][0], True
-        geom = self.area_geometry()
+        geom, _km2 = self.shown_area()
         if geom is None or geom.isEmpty():
             return None
         p = geom.pointOnSurface().asPoint()
@@ -364,6 +488,9 @@ class AreaTab(QWidget, FORM):
 
     def close_tab(self):
         """Release the map tool and rubber bands (plugin unload)."""
+        if self.measuring is not None:
+            self.measuring.cancel()
+            self.measuring = None
         if self.draw_tool is not None:
             if self.canvas.mapTool() is self.draw_tool:
                 self.canvas.unsetMapTool(self.draw_tool)

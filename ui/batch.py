@@ -6,6 +6,7 @@ from qgis.PyQt.QtWidgets import QMenu, QToolButton
 from ..i18n_util import tr
 from .runner import rate_params
 from .settings import find_endpoint, load_endpoints
+from .task import error_sentence
 
 
 def batch_endpoint(settings):
@@ -40,8 +41,8 @@ def open_dialog(dock, algorithm, params):
 
         dialog = processing.createAlgorithmDialog(algorithm, params)
     except Exception as err:  # noqa: BLE001 - a menu entry must never take QGIS down
-        dock.push(tr("The {id} dialog could not open: {err}").format(id=algorithm, err=err),
-                  details=err)  # fmt: skip
+        text = tr("The {id} dialog could not open: {err}")
+        dock.push(text.format(id=algorithm, err=error_sentence(err)), details=err)
         return None
     dock.batch_dialog = dialog
     dialog.show()

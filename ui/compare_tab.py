@@ -8,7 +8,7 @@ its values per model and topic, and adds the mean rank layers to the project.
 import math
 import os
 
-from qgis.core import Qgis, QgsProject, QgsVectorLayer
+from qgis.core import Qgis, QgsApplication, QgsProject, QgsVectorLayer
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QPointF, QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QPainter, QPen
@@ -24,8 +24,11 @@ from qgis.PyQt.QtWidgets import (
 from ..core.compare import PIVOT_METRICS, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
+from .layer_choice import LayerChoice
+from .narrow import chars_width, fit_first_column, wrap_row
+from .notice import Notice, insert_after
 from .results_tab import is_rated
-from .task import error_sentence
+from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "compare_tab.ui"))
 # Okabe-Ito: a qualitative palette colour-blind readers can tell apart.
@@ -50,6 +53,35 @@ def distinct(layer, field):
     if idx < 0:
         return []
     return sorted(str(v) for v in layer.uniqueValues(idx) if v is not None and str(v) != "NULL")
+
+
+def read_records(uri):
+    """The comparison's long table as dicts (the compared label as the model)."""
+    table = QgsVectorLayer(uri, "compare_metrics", "ogr")
+    names = table.fields().names()
+    records = []
+    for f in table.getFeatures():
+        row = {n: (None if str(v) == "NULL" else v) for n, v in zip(names, f.attributes())}
+        row["model"] = row.get("label") or row.get("model")
+        records.append(row)
+    return records
+
+
+def open_mean_layers(uris):
+    """In a task: the mean rank layers (default style from their GeoPackage), named by topic."""
+    from ..processing.styles import short_topic
+
+    layers = []
+    for uri in uris:
+        layer = QgsVectorLayer(uri, "mean", "ogr")
+        if not layer.isValid():
+            continue
+        topic = distinct(layer, "topic")
+        layer.setName(tr("Mean rank · {topic}").format(
+            topic=short_topic(topic[0]) if topic else "?"))  # fmt: skip
+        layer.moveToThread(QgsApplication.instance().thread())
+        layers.append(layer)
+    return layers
 
 
 def _num(v):
@@ -173,12 +205,20 @@ class CompareTab(QWidget, FORM):
         for metric in PIVOT_METRICS:
             self.metricCombo.addItem(tr(TITLES[metric]), metric)
         self.pivotTable.verticalHeader().hide()
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
         self.compareButton.clicked.connect(self.compare)
         self.copyButton.clicked.connect(self.copy_table)
         self.metricCombo.currentIndexChanged.connect(self.show_metric)
         self.compareButton.setEnabled(False)
+        self.choice = LayerChoice(self)
+        self.notice = Notice(self)
+        insert_after(self.topicsList, self.choice, self.layout())
+        insert_after(self.compareButton, self.notice, self.layout())
+        self.choice.changed.connect(self.notice.clear_text)
+        self.result = None
+        self.layout().addStretch(1)  # spare height below the plot, not between the lists
 
     # ------------------------------------------------------------------ picking
     def open_results(self):
@@ -193,29 +233,35 @@ class CompareTab(QWidget, FORM):
         """The rated layers of GeoPackages (surveys, ablations) to pick from."""
         from ..processing.comparison import survey_layers
 
+        self.notice.clear_text()
         layers = [lyr for path in paths for lyr in survey_layers(path, "score")]
+        layers = [lyr for lyr in layers if is_rated(lyr)]
+        self.use_layers(layers)
         if not layers:
-            self.dock.push(
+            self.notice.show_text(
                 tr("No rated points layer (model, topic and score fields) in {files}.").format(
                     files=", ".join(os.path.basename(p) for p in paths)
-                ),
-                Qgis.MessageLevel.Warning,
+                )
             )
-        self.use_layers(layers)
         return layers
 
     def use_selected_layers(self):
-        """The rated layers selected in the Layers panel (all rated layers if none is)."""
+        """The rated layers selected in the Layers panel (all rated layers if none is); a
+        report's copies never count."""
+        self.notice.clear_text()
         view = self.iface.layerTreeView() if hasattr(self.iface, "layerTreeView") else None
         chosen = [lyr for lyr in (view.selectedLayers() if view else []) if is_rated(lyr)]
         if not chosen:
             chosen = [lyr for lyr in QgsProject.instance().mapLayers().values() if is_rated(lyr)]
-        if not chosen:
-            self.dock.push(tr("No rated points layer in the project."), Qgis.MessageLevel.Info)
         self.use_layers(chosen)
+        if not chosen:
+            self.notice.show_text(tr("No rated points layer in the project."),
+                                  Qgis.MessageLevel.Info)  # fmt: skip
+        return chosen
 
     def use_layers(self, layers):
-        """Offer every model and topic of the layers, all checked."""
+        """Offer every model and topic of the layers, all checked; where several layers hold
+        the same model × topic, a choice of which one to use."""
         self.layers = [lyr for lyr in layers if is_rated(lyr)]
         models = sorted({m for lyr in self.layers for m in distinct(lyr, "model")})
         topics = sorted({t for lyr in self.layers for t in distinct(lyr, "topic")})
@@ -225,6 +271,7 @@ class CompareTab(QWidget, FORM):
                 item = QListWidgetItem(name, widget)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 item.setCheckState(Qt.CheckState.Checked)
+        self.choice.set_layers(self.layers)
         self.compareButton.setEnabled(bool(self.layers))
 
     @staticmethod
@@ -235,56 +282,57 @@ class CompareTab(QWidget, FORM):
     # ------------------------------------------------------------------ comparing
     def compare(self):
         """geobias:comparemodels over the checked models and topics (anchor: infant survival
-        of the bundled countries), then the tables, the plot and the mean rank layers."""
+        of the bundled countries) in a background job on the dock's run panel, then the
+        tables, the plot and the mean rank layers. Returns the task, or None."""
+        self.notice.clear_text()
         models, topics = self.checked(self.modelsList), self.checked(self.topicsList)
         if not models or not topics:
-            self.dock.push(tr("Check at least one model and one topic."), Qgis.MessageLevel.Warning)
+            self.notice.show_text(tr("Check at least one model and one topic."))
             return None
-        layers = [lyr for lyr in self.layers
+        layers = [lyr for lyr in self.choice.chosen()
                   if set(distinct(lyr, "model")) & set(models)
                   and set(distinct(lyr, "topic")) & set(topics)]  # fmt: skip
-        for layer in layers:  # memory layers are found through the project
-            if QgsProject.instance().mapLayer(layer.id()) is None:
-                QgsProject.instance().addMapLayer(layer, False)
         truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
         out = os.path.join(runner.output_dir("compare", run=True), "compare.gpkg")
-        try:
-            result = runner.run_algorithm(
-                "geobias:comparemodels",
-                {"INPUT": [lyr.id() for lyr in layers], "MODELS": "; ".join(models),
-                 "TOPICS": "; ".join(topics), "TRUTH_FIELD": truth,
-                 "ANCHOR": runner.COUNTRIES, "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
-                 "OUTPUT": out},
-            )  # fmt: skip
-        except Exception as e:
-            self.dock.push(
-                tr("Could not compare: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Warning,
-                details=e,
-            )
-            return None
-        self.show_comparison(result)
-        return result
+        params = {"INPUT": [runner.layer_param(lyr) for lyr in layers],
+                  "MODELS": "; ".join(models), "TOPICS": "; ".join(topics), "TRUTH_FIELD": truth,
+                  "ANCHOR": runner.COUNTRIES, "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
+                  "OUTPUT": out}  # fmt: skip
 
-    def show_comparison(self, result):
-        """Pivots from the comparison's metrics table; the mean rank layers in the project."""
-        table = QgsVectorLayer(result["METRICS"], "compare_metrics", "ogr")
-        names = table.fields().names()
-        records = []
-        for f in table.getFeatures():
-            row = {n: (None if str(v) == "NULL" else v) for n, v in zip(names, f.attributes())}
-            row["model"] = row.get("label") or row.get("model")
-            records.append(row)
-        del table
+        def load(task):
+            result = task.results[-1]
+            return {"RECORDS": read_records(result["METRICS"]),
+                    "LAYERS": open_mean_layers(result["MEAN_RANK_LAYERS"])}  # fmt: skip
+
+        task = AlgorithmChainTask(
+            tr("GeoBias: comparison"), [("geobias:comparemodels", params), (load, "load")]
+        )
+        labels = {"geobias:comparemodels": tr("Comparing the models…"),
+                  "load": tr("Loading the layers…")}  # fmt: skip
+        if not self.dock.start_job(task, self._compared, self.notice.show_text, labels):
+            return None
+        return task
+
+    def _compared(self, task):
+        self.result = task.results[0]
+        loaded = task.results[-1]
+        self.show_comparison(self.result, loaded["RECORDS"], loaded["LAYERS"])
+        self.dock.panel.succeeded(task)
+
+    def show_comparison(self, result, records=None, mean_layers=None):
+        """Pivots from the comparison's metrics table; the mean rank layers in the project
+        (opened by the job when it could)."""
+        if records is None:
+            records = read_records(result["METRICS"])
         self.pivots = {p.metric: p for p in pivots(records)}
-        self.add_mean_layers(result["MEAN_RANK_LAYERS"])
+        if mean_layers is None:
+            mean_layers = open_mean_layers(result["MEAN_RANK_LAYERS"])
+        self.add_mean_layers(mean_layers)
         self.show_metric()
         self.dock.show_tab(self)
 
-    def add_mean_layers(self, uris):
+    def add_mean_layers(self, layers):
         """The mean rank layers under "GeoBias — comparison" (a new comparison replaces them)."""
-        from ..processing.styles import short_topic
-
         project = QgsProject.instance()
         root = project.layerTreeRoot()
         group = root.findGroup(GROUP)
@@ -293,13 +341,7 @@ class CompareTab(QWidget, FORM):
         else:
             project.removeMapLayers([n.layerId() for n in group.findLayers()])
         self.mean_layers = []
-        for uri in uris:
-            layer = QgsVectorLayer(uri, "mean", "ogr")  # its default style comes from the file
-            if not layer.isValid():
-                continue
-            topic = distinct(layer, "topic")
-            layer.setName(tr("Mean rank · {topic}").format(
-                topic=short_topic(topic[0]) if topic else "?"))  # fmt: skip
+        for layer in layers:
             project.addMapLayer(layer, False)
             group.addLayer(layer)
             self.mean_layers.append(layer)
@@ -332,8 +374,9 @@ class CompareTab(QWidget, FORM):
                 table.setItem(r, c, NumberItem(v))
         table.setSortingEnabled(True)
         table.resizeColumnsToContents()
-        # Long topic names would push the numbers out of a narrow dock: elide them instead.
-        table.setColumnWidth(0, min(table.columnWidth(0), 170))
+        # Long topic names would push the numbers out of a narrow dock: elide them instead
+        # (a dozen characters always show).
+        fit_first_column(table, most=chars_width(table, 18))
         self.plot.set_data(p)
 
     def table_text(self):

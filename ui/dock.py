@@ -10,11 +10,11 @@ import os
 
 from qgis.core import Qgis, QgsProject
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
+from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QFormLayout,
     QFrame,
     QMessageBox,
     QPushButton,
@@ -22,6 +22,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
+from ..core.wording import strip_reprs
 from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
@@ -30,6 +31,7 @@ from . import runner
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
+from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
@@ -88,6 +90,16 @@ def confirmation_text(plan):
     )
 
 
+def prepare_labels(n):
+    """What the progress line says while a survey is prepared (points sampled, requests
+    counted) before its confirmation."""
+    return {
+        "geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
+        "points": tr("Reading the points…"),
+        "estimate": tr("Counting the requests…"),
+    }
+
+
 def compact_combo(combo, chars=10):
     """A combo box whose width does not grow with its longest item (long layer names, prompt
     presets): the dock stays narrow and the full text shows when the list opens."""
@@ -111,6 +123,9 @@ class GeoBiasDock(QDockWidget):
             self.body, tr("Run survey"), tr("Resume survey"), self.pusher(), step_labels()
         )
         self.ui.panelLayout.addWidget(self.panel)
+        # The tabs as buttons that wrap onto a second row in a narrow dock.
+        self.strip = TabStrip(self.ui.tabs, self.body)
+        self.ui.bodyLayout.insertWidget(self.ui.bodyLayout.indexOf(self.ui.tabs), self.strip)
         self.area = AreaTab(self)
         self.survey = SurveyTab(self)
         self.results = ResultsTab(self)
@@ -123,7 +138,14 @@ class GeoBiasDock(QDockWidget):
         self.add_tab(self.herb, tr("Regional bias"))
         self.compare = CompareTab(self)
         self.add_tab(self.compare, tr("Compare"))
+        # A tab with a run of its own shows its Run/Cancel where the survey's are, below the
+        # tabs (always in view), instead of at the end of its scrolled content.
+        self.tab_panels = {self.herb: self.herb.panel}
+        for panel in self.tab_panels.values():
+            self.ui.panelLayout.addWidget(panel)
+        self._show_survey_run(self.ui.tabs.currentIndex())
         self.ui.tabs.currentChanged.connect(self._show_survey_run)
+        self.panel.busyChanged.connect(lambda busy: self._show_survey_run())
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.panel.runRequested.connect(self.run)
         self.ui.helpButton.clicked.connect(self.open_help)
@@ -141,13 +163,18 @@ class GeoBiasDock(QDockWidget):
     def add_tab(self, widget, title):
         """Add a tab (in a scroll area: the dock's height never depends on a tab's content)."""
         for combo in widget.findChildren(QComboBox):
-            compact_combo(combo)
+            compact_combo(combo, combo.minimumContentsLength() or 10)  # a tab may set fewer
+        widget.layout().setContentsMargins(4, 6, 4, 6)  # the dock is narrow: room for fields
+        for form in widget.findChildren(QFormLayout):
+            # In a narrow dock a field too wide beside its label goes below it.
+            form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(widget)
         index = self.ui.tabs.addTab(scroll, title)
+        self.strip.add(index, title)
         # Scroll only vertically: the dock is as wide as the widest tab needs.
         bar = scroll.verticalScrollBar().sizeHint().width()
         width = max(w.minimumSizeHint().width() for w in self.tab_widgets()) + bar
@@ -155,12 +182,33 @@ class GeoBiasDock(QDockWidget):
             self.ui.tabs.widget(i).setMinimumWidth(width)
         return index
 
-    def _show_survey_run(self, index):
-        """The survey's name, Run and progress only where they apply: the Regional bias tab
-        has its own."""
-        survey = self.tab_widgets()[index] is not self.herb
-        for w in (self.ui.nameLabel, self.ui.nameEdit, self.panel):
-            w.setVisible(survey)
+    def _show_survey_run(self, index=None):
+        """The run panel of the current tab below the tabs: its own (Regional bias) or the
+        dock's; a job of the other tabs stays in sight there too, with its Cancel. The survey
+        name stays: it names the output folders of every tab."""
+        shown = self.current_panel()
+        for panel in self.tab_panels.values():
+            panel.setVisible(panel is shown)
+        self.panel.setVisible(shown is self.panel or self.panel.busy)
+
+    def current_panel(self):
+        """The run panel of the current tab (the dock's, unless the tab has its own)."""
+        widget = self.ui.tabs.currentWidget()
+        return self.tab_panels.get(widget.widget() if widget else None, self.panel)
+
+    def start_job(self, task, done, explain, labels=None):
+        """Run a tab's background job (sampling, overlay, metrics, report, comparison) on the
+        dock's run panel: one job at a time, its progress and Cancel always below the tabs.
+        `explain(sentence)` shows why it stopped in the tab. False if another job runs."""
+        if self.panel.busy:
+            explain(
+                tr("{job} is running: wait for it to finish or cancel it.").format(
+                    job=self.panel.task.description()
+                ),
+                Qgis.MessageLevel.Info,
+            )
+            return False
+        return self.panel.start(task, done, explain=explain, resumable=False, labels=labels)
 
     def tab_widgets(self):
         tabs = self.ui.tabs
@@ -197,12 +245,16 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ run
     def run(self):
-        """Confirm what will be sent, then run the survey algorithms as a background task."""
+        """Confirm what will be sent, then run the survey algorithms as a background task.
+
+        The points are sampled (unless previewed) and the requests counted in a first
+        background job; the confirmation follows, then the survey's own task."""
         if self.panel.busy:
             return
+        self.plan = None  # set when the survey's own task starts
         s = self.settings()
-        geom = self.area.area_geometry()
-        if geom is None:
+        area = self.area.study_area()
+        if area is None:
             self.push(tr("Draw or pick a study area first."), Qgis.MessageLevel.Warning)
             return
         if not s.topics or not s.endpoints:
@@ -219,11 +271,32 @@ class GeoBiasDock(QDockWidget):
             if problem:
                 self.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
                 return
-        if self.area.preview_layer is None:
-            n = s.n_points  # (pylupdate5 misses a plural count written as an attribute)
-            self.panel.set_text(translate("@default", "Sampling %n point(s)…", None, n), paint=True)
+        preview = None
+        if self.area.preview_layer is not None and self.area.preview_points is not None:
+            preview = (self.area.preview_layer, self.area.preview_points)
         try:
-            plan = runner.plan(s, geom, self.area.preview_layer)
+            task = runner.prepare_task(s, area, preview)
+        except Exception as e:
+            self.push(
+                tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
+                Qgis.MessageLevel.Warning,
+            )
+            return
+        self.panel.start(
+            task, lambda t: self._prepared(t, s), stopped_sentence=self.cannot_start,
+            resumable=False, labels=prepare_labels(s.n_points),
+        )  # fmt: skip
+
+    @staticmethod
+    def cannot_start(reason):
+        return tr("Cannot start the survey: {e}.").format(e=reason)
+
+    def _prepared(self, task, s):
+        """Points sampled and requests counted: confirm, build the plan and start it."""
+        prepared = task.results[-1]
+        try:
+            plan = runner.plan(s, None, prepared["LAYER"], estimate=False,
+                               lonlat=prepared["LONLAT"])  # fmt: skip
         except Exception as e:
             self.panel.set_text("")
             self.push(
@@ -232,8 +305,10 @@ class GeoBiasDock(QDockWidget):
                 details=e,
             )
             return
+        plan.estimate, plan.parts = prepared["ESTIMATE"], prepared.get("PARTS", [])
         self.panel.set_text("")
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
+            self.panel.set_text(tr("Not started."))
             return
         self.start(plan)
 
@@ -316,6 +391,7 @@ class GeoBiasDock(QDockWidget):
             )
             return
         self.area.points_band.reset()  # the rated points replace the preview on the map
+        self.results.columns.update(self.plan.columns)
         self.show_results(layers)
         self.panel.succeeded(task)
 
@@ -327,11 +403,23 @@ class GeoBiasDock(QDockWidget):
 
     # ------------------------------------------------------------------ help and messages
     def open_help(self):
-        """The user guide shipped with the plugin, in the system's browser."""
-        if not os.path.isfile(GUIDE):
-            self.push(tr("The user guide is missing from the plugin folder: {p}").format(p=GUIDE))
-            return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(GUIDE))
+        """The user guide shipped with the plugin: in the system's browser, else in a QGIS
+        window (ui/guide.py); its path in the message bar. Returns that window, if any."""
+        from .guide import open_guide
+
+        return open_guide(GUIDE, self, self._push_with_button)
+
+    def _push_with_button(self, text, level, button=None):
+        """push(), or with `button` (text, slot) an entry with that button."""
+        if button is None:
+            self.push(text, level)
+            return
+        from .guide import message_button
+
+        bar = self.iface.messageBar()
+        widget = bar.createMessage(tr("GeoBias"), text)
+        message_button(widget, *button)
+        bar.pushWidget(widget, level, 15)
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""
@@ -348,7 +436,7 @@ class GeoBiasDock(QDockWidget):
                 )
             log(str(details), level)
         bar = self.iface.messageBar()
-        widget = bar.createMessage(tr("GeoBias"), text)
+        widget = bar.createMessage(tr("GeoBias"), strip_reprs(str(text)))  # never a repr
         if details is not None:
             button = QPushButton(tr("Details"), widget)
             button.clicked.connect(self.iface.openMessageLog)

@@ -30,6 +30,7 @@ from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
 from .layer_combo import follow_layer
+from .narrow import chars_width, fit_first_column
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, error_sentence
 
@@ -150,6 +151,9 @@ class HerbTab(QWidget, FORM):
             follow_layer(layer_combo, show_fields)
         for combo in (self.topIdCombo, self.midIdCombo):
             combo.setAllowEmptyFieldName(True)  # empty: the name is the id
+        for combos in self.fieldCombos.values():
+            for combo in combos:  # two or three in a row: short enough for a narrow dock
+                combo.setMinimumContentsLength(6)
         self.midLayerCombo.layerChanged.connect(self.update_visibility)
         # The key of a protected endpoint (e.g. a hosted vLLM) stays in QGIS's auth database:
         # only its config id goes into the parameters.
@@ -165,8 +169,8 @@ class HerbTab(QWidget, FORM):
         self.urlEdit.textChanged.connect(self.show_model)
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
-        self.panel = RunPanel(self, tr("Run HERB"), tr("Resume HERB"), self.dock.pusher())
-        self.panelLayout.addWidget(self.panel)
+        # The dock shows this panel below the tabs while this tab is current.
+        self.panel = RunPanel(dock.body, tr("Run HERB"), tr("Resume HERB"), self.dock.pusher())
         self.panel.runRequested.connect(self.run)
         # C first after the name: the dock is narrow, level and parent come last.
         headers = [tr("Region"), "C_w", "C_z", tr("Sub-regions"), tr("Level"), tr("Parent")]
@@ -174,7 +178,11 @@ class HerbTab(QWidget, FORM):
         self.regionTable.setHorizontalHeaderLabels(headers)
         header = self.regionTable.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # The names keep a dozen characters however narrow the dock (the table scrolls).
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.regionTable.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        fit_first_column(self.regionTable, most=chars_width(self.regionTable, 22))
         self.regionTable.verticalHeader().hide()
         self.regionTable.itemSelectionChanged.connect(self.show_selected)
         self.childBars = HerbBars(self)
@@ -308,7 +316,7 @@ class HerbTab(QWidget, FORM):
         try:
             self.show_results(task.results[0])
         except Exception as e:  # noqa: BLE001 - a file that cannot be read: say so, keep QGIS
-            self.dock.push(tr("Could not load the results: {e}").format(e=e),
+            self.dock.push(tr("Could not load the results: {e}").format(e=error_sentence(e)),
                            Qgis.MessageLevel.Critical, details=e)  # fmt: skip
             return
         self.panel.succeeded(task)
@@ -352,7 +360,8 @@ class HerbTab(QWidget, FORM):
             name = QTableWidgetItem(r["region"])
             name.setData(Qt.ItemDataRole.UserRole, i)
             table.setItem(i, 0, name)
-            name.setToolTip(f"{r['level']} · {r['parent'] or ''}")
+            # The whole name (a narrow column elides it), its level and parent.
+            name.setToolTip(" · ".join(str(v) for v in (r["region"], r["level"], r["parent"]) if v))
             table.setItem(i, 1, NumberItem(r["c_w"]))
             table.setItem(i, 2, NumberItem(r["c_z"]))
             table.setItem(i, 3, NumberItem(r["n_children"]))
@@ -361,6 +370,7 @@ class HerbTab(QWidget, FORM):
             table.setItem(i, 5, QTableWidgetItem(r["parent"] or ""))
         table.setSortingEnabled(True)
         table.sortItems(1, Qt.SortOrder.DescendingOrder)
+        fit_first_column(table, most=chars_width(table, 22))
         table.selectRow(0)
 
     def selected_region(self):

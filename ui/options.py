@@ -4,18 +4,20 @@ Python that runs the embedded model."""
 import os
 from dataclasses import replace
 
-from qgis.core import QgsApplication, QgsSettings, QgsTask
+from qgis.core import Qgis, QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 
 from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
+from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import tr, translate
 from ..paths import ICON
 from ..processing.network import use_qgis_network
 from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
+from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
 
@@ -186,8 +188,12 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         def done(exception, models=None):
             self.task = None
             if exception is not None:
-                msg = str(exception) if isinstance(exception, EndpointError) else repr(exception)
-                self.statusLabel.setText(tr("Failed: {msg}").format(msg=msg[:300]))
+                # One sentence, never a repr (the traceback goes to the log).
+                log(f"endpoint check failed: {exception!r}", Qgis.MessageLevel.Warning)
+                msg = str(exception) if isinstance(exception, EndpointError) else exception
+                self.statusLabel.setText(
+                    tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
+                )
                 return
             models = models or []
             current = self.modelCombo.currentText()
@@ -224,7 +230,9 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         def done(exception, result=None):
             self.python_task = None
             if exception is not None:
-                reason = str(exception) if isinstance(exception, EmbeddedError) else repr(exception)
+                log(f"model Python check failed: {exception!r}", Qgis.MessageLevel.Warning)
+                reason = (strip_reprs(str(exception))[:400] if isinstance(exception, EmbeddedError)
+                          else error_sentence(exception, limit=400))  # fmt: skip
                 self.pythonStatusLabel.setText(
                     tr("Cannot run the model: {reason}. Install: {line}").format(
                         reason=reason[:400], line=model_install_line()

@@ -12,12 +12,13 @@ from qgis.core import (
     QgsMapLayerProxyModel,
     QgsProject,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QPainter
 from qgis.PyQt.QtWidgets import (
-    QApplication,
+    QFormLayout,
     QListWidgetItem,
     QSizePolicy,
     QTableWidgetItem,
@@ -30,12 +31,20 @@ from ..processing.features import as_float
 from ..processing.plots import PlotStyle, paint_scatter
 from . import runner
 from .layer_combo import follow_layer
+from .narrow import fit_first_column
+from .notice import Notice
 from .results import _num
+from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "overlay_tab.ui"))
 # Fields of the aggregated units that are GeoBias's own, not census variables.
 OWN_FIELDS = {"n_points", "n_scored", "answer_rate", "mean_rating", "mean_rank",
               "mean_rank_error", "few_points", "fid"}  # fmt: skip
+# The bias measures a layer may hold, the default first (aggregate's units, rated points).
+BIAS_FIELDS = ("mean_rank_error", "rank_error", "mean_rating", "score")
+# The layer property naming the rated points and units an aggregated layer came from: a new
+# aggregation of the same two replaces that layer instead of adding another.
+AGGREGATE_KEY = "geobias/aggregate"
 # Census fields ticked at first for the bundled countries and US counties.
 BUNDLED_FIELDS = {"infant_mortality", "life_exp", "gdp_percap", "pop_density", "unemployment"}
 
@@ -66,13 +75,25 @@ class ScatterPlot(QWidget):
         p.end()
 
 
-def _columns(layer, names, skip_flagged=True):
-    """Columns (float arrays) of a layer, units flagged few_points left out as the algorithms
-    leave them out."""
-    present = [n for n in names if layer.fields().lookupField(n) >= 0]
-    flag = layer.fields().lookupField("few_points") >= 0 and skip_flagged
+def job_labels():
+    """What the progress line says during the Overlay tab's jobs."""
+    return {
+        "geobias:aggregatetopolygons": tr("Aggregating the points per unit…"),
+        "geobias:correlate": tr("Correlating…"),
+        "geobias:hotspots": tr("Finding hot spots…"),
+        "load": tr("Loading the layers…"),
+        "read": tr("Reading the table…"),
+    }
+
+
+def _columns(layer, names, fields=None, skip_flagged=True):
+    """Columns (float arrays) of a layer (or a feature source with its `fields`), units flagged
+    few_points left out as the algorithms leave them out."""
+    fields = fields if fields is not None else layer.fields()
+    present = [n for n in names if fields.lookupField(n) >= 0]
+    flag = fields.lookupField("few_points") >= 0 and skip_flagged
     request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
-    request.setSubsetOfAttributes(present + (["few_points"] if flag else []), layer.fields())
+    request.setSubsetOfAttributes(present + (["few_points"] if flag else []), fields)
     cols = {n: [] for n in present}
     keep = []
     for f in layer.getFeatures(request):
@@ -98,6 +119,8 @@ class OverlayTab(QWidget, FORM):
             )
         for combo in (self.valueFieldCombo, self.hotFieldCombo):
             combo.setFilters(QgsFieldProxyModel.Filter.Numeric)
+            # Empty rather than a field that measures no bias (fid, a census column).
+            combo.setAllowEmptyFieldName(True)
         for key in WEIGHTS.keys:
             self.weightsCombo.addItem(WEIGHTS.label(key), key)
         self.scatter = ScatterPlot(self)
@@ -115,6 +138,17 @@ class OverlayTab(QWidget, FORM):
         self.aggregateButton.clicked.connect(self.aggregate)
         self.correlateButton.clicked.connect(self.correlate)
         self.hotspotsButton.clicked.connect(self.hotspots)
+        self.units_layer = self.corr_result = self.hot_result = None
+        # Each step says in its own box why it did not run.
+        self.notices = {}
+        for key, box in (("aggregate", self.aggregateBox), ("correlate", self.correlateBox),
+                         ("hotspots", self.hotspotsBox)):  # fmt: skip
+            notice = Notice(box)
+            if isinstance(box.layout(), QFormLayout):
+                box.layout().addRow(notice)
+            else:
+                box.layout().addWidget(notice)
+            self.notices[key] = notice
         self._corr_layer_changed(self.corrLayerCombo.currentLayer())
         self._hot_layer_changed(self.hotLayerCombo.currentLayer())
         self._weights_changed()
@@ -148,82 +182,125 @@ class OverlayTab(QWidget, FORM):
         return [i.text() for i in items if i.checkState() == Qt.CheckState.Checked]
 
     # ------------------------------------------------------------------ running
-    def _run(self, alg_id, params, what):
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            return runner.run_algorithm(alg_id, params)
-        except Exception as e:
-            self.dock.push(tr("{what} failed: {e}").format(what=what, e=e),
-                           Qgis.MessageLevel.Warning, details=e)  # fmt: skip
+    def _start(self, what, steps, title, done):
+        """Run one of this tab's jobs on the dock's run panel; why it stopped shows in the
+        step's own box. Returns the task, or None."""
+        notice = self.notices[what]
+        task = AlgorithmChainTask(title, steps)
+        if not self.dock.start_job(task, done, notice.show_text, job_labels()):
             return None
-        finally:
-            QApplication.restoreOverrideCursor()
+        return task
 
-    def _load(self, uri, name):
-        layer = QgsVectorLayer(uri, name, "ogr")
+    @staticmethod
+    def _open_output(key, name):
+        """A load step: the algorithm's output layer opened and styled in the task."""
+
+        def load(task):
+            uri = task.results[-1][key]
+            return {"LAYER": runner.open_in_task(uri, name)}
+
+        return load
+
+    def _add(self, layer, replace=None):
+        """Add an output layer; `replace` (property, value): in place of the project's layer
+        that has that value (the same aggregation run again), at its place in the tree."""
         if not layer.isValid():
-            self.dock.push(tr("Could not read {uri}.").format(uri=uri), Qgis.MessageLevel.Warning)
             return None
-        runner.add_saved_styles(layer)
-        QgsProject.instance().addMapLayer(layer)
+        if replace is None:
+            QgsProject.instance().addMapLayer(layer)
+            return layer
+        layer.setCustomProperty(*replace)
+        replace_layer(layer, *replace)
         return layer
 
     def aggregate(self):
-        """geobias:aggregatetopolygons of the chosen layers; the units go to the map and become
-        the layer to correlate and to search for hot spots."""
+        """geobias:aggregatetopolygons of the chosen layers in a background job; the units go
+        to the map and become the layer to correlate and to search for hot spots."""
+        notice = self.notices["aggregate"]
+        notice.clear_text()
         points, units = self.pointsCombo.currentLayer(), self.unitsCombo.currentLayer()
         if points is None or units is None:
-            self.dock.push(tr("Choose a rated points layer and a polygon layer of units."),
-                           Qgis.MessageLevel.Info)  # fmt: skip
+            notice.show_text(tr("Choose a rated points layer and a polygon layer of units."),
+                             Qgis.MessageLevel.Info)  # fmt: skip
             return None
         out = os.path.join(runner.output_dir("overlay", run=True), "units.gpkg")
-        params = {"INPUT": points, "POLYGONS": units, "MIN_POINTS": self.minPointsSpin.value(),
-                  "OUTPUT": out}  # fmt: skip
-        result = self._run("geobias:aggregatetopolygons", params, tr("Aggregating"))
-        if result is None:
-            return None
-        layer = self._load(result["OUTPUT"], tr("{units}: mean rank error").format(
-            units=units.name()))  # fmt: skip
-        if layer is not None:
+        minimum = self.minPointsSpin.value()
+        params = {"INPUT": runner.layer_param(points), "POLYGONS": runner.layer_param(units),
+                  "MIN_POINTS": minimum, "OUTPUT": out}  # fmt: skip
+        name = tr("{units}: mean rank error").format(units=units.name())
+        key = f"{points.id()}|{units.id()}"
+
+        def done(task):
+            result = task.results[0]
+            layer = self._add(task.results[-1]["LAYER"], replace=(AGGREGATE_KEY, key))
+            self.dock.panel.succeeded(task)
+            if layer is None:
+                notice.show_text(tr("Could not read {uri}.").format(uri=result["OUTPUT"]))
+                return
+            self.units_layer = layer
             self.corrLayerCombo.setLayer(layer)
             self.hotLayerCombo.setLayer(layer)
             self.dock.push(
                 tr("{u} units have points; {f} have fewer than {m} (grey).").format(
-                    u=result["N_UNITS"], f=result["N_FLAGGED"], m=self.minPointsSpin.value()),
+                    u=result["N_UNITS"], f=result["N_FLAGGED"], m=minimum),
                 Qgis.MessageLevel.Success,
             )  # fmt: skip
-        return layer
+
+        steps = [("geobias:aggregatetopolygons", params),
+                 (self._open_output("OUTPUT", name), "load")]  # fmt: skip
+        return self._start("aggregate", steps, tr("GeoBias: aggregate"), done)
 
     def correlate(self):
-        """geobias:correlate of the bias measure with the ticked fields: the table, the
-        multiple-testing note and a scatter plot of the selected field."""
+        """geobias:correlate of the bias measure with the ticked fields in a background job:
+        the table, the multiple-testing note and a scatter plot of the selected field."""
+        notice = self.notices["correlate"]
+        notice.clear_text()
         layer, value = self.corrLayerCombo.currentLayer(), self.valueFieldCombo.currentField()
         fields = [f for f in self.checked_fields() if f != value]
         if layer is None or not value or not fields:
-            self.dock.push(tr("Choose a layer, its bias measure and at least one census field."),
-                           Qgis.MessageLevel.Info)  # fmt: skip
+            notice.show_text(tr("Choose a layer, its bias measure and at least one census field."),
+                             Qgis.MessageLevel.Info)  # fmt: skip
             return None
         out = os.path.join(runner.output_dir("overlay", run=True), "correlations.gpkg")
-        params = {"INPUT": layer, "VALUE_FIELD": value, "FIELDS": fields, "OUTPUT": out}
-        result = self._run("geobias:correlate", params, tr("Correlating"))
-        if result is None:
-            return None
-        table = QgsVectorLayer(result["OUTPUT"], "correlations", "ogr")
-        rows = list(table.getFeatures())
+        params = {"INPUT": runner.layer_param(layer), "VALUE_FIELD": value, "FIELDS": fields,
+                  "OUTPUT": out}  # fmt: skip
+        source, layer_fields = QgsVectorLayerFeatureSource(layer), layer.fields()
+
+        def read(task):
+            """The table's rows and the plotted columns, in the task."""
+            table = QgsVectorLayer(task.results[-1]["OUTPUT"], "correlations", "ogr")
+            rows = [{n: f[n] for n in ("field", "rho", "lo", "hi", "p", "p_bh", "reason")}
+                    for f in table.getFeatures()]  # fmt: skip
+            return {"ROWS": rows, "DATA": _columns(source, [value, *fields], layer_fields)}
+
+        def done(task):
+            result, read_out = task.results[0], task.results[-1]
+            self.dock.panel.succeeded(task)
+            self.show_correlations(result, read_out["ROWS"], read_out["DATA"], value)
+
+        steps = [("geobias:correlate", params), (read, "read")]
+        return self._start("correlate", steps, tr("GeoBias: correlate"), done)
+
+    def show_correlations(self, result, rows, data, value):
+        """The table of rho per field, the note and the scatter plot of the first field."""
         self.corrTable.setRowCount(len(rows))
         for r, f in enumerate(rows):
             rho = _num(f["rho"])
-            ci = "" if rho != rho else f"{rho:+.2f} [{_num(f['lo']):+.2f}, {_num(f['hi']):+.2f}]"
+            ci = "–" if rho != rho else f"{rho:+.2f} [{_num(f['lo']):+.2f}, {_num(f['hi']):+.2f}]"
+            reason = str(f["reason"] or "") if rho != rho else ""  # why the row is empty
             for c, text in enumerate((f["field"], ci, _p(f["p"]), _p(f["p_bh"]))):
-                self.corrTable.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(str(text))
+                item.setToolTip(reason)
+                self.corrTable.setItem(r, c, item)
         self.corrTable.resizeColumnsToContents()
+        fit_first_column(self.corrTable)
         self.noteLabel.setText(result["NOTE"])
-        self.corr_data = _columns(layer, [value, *fields])
+        self.corr_data = data
         self.corr_value = value
+        self.corr_result = result
         if rows:
             self.corrTable.selectRow(0)
             self.show_scatter(0)
-        return result
 
     def show_scatter(self, row):
         item = self.corrTable.item(row, 0) if row >= 0 else None
@@ -234,41 +311,67 @@ class OverlayTab(QWidget, FORM):
                               self.corr_value, f"{self.corr_value} · {field}")  # fmt: skip
 
     def hotspots(self):
-        """geobias:hotspots; the styled clusters go to the map, the global Moran's I below."""
+        """geobias:hotspots in a background job; the styled clusters go to the map, the global
+        Moran's I below."""
+        notice = self.notices["hotspots"]
+        notice.clear_text()
         layer, field = self.hotLayerCombo.currentLayer(), self.hotFieldCombo.currentField()
         if layer is None or not field:
-            self.dock.push(
-                tr("Choose a layer and the value to search for hot spots."), Qgis.MessageLevel.Info
-            )
+            notice.show_text(tr("Choose a layer and the value to search for hot spots."),
+                             Qgis.MessageLevel.Info)  # fmt: skip
             return None
         folder = runner.output_dir("overlay", run=True)
         weights = WEIGHTS.index(self.weightsCombo.currentData())
-        params = {"INPUT": layer, "FIELD": field, "WEIGHTS": weights, "K": self.kSpin.value(),
-                  "DISTANCE_KM": self.kmSpin.value(), "FDR": self.fdrCheck.isChecked(),
+        params = {"INPUT": runner.layer_param(layer), "FIELD": field, "WEIGHTS": weights,
+                  "K": self.kSpin.value(), "DISTANCE_KM": self.kmSpin.value(),
+                  "FDR": self.fdrCheck.isChecked(),
                   "OUTPUT": os.path.join(folder, "hotspots.gpkg"),
                   "METRICS": os.path.join(folder, "moran.gpkg")}  # fmt: skip
-        result = self._run("geobias:hotspots", params, tr("Finding hot spots"))
-        if result is None:
-            return None
-        self._load(result["OUTPUT"], tr("Hot spots of {field}").format(field=field))
-        self.moranLabel.setText(
-            tr("Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; "
-               "{hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.")
-            .format(i=result["MORAN_I"], z=result["MORAN_Z"], p=result["MORAN_P"],
-                    n=result["N_UNITS"], hh=result["N_HH"], ll=result["N_LL"],
-                    hot=result["N_HOT"], cold=result["N_COLD"])
-        )  # fmt: skip
-        return result
+        name = tr("Hot spots of {field}").format(field=field)
+
+        def done(task):
+            result = task.results[0]
+            self._add(task.results[-1]["LAYER"])
+            self.dock.panel.succeeded(task)
+            self.hot_result = result
+            self.moranLabel.setText(
+                tr("Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} "
+                   "units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold "
+                   "spots.")
+                .format(i=result["MORAN_I"], z=result["MORAN_Z"], p=result["MORAN_P"],
+                        n=result["N_UNITS"], hh=result["N_HH"], ll=result["N_LL"],
+                        hot=result["N_HOT"], cold=result["N_COLD"])
+            )  # fmt: skip
+
+        steps = [("geobias:hotspots", params), (self._open_output("OUTPUT", name), "load")]
+        return self._start("hotspots", steps, tr("GeoBias: hot spots"), done)
+
+
+def replace_layer(layer, prop, value):
+    """Add `layer` to the project where the layer whose property `prop` is `value` was (same
+    group, same place), removing that one; at the top when there is none."""
+    project = QgsProject.instance()
+    root = project.layerTreeRoot()
+    old = [lyr for lyr in project.mapLayers().values() if lyr.customProperty(prop) == value]
+    node = root.findLayer(old[0].id()) if old else None
+    if node is None:
+        project.addMapLayer(layer)
+    else:
+        parent = node.parent()
+        project.addMapLayer(layer, False)
+        parent.insertLayer(parent.children().index(node), layer)
+    project.removeMapLayers([lyr.id() for lyr in old])
 
 
 def _pick(combo, layer):
-    """The usual value to analyse: mean rank error of units, else the points' rank error."""
-    if layer is None:
-        return
-    for name in ("mean_rank_error", "rank_error", "mean_rating", "score"):
-        if layer.fields().lookupField(name) >= 0:
+    """The usual bias measure: the units' mean rank error, else the points' rank error, else
+    (no ground truth) the mean rating or score; none (an empty choice) on a layer without one
+    of them, never its first numeric field (fid)."""
+    for name in BIAS_FIELDS:
+        if layer is not None and layer.fields().lookupField(name) >= 0:
             combo.setField(name)
             return
+    combo.setField("")
 
 
 def _p(v):

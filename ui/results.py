@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+from qgis.core import QgsFeatureRequest
 from qgis.PyQt.QtCore import QAbstractTableModel, QModelIndex, QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QBrush, QColor, QPainter
 from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
@@ -32,6 +33,7 @@ ALIASES = {
     "n_no_score": ("n_no_score",),
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
+    "score_kind": ("score_kind",),
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 
@@ -51,6 +53,48 @@ def column_headers():
         "bias_score": tr("Bias score"),
         "moran_i": tr("Moran's I"),
     }
+
+
+def detail_labels():
+    """The metrics' names in the detail pane (room for whole words there)."""
+    return {
+        "n": tr("Points"),
+        "rho": tr("ρ with the ground truth"),
+        "rho_ci": tr("95% interval of ρ"),
+        "mad": tr("MAD of the ratings"),
+        "gini": tr("Gini of the ratings"),
+        "answer_rate": tr("Answer rate"),
+        "anchor_rho": tr("ρ with the anchor"),
+        "bias_score": tr("Bias score B"),
+        "moran_i": tr("Moran's I of the rank errors"),
+    }
+
+
+def metric_details(model, row):
+    """Every metric of one table row as HTML (name, value, and the cell's note beneath): the
+    detail pane under the table, readable whole in a narrow dock."""
+    from html import escape
+
+    index = model.index(row, 0)
+    if not index.isValid():
+        return ""
+    values = model.rows[row]
+    names = detail_labels()
+    lines = [f"<p><b>{escape(str(values.get('model', '')))}</b><br>"
+             f"{escape(str(values.get('topic', '')))}</p>",
+             "<table cellspacing='0' cellpadding='1'>"]  # fmt: skip
+    for col, (key, _header, _aliases) in enumerate(COLUMNS):
+        if key in ("model", "topic"):
+            continue
+        cell = model.index(row, col)
+        text = model.data(cell, Qt.ItemDataRole.DisplayRole)
+        note = model.data(cell, Qt.ItemDataRole.ToolTipRole)
+        lines.append(f"<tr><td>{escape(names.get(key, key))}</td>"
+                     f"<td align='right'>&nbsp;{escape(str(text))}</td></tr>")  # fmt: skip
+        if note:
+            lines.append(f"<tr><td colspan='2'><small>{escape(str(note))}</small></td></tr>")
+    lines.append("</table>")
+    return "".join(lines)
 
 
 def _num(v):
@@ -109,6 +153,28 @@ def rows_from_summaries(items):
             }
         )
     return rows
+
+
+def plot_columns(layer, fields=None):
+    """(score, truth, rank error) of a rated layer, or of a layer's feature source with its
+    `fields`; NaN where a field is absent or NULL. Read in the jobs' tasks for the layers they
+    show (thousands of points take a while; a feature source made on the main thread reads a
+    layer of the project safely from a task)."""
+    fields = fields if fields is not None else layer.fields()
+    names = fields.names()
+    wanted = [
+        "score" if "score" in names else "rating",
+        "truth",
+        "rank_error",
+    ]
+    present = [n for n in wanted if n in names]
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    request.setSubsetOfAttributes(present, fields)
+    cols = ([], [], [])
+    for f in layer.getFeatures(request):
+        for col, n in zip(cols, wanted):
+            col.append(_num(f[n]) if n in names else float("nan"))
+    return cols
 
 
 def _fmt(v, digits=2):

@@ -7,32 +7,39 @@ import re
 
 from qgis.core import (
     Qgis,
+    QgsApplication,
     QgsFeatureRequest,
     QgsProject,
     QgsVectorLayer,
+    QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import Qt, QUrl
-from qgis.PyQt.QtGui import QDesktopServices
-from qgis.PyQt.QtWidgets import QApplication, QFileDialog, QPushButton, QWidget
+from qgis.PyQt.QtCore import QEvent, Qt, QUrl
+from qgis.PyQt.QtGui import QDesktopServices, QTextOption
+from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
+from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import runner
+from .layer_choice import LayerChoice, layer_groups
 from .maptool import RatedPointTool
-from .results import BiasPlot, MetricsTableModel, rows_from_layer
-from .task import error_sentence
+from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
+from .notice import Notice, insert_after
+from .results import BiasPlot, MetricsTableModel, metric_details, plot_columns, rows_from_layer
+from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
 RATED_FIELDS = ("model", "topic", "score")
 
 
 def is_rated(layer):
-    """A GeoBias rated points layer: points with model, topic and score fields."""
+    """A GeoBias rated points layer: points with model, topic and score fields; a report's
+    own copies (kept in the project for its layout) are not results of their own."""
     if not isinstance(layer, QgsVectorLayer) or not layer.isValid() or not layer.isSpatial():
         return False
     names = layer.fields().names()
-    return all(n in names for n in RATED_FIELDS)
+    return all(n in names for n in RATED_FIELDS) and not is_report_copy(layer)
 
 
 def is_metrics(layer):
@@ -53,6 +60,55 @@ def gpkg_layers(path):
     names = [ds.GetLayer(i).GetName() for i in range(ds.GetLayerCount())]
     ds = None  # close before QGIS opens the layers
     return [(f"{path}|layername={name}", name) for name in names]
+
+
+def job_labels():
+    """What the progress line says during the Results tab's jobs."""
+    return {
+        "open": tr("Opening the layers…"),
+        "metrics": tr("Computing the bias metrics…"),
+        "geobias:biasmetrics": tr("Computing the bias metrics…"),
+        "load": tr("Loading the layers…"),
+        "geobias:report": tr("Writing the report…"),
+    }
+
+
+def metrics_params(sources, truth, out):
+    """geobias:biasmetrics over rated layers (anchor: the bundled countries' infant survival)."""
+    return {
+        "INPUT": sources,
+        "SCORE_FIELD": "score",
+        "TRUTH_FIELD": truth,
+        "ANCHOR": runner.COUNTRIES,
+        "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
+        "OUTPUT": out,
+    }
+
+
+def first_group(layer):
+    """(model, topic) of a rated layer's first point."""
+    for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
+        return str(f["model"]), str(f["topic"])
+    return "", layer.name()
+
+
+def open_gpkgs(paths):
+    """In a task: the rated layers (styled, named "topic · model", described) and the metrics
+    table of GeoPackages, still in the task's thread."""
+    layers, metrics = [], None
+    for path in paths:
+        for uri, name in gpkg_layers(path):
+            layer = QgsVectorLayer(uri, name, "ogr")
+            if is_metrics(layer):
+                metrics = layer
+                metrics.setName(tr("Bias metrics"))
+            elif is_rated(layer):
+                runner.add_saved_styles(layer)
+                describe_shown(layer)
+                layers.append(layer)
+    for layer in layers:
+        layer.setName(layer_name(*first_group(layer)))
+    return layers, metrics
 
 
 def group_name(paths):
@@ -78,6 +134,7 @@ class ResultsTab(QWidget, FORM):
         self.iface = dock.iface
         self.canvas = dock.canvas
         self.rated_layers = []
+        self.columns = {}  # layer id -> plot_columns(layer), read in the jobs' tasks
         self.identify_tool = None
         self.metrics = MetricsTableModel(self)
         self.metricsView.setModel(self.metrics)
@@ -85,15 +142,28 @@ class ResultsTab(QWidget, FORM):
         self.metricsView.horizontalHeader().setStretchLastSection(False)
         self.plot = BiasPlot(self)
         self.plotLayout.addWidget(self.plot)
+        wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.metricsView.selectionModel().currentRowChanged.connect(self._row_selected)
+        # Every metric of the selected row, wrapped to the dock's width (no sideways scrolling).
+        self.metricsDetail.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        # Its viewport's resizes (the pane's own come before the viewport has its new width).
+        self.metricsDetail.viewport().installEventFilter(self)
+        self.metricsDetail.hide()
         self.identifyButton.toggled.connect(self._toggle_identify)
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
         self.reportButton.clicked.connect(self.make_report)
+        self.notice = Notice(self)
+        self.choice = LayerChoice(self)
+        insert_after(self.layersButton, self.notice, self.layout())
+        insert_after(self.layersButton, self.choice, self.layout())
+        self.choice.changed.connect(self._choice_changed)
 
     # ------------------------------------------------------------------ loading results
-    def show_results(self, layers, group_name):
-        """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot."""
+    def show_results(self, layers, group_name, columns=None):
+        """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot;
+        `columns`: the plot's columns per layer id, read by the job that opened them."""
+        self.columns.update(columns or {})
         root = QgsProject.instance().layerTreeRoot()
         title = f"GeoBias — {group_name}"
         group = root.findGroup(title)
@@ -113,6 +183,7 @@ class ResultsTab(QWidget, FORM):
             elif is_rated(layer):
                 rated.append(layer)
         self.rated_layers = rated
+        self.choice.set_layers(rated)
         if metrics is not None:
             self.show_metrics(metrics)
         self.dock.show_tab(self)
@@ -128,84 +199,101 @@ class ResultsTab(QWidget, FORM):
 
     def open_files(self, paths):
         """Rated layers and metrics of GeoPackages (a dock run's folder has several, the
-        survey algorithm writes one); metrics are computed when no table comes with them."""
-        layers, metrics = [], None
-        for path in paths:
-            for uri, name in gpkg_layers(path):
-                layer = QgsVectorLayer(uri, name, "ogr")
-                if is_metrics(layer):
-                    metrics = layer
-                    metrics.setName(tr("Bias metrics"))
-                elif is_rated(layer):
-                    runner.add_saved_styles(layer)
-                    describe_shown(layer)
-                    layers.append(layer)
-        if not layers:
-            self.dock.push(
-                tr("No rated points layer (model, topic and score fields) in {files}.").format(
-                    files=", ".join(os.path.basename(p) for p in paths)
-                ),
-                Qgis.MessageLevel.Warning,
-            )
-            return []
-        models = {self._first(layer)[0] for layer in layers}
-        for layer in layers:
-            model, topic = self._first(layer)
-            layer.setName(layer_name(model, topic, with_model=len(models) > 1))
-        if metrics is None:
-            metrics = self.compute_metrics(layers)
-        self.show_results(layers + ([metrics] if metrics is not None else []), group_name(paths))
-        return layers
+        survey algorithm writes one), opened and styled in a background job; metrics are
+        computed there when no table comes with them. Returns the job's task (None if none
+        started)."""
+        self.notice.clear_text()
+        out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
+
+        def open_step(task):
+            layers, metrics = open_gpkgs(paths)
+            if metrics is None and layers:
+                truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
+                params = metrics_params([lyr.source() for lyr in layers], truth, out)
+                result = task.run_algorithm("geobias:biasmetrics", params, len(task.results))
+                if result is None:
+                    return None
+                metrics = QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
+            columns = {layer.id(): plot_columns(layer) for layer in layers}
+            main = QgsApplication.instance().thread()
+            for layer in layers + ([metrics] if metrics is not None else []):
+                layer.moveToThread(main)
+            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns}
+
+        task = AlgorithmChainTask(tr("GeoBias: opening results"), [(open_step, "open")])
+
+        def opened(task):
+            rated, metrics = task.results[-1]["RATED"], task.results[-1]["METRICS"]
+            self.dock.panel.succeeded(task)
+            if not rated:
+                self.notice.show_text(
+                    tr("No rated points layer (model, topic and score fields) in {files}.").format(
+                        files=", ".join(os.path.basename(p) for p in paths)
+                    )
+                )
+                return
+            self.show_results(rated + ([metrics] if metrics is not None else []),
+                              group_name(paths), task.results[-1]["COLUMNS"])  # fmt: skip
+
+        return self._start(task, opened)
 
     def use_selected_layers(self):
-        """The rated layers selected in the Layers panel (all rated layers if none is)."""
+        """The rated layers selected in the Layers panel (all rated layers if none is); when
+        several hold the same model × topic, the tab asks which one to use."""
+        self.notice.clear_text()
         view = self.iface.layerTreeView() if hasattr(self.iface, "layerTreeView") else None
         chosen = [lyr for lyr in (view.selectedLayers() if view else []) if is_rated(lyr)]
         if not chosen:
             chosen = [lyr for lyr in QgsProject.instance().mapLayers().values() if is_rated(lyr)]
         if not chosen:
-            self.dock.push(tr("No rated points layer in the project."), Qgis.MessageLevel.Info)
-            return
-        metrics = self.compute_metrics(chosen)
-        self.rated_layers = chosen
-        if metrics is not None:
-            self.show_metrics(metrics)
-        self.dock.show_tab(self)
+            self.notice.show_text(tr("No rated points layer in the project."),
+                                  Qgis.MessageLevel.Info)  # fmt: skip
+            return None
+        self.choice.set_layers(chosen)
+        return self.compute_metrics(self.choice.chosen())
+
+    def _choice_changed(self):
+        if self.choice.layers:
+            self.compute_metrics(self.choice.chosen())
 
     def compute_metrics(self, layers):
-        """geobias:biasmetrics over the layers (anchor: the bundled countries' infant survival)."""
+        """geobias:biasmetrics over the layers in a background job (anchor: the bundled
+        countries' infant survival); the table and plot follow. Returns the task or None."""
+        self.notice.clear_text()
         truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
-        for layer in layers:  # memory layers are found through the project
-            if QgsProject.instance().mapLayer(layer.id()) is None:
-                QgsProject.instance().addMapLayer(layer, False)
         out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
-        try:
-            result = runner.run_algorithm(
-                "geobias:biasmetrics",
-                {
-                    "INPUT": [lyr.id() for lyr in layers],
-                    "SCORE_FIELD": "score",
-                    "TRUTH_FIELD": truth,
-                    "ANCHOR": runner.COUNTRIES,
-                    "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
-                    "OUTPUT": out,
-                },
-            )
-        except Exception as e:
-            self.dock.push(
-                tr("Could not compute the metrics: {e}.").format(e=error_sentence(e)),
-                Qgis.MessageLevel.Warning,
-                details=e,
-            )
+        params = metrics_params([runner.layer_param(lyr) for lyr in layers], truth, out)
+
+        sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
+
+        def load(task):
+            """The metrics table and the plotted columns of each layer, in the task."""
+            columns = {lid: plot_columns(*source) for lid, source in sources.items()}
+            return {"LAYER": runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
+                                                 styles=False), "COLUMNS": columns}  # fmt: skip
+
+        task = AlgorithmChainTask(
+            tr("GeoBias: bias metrics"), [("geobias:biasmetrics", params), (load, "load")]
+        )
+
+        def computed(task):
+            self.rated_layers = list(layers)
+            self.columns.update(task.results[-1]["COLUMNS"])
+            self.show_metrics(task.results[-1]["LAYER"])
+            self.dock.panel.succeeded(task)
+            self.dock.show_tab(self)
+
+        return self._start(task, computed)
+
+    def _start(self, task, done):
+        """Run one of this tab's jobs on the dock's run panel; why it stopped shows here."""
+        if not self.dock.start_job(task, done, self.notice.show_text, job_labels()):
             return None
-        return QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
+        return task
 
     @staticmethod
     def _first(layer):
-        """(model, topic) of a rated layer's first point."""
-        for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
-            return str(f["model"]), str(f["topic"])
-        return "", layer.name()
+        return first_group(layer)
 
     # ------------------------------------------------------------------ report
     def report_layer(self):
@@ -213,39 +301,37 @@ class ResultsTab(QWidget, FORM):
         index = self.metricsView.currentIndex()
         if index.isValid() and index.row() < len(self.metrics.rows):
             row = self.metrics.rows[index.row()]
-            layer = self._rated_layer(row["model"], row["topic"])
+            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
             if layer is not None:
                 return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
 
     def make_report(self):
         """geobias:report of the selected rated layer, with the newest hot spots layer of the
-        project; the PDF beside the project, the layout in Project → Layouts."""
+        project, in a background job; the PDF beside the project, the layout in Project →
+        Layouts. Returns the task, or None."""
+        self.notice.clear_text()
         layer = self.report_layer()
         if layer is None:
-            self.dock.push(
+            self.notice.show_text(
                 tr("Open results or use selected layers first, then pick a row of the table."),
                 Qgis.MessageLevel.Info,
             )
             return None
         spots = [lyr for lyr in QgsProject.instance().mapLayers().values()
-                 if isinstance(lyr, QgsVectorLayer) and lyr.isValid()
+                 if isinstance(lyr, QgsVectorLayer) and lyr.isValid() and not is_report_copy(lyr)
                  and lyr.fields().lookupField("lisa_class") >= 0]  # fmt: skip
         pdf = os.path.join(runner.output_dir("reports", run=True), "report.pdf")
-        params = {"INPUT": layer, "OUTPUT": pdf}
+        params = {"INPUT": runner.layer_param(layer), "OUTPUT": pdf}
         if spots:
-            params["HOTSPOTS"] = spots[-1]
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            result = runner.run_algorithm("geobias:report", params)
-        except Exception as e:
-            self.dock.push(tr("Could not write the report: {e}").format(e=e),
-                           Qgis.MessageLevel.Warning, details=e)  # fmt: skip
-            return None
-        finally:
-            QApplication.restoreOverrideCursor()
-        self.report_written(result)
-        return result
+            params["HOTSPOTS"] = runner.layer_param(spots[-1])
+        task = AlgorithmChainTask(tr("GeoBias: report"), [("geobias:report", params)])
+
+        def written(task):
+            self.dock.panel.succeeded(task)
+            self.report_written(task.results[-1])
+
+        return self._start(task, written)
 
     def report_written(self, result):
         bar = self.iface.messageBar()
@@ -269,43 +355,65 @@ class ResultsTab(QWidget, FORM):
             self.metricsView.selectRow(0)
             self._row_selected(self.metrics.index(0, 0))
 
-    def fit_metrics_table(self, text_width=135):
-        """Numbers at full width, long model/topic names elided (full text in the tooltip), and
-        the table no taller than its rows so the plot gets the rest."""
+    def fit_metrics_table(self):
+        """Numbers at full width, model and topic names with at least a dozen characters and
+        the longest elided (full text in the tooltip and the detail pane), and the table no
+        taller than its rows so the plot gets the rest."""
         view = self.metricsView
         view.setWordWrap(False)
         view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         view.resizeColumnsToContents()
-        for col in (0, 1):
-            view.setColumnWidth(col, min(view.columnWidth(col), text_width))
+        most = chars_width(view, 18)
+        fit_first_column(view, most=most)
+        view.setColumnWidth(1, max(first_column_width(view), min(view.columnWidth(1), most)))
         rows = max(2, min(self.metrics.rowCount(), 8))
-        height = (
-            view.horizontalHeader().height() + rows * view.verticalHeader().defaultSectionSize()
-        )
+        # The header's hint: its height is 0 until the table is first shown.
+        row_height = view.rowHeight(0) if self.metrics.rowCount() else 0
+        row_height = max(row_height, view.verticalHeader().defaultSectionSize())
+        height = view.horizontalHeader().sizeHint().height() + rows * row_height
         scroll = view.horizontalScrollBar().sizeHint().height()
-        view.setMaximumHeight(height + scroll + 2 * view.frameWidth() + 2)
+        # Fixed: in a short dock the tab scrolls; the table never shrinks to one row.
+        view.setFixedHeight(height + scroll + 2 * view.frameWidth() + 2)
 
     def _row_selected(self, index, *args):
         if not index.isValid() or index.row() >= len(self.metrics.rows):
+            self.metricsDetail.hide()
             return
+        self.metricsDetail.setHtml(metric_details(self.metrics, index.row()))
+        self.metricsDetail.show()
+        self._fit_detail()
         row = self.metrics.rows[index.row()]
-        layer = self._rated_layer(row["model"], row["topic"])
+        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
         title = f"{row['model']} · {row['topic']}"
         if layer is None:
             self.plot.set_data([], title=title)
             return
-        self.plot.set_data(*plot_columns(layer), title=title)
+        if layer.id() not in self.columns:
+            self.columns[layer.id()] = plot_columns(layer)
+        self.plot.set_data(*self.columns[layer.id()], title=title)
 
-    def _rated_layer(self, model, topic):
-        """The rated layer of one metrics row (one layer per model x topic)."""
+    def _fit_detail(self):
+        """The detail pane as tall as its text at the pane's width: nothing to scroll."""
+        pane = self.metricsDetail
+        doc = pane.document()
+        doc.setTextWidth(pane.viewport().width())
+        height = int(doc.size().height()) + 2 * pane.frameWidth() + 2
+        if pane.height() != height:
+            pane.setFixedHeight(height)
+
+    def eventFilter(self, obj, event):
+        # A new width may need another height; a new height alone changes nothing (refitting
+        # on it would loop).
+        if (obj is self.metricsDetail.viewport() and event.type() == QEvent.Type.Resize
+                and event.size().width() != event.oldSize().width()):  # fmt: skip
+            self._fit_detail()
+        return super().eventFilter(obj, event)
+
+    def _rated_layer(self, model, topic, kind=None):
+        """The rated layer of one metrics row (one layer per model × topic × score kind)."""
         for layer in self.rated_layers:
-            names = layer.fields().names()
-            if "model" not in names or "topic" not in names:
-                continue
-            request = QgsFeatureRequest().setLimit(1)
-            request.setFlags(QgsFeatureRequest.Flag.NoGeometry)
-            for f in layer.getFeatures(request):
-                if str(f["model"]) == model and str(f["topic"]) == topic:
+            for m, t, k in layer_groups(layer):
+                if m == model and t == topic and (not kind or not k or k == kind):
                     return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
 
@@ -329,7 +437,8 @@ class ResultsTab(QWidget, FORM):
             self.canvas.unsetMapTool(self.identify_tool)
 
     def show_answer(self, feature):
-        """A rated point's model, topic, rating (score, truth, rank error), full answer, prompt."""
+        """A rated point's model and topic, which value is its score and why, its ground truth
+        and rank error, the full answer and the prompt."""
         names = feature.fields().names()
         missing = tr("(not recorded)")
 
@@ -343,13 +452,12 @@ class ResultsTab(QWidget, FORM):
 
         self.answerText.setPlainText(
             tr(
-                "Model: {m}\nTopic: {t}\nRating: {r} (score {s}; ground truth {g}; "
-                "rank error {e})\n\nAnswer:\n{a}\n\nPrompt:\n{p}"
+                "Model: {m}\nTopic: {t}\n{score}\nGround truth: {g} · rank error: {e}\n\n"
+                "Answer:\n{a}\n\nPrompt:\n{p}"
             ).format(
                 m=get("model"),
                 t=get("topic"),
-                r=num("rating"),
-                s=num("score"),
+                score=explain_score(get),
                 g=num("truth"),
                 e=num("rank_error"),
                 a=get("completion", missing),
@@ -369,19 +477,33 @@ def _num(v):
         return float("nan")
 
 
-def plot_columns(layer):
-    """(score, truth, rank error) of a rated layer; NaN where a field is absent or NULL."""
-    names = layer.fields().names()
-    wanted = [
-        "score" if "score" in names else "rating",
-        "truth",
-        "rank_error",
-    ]
-    present = [n for n in wanted if n in names]
-    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
-    request.setSubsetOfAttributes(present, layer.fields())
-    cols = ([], [], [])
-    for f in layer.getFeatures(request):
-        for col, n in zip(cols, wanted):
-            col.append(_num(f[n]) if n in names else float("nan"))
-    return cols
+def explain_score(get):
+    """Which value of a rated point is its score (the one maps and metrics use) and why, with
+    the other beside it: the greedy rating is the number the answer writes, the expected value
+    weighs every digit by the model's probability, so the two may differ."""
+    score, rating, expected = (_num(get(n)) for n in ("score", "rating", "expected"))
+    kind = str(get("score_kind"))
+    if str(get("failed")) == "1":
+        return tr("No score: the request failed, the point was not asked.")
+    if score != score:
+        if str(get("answered")) == "0":
+            return tr("No score: the answer holds no rating.")
+        return tr("No score of this survey's kind ({kind}) for this point.").format(kind=kind)
+    if kind == "expected":
+        greedy = "–" if rating != rating else f"{rating:.3g}"
+        return tr(
+            "Score: {s:.3g}, the expected value: each digit weighed by the model's probability "
+            "for it, so it can differ from the number the answer writes (the greedy rating, "
+            "{r})."
+        ).format(s=score, r=greedy)
+    if kind == "greedy":
+        if expected == expected:
+            return tr(
+                "Score: {s:.3g}, the greedy rating: the number the answer writes (this survey "
+                "scores greedy ratings; the expected value would be {e:.3g})."
+            ).format(s=score, e=expected)
+        return tr(
+            "Score: {s:.3g}, the greedy rating: the number the answer writes (no "
+            "log-probabilities came back, so there is no expected value)."
+        ).format(s=score)
+    return tr("Score: {s:.3g}.").format(s=score)

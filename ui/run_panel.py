@@ -7,6 +7,7 @@ requests and sentences of a survey or HERB, from core/engine.py), else a moving 
 step's own progress (core/rates.py), never the elapsed time stretched over the whole bar.
 """
 
+import gc
 import math
 import os
 import time
@@ -22,6 +23,21 @@ from ..processing.progress import span_text
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "run_panel.ui"))
+
+
+def freeze_heap():
+    """While a job runs, keep the objects that exist now out of the garbage collector's scans.
+
+    A collection holds Python's interpreter lock, so a full collection of QGIS's whole heap
+    started by the job's thread (120-330 ms measured by benchmarks/bench_ui.py) stalls the
+    main thread just as long. gc.freeze() moves today's objects to a permanent generation: the
+    job's collections then scan only what the job made. thaw_heap() gives them back when the
+    job ends, so nothing that becomes garbage later is kept."""
+    gc.freeze()
+
+
+def thaw_heap():
+    gc.unfreeze()
 
 
 def fmt_duration(seconds):
@@ -43,9 +59,15 @@ class RunPanel(QWidget, FORM):
     `start(task, done)`; `done(task)` runs on the main thread when the task succeeds. A failed
     or cancelled task leaves the Run button saying `resume_text`: answers and scores are
     cached, so running again continues where it stopped.
+
+    The dock's tabs start their own jobs here too (`resumable=False`: the Run button keeps its
+    text), so one progress bar and one Cancel show whatever runs. `explain(sentence)` shows a
+    failure in the tab that started the job: a user's mistake goes there only; a bug (a
+    traceback) also goes to the message bar, its traceback to the GeoBias log.
     """
 
     runRequested = pyqtSignal()
+    busyChanged = pyqtSignal(bool)
 
     def __init__(self, parent, run_text, resume_text, push, step_labels=None):
         super().__init__(parent)
@@ -61,6 +83,9 @@ class RunPanel(QWidget, FORM):
         self.started = time.monotonic()
         self.stopped_sentence = lambda reason: reason
         self.cancelled_text = ""
+        self.explain = None
+        self.resumable = True
+        self.labels = self.step_labels
         self.tracker = RateTracker()  # the running step's progress, percent per second
         self.step_eta = None  # (received at, seconds, low, high) measured by the step itself
         self.step_percent = 0.0
@@ -82,17 +107,28 @@ class RunPanel(QWidget, FORM):
             self.progressLabel.repaint()
             QCoreApplication.processEvents()
 
-    def start(self, task, done, stopped_sentence=None, cancelled_text=None):
+    def start(self, task, done, stopped_sentence=None, cancelled_text=None, explain=None,
+              resumable=True, labels=None):  # fmt: skip
         """Run `task` in QGIS's task manager; `done(task)` when it succeeds.
 
         `stopped_sentence(reason)` words a failure for the message bar (the reason alone by
-        default); `cancelled_text` is shown after a cancel.
+        default); `cancelled_text` is shown after a cancel; `explain(sentence)` shows a failure
+        in the tab that started the job; `resumable`: a failure leaves Run saying Resume;
+        `labels`: what the progress line says when a step starts (by algorithm id or label).
+        Returns False (and starts nothing) while another job runs.
         """
+        if self.task is not None:
+            return False
         self.task = task
         self.done = done
         self.stopped_sentence = stopped_sentence or (lambda reason: reason)
-        self.cancelled_text = cancelled_text or tr(
-            "Cancelled. Results so far are cached: Resume continues where it stopped."
+        self.explain = explain
+        self.resumable = resumable
+        self.labels = self.step_labels if labels is None else labels
+        self.cancelled_text = cancelled_text or (
+            tr("Cancelled. Results so far are cached: Resume continues where it stopped.")
+            if resumable
+            else tr("Cancelled.")
         )
         self.started = time.monotonic()
         self.step_text = ""
@@ -113,13 +149,17 @@ class RunPanel(QWidget, FORM):
         self.progressBar.setValue(0)
         self.set_text(tr("Starting…"))
         self.ticker.start()
+        freeze_heap()
         QgsApplication.taskManager().addTask(task)
+        self.busyChanged.emit(True)
+        return True
 
     def cancel(self):
         if self.task is not None:
             self.ticker.stop()  # "Cancelling…" stays until the task ends
-            self.task.cancel()
+            # First: a task that has not started yet ends inside cancel(), saying so.
             self.set_text(tr("Cancelling…"))
+            self.task.cancel()
 
     def stop(self):
         """Cancel and forget the running task (the plugin unloads)."""
@@ -127,6 +167,7 @@ class RunPanel(QWidget, FORM):
         if self.task is not None:
             self.task.cancel()
             self.task = None
+            thaw_heap()
 
     def _new_step(self):
         self.tracker.reset()
@@ -136,7 +177,7 @@ class RunPanel(QWidget, FORM):
 
     def _step_started(self, index, name):
         self._new_step()
-        text = self.step_labels.get(name)
+        text = self.labels.get(name)
         if text:
             self._progress_text(text)
 
@@ -190,33 +231,49 @@ class RunPanel(QWidget, FORM):
     def _finish(self):
         self.ticker.stop()
         task, self.task = self.task, None
+        if task is not None:
+            thaw_heap()
         self.runButton.setEnabled(True)
         self.cancelButton.setEnabled(False)
+        self.busyChanged.emit(False)
         return task
 
     def _completed(self):
+        if self.task is not None and self.task.error:  # its post-processing failed
+            self._terminated()
+            return
+        resumable = self.resumable
         task = self._finish()
-        self.runButton.setText(self.run_text)
+        if resumable:  # another tab's job leaves a "Resume survey" as it was
+            self.runButton.setText(self.run_text)
         if task is not None:
             self.done(task)
 
     def _terminated(self):
         task = self._finish()
-        self.runButton.setText(self.resume_text)
-        if task is not None and task.error:
-            # One sentence in the bar; the traceback behind Details, in the GeoBias log.
+        if self.resumable:
+            self.runButton.setText(self.resume_text)
+        if task is None:
+            return
+        if not task.error:
+            self.set_text(self.cancelled_text)
+            return
+        sentence = error_sentence(task.error)
+        if self.explain is None or task.bug:
+            # One sentence in the bar; a traceback behind Details, in the GeoBias log.
             self.push(
                 self.stopped_sentence(task.error),
                 Qgis.MessageLevel.Critical,
                 details=task.details or task.error,
             )
+        if self.resumable:
             self.set_text(
-                tr("Stopped: {reason}. Resume continues where it stopped.").format(
-                    reason=error_sentence(task.error)
-                )
+                tr("Stopped: {reason}. Resume continues where it stopped.").format(reason=sentence)
             )
         else:
-            self.set_text(self.cancelled_text)
+            self.set_text(tr("Stopped: {reason}.").format(reason=sentence))
+        if self.explain is not None:
+            self.explain(sentence)
 
     def succeeded(self, task):
         """Show a finished run: the bar full, its duration."""

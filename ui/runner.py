@@ -4,6 +4,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
 from qgis.core import (
     Qgis,
     QgsApplication,
@@ -65,8 +66,80 @@ def region_layer(geom):
     return layer
 
 
+@dataclass
+class StudyArea:
+    """Where to sample: a lon/lat polygon as WKT (drawn, the map extent, the world) or a
+    polygon layer's features (all, or the selected ones). geobias:samplepoints unions a layer's
+    polygons itself, in the task's thread: the dock never unions them on the main thread."""
+
+    wkt: str = ""
+    layer_id: str = ""
+    selected: bool = False
+
+
+def layer_param(layer):
+    """A layer as an algorithm running in a task should read it: a file layer by its source
+    (opened anew in the task's thread), any other by its id in the project (added if needed)."""
+    if layer.providerType() in ("ogr", "gdal") and not layer.subsetString():
+        return layer.source()
+    if QgsProject.instance().mapLayer(layer.id()) is None:
+        QgsProject.instance().addMapLayer(layer, False)
+    return layer.id()
+
+
+def sample_params(settings, area, path):
+    """geobias:samplepoints parameters for a StudyArea, as a callable for AlgorithmChainTask:
+    a polygon's memory layer is made in the task's thread, where it is read."""
+    from qgis.core import QgsGeometry, QgsProcessingFeatureSourceDefinition
+
+    params = {
+        "COUNT": settings.n_points,
+        "METHOD": SAMPLE_METHODS.index(settings.method),
+        "SEED": settings.seed,
+        "OUTPUT": path,
+    }
+    project = QgsProject.instance()
+    weight = project.mapLayer(settings.weight_layer)
+    if settings.method == "raster" and weight is not None:
+        params["WEIGHT_RASTER"] = weight.source()
+    layer = project.mapLayer(area.layer_id) if area.layer_id else None
+    if layer is not None and area.selected:
+        params["REGION"] = QgsProcessingFeatureSourceDefinition(layer.id(), True)
+    elif layer is not None:
+        params["REGION"] = layer_param(layer)
+
+    def make(results):
+        if area.wkt:
+            return dict(params, REGION=region_layer(QgsGeometry.fromWkt(area.wkt)))
+        return params
+
+    return make
+
+
+def open_in_task(uri, name, styles=True):
+    """A vector layer opened in a task's thread (with the styles saved in its GeoPackage, the
+    slow part) and handed to the main thread, which then only adds it to the project."""
+    layer = QgsVectorLayer(uri, name, "ogr")
+    if styles:
+        add_saved_styles(layer)
+    layer.moveToThread(QgsApplication.instance().thread())
+    return layer
+
+
+def points_step(task):
+    """After geobias:samplepoints, in the task: the points layer and their (lon, lat)."""
+    uri = task.results[-1]["OUTPUT"]
+    layer = QgsVectorLayer(uri, tr("Sampled points"), "ogr")
+    if not layer.isValid():
+        raise RuntimeError(tr("The sampled points could not be read from {p}.").format(p=uri))
+    lonlat = point_lonlat(layer)
+    layer.moveToThread(QgsApplication.instance().thread())
+    return {"LAYER": layer, "LONLAT": lonlat}
+
+
 def run_algorithm(alg_id, params):
-    """Run one algorithm synchronously (short jobs: sampling); raises with its error message."""
+    """Run one algorithm synchronously; raises with its error message. For tests and scripts:
+    the dock runs every algorithm in a task on its run panel."""
     alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
     if alg is None:
         raise RuntimeError(tr("Processing algorithm {id} is not available.").format(id=alg_id))
@@ -81,7 +154,8 @@ def run_algorithm(alg_id, params):
 
 
 def sample_points(settings, geom, path=None):
-    """Sample the study area with geobias:samplepoints; returns the points layer."""
+    """Sample the study area with geobias:samplepoints, synchronously (plan() without points,
+    for tests and scripts; the dock samples in a task); returns the points layer."""
     path = path or os.path.join(output_dir(settings.name), "points.gpkg")
     params = {
         "REGION": region_layer(geom),
@@ -178,6 +252,7 @@ class Plan:
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
+    columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -197,8 +272,14 @@ class Plan:
     def load_in_task(self, task):
         """Last step, in the task's thread: open and style the layers (slow: styles come from the
         GeoPackages), then hand them to the main thread, which only adds them to the project."""
+        from .results import plot_columns
+
         main = QgsApplication.instance().thread()
         self.loaded = self.open_layers(task.results[-1].get("OUTPUT"))
+        # The plot's columns too: reading thousands of points would stall the main thread.
+        self.columns = {
+            lyr.id(): plot_columns(lyr) for lyr in self.loaded if lyr.isValid() and lyr.isSpatial()
+        }
         for layer in self.loaded:
             layer.moveToThread(main)
         return {}
@@ -251,11 +332,48 @@ def _dom(xml):
     return doc
 
 
-def plan(settings, geom, preview_layer=None, estimate=True):
+def run_endpoints(settings):
+    """The core Endpoints a survey with these settings asks (as plan() builds them)."""
+    cfgs = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
+    cfgs = [e for e in cfgs if e is not None]
+    if not cfgs:
+        raise RuntimeError(tr("None of the chosen models is configured any more."))
+    port = embedded_port() if any(e.is_embedded for e in cfgs) else None
+    local_url = embedded_url(port) if port else None
+    return [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+
+
+def prepare_task(settings, area, preview=None):
+    """The survey's first background job: sample the points (unless `preview`, the previewed
+    (layer, (lon, lat))) and count the requests; results[-1] holds LAYER, LONLAT, ESTIMATE and
+    PARTS ([(endpoint, its estimate)])."""
+    endpoints = run_endpoints(settings)
+    steps = []
+    if preview is None:
+        path = os.path.join(output_dir(settings.name), "points.gpkg")
+        steps.append(("geobias:samplepoints", sample_params(settings, area, path)))
+        steps.append((points_step, "points"))
+
+    def count(task):
+        if preview is None:
+            layer, lonlat = task.results[-1]["LAYER"], task.results[-1]["LONLAT"]
+        else:
+            layer, lonlat = preview
+        lonlat = tuple(np.asarray(v, float) for v in lonlat)
+        parts = estimate_parts(settings, lonlat, endpoints)  # each model's, for its time
+        return {"LAYER": layer, "LONLAT": lonlat, "ESTIMATE": combine(e for _ep, e in parts),
+                "PARTS": parts}  # fmt: skip
+
+    steps.append((count, "estimate"))
+    return AlgorithmChainTask(tr("GeoBias: preparing the survey"), steps)
+
+
+def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     """Sample (or reuse the previewed) points, estimate the requests, build the task.
 
     Steps: [start the embedded model] → ratelocations per model → samplegroundtruth for each
     topic with a ground truth → style → biasmetrics (anchor: infant survival by default).
+    `lonlat`: the points' coordinates when already read (the dock reads them in a task).
     """
     folder = output_dir(settings.name, run=True)
     points = preview_layer if preview_layer is not None else sample_points(settings, geom)
@@ -314,11 +432,7 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         for i, e in rate_steps:
             model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                name = (
-                    layer_name(model, topics[k], with_model=len(rate_steps) > 1)
-                    if k < len(topics)
-                    else _layer_title(uri)
-                )
+                name = layer_name(model, topics[k]) if k < len(topics) else _layer_title(uri)
                 if (i, k) in truth_steps:
                     uri = task.results[truth_steps[(i, k)]]["OUTPUT"]
                     style_file(uri, "rank_error")  # saves rank / rank error / rating styles
@@ -351,7 +465,8 @@ def plan(settings, geom, preview_layer=None, estimate=True):
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
     endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
-    lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
+    if lonlat is None:
+        lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
     the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
         the_plan.parts = estimate_parts(settings, lonlat, endpoints)
@@ -365,8 +480,6 @@ def _layer_title(uri):
 
 def point_lonlat(points):
     """(lon, lat) arrays of a point layer in EPSG:4326."""
-    import numpy as np
-
     lon, lat = [], []
     for f in points.getFeatures():
         p = f.geometry().asPoint()

@@ -20,8 +20,9 @@ from ..core.prompts import PRESET_LABELS, PRESETS, build_prompts
 from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
 from .area_tab import is_bundled
+from .narrow import stretch_first_column
 from .settings import endpoints_changed, load_endpoints, truth_entry, truth_map
-from .task import log
+from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"))
 
@@ -75,11 +76,9 @@ class SurveyTab(QWidget, FORM):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        table = self.truthTable.horizontalHeader()
-        table.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2):  # room for "Countries (GeoBias)" and "infant_mortality"
-            table.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-            table.resizeSection(col, 112)
+        # Layer and field get room for "Countries (GeoBias)" and "infant_mortality" when the
+        # dock is wide; narrow, they shrink before the topic gets under a dozen characters.
+        self._truth_columns = stretch_first_column(self.truthTable, (112, 112))
         self.truthTable.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.truthTable.verticalHeader().hide()
         self.anchorLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
@@ -330,7 +329,7 @@ class SurveyTab(QWidget, FORM):
             prompt = build_prompts([lon], [lat], topics[0], self.gazetteer(), template)[0]
         except Exception as e:
             log(f"prompt preview failed: {e!r}", Qgis.MessageLevel.Warning)
-            prompt = tr("(prompt preview unavailable: {e})").format(e=e)
+            prompt = tr("(prompt preview unavailable: {e})").format(e=error_sentence(e))
         self.promptLabel.setText(tr("Prompt for {where}").format(where=where))
         self.promptPreview.setPlainText(prompt)
 

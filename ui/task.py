@@ -7,13 +7,16 @@ from qgis.core import (
     Qgis,
     QgsApplication,
     QgsMessageLog,
+    QgsProcessingAlgorithm,
     QgsProcessingContext,
+    QgsProcessingException,
     QgsProcessingFeedback,
     QgsProject,
     QgsTask,
 )
 from qgis.PyQt.QtCore import pyqtSignal
 
+from ..core.wording import strip_reprs
 from ..i18n_util import tr
 
 LOG_TAG = "GeoBias"
@@ -27,13 +30,21 @@ def log(message, level=Qgis.MessageLevel.Info):
 _EXCEPTION_CLASS = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 
+def is_traceback(text):
+    """Whether an error's text is a Python traceback: a bug to log, not a user's mistake."""
+    return str(text or "").lstrip().startswith("Traceback (most recent call last)")
+
+
 def error_sentence(error, limit=300):
     """The one line a user reads from an error (an exception or its text).
 
     A traceback gives its last line, the exception's message without its class names (which
     stay in the log); other text its first line. Never more than `limit` characters.
     """
-    lines = [ln.strip() for ln in str(error or "").splitlines() if ln.strip()]
+    if isinstance(error, KeyError) and error.args:
+        error = str(error.args[0])  # str(KeyError) is the repr of its message, in quotes
+    text = strip_reprs(str(error or ""))  # urllib3's "<… object at 0x7f…>", pools
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return type(error).__name__ if isinstance(error, BaseException) else ""
     traceback = lines[0].startswith("Traceback (most recent call last)")
@@ -82,9 +93,12 @@ class AlgorithmChainTask(QgsTask):
 
     A step may also be (callable(task) -> dict, label): plain Python work done in the task's
     thread between algorithms (start the embedded model, style written layers).
-    Outputs should be files (GeoPackages): layers are loaded by the caller in `finished`,
-    on the main thread. `results` holds each step's outputs; `error` the first failure as one
-    sentence, `details` its full text (a traceback) for the log.
+    Each algorithm is prepared and run in the task's thread and post-processed on the main
+    thread when the task ends, as the Processing toolbox runs it (the report adds its layout
+    to the project there). Outputs should be files (GeoPackages): layers are opened in the
+    task and moved to the main thread, which only adds them. `results` holds each step's
+    outputs; `error` the first failure as one sentence, `details` its full text, `bug` whether
+    that text is a traceback (a bug, logged) rather than a user's mistake (said in the tab).
     """
 
     stepStarted = pyqtSignal(int, str)
@@ -95,6 +109,7 @@ class AlgorithmChainTask(QgsTask):
         self.results = []
         self.error = ""
         self.details = ""
+        self.bug = False
         self.feedback = Feedback()
         self.feedback.progressChanged.connect(self._step_progress)
         self.project = project or QgsProject.instance()
@@ -102,6 +117,7 @@ class AlgorithmChainTask(QgsTask):
         self.current = 0
         self.started_at = None
         self.elapsed = 0.0
+        self.post = []  # (step index, algorithm) to post-process on the main thread
 
     def _step_progress(self, percent):
         n = max(1, len(self.steps))
@@ -110,6 +126,13 @@ class AlgorithmChainTask(QgsTask):
     def cancel(self):
         self.feedback.cancel()
         super().cancel()
+
+    def fail(self, text, details=None):
+        """Record a failure: its sentence, its full text and whether that is a traceback."""
+        self.details = str(details if details is not None else text or "")
+        self.bug = is_traceback(self.details)
+        self.error = error_sentence(text) if text else ""
+        return False
 
     def run(self):
         self.started_at = time.monotonic()
@@ -123,38 +146,93 @@ class AlgorithmChainTask(QgsTask):
                 self.current = i
                 if callable(alg_id):
                     self.stepStarted.emit(i, str(params))
-                    self.results.append(alg_id(self) or {})
+                    out = alg_id(self)
+                    if self.error or self.feedback.isCanceled():  # an algorithm it ran failed
+                        return False
+                    self.results.append(out or {})
                     continue
                 self.stepStarted.emit(i, alg_id)
                 alg = registry.createAlgorithmById(alg_id)
                 if alg is None:
-                    self.error = tr("Processing algorithm {id} is not available.").format(id=alg_id)
-                    return False
+                    return self.fail(
+                        tr("Processing algorithm {id} is not available.").format(id=alg_id)
+                    )
                 if callable(params):
                     params = params(self.results)
-                ok_params, msg = alg.checkParameterValues(params, self.context)
-                if not ok_params:
-                    self.error, self.details = error_sentence(msg), msg
-                    return False
-                results, ok = alg.run(params, self.context, self.feedback)
-                if not ok or self.feedback.isCanceled():
-                    if not self.feedback.isCanceled():
-                        # A Python exception in an algorithm arrives here as its traceback.
-                        self.details = self.feedback.last_error
-                        self.error = error_sentence(self.details) or tr(
-                            "{alg} failed; see the GeoBias log"
-                        ).format(alg=alg.displayName())
+                results = self.run_algorithm(alg, params, i)
+                if results is None:
                     return False
                 self.results.append(results)
-            return True
+            return not self.isCanceled()  # a cancel during the last step still counts
         except Exception as e:  # surfaced in the message bar, traceback only in the log
             import traceback
 
-            self.details = traceback.format_exc()
-            self.error = error_sentence(e)
-            log(self.details, Qgis.MessageLevel.Critical)
-            return False
+            return self.fail(e, traceback.format_exc())
         finally:
             self.elapsed = time.monotonic() - self.started_at
             # Temporary layers die with the context here, in the thread that made them.
             self.context = None
+
+    def run_algorithm(self, alg, params, index):
+        """Run an algorithm (an instance, or its id from a callable step) in this thread as
+        step `index`: prepare() and runPrepared() here, postProcess() queued for the main
+        thread. Returns its results, or None (and `error`) when it failed or was cancelled.
+
+        A QgsProcessingException carries the algorithm's sentence (a user's mistake, a refused
+        request) or, for a Python exception in the algorithm, its traceback (a bug).
+        """
+        if isinstance(alg, str):
+            alg_id = alg
+            alg = QgsApplication.processingRegistry().createAlgorithmById(alg_id)
+            if alg is None:
+                self.fail(tr("Processing algorithm {id} is not available.").format(id=alg_id))
+                return None
+        if alg.flags() & QgsProcessingAlgorithm.Flag.FlagNoThreading and not getattr(
+            alg, "PROCESS_IN_THREAD", False
+        ):
+            self.fail(tr("{alg} cannot run in the background.").format(alg=alg.displayName()))
+            return None
+        ok_params, msg = alg.checkParameterValues(params, self.context)
+        if not ok_params:
+            self.fail(msg)
+            return None
+        if not alg.prepare(params, self.context, self.feedback):
+            self.fail(self.feedback.last_error or alg.displayName())
+            return None
+        try:
+            results = alg.runPrepared(params, self.context, self.feedback)
+        except QgsProcessingException as e:
+            if not self.feedback.isCanceled():
+                self.fail(str(e) or tr("{alg} failed; see the GeoBias log").format(
+                    alg=alg.displayName()))  # fmt: skip
+            return None
+        if self.feedback.isCanceled():
+            return None
+        self.post.append((index, alg))
+        return results
+
+    def finished(self, result):
+        """On the main thread, before taskCompleted: the algorithms' post-processing (the
+        quick steps that touch the project). A failure here turns the run into a failure."""
+        if not result:
+            return
+        context = QgsProcessingContext()
+        context.setProject(self.project)
+        for i, alg in self.post:
+            self.feedback.last_error = ""
+            # The event loop runs on after this: an algorithm may split its main-thread work
+            # across its turns (the report makes its layout's items one at a time).
+            alg.main_loop = True
+            try:
+                results = alg.postProcess(context, self.feedback)
+            except Exception as e:
+                import traceback
+
+                self.fail(e, traceback.format_exc())
+                return
+            if self.feedback.last_error:  # Processing caught the exception and reported it
+                self.fail(self.feedback.last_error)
+                return
+            if results and i < len(self.results):
+                self.results[i] = dict(self.results[i], **results)
+        self.post = []

@@ -15,7 +15,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ...core.correlate import correlate_fields, significance_counts
+from ...core.correlate import MIN_UNITS, correlate_fields, minimum_to_fill, significance_counts
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import add_point_features, as_float, numeric_field, qgs_fields
@@ -121,7 +121,8 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         bootstrap = BootstrapParameters.read(self, parameters, context)
         n_boot, seed = bootstrap.n_boot, bootstrap.seed
         alpha = self.parameterAsDouble(parameters, "ALPHA", context)
-        extra = [n for n in ("few_points", "truth_unit") if source.fields().lookupField(n) >= 0]
+        extra = [n for n in ("few_points", "truth_unit", "n_scored")
+                 if source.fields().lookupField(n) >= 0]  # fmt: skip
         cols, _fids = columns_of(source, [value_field, *fields, *extra])
         value = as_float(cols[value_field])
         keep = np.ones(len(value), bool)
@@ -131,13 +132,18 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                 feedback.pushInfo(
                     tr("{n} units flagged few_points were left out.").format(n=int((~keep).sum()))
                 )
+        too_few = ""
+        n_usable = int((keep & np.isfinite(value)).sum())
+        if skip_flagged and "few_points" in cols and n_usable < MIN_UNITS:
+            too_few = self.too_few_units(cols, value, n_usable)
+            feedback.pushWarning(too_few)
         clusters = self.clusters(bootstrap.kind, cols, source)
         results = correlate_fields(
             value[keep], {f: as_float(cols[f])[keep] for f in fields}, n_boot, seed,
             None if clusters is None else clusters[keep],
         )  # fmt: skip
         counts = significance_counts(results, alpha)
-        note = significance_note(counts, alpha)
+        note = too_few or significance_note(counts, alpha)
         table = qgs_fields(CORRELATION_FIELDS)
         sink, dest = self.parameterAsSink(
             parameters, "OUTPUT", context, table, QgsWkbTypes.Type.NoGeometry
@@ -151,7 +157,7 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                             ("rho", c.rho), ("p", c.p), ("lo", c.lo), ("hi", c.hi),
                             ("p_holm", r.p_holm), ("p_bh", r.p_bh),
                             ("bootstrap", c.bootstrap if n_boot > 0 else ""),
-                            ("reason", c.reason)):  # fmt: skip
+                            ("reason", too_few or c.reason)):  # fmt: skip
                 rows[name].append(v)
         add_point_features(sink, table, rows, with_geometry=False)
         for r in results:
@@ -167,6 +173,31 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         return {"OUTPUT": dest, "N_FIELDS": counts[0], "N_SIGNIFICANT": counts[1],
                 "N_SIGNIFICANT_HOLM": counts[2], "N_SIGNIFICANT_BH": counts[3],
                 "NOTE": note}  # fmt: skip
+
+    @staticmethod
+    def too_few_units(cols, value, n_usable):
+        """Why every correlation is empty when the units flagged few_points leave fewer than
+        MIN_UNITS, and the minimum point count that would keep enough of them."""
+        if n_usable == 0:
+            why = tr("Every unit has fewer scored points than the minimum it was aggregated with "
+                     "(few_points = 1), so there is nothing to correlate.")  # fmt: skip
+        else:
+            why = tr("Only {n} units have the minimum of scored points (the others are flagged "
+                     "few_points); a correlation needs {k}.")  # fmt: skip
+            why = why.format(n=n_usable, k=MIN_UNITS)
+        if "n_scored" not in cols:
+            return why
+        counts = as_float(cols["n_scored"])
+        finite = np.isfinite(value)
+        least = minimum_to_fill(counts, finite)
+        if least is None:
+            how = tr("Fewer than {k} units have scored points at all: sample more points or "
+                     "choose larger units.").format(k=MIN_UNITS)  # fmt: skip
+        else:
+            k = int(((counts >= least) & finite).sum())
+            how = tr("Aggregate again with a minimum of {m} points per unit ({k} units would "
+                     "count), or sample more points.").format(m=least, k=k)  # fmt: skip
+        return f"{why} {how}"
 
     @staticmethod
     def clusters(bootstrap, cols, source):

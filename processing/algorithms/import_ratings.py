@@ -25,7 +25,7 @@ from ..definitions import IMPORT_SCORE_KINDS
 from ..features import qgs_fields
 from ..parameters import short_label
 from ..rating import rated_columns
-from ..styles import style_output
+from ..styles import layer_name, style_output
 
 
 def guess_topic(path):
@@ -170,7 +170,7 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
                 n=len(columns["pid"]), a=n_answered, m=model, t=topic or "?"
             )
         )
-        style_output(context, dest, "rank", f"{model} {topic}".strip())
+        style_output(context, dest, "rank", layer_name(model, topic) if topic else model)
         return {
             "OUTPUT": dest,
             "N_POINTS": len(columns["pid"]),

@@ -17,13 +17,20 @@ from qgis.core import (
     QgsProcessingParameterVectorLayer,
     QgsProject,
 )
+from qgis.PyQt.QtCore import QTimer
 
 from ...core.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
 from ..metrics_table import groups, metrics_row
-from ..report_layout import ReportBuilder, iface_running, run_info
+from ..report_layout import (
+    ReportBuilder,
+    iface_running,
+    keep_in_project,
+    report_project,
+    run_info,
+)
 from ..styles import short_model, short_topic
 
 
@@ -47,8 +54,14 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             "was sent to the model."
         )
 
+    # processAlgorithm builds, renders and exports with a project and layers of its own thread;
+    # only postProcessAlgorithm touches the user's project. The dock runs the first in a task
+    # and the second on the main thread (ui/task.py).
+    PROCESS_IN_THREAD = True
+
     def flags(self):
-        # The layout and its layers join the project: main thread only.
+        # Processing runs it all on the main thread: the layout and its layers join the project
+        # in postProcessAlgorithm, which a model would call in its own thread.
         return super().flags() | QgsProcessingAlgorithm.Flag.FlagNoThreading
 
     def initAlgorithm(self, config=None):
@@ -134,18 +147,35 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         title = self.parameterAsString(parameters, "TITLE", context) or tr(
             "{topic} as rated by {model}"
         ).format(topic=short_topic(topic), model=short_model(model))
-        project = context.project() or QgsProject.instance()
         folder = os.path.splitext(pdf)[0] + "_files"
         os.makedirs(folder, exist_ok=True)
+        project = report_project(context.project() or QgsProject.instance())
         builder = ReportBuilder(project, title, folder)
         errors = None if truth is None else rank_error(score, truth)
         builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)
         feedback.setProgress(60)
         pngs = builder.export(pdf, dpi)
-        name = builder.keep_in_project(with_layers=iface_running())
+        feedback.setProgress(95)
+        self.kept = builder.detach()
+        self.outputs = {"OUTPUT": pdf, "PAGES": len(pngs), "PNG_FILES": ";".join(pngs),
+                        "LAYOUT": self.kept.name}  # fmt: skip
+        return dict(self.outputs)
+
+    def postProcessAlgorithm(self, context, feedback):
+        """On the main thread: the built layout (and its layers in the desktop) join the
+        project."""
+        kept = getattr(self, "kept", None)
+        if kept is None:
+            return {}
+        self.kept = None
+        # In the dock the event loop runs on: the layout's items are made between its turns.
+        later = (lambda fn: QTimer.singleShot(0, fn)) if getattr(self, "main_loop", False) else None
+        project = context.project() or QgsProject.instance()
+        name = keep_in_project(project, kept, iface_running(), later)
+        outputs = dict(self.outputs, LAYOUT=name)
         feedback.pushInfo(
             tr("Report written: {pdf} ({n} pages); the layout '{name}' is in the project.").format(
-                pdf=pdf, n=len(pngs), name=name
+                pdf=outputs["OUTPUT"], n=outputs["PAGES"], name=name
             )
         )
-        return {"OUTPUT": pdf, "PAGES": len(pngs), "PNG_FILES": ";".join(pngs), "LAYOUT": name}
+        return outputs

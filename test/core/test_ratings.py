@@ -154,7 +154,7 @@ def test_read_any_table_case_insensitive_and_errors(tmp_path):
     assert t["value"][0] == 3.5 and np.isnan(t["value"][1])
     # default names fall back to common aliases
     assert read_ratings_table(str(p))["value"][0] == 3.5
-    with pytest.raises(RatingsTableError, match=r"missing column\(s\) \['score'\].*'Rating'"):
+    with pytest.raises(RatingsTableError, match=r'missing column\(s\) "score".*"Rating"'):
         read_ratings_table(str(p), value="score")
     bad = tmp_path / "bad.csv"
     bad.write_text("Latitude,Longitude,Predictions\n1,2,3\n4,5,high\n", encoding="utf-8")

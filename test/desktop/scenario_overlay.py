@@ -47,9 +47,11 @@ def open_ratings():
     action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
     action.trigger()
     wait_until(lambda: dock().isVisible(), 10, "the dock to show")
-    layers = dock().results.open_files([truth.split("|")[0]])
-    assert len(layers) == 1
     d = dock()
+    task = d.results.open_files([truth.split("|")[0]])
+    assert task is not None, "opening the results did not start"
+    wait_until(lambda: d.panel.task is not task, 120, "the results to open")  # a background job
+    assert len(d.results.rated_layers) == 1
     d.show_tab(d.area)
     click(d.area.countriesButton)
     pump(1)
@@ -61,7 +63,7 @@ def overlay():
     tab = d.overlay
     d.show_tab(tab)
     pump(0.5)
-    choose_in_combo(tab.pointsCombo, "Infant Mortality Rate")
+    choose_in_combo(tab.pointsCombo, "Infant Mortality Rate · gpt-3.5-turbo")
     choose_in_combo(tab.unitsCombo, next(
         tab.unitsCombo.itemText(i) for i in range(tab.unitsCombo.count())
         if "ountries" in tab.unitsCombo.itemText(i)))  # fmt: skip
@@ -103,6 +105,11 @@ def report():
     wait_until(lambda: results, 300, "the report")
     (result,) = results
     layout = QgsProject.instance().layoutManager().layoutByName(result["LAYOUT"])
+    # The layout's items are made one per event-loop turn after the job: the maps come first.
+    wait_until(lambda: len([i for i in layout.items()
+                            if i.__class__.__name__ == "QgsLayoutItemMap"]) == 3, 10,
+               "the report's maps")  # fmt: skip
+    pump(1)
     maps = [i for i in layout.items() if i.__class__.__name__ == "QgsLayoutItemMap"]
     rec.facts["report"] = {
         "pdf": result["OUTPUT"], "exists": os.path.isfile(result["OUTPUT"]),

@@ -156,7 +156,10 @@ def preview(n, method="population", seed=1, shot=None):
     ui.methodCombo.setCurrentIndex(ui.methodCombo.findData(method))
     ui.seedSpin.setValue(seed)
     click(ui.previewButton)
-    wait_until(lambda: ui.preview_layer is not None, 60, "the preview points")
+    # A background job on the run panel: an earlier preview's points stay until it ends.
+    panel = dock().panel
+    wait_until(lambda: panel.task is None and ui.preview_layer is not None, 60,
+               "the preview points")  # fmt: skip
     layer = ui.preview_layer
     area = ui.area_geometry()
     inside = sum(area.contains(f.geometry()) for f in layer.getFeatures())
@@ -227,8 +230,12 @@ def run_survey(name, shot=None, cancel_after=None):
     t0 = time.monotonic()
     with DialogAnswerer(rec, shot) as dialog:
         click(ui.runButton)
-        wait_until(lambda: d.panel.task is not None or dialog.texts, 60, "the survey to start")
-        wait_until(lambda: d.panel.task is not None, 30, "the task after the confirmation")
+        # A first job samples the points and counts the requests; then the confirmation, then
+        # the survey's own task (d.plan).
+        wait_until(lambda: d.plan is not None or "Stopped" in ui.progressLabel.text(), 120,
+                   "the survey to start")  # fmt: skip
+        wait_until(lambda: d.panel.task is not None or d.plan is not None, 30,
+                   "the task after the confirmation")  # fmt: skip
         plan = d.plan
         if cancel_after is not None:
             answered = lambda: _answers_done(ui.progressLabel.text()) >= cancel_after  # noqa: E731
@@ -291,6 +298,7 @@ def results_facts(name):
         out["rated"].append(
             {
                 "legend": [c.label() for c in ranges],
+                "panel_legend": panel_legend(lyr),
                 "colors": [c.symbol().color().name() for c in ranges],
                 "outline": symbol.symbolLayer(0).strokeColor().name() if symbol else "",
                 "size_mm": symbol.size() if symbol else 0,
@@ -363,6 +371,11 @@ def open_results_from_files():
         wait_until(lambda: dialog.texts, 10, "the file dialog")
         pump(0.5)
     from geobias.ui.results_tab import group_name
+
+    group = f"GeoBias — {group_name([path])}"
+    wait_until(lambda: d.panel.task is None
+               and QgsProject.instance().layerTreeRoot().findGroup(group) is not None, 120,
+               "the opened results")  # fmt: skip
 
     facts = results_facts(group_name([path]))
     facts["dialog"] = dialog.texts
@@ -446,6 +459,13 @@ def layer_survey():
     countries.removeSelection()
     iface.mapCanvas().setExtent(QgsRectangle(-10, 40, 30, 57))
     rec.shot("10_layer")
+
+
+def panel_legend(layer):
+    """The texts of the layer's legend in the Layers panel (heading and classes)."""
+    root = QgsProject.instance().layerTreeRoot()
+    nodes = iface.layerTreeView().layerTreeModel().layerLegendNodes(root.findLayer(layer.id()))
+    return [n.data(Qt.ItemDataRole.DisplayRole) for n in nodes]
 
 
 def run_herb(ui, shot):

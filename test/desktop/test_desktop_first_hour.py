@@ -4,6 +4,7 @@ test_desktop_survey.py, see conftest.py)."""
 import pytest
 
 from geobias.core.embedded import MODEL_NAME
+from geobias.processing.styles import layer_name
 from geobias.test.desktop.launch import step_ok
 
 pytestmark = pytest.mark.desktop
@@ -57,18 +58,20 @@ def test_legends_say_what_they_show_in_safe_colours(run, facts):
     rated = facts["first"]["rated"][0]
     assert rated["field"] == "rank_error"
     assert rated["legend"] == [
-        "strong overestimate (> +0.5)",
-        "overestimate (+0.15 to +0.5)",
-        "about right (−0.15 to +0.15)",
-        "underestimate (−0.5 to −0.15)",
-        "strong underestimate (< −0.5)",
+        "overestimate > 0.5",
+        "overestimate 0.15–0.5",
+        "about right (±0.15)",
+        "underestimate 0.15–0.5",
+        "underestimate > 0.5",
     ]
+    # The Layers panel shows a heading over the classes: what the colours are.
+    assert rated["panel_legend"] == ["Rank error: rating − truth", *rated["legend"]]
     # Red for overestimates (top) to blue for underestimates: RdBu, readable colour-blind.
     top, bottom = rated["colors"][0], rated["colors"][-1]
     assert int(top[1:3], 16) > int(top[5:7], 16) and int(bottom[5:7], 16) > int(bottom[1:3], 16)
     # Points keep a dark outline and a size that stays visible over any background.
     assert rated["outline"] == "#232323" and rated["size_mm"] >= 2.4
-    assert rated["name"] == TOPIC  # one model: the layer name is the topic, short enough
+    assert rated["name"] == layer_name(MODEL_NAME, TOPIC)  # "topic · model", even alone
     assert MODEL_NAME in rated["title"] and TOPIC in rated["title"]
     assert "A higher value of this topic is worse." in rated["abstract"]
 
@@ -79,8 +82,9 @@ def test_without_truth_no_rank_errors_and_high_infant_mortality_reads_bad(run, f
     (rated,) = world["rated"]
     assert rated["field"] == "rank" and rated["with_truth"] == 0
     assert world["plot"]["rank_errors"] == 0 and world["metrics_rows"][0]["rho"] is None
-    assert rated["legend"][0] == "highest ratings (rank 0.8–1)"
-    assert rated["legend"][-1] == "lowest ratings (rank 0–0.2)"
+    assert rated["legend"][0] == "highest (0.8–1)"
+    assert rated["legend"][-1] == "lowest (0–0.2)"
+    assert rated["panel_legend"][0] == "Rank of the rating"
     # Infant mortality: a higher rating is worse, so the highest class is the darkest red
     # (YlOrRd), never the green of a red-yellow-green ramp.
     top, bottom = rated["colors"][0], rated["colors"][-1]

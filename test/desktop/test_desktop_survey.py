@@ -75,6 +75,9 @@ def test_inspect_shows_the_clicked_points_prompt_and_answer(run, facts):
     assert inspect["completion"] in inspect["text"]
     assert inspect["prompt_start"] in inspect["text"]
     assert f"Topic: {TOPIC}" in inspect["text"]
+    # Which value is the score, and why it may differ from the number in the answer.
+    assert "Score: " in inspect["text"], inspect["text"]
+    assert "the expected value" in inspect["text"] or "the greedy rating" in inspect["text"]
 
 
 def test_a_cancelled_survey_resumes_from_the_cached_answers(run, facts):

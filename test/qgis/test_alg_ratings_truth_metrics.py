@@ -74,7 +74,7 @@ def test_import_schema_ranks_and_saved_styles(imported):
     ranges = renderer.ranges()  # kept: a range's symbol dies with a temporary copy
     # Infant mortality: higher is worse, so the highest ranks (first in the legend) are dark red.
     top, bottom = ranges[0].symbol().color(), ranges[-1].symbol().color()
-    assert ranges[0].label() == "highest ratings (rank 0.8–1)"
+    assert ranges[0].label() == "highest (0.8–1)"  # the legend's heading says of what
     assert top.red() > 2 * top.green() and bottom.lightness() > top.lightness()
 
 

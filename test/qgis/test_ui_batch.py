@@ -8,6 +8,7 @@ from qgis.PyQt.QtWidgets import QToolButton
 
 from geobias.test.faultserver import FaultServer
 from geobias.test.qgis.test_ui_run import dock, setup_survey  # noqa: F401 - the dock fixture
+from geobias.test.qtstub import wait_job
 from geobias.ui import batch
 from geobias.ui.settings import save_endpoints
 
@@ -31,7 +32,7 @@ def test_export_and_import_from_the_dock(dock, tmp_path, qgis_iface, monkeypatch
 
     with FaultServer() as fs:
         setup_survey(dock, fs, "batch", 8, truth=False)
-        dock.area.preview()
+        wait_job(dock, dock.area.preview())
         assert dock.area.preview_layer is not None
         menu = actions(dock)
         menu["batchExportAction"].trigger()

@@ -12,6 +12,7 @@ from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QApplication
 
 from geobias.paths import REFERENCE
+from geobias.test.qtstub import wait_job
 from geobias.ui.compare_tab import GROUP
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
@@ -56,7 +57,8 @@ def test_compare_tab_pivots_sorts_copies_plots_and_maps(dock, rated_files, qgis_
     tab.open_files(rated_files)
     assert tab.checked(tab.modelsList) == ["gpt-3.5", "gpt-3.5 logprobs"]
     assert tab.checked(tab.topicsList) == [ATTR, IMR]
-    result = tab.compare()
+    wait_job(dock, tab.compare())
+    result = tab.result
     assert result is not None
     with sqlite3.connect(result["OUTPUT"]) as con:
         bias = {(m, t): b for m, t, b in con.execute(
@@ -99,9 +101,10 @@ def test_compare_tab_pivots_sorts_copies_plots_and_maps(dock, rated_files, qgis_
     assert {lyr.renderer().classAttribute() for lyr in layers} == {"mean_rank"}
     # Fewer models: a new comparison replaces the tables and the layers.
     tab.modelsList.item(1).setCheckState(Qt.CheckState.Unchecked)
-    tab.compare()
+    wait_job(dock, tab.compare())
     assert table.columnCount() == 3
     assert len(QgsProject.instance().layerTreeRoot().findGroup(GROUP).findLayers()) == 2
     for i in range(tab.modelsList.count()):
         tab.modelsList.item(i).setCheckState(Qt.CheckState.Unchecked)
-    assert tab.compare() is None  # says what to do instead
+    assert tab.compare() is None  # says what to do instead, in the tab
+    assert tab.notice.isVisibleTo(tab) and "Check at least one model" in tab.notice.text()

@@ -3,6 +3,7 @@ the bundled countries, correlated with their indicators (table, note, scatter pl
 for hot spots, each with one click, as a user does it."""
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from qgis.core import QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
 from geobias.paths import COUNTRIES, DATA, REFERENCE
+from geobias.test.qtstub import wait_job
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
@@ -43,14 +45,16 @@ def rated_with_truth(tmp_path):
 
 def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
     tab = dock.overlay
-    assert tab.aggregate() is None and "Choose a rated points layer" in dock.messages[-1]
+    assert tab.aggregate() is None
+    assert "Choose a rated points layer" in tab.notices["aggregate"].text()
     points = rated_with_truth(tmp_path)
     countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
                                "countries", "ogr")  # fmt: skip
     QgsProject.instance().addMapLayer(countries)
     tab.pointsCombo.setLayer(points)
     tab.unitsCombo.setLayer(countries)
-    units = tab.aggregate()
+    wait_job(dock, tab.aggregate())
+    units = tab.units_layer
     assert units is not None and QgsProject.instance().mapLayer(units.id()) is units
     assert units.renderer().type() == "RuleRenderer"  # styled from the GeoPackage
     assert "fewer than 5 (grey)" in dock.messages[-1]
@@ -61,7 +65,8 @@ def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
         tab.checked_fields()
     )
     assert "n_points" not in [tab.fieldsList.item(i).text() for i in range(tab.fieldsList.count())]
-    result = tab.correlate()
+    wait_job(dock, tab.correlate())
+    result = tab.corr_result
     assert tab.corrTable.rowCount() == result["N_FIELDS"] >= 4
     assert "variables tested" in tab.noteLabel.text()
     fields = [tab.corrTable.item(r, 0).text() for r in range(tab.corrTable.rowCount())]
@@ -79,7 +84,8 @@ def test_aggregate_correlate_and_hot_spots_from_the_dock(dock, tmp_path):
     tab.weightsCombo.setCurrentIndex(1)
     assert tab.kmSpin.isEnabled() and not tab.kSpin.isEnabled()
     tab.weightsCombo.setCurrentIndex(0)
-    result = tab.hotspots()
+    wait_job(dock, tab.hotspots())
+    result = tab.hot_result
     assert result["N_UNITS"] > 50 and "Global Moran's I = 0.1" in tab.moranLabel.text()
     hot = [lyr for lyr in QgsProject.instance().mapLayers().values()
            if lyr.name() == "Hot spots of mean_rank_error"]  # fmt: skip
@@ -90,7 +96,8 @@ def test_correlate_needs_a_field(dock):
     tab = dock.overlay
     for i in range(tab.fieldsList.count()):
         tab.fieldsList.item(i).setCheckState(Qt.CheckState.Unchecked)
-    assert tab.correlate() is None and "at least one census field" in dock.messages[-1]
+    assert tab.correlate() is None
+    assert "at least one census field" in tab.notices["correlate"].text()
 
 
 def test_layers_added_together_fill_the_field_lists(dock):
@@ -106,3 +113,73 @@ def test_layers_added_together_fill_the_field_lists(dock):
     assert shown is not None and tab.valueFieldCombo.layer() is shown
     assert "infant_mortality" in tab.checked_fields()
     assert tab.hotFieldCombo.layer() is tab.hotLayerCombo.currentLayer() is not None
+
+
+def bundled_countries():
+    countries = QgsVectorLayer(os.path.join(DATA, "world_countries.gpkg") + "|layername=countries",
+                               "countries", "ogr")  # fmt: skip
+    QgsProject.instance().addMapLayer(countries)
+    return countries
+
+
+def test_the_bias_measure_defaults_to_the_mean_rank_error_never_to_fid(dock, tmp_path):
+    tab = dock.overlay
+    countries = bundled_countries()
+    # A census layer holds no bias measure: the choice stays empty (it was the first numeric
+    # field, fid) and Correlate says what to choose.
+    for combo, field_combo in ((tab.corrLayerCombo, tab.valueFieldCombo),
+                               (tab.hotLayerCombo, tab.hotFieldCombo)):  # fmt: skip
+        combo.setLayer(countries)
+        assert field_combo.currentField() == "", field_combo.currentField()
+    assert tab.correlate() is None and "bias measure" in tab.notices["correlate"].text()
+    points = rated_with_truth(tmp_path)
+    tab.corrLayerCombo.setLayer(points)
+    assert tab.valueFieldCombo.currentField() == "rank_error"
+    tab.pointsCombo.setLayer(points)
+    tab.unitsCombo.setLayer(countries)
+    wait_job(dock, tab.aggregate())
+    units = tab.units_layer
+    assert tab.valueFieldCombo.currentField() == tab.hotFieldCombo.currentField() == (
+        "mean_rank_error")  # fmt: skip
+    tab.corrLayerCombo.setLayer(countries)
+    tab.corrLayerCombo.setLayer(units)  # picked again by hand
+    assert tab.valueFieldCombo.currentField() == "mean_rank_error"
+
+
+def test_correlate_says_why_its_rows_are_empty_and_which_minimum_fills_them(dock, tmp_path):
+    tab = dock.overlay
+    tab.pointsCombo.setLayer(rated_with_truth(tmp_path))
+    tab.unitsCombo.setLayer(bundled_countries())
+    tab.minPointsSpin.setValue(5000)  # more than any country holds: every unit flagged
+    wait_job(dock, tab.aggregate())
+    result = wait_job(dock, tab.correlate()) and tab.corr_result
+    assert all(tab.corrTable.item(r, 1).text() == "–" for r in range(tab.corrTable.rowCount()))
+    note = tab.noteLabel.text()
+    assert note.startswith("Every unit has fewer scored points than the minimum"), note
+    found = re.search(r"minimum of (\d+) points per unit \((\d+) units would count\)", note)
+    assert found, note
+    assert tab.corrTable.item(0, 1).toolTip() == note  # each empty row says why
+    assert result["N_FIELDS"] == 0
+    # That minimum fills the table: aggregated with it, the correlations are computed.
+    tab.minPointsSpin.setValue(int(found.group(1)))
+    wait_job(dock, tab.aggregate())
+    result = wait_job(dock, tab.correlate()) and tab.corr_result
+    assert result["N_FIELDS"] >= 4 and "variables tested" in tab.noteLabel.text()
+    assert all(tab.corrTable.item(r, 1).text() != "–" for r in range(tab.corrTable.rowCount()))
+
+
+def test_aggregating_again_replaces_its_own_layer(dock, tmp_path):
+    tab = dock.overlay
+    tab.pointsCombo.setLayer(rated_with_truth(tmp_path))
+    tab.unitsCombo.setLayer(bundled_countries())
+    first = wait_job(dock, tab.aggregate()) and tab.units_layer
+    root = QgsProject.instance().layerTreeRoot()
+    place = [n.layerId() for n in root.children() if hasattr(n, "layerId")].index(first.id())
+    tab.minPointsSpin.setValue(2)
+    second = wait_job(dock, tab.aggregate()) and tab.units_layer
+    aggregated = [lyr for lyr in QgsProject.instance().mapLayers().values()
+                  if lyr.name() == "countries: mean rank error"]  # fmt: skip
+    assert aggregated == [second] and second is not first
+    assert [n.layerId() for n in root.children() if hasattr(n, "layerId")].index(second.id()) == (
+        place)  # fmt: skip
+    assert tab.corrLayerCombo.currentLayer() is second

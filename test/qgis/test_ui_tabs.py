@@ -10,6 +10,7 @@ from qgis.PyQt.QtWidgets import QMessageBox, QScrollArea
 
 from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.processing.definitions import SAMPLE_METHODS
+from geobias.test.qtstub import wait_job
 from geobias.ui import dock as dock_module
 from geobias.ui import runner
 from geobias.ui.dock import GeoBiasDock
@@ -123,7 +124,7 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
         planned.append(args)
         raise RuntimeError("stopped before sampling (test)")
 
-    monkeypatch.setattr(runner, "plan", fake_plan)
+    monkeypatch.setattr(runner, "prepare_task", fake_plan)
     # The default model is the embedded one; where it is not installed (QGIS 3.40/3.44 in make
     # test-matrix) the dock would stop at "install xllamacpp" after the confirmation.
     monkeypatch.setattr(dock_module, "embedded_problem", lambda: None)
@@ -196,7 +197,7 @@ def test_the_dock_offers_the_hex_grid_and_previews_it(dock):
     area.drawRadio.setChecked(True)
     area.nPointsSpin.setValue(20)
     area.methodCombo.setCurrentIndex(methods.index("hex"))
-    area.preview()
+    wait_job(dock, area.preview())
     assert area.preview_layer is not None and 10 <= area.preview_layer.featureCount() <= 30
     assert "sampled (preview, nothing sent)" in area.areaLabel.text()
 
@@ -274,12 +275,13 @@ def reference_gpkgs(tmp_path):
 def test_results_of_the_toolbox_open_in_the_results_tab(dock, tmp_path):
     (tmp_path / "toolbox").mkdir()
     path = reference_gpkgs(tmp_path)
-    layers = dock.results.open_files([path])
+    wait_job(dock, dock.results.open_files([path]))
+    layers = dock.results.rated_layers
     assert len(layers) == 1
     group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — toolbox")
     assert group is not None
     rated = layers[0]
-    assert rated.name() == "Infant Mortality Rate"  # one model: its name is in the metadata
+    assert rated.name() == "Infant Mortality Rate · gpt-3.5-turbo"  # topic · model, even alone
     assert rated.renderer().classAttribute() == "rank_error"
     assert "gpt-3.5-turbo-0613" in rated.metadata().abstract()
     (row,) = dock.results.metrics.rows
@@ -297,7 +299,8 @@ def test_layers_picked_in_the_layers_panel_fill_the_results_tab(dock, tmp_path):
     layer = QgsVectorLayer(reference_gpkgs(tmp_path), "picked", "ogr")
     QgsProject.instance().addMapLayer(layer)
     countries_layer()  # not rated: ignored
-    dock.results.use_selected_layers()  # nothing selected: every rated layer of the project
+    # Nothing selected: every rated layer of the project.
+    wait_job(dock, dock.results.use_selected_layers())
     assert dock.results.rated_layers == [layer]
     assert dock.results.metrics.rowCount() == 1
     assert dock.results.metrics.rows[0]["model"] == "gpt-3.5-turbo-0613"
@@ -308,9 +311,11 @@ def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
     QgsProject.instance().setFileName(str(tmp_path / "project.qgz"))  # reports go beside it
     messages = []
     dock.push = lambda text, *a, **k: messages.append(text)
-    assert dock.results.make_report() is None and "Open results" in messages[0]
-    dock.results.open_files([reference_gpkgs(tmp_path)])
-    result = dock.results.make_report()
+    assert dock.results.make_report() is None and "Open results" in dock.results.notice.text()
+    wait_job(dock, dock.results.open_files([reference_gpkgs(tmp_path)]))
+    task = wait_job(dock, dock.results.make_report(), 300)
+    result = task.results[-1]
+    assert messages == [] and dock.panel.progressBar.value() == 100
     pdf = result["OUTPUT"]
     assert pdf.startswith(str(tmp_path / "geobias" / "reports")) and os.path.getsize(pdf) > 10_000
     assert result["PAGES"] == 2  # no hot spots in the project: no third page
@@ -321,15 +326,19 @@ def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
 def test_a_gpkg_without_rated_points_says_so(dock, qgis_iface):
     messages = []
     dock.push = lambda text, *a, **k: messages.append(text)
-    assert dock.results.open_files([os.path.join(DATA, "admin1.gpkg")]) == []
-    assert messages and "No rated points layer" in messages[0]
+    wait_job(dock, dock.results.open_files([os.path.join(DATA, "admin1.gpkg")]))
+    assert dock.results.rated_layers == []
+    assert messages == [] and "No rated points layer" in dock.results.notice.text()
 
 
 def test_layer_names_fit_the_layers_panel():
     from geobias.processing.styles import layer_name
 
     assert layer_name("SmolLM2-135M-Instruct.Q4_1", IMR) == "Infant Mortality Rate · SmolLM2-135M"
-    assert layer_name("gpt-3.5-turbo-0613", IMR, with_model=False) == IMR
+    assert layer_name("gpt-3.5-turbo-0613", IMR) == "Infant Mortality Rate · gpt-3.5-turbo"
+    # An ablation's variant stays in the name.
+    assert layer_name("gemma-3-270m-it-Q4_K_M.gguf [no_address]", IMR).endswith(
+        "· gemma-3-270m [no_address]")  # fmt: skip
     long = layer_name(
         "meta-llama/Llama-3.1-70B-Instruct-Turbo", "Average Attractiveness of Residents"
     )
