@@ -37,7 +37,8 @@ from .wording import listing
 
 __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "default_model_path",
            "find_python", "find_python_with", "forget_python", "free_port", "last_log_lines",
-           "missing_modules", "model_name", "python_candidates", "shared_port", "shared_server",
+           "missing_modules", "model_name", "port_is_free", "python_candidates", "shared_port",
+           "shared_server",
            "stop_shared"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
@@ -53,6 +54,16 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether nobody listens on `port` right now (a bind succeeds)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+        return True
 
 
 # ---------------------------------------------------------------- which Python runs the model

@@ -90,11 +90,22 @@ def start_embedded(port=None, model=None, feedback=None):
     return shared_server(embedded_python(), port, model).base_url
 
 
-def embedded_port():
-    """The port of the shared embedded model: the running one's, else a free one to start on."""
-    from ..core.embedded import free_port, shared_port
+_planned_port = None
 
-    return shared_port() or free_port()
+
+def embedded_port():
+    """The port of the shared embedded model: the running one's, else a free one to start on.
+    The free one is kept while it stays free, so a survey's estimate (prepared in one job) names
+    the host its run (planned in the next) starts the model on."""
+    global _planned_port
+    from ..core.embedded import free_port, port_is_free, shared_port
+
+    running = shared_port()
+    if running:
+        return running
+    if _planned_port is None or not port_is_free(_planned_port):
+        _planned_port = free_port()
+    return _planned_port
 
 
 def stop_embedded():
