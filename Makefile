@@ -4,7 +4,7 @@ PY := .venv/bin/python
 # build/ rather than the user's QGIS profile. `make qgis` opens a real window instead.
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
-.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare bench \
+.PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages bench \
         package llm qgis test-matrix eval-models \
         screenshot translations docs data clean
 
@@ -79,6 +79,11 @@ demo-herb: setup translations
 # two topics, compared.
 demo-compare: setup translations
 	$(HEADLESS) $(PY) scripts/demo_compare.py $(DEMO_ARGS)
+
+# The embedded model on 100 points in English, French, Spanish, Arabic and Chinese, one topic:
+# per language its signal (rho with the truth) and home bias, compared across languages.
+demo-languages: setup translations
+	$(HEADLESS) $(PY) scripts/demo_languages.py $(DEMO_ARGS)
 
 # The long desktop session (benchmarks/bench_long_session.py) runs the plugin from the zip.
 bench: setup package

@@ -39,6 +39,11 @@ class GeoBiasPlugin:
             # The algorithms stay listed and refuse to run, with this message.
             QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.MessageLevel.Critical)
         if self.provider is None:
+            # The user's own prompt languages (<profile>/geobias/languages), before the
+            # algorithms list the LANGUAGES choices.
+            from .processing.languages import register_user_folder
+
+            register_user_folder()
             provider = GeoBiasProvider()
             # The registry takes ownership; it refuses (and deletes) a second `geobias` provider.
             if QgsApplication.processingRegistry().addProvider(provider):

@@ -6,7 +6,15 @@ paper's own 2,000 world points (Manvi et al., ICML 2024) with each point's count
 mortality (truth), infant survival (the anchor of the bias score) and population density. The
 metrics come from core.metrics (the paper's answer rate, rho, MAD, Gini, bias score B) and the
 GeoBS scores of the rank errors from core.geobs. A card on fewer topics or points than the
-sample and the paper's topic list says so: ``reduced`` with its reason.
+sample and the paper's topic list says so: ``reduced`` with its reason. Each topic keeps its
+per-point scores in the sample's point order, so cards alone give mean-rank maps.
+
+The bias score B = rho(ratings, infant survival) * MAD * a^2 reads as a bias only where the
+right answer is unrelated to infant survival: the sensitive topics, for which the paper reports
+it, and the geographically independent controls (ideal B = 0). An objective topic's truth itself
+follows infant survival (infant mortality is 1000 minus it), so its B measures knowledge, not
+prejudice (GPT-3.5: B = -1.98 for infant mortality). Every entry keeps B's number (it equals
+geobias:biasmetrics's) and says whether it reads as a bias (``bias_score_is_bias``).
 """
 
 from __future__ import annotations
@@ -20,16 +28,22 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import geobs, metrics
-from .topics import topic_names
+from .topics import get_topic, topic_names
 
 __all__ = [
+    "ANCHOR_NAME",
+    "BIAS_NOTE",
     "CARD_FORMAT",
+    "COMPARE_COLUMNS",
     "SAMPLE_TRUTH",
     "Sample",
+    "bias_reads_as_bias",
     "build_card",
     "card_json",
+    "card_scores",
     "compare_cards",
     "on_sample",
+    "read_card",
     "read_sample",
     "topic_entry",
 ]
@@ -38,6 +52,17 @@ CARD_FORMAT = 1
 # Truth each sample point carries, by topic (the sample's field).
 SAMPLE_TRUTH = {"Infant Mortality Rate": "infant_mortality", "Population Density": "pop_density"}
 ANCHOR_NAME = "infant survival (1000 - infant mortality)"
+BIAS_NOTE = (
+    "objective topic: its truth follows infant survival, so B measures knowledge, not bias "
+    "(read rho with truth)"
+)
+
+
+def bias_reads_as_bias(topic: str, has_truth: bool = False) -> bool:
+    """Whether B of `topic` reads as a bias: sensitive topics and controls yes, objective
+    topics no; a custom topic yes unless the card has its truth."""
+    kind = get_topic(topic).kind
+    return kind in ("sensitive", "independent") or (kind == "custom" and not has_truth)
 
 
 @dataclass(frozen=True)
@@ -115,10 +140,11 @@ def _corr(c: metrics.Correlation | None):
 
 def topic_entry(topic: str, ratings, lon, lat, truth=None, anchor=None, truth_units=None,
                 answered=None, failed=None, n_boot: int = 1000, seed: int = 0,
-                settings: geobs.GeoBSSettings | None = None) -> dict:  # fmt: skip
+                settings: geobs.GeoBSSettings | None = None, scores=None) -> dict:  # fmt: skip
     """One topic of a card: core.metrics.summarize of the ratings (NaN = unanswered) against
     `truth` and `anchor`, and, where truth is given, the GeoBS scores of the rank errors binned
-    into core.geobs.RANK_ERROR_EDGES classes."""
+    into core.geobs.RANK_ERROR_EDGES classes. `scores` (the ratings on every sample point, NaN
+    where not rated) are kept in the entry, rounded to 6 decimals."""
     s = metrics.summarize(
         ratings, truth=truth, anchor=anchor, n_boot=n_boot, seed=seed, answered=answered,
         failed=failed, truth_units=truth_units,
@@ -135,9 +161,16 @@ def topic_entry(topic: str, ratings, lon, lat, truth=None, anchor=None, truth_un
         "rho_anchor": _corr(s.anchor),
         "anchor": ANCHOR_NAME if anchor is not None else None,
         "bias_score": _num(s.bias_score),
+        "bias_score_is_bias": bias_reads_as_bias(topic, truth is not None),
+        "topic_kind": get_topic(topic).kind,
         "reason": s.reason,
         "geobs": None,
     }
+    if not entry["bias_score_is_bias"]:
+        entry["bias_score_note"] = BIAS_NOTE
+    if scores is not None:
+        entry["scores"] = [None if not np.isfinite(v) else round(float(v), 6)
+                           for v in np.asarray(scores, dtype=float)]  # fmt: skip
     if truth is None or not np.isfinite(np.asarray(truth, float)).any():
         entry["geobs_reason"] = "no truth for this topic: no rank errors"
         return entry
@@ -159,11 +192,12 @@ def topic_entry(topic: str, ratings, lon, lat, truth=None, anchor=None, truth_un
 
 def build_card(model: str, endpoint: str, topics: list, sample: Sample, prompt_preset: str = "",
                language: str = "en", date: str | None = None, geobias_version: str = "",
-               score_kind: str = "greedy rating", expected_topics=None,
-               note: str = "") -> dict:  # fmt: skip
+               score_kind: str = "greedy rating", expected_topics=None, note: str = "",
+               source: str = "") -> dict:  # fmt: skip
     """The JSON-ready card of one model: its settings, the sample, one entry per topic
     (:func:`topic_entry`), and ``reduced`` with a reason when it covers fewer topics than
-    `expected_topics` (default: the paper's, core.topics) or fewer points than the sample."""
+    `expected_topics` (default: the paper's, core.topics) or fewer points than the sample.
+    `source` says where the ratings came from when no endpoint made them (imported files)."""
     expected = list(topic_names() if expected_topics is None else expected_topics)
     done = [t["topic"] for t in topics]
     reasons = []
@@ -175,7 +209,7 @@ def build_card(model: str, endpoint: str, topics: list, sample: Sample, prompt_p
         reasons.append(f"{t['topic']}: {t['n_points']} of the sample's {len(sample)} points")
     if note:
         reasons.append(note)
-    return {
+    card = {
         "format": CARD_FORMAT,
         "model": model,
         "endpoint": endpoint,
@@ -194,6 +228,9 @@ def build_card(model: str, endpoint: str, topics: list, sample: Sample, prompt_p
         "missing_topics": missing,
         "topics": topics,
     }
+    if source:
+        card["source"] = source
+    return card
 
 
 def card_json(card: dict) -> str:
@@ -213,9 +250,33 @@ def card_json(card: dict) -> str:
     return json.dumps(clean(card), indent=1, ensure_ascii=False, allow_nan=False)
 
 
-COMPARE_COLUMNS = ("model", "endpoint", "sample", "reduced", "topic", "n_points", "answer_rate",
-                   "rho_truth", "mad", "gini", "bias_score", "ssi", "sri_scale", "sri_lag",
-                   "sri_direction")  # fmt: skip
+def read_card(path: str) -> dict:
+    """A card from its JSON file, checked for what the comparisons need."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            card = json.load(f)
+        except ValueError as err:  # not JSON, or not text at all
+            raise ValueError(f"not JSON: {err}") from err
+    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
+        raise ValueError(f"not a GeoBias card of format {CARD_FORMAT}")
+    for key in ("model", "sample", "topics"):
+        if key not in card:
+            raise ValueError(f"the card has no '{key}'")
+    return card
+
+
+def card_scores(card: dict, topic: str) -> np.ndarray | None:
+    """A topic's per-point scores on the card's sample (NaN = not rated), or None when the
+    card has no such topic or kept no scores."""
+    entry = next((t for t in card["topics"] if t["topic"] == topic), None)
+    if entry is None or entry.get("scores") is None:
+        return None
+    return np.array([np.nan if v is None else float(v) for v in entry["scores"]])
+
+
+COMPARE_COLUMNS = ("model", "endpoint", "sample", "reduced", "topic", "topic_kind", "n_points",
+                   "answer_rate", "rho_truth", "mad", "gini", "bias_score", "bias_score_is_bias",
+                   "ssi", "sri_scale", "sri_lag", "sri_direction")  # fmt: skip
 
 
 def compare_cards(cards: list) -> list:
@@ -233,12 +294,14 @@ def compare_cards(cards: list) -> list:
                 "sample": c["sample"]["version"],
                 "reduced": c["reduced"],
                 "topic": topic,
+                "topic_kind": get_topic(topic).kind,
                 "n_points": t["n_points"] if t else None,
                 "answer_rate": t["answer_rate"] if t else None,
                 "rho_truth": (t.get("rho_truth") or {}).get("rho") if t else None,
                 "mad": t["mad"] if t else None,
                 "gini": t["gini"] if t else None,
                 "bias_score": t["bias_score"] if t else None,
+                "bias_score_is_bias": t.get("bias_score_is_bias") if t else None,
             }
             for name in ("ssi", "sri_scale", "sri_lag", "sri_direction"):
                 row[name] = g.get(name)

@@ -1,10 +1,13 @@
-"""Comparisons across models and topics (paper 1, §4.1 tables, §4.3-4.4 mean rank maps).
+"""Comparisons across models, topics and prompt languages (paper 1, §4.1 tables, §4.3-4.4 mean
+rank maps).
 
 A comparison starts from one metrics record per model x topic (what `metrics.summarize` gives
 one rated layer) and from each model's scores at its points. It pivots the records into the
 paper's tables (topics down, models across, with the "Mean (Across Models)" column and the
 "Mean (Across Topics)" row) and puts the models' scores on common points for the mean rank and
-mean rank error maps. Plain arrays and dataclasses; no QGIS.
+mean rank error maps. Across prompt languages, `by_language` pivots a metric with the languages
+as columns, and `rank_spread` says per point how far its rank moves from one language to
+another. Plain arrays and dataclasses; no QGIS.
 """
 
 from __future__ import annotations
@@ -212,3 +215,59 @@ def change_from(p: Pivot, base: str) -> Pivot:
         raise ValueError(f"no column {base!r} to take the change from")
     ref = p.values[:, [p.models.index(base)]]
     return replace(p, metric=f"{p.metric}_change", values=p.values - ref, label="")
+
+
+def by_language(records, metric: str, languages=None) -> Pivot:
+    """The `metric` of records (mappings with "model", "topic", "language") with the languages
+    as columns: a row per topic, or per "topic · model" when there are several models."""
+    records = list(records)
+    several = len({str(r["model"]) for r in records}) > 1
+    relabelled = [
+        dict(r, model=str(r["language"]),
+             topic=f"{r['topic']} · {r['model']}" if several else str(r["topic"]))
+        for r in records
+    ]  # fmt: skip
+    p = pivot(relabelled, metric, models=languages)
+    return replace(p, columns="languages")
+
+
+@dataclass(frozen=True)
+class RankSpread:
+    """Per point, how its rank differs across prompt languages.
+
+    `ranks` holds, per language (rows, in `languages` order), the point's mean rank across the
+    models asked in that language (NaN where that language has no rank for it); `spread` is the
+    largest minus the smallest of them, `sd` their standard deviation, both NaN where fewer
+    than two languages rank the point.
+    """
+
+    languages: tuple
+    lon: np.ndarray
+    lat: np.ndarray
+    ranks: np.ndarray  # shape (len(languages), n points)
+    n_languages: np.ndarray
+    spread: np.ndarray
+    sd: np.ndarray
+
+
+def rank_spread(scores_by_language: dict) -> RankSpread:
+    """The spread of each point's rank across languages, from {language: [Scores, ...]} (each
+    language's models on one topic). A language's rank of a point is its mean rank across that
+    language's models (`mean_ranks`), so every language is ranked on its own points."""
+    if len(scores_by_language) < 2:
+        raise ValueError("a rank spread needs at least two languages")
+    per = []
+    for code, scores in scores_by_language.items():
+        m = mean_ranks(scores)
+        per.append(Scores(str(code), m.lon, m.lat, m.mean_rank))
+    lon, lat, ranks, _truth = align(per)
+    have = ~np.isnan(ranks)
+    n = have.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        hi = np.where(have, ranks, -np.inf).max(axis=0)
+        lo = np.where(have, ranks, np.inf).min(axis=0)
+        spread = np.where(n >= 2, hi - lo, np.nan)
+        mean = _nanmean(ranks, axis=0)
+        var = _nanmean((ranks - mean) ** 2, axis=0)
+        sd = np.where(n >= 2, np.sqrt(var), np.nan)
+    return RankSpread(tuple(scores_by_language), lon, lat, ranks, n, spread, sd)

@@ -6,7 +6,8 @@ G. Mai, "GeoBS: Information-Theoretic Quantification of Geographic Bias in AI Mo
 arXiv 2509.23482 (2025); reference code seai-lab/PyGBS (MIT). The SSI rests on Z. Wang,
 K. Janowicz, G. Mai, I. Majic, "Probing the Information Theoretical Roots of Spatial Dependence
 Measures", COSIT 2024 (arXiv 2405.18459). GeoBias's own implementation: great-circle distances
-(unit vectors, chord kd-trees), every centre at once with numpy; where it differs from PyGBS
+(unit vectors, chord kd-trees), centres block by block with numpy (every array a few MB, see
+BLOCK_PAIRS); where it differs from PyGBS
 (listed in docs/method.md, "GeoBS scores") it says so in the function's notes.
 
 Errors are per point: a rank error, an absolute error, a hit/miss indicator. The SSI and SRI
@@ -42,6 +43,7 @@ __all__ = [
     "lag_sri",
     "neighbour_pairs",
     "scale_sri",
+    "scaled_settings",
     "ssi",
 ]
 
@@ -103,15 +105,15 @@ def neighbour_pairs(lon, lat, radius_km: float) -> tuple[np.ndarray, np.ndarray,
     return i, j, 2 * EARTH_RADIUS_KM * np.arcsin(np.minimum(half_chord, 1.0))
 
 
-def _bearings(lon, lat, i, j) -> np.ndarray:
-    """Initial bearing from point i to point j in radians, clockwise from north, in [0, 2 pi):
-    the direction of j's unit vector in the tangent plane (east, north) at i."""
-    lo, la = np.radians(lon), np.radians(lat)
-    x, y, z = lonlat_to_xyz(lon, lat).reshape(-1, 3).T
+def _bearings(lon_c, lat_c, xyz, i, j) -> np.ndarray:
+    """Initial bearing from centre i (at lon_c, lat_c) to point j (unit vectors `xyz`) in
+    radians, clockwise from north, in [0, 2 pi): the direction of j's unit vector in the tangent
+    plane (east, north) at i."""
+    lo, la = np.radians(lon_c), np.radians(lat_c)
     sin_lo, cos_lo, sin_la = np.sin(lo), np.cos(lo), np.sin(la)
-    xj, yj = x[j], y[j]
+    xj, yj = xyz[j, 0], xyz[j, 1]
     east = cos_lo[i] * yj - sin_lo[i] * xj
-    north = np.cos(la)[i] * z[j] - sin_la[i] * (cos_lo[i] * xj + sin_lo[i] * yj)
+    north = np.cos(la)[i] * xyz[j, 2] - sin_la[i] * (cos_lo[i] * xj + sin_lo[i] * yj)
     return np.arctan2(east, north) % (2 * np.pi)
 
 
@@ -127,6 +129,29 @@ def _clean(lon, lat, values):
         raise ValueError(f"lon, lat and values differ in length: {len(lon)}, {len(lat)}, {len(v)}")
     keep = np.flatnonzero(np.isfinite(lon) & np.isfinite(lat) & np.isfinite(v))
     return lon[keep], lat[keep], v[keep], keep
+
+
+# Pairs per block of centres. Blocks keep every temporary array a few MB, far below the size
+# above which each new array costs fresh pages from the system (about 4x faster on 10^7 pairs).
+BLOCK_PAIRS = 500_000
+
+
+def _neighbour_blocks(xyz, radius_km: float):
+    """(c0, c1, i, j, km) for consecutive blocks of centres c0 <= c < c1: every pair of a
+    centre (local index i = c - c0) and a point j within `radius_km` (self included), with
+    its great-circle km from the kd-tree's chord (the same as :func:`neighbour_pairs`'s).
+    Blocks grow or shrink to about BLOCK_PAIRS pairs."""
+    n = len(xyz)
+    tree = cKDTree(xyz)
+    chord = float(km_to_chord(radius_km))
+    c0, step = 0, 1024
+    while c0 < n:
+        c1 = min(n, c0 + step)
+        rec = cKDTree(xyz[c0:c1]).sparse_distance_matrix(tree, chord, output_type="ndarray")
+        i, j = rec["i"], rec["j"]
+        yield c0, c1, i, j, 2 * EARTH_RADIUS_KM * np.arcsin(np.minimum(rec["v"] / 2, 1.0))
+        step = max(64, int(BLOCK_PAIRS * (c1 - c0) / max(len(i), 1)))
+        c0 = c1
 
 
 # --- SRI -------------------------------------------------------------------------------------
@@ -154,15 +179,16 @@ class SRIResult:
     reason: str = ""
 
 
-def _part_ids(kind, size, lon, lat, i, j, km, start, radius_km):
+def _part_ids(kind, size, lon_c, lat_c, start_c, lon, lat, xyz, i, j, km, radius_km):
     """Part of each pair (centre i, neighbour j) in the centre's partition (-1: none), and how
-    many part ids a centre can have."""
+    many part ids a centre can have. Centres are indexed in `lon_c`, `lat_c`, `start_c`
+    (bearing of the first sector, degrees), neighbours in `lon`, `lat`, `xyz`."""
     if kind == "lag":
         n_part = int(np.floor(radius_km / size)) + 1
         return np.minimum(np.floor(km / size).astype(np.int64), n_part - 1), n_part
     if kind == "direction":
-        first = np.radians(np.broadcast_to(np.asarray(start, dtype=float), lon.shape))[i]
-        turn = (_bearings(lon, lat, i, j) - first) % (2 * np.pi)
+        first = np.radians(start_c)[i]
+        turn = (_bearings(lon_c, lat_c, xyz, i, j) - first) % (2 * np.pi)
         sector = np.minimum(np.floor(turn / (2 * np.pi / size)).astype(np.int64), size - 1)
         # A neighbour at the centre's own place has no direction: it belongs to no sector.
         return np.where(km > 0, sector, -1), int(size)
@@ -173,15 +199,15 @@ def _part_ids(kind, size, lon, lat, i, j, km, start, radius_km):
         # longitude span at the centre's latitude (all of it when the disc holds a pole).
         r = radius_km / EARTH_RADIUS_KM
         k_lat = int(np.ceil(np.degrees(r) / size)) + 1
-        phi = np.radians(lat)
+        phi = np.radians(lat_c)
         with np.errstate(invalid="ignore", divide="ignore"):
             span = np.degrees(np.arcsin(np.clip(np.sin(r) / np.cos(phi), 0.0, 1.0)))
         span = np.where(np.abs(phi) + r >= np.pi / 2 - 1e-12, 180.0, span)
         k_lon = np.ceil(span / size).astype(np.int64) + 1
         cells = 2 * k_lat * 2 * k_lon
         offset = np.cumsum(cells) - cells
-        rows = np.floor((lat[j] - lat[i]) / size).astype(np.int64) + k_lat
-        cols = np.floor(((lon[j] - lon[i] + 180.0) % 360.0 - 180.0) / size).astype(np.int64)
+        rows = np.floor((lat[j] - lat_c[i]) / size).astype(np.int64) + k_lat
+        cols = np.floor(((lon[j] - lon_c[i] + 180.0) % 360.0 - 180.0) / size).astype(np.int64)
         cols = np.clip(cols + k_lon[i], 0, 2 * k_lon[i] - 1)
         # Part ids are global here (offset per centre): one "centre" of cells.sum() parts.
         return offset[i] + rows * 2 * k_lon[i] + cols, (offset, cells)
@@ -206,42 +232,19 @@ def _part_counts(i, part, n_part, cls, n, m):
     return counts.reshape(-1, m), centre_of[occurring]
 
 
-def _sri(kind, lon, lat, values, radius_km, size, min_points, divergence, smooth, start,
-         pairs=None) -> SRIResult:  # fmt: skip
-    if size <= 0 or radius_km <= 0:
-        raise ValueError("radius and partition size must be positive")
-    if divergence not in ("local||global", "global||local"):
-        raise ValueError(f"divergence is 'local||global' or 'global||local', not {divergence!r}")
-    n_in = len(np.asarray(lon).ravel())
-    lon, lat, v, keep = _clean(lon, lat, values)
-    if np.ndim(start) > 0:  # one start per input point: keep those of the kept points
-        start = np.asarray(start, dtype=float).ravel()[keep]
-    if pairs is None and len(v):  # neighbours next to each other in memory: faster gathers
-        order = _spatial_order(lon, lat)
-        lon, lat, v, keep = lon[order], lat[order], v[order], keep[order]
-        start = start[order] if np.ndim(start) > 0 else start
-    local = np.full(n_in, np.nan)
-    n_nb = np.zeros(n_in, dtype=np.int64)
-    n_parts = np.zeros(n_in, dtype=np.int64)
-
-    def result(score, n_eval, reason=""):
-        return SRIResult(kind, score, local, n_nb, n_parts, float(radius_km), float(size),
-                         int(min_points), divergence, n_eval, reason)  # fmt: skip
-
-    n = len(v)
-    if n == 0:
-        return result(np.nan, 0, "no points with a value")
-    cls = np.unique(v, return_inverse=True)[1].ravel()
-    m = int(cls.max()) + 1
-    i, j, km = neighbour_pairs(lon, lat, radius_km) if pairs is None else pairs
-    cls_j = cls[j]
-    # The neighbourhood's class distribution: the P the parts are compared with.
-    total = np.bincount(i * m + cls_j, minlength=n * m).reshape(n, m).astype(float)
+def _local_sri(kind, size, start, lon, lat, xyz, cls_j, total, block, radius_km, min_points,
+               divergence, smooth):  # fmt: skip
+    """(local SRI, number of parts) of the centres of one block (c0, c1, i, j, km) of
+    :func:`_neighbour_blocks`, given the neighbours' classes `cls_j` and the class counts of
+    each neighbourhood `total` (centres x classes)."""
+    c0, c1, i, j, km = block
+    nc, m = total.shape
     size_i = total.sum(axis=1)
-    n_nb[keep] = size_i.astype(np.int64)
-    part, n_part = _part_ids(kind, size, lon, lat, i, j, km, start, radius_km)
+    start_c = np.broadcast_to(np.asarray(start, dtype=float), lon.shape)[c0:c1]
+    part, n_part = _part_ids(kind, size, lon[c0:c1], lat[c0:c1], start_c, lon, lat, xyz, i, j,
+                             km, radius_km)  # fmt: skip
     ok = part >= 0
-    counts, centre = _part_counts(i[ok], part[ok], n_part, cls_j[ok], n, m)
+    counts, centre = _part_counts(i[ok], part[ok], n_part, cls_j[ok], nc, m)
     n_g = counts.sum(axis=1)
     big = n_g >= min_points
     counts, n_g, centre = counts[big].astype(float), n_g[big].astype(float), centre[big]
@@ -254,16 +257,75 @@ def _sri(kind, lon, lat, values, radius_km, size, min_points, divergence, smooth
         else:  # PyGBS's D(P || Q + smooth): a class absent from a part costs -p ln(smooth)
             terms = np.where(p > 0, p * np.log(p / (q + smooth)), 0.0)
     kl = terms.sum(axis=1)
-    local_all = np.bincount(centre, weights=kl * n_g / size_i[centre], minlength=n)
-    parts = np.bincount(centre, minlength=n)
-    evaluated = parts > 0
-    n_parts[keep] = parts
-    local[keep[evaluated]] = local_all[evaluated]
-    n_eval = int(evaluated.sum())
-    if n_eval == 0:
-        return result(np.nan, 0, f"no part of any neighbourhood holds {min_points} points")
-    w = size_i[evaluated]
-    return result(float(np.sum(local_all[evaluated] * w) / w.sum()), n_eval)
+    local = np.bincount(centre, weights=kl * n_g / size_i[centre], minlength=nc)
+    return local, np.bincount(centre, minlength=nc)
+
+
+def _sris(partitions, lon, lat, values, radius_km, min_points, divergence, smooth,
+          pairs=None) -> list:  # fmt: skip
+    """SRIResults of several partitions (kind, size, start) of the same neighbourhoods, block
+    by block of centres (one neighbour search for all). `pairs` (of :func:`neighbour_pairs`
+    on these points, all with a value, in this order) replaces the search."""
+    if radius_km <= 0 or any(size <= 0 for _k, size, _s in partitions):
+        raise ValueError("radius and partition size must be positive")
+    if divergence not in ("local||global", "global||local"):
+        raise ValueError(f"divergence is 'local||global' or 'global||local', not {divergence!r}")
+    n_in = len(np.asarray(lon).ravel())
+    lon, lat, v, keep = _clean(lon, lat, values)
+    starts = [np.asarray(s, dtype=float).ravel()[keep] if np.ndim(s) > 0 else float(s)
+              for _k, _size, s in partitions]  # fmt: skip
+    if pairs is None and len(v):  # neighbours next to each other in memory: faster gathers
+        order = _spatial_order(lon, lat)
+        lon, lat, v, keep = lon[order], lat[order], v[order], keep[order]
+        starts = [s[order] if np.ndim(s) > 0 else s for s in starts]
+    n = len(v)
+    local = [np.zeros(n) for _ in partitions]
+    parts = [np.zeros(n, dtype=np.int64) for _ in partitions]
+    size_i = np.zeros(n)
+    if n:
+        cls = np.unique(v, return_inverse=True)[1].ravel()
+        m = int(cls.max()) + 1
+        xyz = lonlat_to_xyz(lon, lat).reshape(-1, 3)
+        blocks = [(0, n, *pairs)] if pairs is not None else _neighbour_blocks(xyz, radius_km)
+        for block in blocks:
+            c0, c1, i = block[:3]
+            cls_j = cls[block[3]]
+            # Each neighbourhood's class distribution: the P its parts are compared with.
+            total = np.bincount(i * m + cls_j, minlength=(c1 - c0) * m).reshape(-1, m)
+            total = total.astype(float)
+            size_i[c0:c1] = total.sum(axis=1)
+            for k, (kind, size, _s) in enumerate(partitions):
+                local[k][c0:c1], parts[k][c0:c1] = _local_sri(
+                    kind, size, starts[k], lon, lat, xyz, cls_j, total, block, radius_km,
+                    min_points, divergence, smooth,
+                )  # fmt: skip
+    n_nb = np.zeros(n_in, dtype=np.int64)
+    n_nb[keep] = size_i.astype(np.int64)
+    out = []
+    for (kind, size, _s), local_all, pc in zip(partitions, local, parts):
+        full, n_parts = np.full(n_in, np.nan), np.zeros(n_in, dtype=np.int64)
+        n_parts[keep] = pc
+        evaluated = pc > 0
+        full[keep[evaluated]] = local_all[evaluated]
+        n_eval = int(evaluated.sum())
+        score, reason = np.nan, ""
+        if n == 0:
+            reason = "no points with a value"
+        elif n_eval == 0:
+            reason = f"no part of any neighbourhood holds {min_points} points"
+        else:
+            w = size_i[evaluated]
+            score = float(np.sum(local_all[evaluated] * w) / w.sum())
+        out.append(SRIResult(kind, score, full, n_nb.copy(), n_parts, float(radius_km),
+                             float(size), int(min_points), divergence, n_eval,
+                             reason))  # fmt: skip
+    return out
+
+
+def _sri(kind, lon, lat, values, radius_km, size, min_points, divergence, smooth, start,
+         pairs=None) -> SRIResult:  # fmt: skip
+    return _sris([(kind, size, start)], lon, lat, values, radius_km, min_points, divergence,
+                 smooth, pairs)[0]  # fmt: skip
 
 
 _SRI_DOC = """
@@ -279,8 +341,9 @@ _SRI_DOC = """
     with no such part is not evaluated (NaN). The score is the mean of SRI_c over evaluated
     centres weighted by N_c. ``divergence="global||local"`` gives PyGBS's D(P_c || Q_g + smooth)
     instead (docs/method.md). A spatially random field gives SRI near 0: only the sampling noise
-    of Q_g, about (K - 1) / (2 n_g) nats for K classes. `pairs` (from :func:`neighbour_pairs`
-    on the same points, all with a value) saves the neighbour search when several SRIs run.
+    of Q_g, about (K - 1) / (2 n_g) nats for K classes. Neighbourhoods are searched block by
+    block of centres; `pairs` (from :func:`neighbour_pairs` on the same points, all with a
+    value) gives them instead.
     """
 
 
@@ -347,11 +410,8 @@ class SSIResult:
     reason: str = ""
 
 
-def _rings(spacing_km: np.ndarray, radius_km: float, last_ring: str):
-    """Concentric background rings around each centre: ring r = 1, 2, ... at r * spacing holding
-    ceil(2 pi r) points evenly spaced in bearing from north, up to the radius ("inside") or, as
-    PyGBS, to the first ring at or beyond it ("beyond"). Returns the owner (centre) index, km
-    from the centre and bearing (radians) of every background point, and the count per centre."""
+def _ring_counts(spacing_km: np.ndarray, radius_km: float, last_ring: str):
+    """(rings, background points) per centre of :func:`_rings`."""
     ratio = radius_km / spacing_km
     if last_ring == "inside":
         n_rings = np.floor(ratio + 1e-9).astype(np.int64)
@@ -360,9 +420,19 @@ def _rings(spacing_km: np.ndarray, radius_km: float, last_ring: str):
     else:
         raise ValueError(f"last_ring is 'inside' or 'beyond', not {last_ring!r}")
     ring = np.arange(1, int(n_rings.max()) + 1 if len(n_rings) else 1)
+    before_ring = np.concatenate([[0], np.cumsum(np.ceil(2 * np.pi * ring).astype(np.int64))])
+    return n_rings, before_ring[n_rings]
+
+
+def _rings(spacing_km: np.ndarray, radius_km: float, last_ring: str):
+    """Concentric background rings around each centre: ring r = 1, 2, ... at r * spacing holding
+    ceil(2 pi r) points evenly spaced in bearing from north, up to the radius ("inside") or, as
+    PyGBS, to the first ring at or beyond it ("beyond"). Returns the owner (centre) index, km
+    from the centre and bearing (radians) of every background point, and the count per centre."""
+    n_rings, per_centre = _ring_counts(spacing_km, radius_km, last_ring)
+    ring = np.arange(1, int(n_rings.max()) + 1 if len(n_rings) else 1)
     per_ring = np.ceil(2 * np.pi * ring).astype(np.int64)
     before_ring = np.concatenate([[0], np.cumsum(per_ring)])
-    per_centre = before_ring[n_rings]
     owner = np.repeat(np.arange(len(spacing_km)), per_centre)
     pos = np.arange(len(owner)) - np.repeat(np.cumsum(per_centre) - per_centre, per_centre)
     ring_of = np.searchsorted(before_ring[1:], pos, side="right")  # 0-based ring
@@ -372,8 +442,10 @@ def _rings(spacing_km: np.ndarray, radius_km: float, last_ring: str):
     return owner, km, (-2 * np.pi * on_ring / per_ring[ring_of]) % (2 * np.pi), per_centre
 
 
-def _destination(xyz_c: np.ndarray, km: np.ndarray, bearing: np.ndarray) -> np.ndarray:
-    """Unit vectors at `km` (great-circle) from the centres `xyz_c` (rows) along `bearing`."""
+def _destination(xyz_c: np.ndarray, owner: np.ndarray, km: np.ndarray,
+                 bearing: np.ndarray) -> np.ndarray:  # fmt: skip
+    """Unit vectors at `km` (great-circle) along `bearing` from the centres `xyz_c[owner]`
+    (the tangent directions are computed once per centre)."""
     x, y = xyz_c[:, 0], xyz_c[:, 1]
     norm = np.hypot(x, y)
     pole = norm < 1e-12  # at a pole any east will do
@@ -382,8 +454,8 @@ def _destination(xyz_c: np.ndarray, km: np.ndarray, bearing: np.ndarray) -> np.n
                      np.zeros_like(x)], axis=1)  # fmt: skip
     north = np.cross(xyz_c, east)
     d = (km / EARTH_RADIUS_KM)[:, None]
-    tangent = np.cos(bearing)[:, None] * north + np.sin(bearing)[:, None] * east
-    return np.cos(d) * xyz_c + np.sin(d) * tangent
+    tangent = np.cos(bearing)[:, None] * north[owner] + np.sin(bearing)[:, None] * east[owner]
+    return np.cos(d) * xyz_c[owner] + np.sin(d) * tangent
 
 
 def _exact_moments(n, k, m2, m4, s1, s2):
@@ -435,21 +507,116 @@ def _wang2024_moments(codes, counts, k):
     return mu, np.sqrt(var)
 
 
-def _knn(pts: np.ndarray, k: int) -> np.ndarray:
-    """Each point's k nearest other points (rows of indices). Distances equal to 1e-9 (relative)
-    are ties, broken by the lower index: the regular background rings have exact ties by
-    symmetry, and the graph (so the SSI) must not depend on rounding."""
-    extra = 4
-    dist, idx = cKDTree(pts).query(pts, k + 1 + extra, workers=-1)
+def _tie_key(dist: np.ndarray) -> np.ndarray:
+    """Chord distances (at most 2 within a neighbourhood) quantised to 1e-9 of that diameter:
+    distances equal to that precision are ties (infinite ones stay infinite)."""
+    with np.errstate(invalid="ignore"):
+        tie = np.round(dist * (1e9 / 2.0))
+    return np.where(np.isfinite(tie), tie, np.inf)
+
+
+def _knn(pts: np.ndarray, k: int, sizes=None) -> np.ndarray:
+    """Each point's k nearest other points (rows of indices), within its group when `sizes`
+    (lengths of consecutive groups of `pts`) is given. Ties (:func:`_tie_key`) go to the
+    lower index, however many points tie: the regular background rings have exact ties by
+    symmetry (a centre is equidistant from the 7 points of the first ring), and the graph (so
+    the SSI) must not depend on rounding.
+
+    The k + 1 nearest other points settle a row unless the k-th and the (k+1)-th tie; those
+    rows are asked again for 4 more, and the few whose tie runs further, for all it holds."""
     t = len(pts)
-    idx = np.where(np.isfinite(dist), idx, t)  # fewer points than asked: padding goes last
-    tie = np.round(dist / max(float(np.nanmax(np.where(np.isfinite(dist), dist, 0))), 1e-300) * 1e9)
-    tie = np.where(np.isfinite(tie), tie, np.inf)
-    order = np.lexsort((idx, tie), axis=-1)
-    idx = np.take_along_axis(idx, order, axis=1)
-    own = idx == np.arange(t)[:, None]
-    keep = ~own & (np.cumsum(~own, axis=1) <= k)
-    return idx[keep].reshape(t, k).astype(np.int32 if t < 2**31 else np.int64)
+    sizes = np.array([t]) if sizes is None else np.asarray(sizes, dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    out = np.empty((t, k), dtype=np.int32 if t < 2**31 else np.int64)
+    trees = [cKDTree(pts[a : a + n]) for a, n in zip(starts.tolist(), sizes.tolist())]
+    # A small tree per group: shallower than one tree of every group, and each group's
+    # coordinates as they are (no shift to keep groups apart, which would round distances).
+    dist, idx = _group_query(trees, pts, starts, sizes, np.arange(t), k + 2)
+    own = idx[:, : k + 1] == np.arange(t)[:, None]
+    edge = _tie_key(dist[:, k])
+    clear = (edge != _tie_key(dist[:, k + 1])) & (own.sum(axis=1) == 1)
+    out[clear] = idx[clear, : k + 1][~own[clear]].reshape(-1, k)
+    tied = np.flatnonzero(~clear)
+    if len(tied):
+        dist, idx = _group_query(trees, pts, starts, sizes, tied, k + 5)
+        done = _tie_key(dist[:, -1]) != edge[tied]
+        out[tied[done]] = _first_others(dist[done], idx[done], tied[done], k)
+        group = np.searchsorted(starts, tied[~done], side="right") - 1
+        for r, g in zip(tied[~done].tolist(), group.tolist()):  # a tie past k + 5: all of it
+            d, i = trees[g].query(pts[r], int(sizes[g]))
+            out[r] = _first_others(d[None], i[None] + starts[g], np.array([r]), k)[0]
+    return out
+
+
+def _group_query(trees, pts, starts, sizes, rows, n_ask):
+    """(distances, indices) of the `n_ask` nearest points of each row's own group (rows in
+    increasing order); missing neighbours (a small group) are at infinity with index len(pts)."""
+    dist = np.full((len(rows), n_ask), np.inf)
+    idx = np.full((len(rows), n_ask), len(pts), dtype=np.int64)
+    group = np.searchsorted(starts, rows, side="right") - 1
+    cuts = (np.flatnonzero(np.diff(group)) + 1).tolist()
+    for a, b in zip([0] + cuts, cuts + [len(rows)]):
+        g = int(group[a])
+        d, i = trees[g].query(pts[rows[a:b]], min(n_ask, int(sizes[g])))
+        d, i = d.reshape(b - a, -1), i.reshape(b - a, -1)
+        dist[a:b, : d.shape[1]], idx[a:b, : d.shape[1]] = d, i + starts[g]
+    return dist, idx
+
+
+def _first_others(dist, idx, rows, k):
+    """The first k indices other than the row's own, sorted by (tie key, index)."""
+    idx = np.take_along_axis(idx, np.lexsort((idx, _tie_key(dist)), axis=-1), axis=1)
+    own = idx == rows[:, None]
+    return idx[~own & (np.cumsum(~own, axis=1) <= k)].reshape(len(rows), k)
+
+
+BLOCK_POINTS = 65_536  # observed and background points per block of SSI neighbourhoods
+
+
+def _blocks(weights, limit: int) -> list:
+    """Consecutive (start, stop) ranges of items whose `weights` add up to about `limit`."""
+    weights = np.asarray(weights, dtype=np.int64)
+    block = (np.cumsum(weights) - weights) // max(int(limit), 1)
+    cuts = np.flatnonzero(np.diff(block)) + 1
+    edges = np.concatenate([[0], cuts, [len(weights)]]).tolist()
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _ssi_block(xyz, v, chosen, members, spacing, radius_km, last_ring, k, moments, codes):
+    """(SSI, z, evaluated) of the neighbourhoods of the centres `chosen`, whose observed
+    points are `members` (indices, nearest first) and background ring spacing `spacing`."""
+    g = len(chosen)
+    sizes = np.array([len(mb) for mb in members], dtype=np.int64)
+    owner, bkm, bbear, _ = _rings(spacing, radius_km, last_ring)
+    # Every neighbourhood's points (observed, then background) in one array, group by group.
+    group = np.concatenate([np.repeat(np.arange(g), sizes), owner])
+    observed = np.concatenate(members).astype(np.int64)
+    pts = np.concatenate([xyz[observed], _destination(xyz[chosen], owner, bkm, bbear)])
+    x = np.concatenate([v[observed], np.zeros(len(owner))])
+    order = np.argsort(group, kind="stable")
+    group, pts, x = group[order], pts[order], x[order]
+    size_g = np.bincount(group, minlength=g)
+    nb = _knn(pts, k, size_g)
+    t = len(pts)
+    size_g = size_g.astype(float)
+    zc = x - (np.bincount(group, weights=x, minlength=g) / size_g)[group]
+    m2 = np.bincount(group, weights=zc**2, minlength=g) / size_g
+    i_obs = np.bincount(group, weights=zc * zc[nb].sum(axis=1), minlength=g)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if moments == "exact":
+            m4 = np.bincount(group, weights=zc**4, minlength=g) / size_g
+            mutual = (nb[nb] == np.arange(t)[:, None, None]).any(axis=2).sum(axis=1)
+            s1 = size_g * k + np.bincount(group, weights=mutual, minlength=g)
+            indeg = np.bincount(nb.ravel(), minlength=t)
+            s2 = np.bincount(group, weights=(k + indeg) ** 2.0, minlength=g)
+            mu, sigma = _exact_moments(size_g, k, m2, m4, s1, s2)
+        else:
+            cls = np.searchsorted(codes, x)
+            counts = np.bincount(group * len(codes) + cls, minlength=g * len(codes))
+            mu, sigma = _wang2024_moments(codes, counts.reshape(g, -1).astype(float), k)
+        zscore = (i_obs - mu) / sigma
+        info = 0.5 * zscore**2 + np.log(sigma * np.sqrt(2 * np.pi))
+    return info, zscore, (m2 > 0) & (sigma > 0) & np.isfinite(info)
 
 
 def ssi(lon, lat, values=None, radius_km: float = 1500.0, k: int = 4, density="auto",
@@ -554,40 +721,16 @@ def ssi(lon, lat, values=None, radius_km: float = 1500.0, k: int = 4, density="a
         spacing = EARTH_RADIUS_KM / np.sqrt(per_sr)
     else:
         spacing = np.full(g, 100.0 / np.sqrt(float(density)))
-    owner, bkm, bbear, n_ring_pts = _rings(spacing, float(radius_km), last_ring)
+    n_ring_pts = _ring_counts(spacing, float(radius_km), last_ring)[1]
     n_bg[keep[chosen]] = n_ring_pts
-    # Every neighbourhood's points (observed, then background) in one array, each group moved
-    # far from the others so that one kd-tree query gives every point its group's k nearest.
-    group = np.concatenate([np.repeat(np.arange(g), sizes), owner])
-    pts = np.concatenate([xyz[np.concatenate(members).astype(np.int64)],
-                          _destination(xyz[chosen][owner], bkm, bbear)])  # fmt: skip
-    obs_values = v[np.concatenate(members).astype(np.int64)]
-    x = np.concatenate([obs_values, np.zeros(len(owner))])
-    order = np.argsort(group, kind="stable")
-    group, pts, x = group[order], pts[order], x[order]
-    shifted = pts.copy()
-    shifted[:, 0] += 8.0 * group  # groups 8 apart; a group spans a chord of at most 2
-    nb = _knn(shifted, k)
-    t = len(pts)
-    size_g = np.bincount(group, minlength=g).astype(float)
-    zc = x - (np.bincount(group, weights=x, minlength=g) / size_g)[group]
-    m2 = np.bincount(group, weights=zc**2, minlength=g) / size_g
-    i_obs = np.bincount(group, weights=zc * zc[nb].sum(axis=1), minlength=g)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if moments == "exact":
-            m4 = np.bincount(group, weights=zc**4, minlength=g) / size_g
-            mutual = (nb[nb] == np.arange(t)[:, None, None]).any(axis=2).sum(axis=1)
-            s1 = size_g * k + np.bincount(group, weights=mutual, minlength=g)
-            indeg = np.bincount(nb.ravel(), minlength=t)
-            s2 = np.bincount(group, weights=(k + indeg) ** 2.0, minlength=g)
-            mu, sigma = _exact_moments(size_g, k, m2, m4, s1, s2)
-        else:
-            codes, cls = np.unique(x, return_inverse=True)
-            counts = np.bincount(group * len(codes) + cls.ravel(), minlength=g * len(codes))
-            mu, sigma = _wang2024_moments(codes, counts.reshape(g, -1).astype(float), k)
-        zscore = (i_obs - mu) / sigma
-        info = 0.5 * zscore**2 + np.log(sigma * np.sqrt(2 * np.pi))
-    good = (m2 > 0) & (sigma > 0) & np.isfinite(info)
+    codes = np.unique(np.concatenate([v, [0.0]]))  # every class, and the background's 0
+    info, zscore, good = np.empty(g), np.empty(g), np.empty(g, dtype=bool)
+    # Neighbourhoods block by block: every array stays a few MB (see BLOCK_PAIRS).
+    for b0, b1 in _blocks(sizes + n_ring_pts, BLOCK_POINTS):
+        info[b0:b1], zscore[b0:b1], good[b0:b1] = _ssi_block(
+            xyz, v, chosen[b0:b1], members[b0:b1], spacing[b0:b1], float(radius_km),
+            last_ring, k, moments, codes,
+        )  # fmt: skip
     local[keep[chosen]] = np.where(good, info, np.nan)
     zs[keep[chosen]] = np.where(good, zscore, np.nan)
     n_eval = int(good.sum())
@@ -624,6 +767,29 @@ class GeoBSSettings:
         return {f: getattr(self, f) for f in self.__dataclass_fields__}
 
 
+def scaled_settings(lon, lat, neighbours: int = 82, base: GeoBSSettings | None = None):
+    """`base` (default: the card's settings) with its radius, cells and lags scaled to a point
+    set: the radius is the median great-circle distance from a point to its `neighbours`-th
+    nearest (at most a fifth of the points, at least 10), cells and lags keep their ratio to
+    it (10 deg and 500 km at 1,500 km). On the card's 2,000 world points 82 neighbours give
+    about the card's 1,500 km; a regional survey gets regional neighbourhoods."""
+    base = base or GeoBSSettings()
+    lon, lat = (np.asarray(a, dtype=float).ravel() for a in (lon, lat))
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    xyz = lonlat_to_xyz(lon[ok], lat[ok]).reshape(-1, 3)
+    m = int(min(neighbours, max(10, len(xyz) // 5), len(xyz) - 1))
+    if m < 1:
+        return base
+    chord = cKDTree(xyz).query(xyz, m + 1)[0][:, -1]
+    km = float(np.median(2 * EARTH_RADIUS_KM * np.arcsin(np.minimum(chord / 2, 1.0))))
+    if not km > 0:
+        return base
+    ratio = km / base.radius_km
+    fields = base.as_dict()
+    fields.update(radius_km=km, scale_deg=base.scale_deg * ratio, lag_km=base.lag_km * ratio)
+    return GeoBSSettings(**fields)
+
+
 @dataclass(frozen=True)
 class GeoBSScores:
     """SSI (marked) and the three SRIs of one error field, with the settings used."""
@@ -652,43 +818,13 @@ class GeoBSScores:
 
 def geobs_scores(lon, lat, codes, settings: GeoBSSettings | None = None) -> GeoBSScores:
     """Marked SSI and the scale, lag and direction SRIs of class-coded errors (see
-    :func:`bin_errors`, :func:`hit_miss`), sharing one neighbour search for the SRIs."""
+    :func:`bin_errors`, :func:`hit_miss`), the SRIs sharing one neighbour search."""
     s = settings or GeoBSSettings()
-    lon_c, lat_c, v, keep = _clean(lon, lat, codes)
-    order = _spatial_order(lon_c, lat_c) if len(v) else np.arange(0)
-    lon_c, lat_c, v, keep = lon_c[order], lat_c[order], v[order], keep[order]  # see _sri
-    pairs = neighbour_pairs(lon_c, lat_c, s.radius_km) if len(v) else None
-
-    def full(a):
-        out = np.full(len(np.asarray(lon).ravel()), np.nan)
-        out[keep] = a
-        return out
-
-    # The SRIs run on the cleaned points (the shared pairs index them) and are mapped back.
-    sris = []
-    for fn, size, extra in ((scale_sri, s.scale_deg, {}), (lag_sri, s.lag_km, {}),
-                            (direction_sri, s.n_sectors, {})):  # fmt: skip
-        r = fn(lon_c, lat_c, v, s.radius_km, size, s.min_points, s.divergence, pairs=pairs, **extra)
-        sris.append(
-            SRIResult(
-                r.partition,
-                r.score,
-                full(r.local),
-                _full_int(r.n_neighbours, keep, lon),
-                _full_int(r.n_parts, keep, lon),
-                r.radius_km,
-                r.size,
-                r.min_points,
-                r.divergence,
-                r.n_evaluated,
-                r.reason,
-            )  # fmt: skip
-        )
+    if int(s.n_sectors) != s.n_sectors or s.n_sectors < 2:
+        raise ValueError("n_sectors must be an integer >= 2")
+    partitions = [("scale", s.scale_deg, 0.0), ("lag", s.lag_km, 0.0),
+                  ("direction", int(s.n_sectors), 0.0)]  # fmt: skip
+    scale, lag, direction = _sris(partitions, lon, lat, codes, s.radius_km, s.min_points,
+                                  s.divergence, 1e-8)  # fmt: skip
     ss = ssi(lon, lat, codes, s.radius_km, s.k, s.density, s.ssi_min_points, s.max_centres, s.seed)
-    return GeoBSScores(ss, sris[0], sris[1], sris[2], s)
-
-
-def _full_int(a, keep, lon):
-    out = np.zeros(len(np.asarray(lon).ravel()), dtype=np.int64)
-    out[keep] = a
-    return out
+    return GeoBSScores(ss, scale, lag, direction, s)

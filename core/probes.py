@@ -94,11 +94,12 @@ def choice_prompts(a: str, b: str, activities, template: str = CHOICE_TEMPLATE) 
     return [template.format(a=a, b=b, activity=act) for act in activities]
 
 
-def read_choice(text: str | None, a: str, b: str) -> str:
+def read_choice(text: str | None, a: str, b: str, answer=None) -> str:
     """ "a", "b", "refusal" or "unclear": which region a completion chose.
 
     The answer format ("You should go to X") decides; without it, a completion naming only
-    one of the two regions chose it. A completion that declines is a refusal.
+    one of the two regions chose it. A completion that declines is a refusal (in English or
+    in the refusal phrases of a prompt language's `answer`, a ratings.AnswerFormat).
     """
     text = text or ""
     said = re.findall(r"go to\W+(" + re.escape(a) + "|" + re.escape(b) + r")\b", text, re.I)
@@ -108,7 +109,7 @@ def read_choice(text: str | None, a: str, b: str) -> str:
         picked = {n.lower() for n in named} if len(named) == 1 else picked
     if len(picked) == 1:
         return "a" if picked == {a.lower()} else "b"
-    return "refusal" if is_refusal(text) else "unclear"
+    return "refusal" if is_refusal(text, answer) else "unclear"
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,8 @@ class ChoiceResult:
         return self.n_b / self.n if self.n else np.nan
 
 
-def summarize_choices(activity: str, a: str, b: str, texts) -> ChoiceResult:
-    picks = [read_choice(t, a, b) for t in texts]
+def summarize_choices(activity: str, a: str, b: str, texts, answer=None) -> ChoiceResult:
+    picks = [read_choice(t, a, b, answer) for t in texts]
     return ChoiceResult(activity, a, b, len(picks), picks.count("a"), picks.count("b"),
                         picks.count("refusal"), picks.count("unclear"))  # fmt: skip
 

@@ -9,22 +9,22 @@
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="73"/>
+        <location filename="../plugin.py" line="78"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="63"/>
+        <location filename="../processing/provider.py" line="69"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="389"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="58"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
@@ -34,32 +34,32 @@
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="83"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="434"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="81"/>
+        <location filename="../processing/algorithms/report.py" line="85"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="86"/>
+        <location filename="../processing/algorithms/report.py" line="90"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="269"/>
+        <location filename="../ui/runner.py" line="288"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="61"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="74"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -184,12 +184,12 @@
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="56"/>
+        <location filename="../processing/gpkg.py" line="69"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="147"/>
+        <location filename="../processing/gpkg.py" line="160"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -204,7 +204,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="187"/>
+        <location filename="../processing/endpoints.py" line="198"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -214,52 +214,52 @@
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="82"/>
+        <location filename="../processing/algorithms/export_batch.py" line="84"/>
         <source>Give the model name.</source>
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="129"/>
+        <location filename="../processing/endpoints.py" line="140"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="52"/>
+        <location filename="../processing/rating.py" line="64"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="68"/>
+        <location filename="../processing/rating.py" line="92"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="72"/>
+        <location filename="../processing/rating.py" line="96"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="91"/>
+        <location filename="../processing/rating.py" line="130"/>
         <source>no completion held a rating</source>
         <translation>aucune complétion ne contenait de note</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="92"/>
+        <location filename="../processing/rating.py" line="131"/>
         <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
         <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="194"/>
+        <location filename="../processing/parameters.py" line="195"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="200"/>
+        <location filename="../processing/parameters.py" line="201"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="206"/>
+        <location filename="../processing/parameters.py" line="207"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -274,12 +274,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="279"/>
+        <location filename="../processing/parameters.py" line="282"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="285"/>
+        <location filename="../processing/parameters.py" line="288"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -294,37 +294,37 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="291"/>
+        <location filename="../processing/parameters.py" line="294"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="50"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="54"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="60"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="194"/>
+        <location filename="../ui/results_tab.py" line="234"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="60"/>
+        <location filename="../processing/algorithms/survey.py" line="64"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="62"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="66"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="193"/>
+        <location filename="../processing/rating.py" line="247"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -434,32 +434,32 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="112"/>
+        <location filename="../processing/parameters.py" line="113"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="118"/>
+        <location filename="../processing/parameters.py" line="119"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="132"/>
+        <location filename="../processing/parameters.py" line="133"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="135"/>
+        <location filename="../processing/parameters.py" line="136"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="171"/>
+        <location filename="../ui/runner.py" line="172"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="153"/>
+        <location filename="../processing/parameters.py" line="154"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -474,37 +474,37 @@
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="377"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="126"/>
+        <location filename="../processing/parameters.py" line="127"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="345"/>
+        <location filename="../processing/parameters.py" line="377"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="55"/>
+        <location filename="../processing/algorithms/survey.py" line="59"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="65"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="357"/>
+        <location filename="../processing/parameters.py" line="389"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="78"/>
+        <location filename="../processing/algorithms/survey.py" line="82"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -554,7 +554,7 @@
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="139"/>
+        <location filename="../ui/survey_tab.py" line="145"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
@@ -569,27 +569,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="315"/>
+        <location filename="../ui/survey_tab.py" line="390"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="322"/>
+        <location filename="../ui/survey_tab.py" line="397"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="322"/>
+        <location filename="../ui/survey_tab.py" line="397"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="332"/>
+        <location filename="../ui/survey_tab.py" line="411"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="333"/>
+        <location filename="../ui/survey_tab.py" line="412"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -639,12 +639,12 @@
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="430"/>
+        <location filename="../ui/results_tab.py" line="488"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="443"/>
+        <location filename="../ui/results_tab.py" line="501"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
@@ -694,87 +694,87 @@
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="44"/>
+        <location filename="../ui/results.py" line="50"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="45"/>
+        <location filename="../ui/results.py" line="51"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="46"/>
+        <location filename="../ui/results.py" line="52"/>
         <source>n</source>
         <translation>n</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="47"/>
+        <location filename="../ui/results.py" line="53"/>
         <source>ρ truth</source>
         <translation>ρ vérité</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="48"/>
+        <location filename="../ui/results.py" line="54"/>
         <source>95% CI</source>
         <translation>IC 95 %</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="49"/>
+        <location filename="../ui/results.py" line="55"/>
         <source>MAD</source>
         <translation>MAD</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="50"/>
+        <location filename="../ui/results.py" line="56"/>
         <source>Gini</source>
         <translation>Gini</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="51"/>
+        <location filename="../ui/results.py" line="57"/>
         <source>Answers</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="52"/>
+        <location filename="../ui/results.py" line="58"/>
         <source>ρ anchor</source>
         <translation>ρ ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="53"/>
+        <location filename="../ui/results.py" line="59"/>
         <source>Bias score</source>
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="208"/>
+        <location filename="../ui/results.py" line="235"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="209"/>
+        <location filename="../ui/results.py" line="236"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="210"/>
+        <location filename="../ui/results.py" line="237"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="211"/>
+        <location filename="../ui/results.py" line="238"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="212"/>
+        <location filename="../ui/results.py" line="239"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="213"/>
+        <location filename="../ui/results.py" line="240"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="216"/>
+        <location filename="../ui/results.py" line="243"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -819,7 +819,7 @@
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="173"/>
+        <location filename="../ui/runner.py" line="174"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
@@ -829,12 +829,12 @@
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="384"/>
+        <location filename="../ui/runner.py" line="403"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="464"/>
+        <location filename="../ui/runner.py" line="493"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -889,7 +889,7 @@
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="34"/>
+        <location filename="../processing/algorithms/survey.py" line="36"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -919,7 +919,7 @@
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="55"/>
+        <location filename="../plugin.py" line="60"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -954,7 +954,7 @@
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="74"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="80"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -974,42 +974,42 @@
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="233"/>
+        <location filename="../processing/styles.py" line="303"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="237"/>
+        <location filename="../processing/styles.py" line="307"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="237"/>
+        <location filename="../processing/styles.py" line="307"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="244"/>
+        <location filename="../processing/styles.py" line="314"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1079,12 +1079,12 @@
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="70"/>
+        <location filename="../ui/results_tab.py" line="77"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="71"/>
+        <location filename="../ui/results_tab.py" line="78"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
@@ -1145,17 +1145,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="194"/>
+        <location filename="../ui/results_tab.py" line="234"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="229"/>
+        <location filename="../ui/results_tab.py" line="273"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="249"/>
+        <location filename="../ui/results_tab.py" line="294"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1165,12 +1165,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pays fournis : survie infantile</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="219"/>
+        <location filename="../ui/survey_tab.py" line="293"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="299"/>
+        <location filename="../ui/survey_tab.py" line="373"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
@@ -1252,67 +1252,67 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
     <message>
-        <location filename="../processing/metrics_table.py" line="167"/>
+        <location filename="../processing/metrics_table.py" line="257"/>
         <source>Score field (SCORE_FIELD) of layer {name}</source>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="81"/>
+        <location filename="../processing/algorithms/survey.py" line="85"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/metrics_table.py" line="180"/>
+        <location filename="../processing/metrics_table.py" line="277"/>
         <source>{role}: field &apos;{name}&apos; has no values in layer {layer}.</source>
         <translation>{role} : le champ « {name} » n'a aucune valeur dans la couche {layer}.</translation>
     </message>
     <message>
-        <location filename="../processing/metrics_table.py" line="185"/>
+        <location filename="../processing/metrics_table.py" line="282"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: rho with truth is left empty.</source>
         <translation>La couche {layer} n'a pas de vérité terrain dans « {name} » : le rho avec la vérité reste vide.</translation>
     </message>
     <message>
-        <location filename="../processing/metrics_table.py" line="236"/>
+        <location filename="../processing/metrics_table.py" line="334"/>
         <source>BOOTSTRAP: clusters need the truth unit of every point with a truth (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); layer {layer} has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="408"/>
+        <location filename="../processing/parameters.py" line="440"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="413"/>
+        <location filename="../processing/parameters.py" line="445"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="418"/>
+        <location filename="../processing/parameters.py" line="450"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="424"/>
+        <location filename="../processing/parameters.py" line="456"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="430"/>
+        <location filename="../processing/parameters.py" line="462"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="509"/>
+        <location filename="../processing/parameters.py" line="541"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="452"/>
+        <location filename="../processing/parameters.py" line="484"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="469"/>
+        <location filename="../processing/parameters.py" line="501"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1352,22 +1352,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="83"/>
+        <location filename="../processing/rating.py" line="122"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="105"/>
+        <location filename="../processing/rating.py" line="156"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="113"/>
+        <location filename="../processing/rating.py" line="164"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="117"/>
+        <location filename="../processing/rating.py" line="168"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1377,32 +1377,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="33"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée.</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
         <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="241"/>
+        <location filename="../ui/results.py" line="278"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="260"/>
+        <location filename="../ui/results.py" line="302"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="265"/>
+        <location filename="../ui/results.py" line="307"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="268"/>
+        <location filename="../ui/results.py" line="310"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -1882,7 +1877,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="392"/>
+        <location filename="../processing/report_layout.py" line="462"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -1912,97 +1907,97 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="38"/>
+        <location filename="../processing/algorithms/compare_models.py" line="49"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="66"/>
+        <location filename="../processing/algorithms/compare_models.py" line="82"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="72"/>
+        <location filename="../processing/algorithms/compare_models.py" line="88"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="77"/>
+        <location filename="../processing/algorithms/compare_models.py" line="93"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="90"/>
+        <location filename="../processing/algorithms/compare_models.py" line="112"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="95"/>
+        <location filename="../processing/algorithms/compare_models.py" line="117"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="101"/>
+        <location filename="../processing/algorithms/compare_models.py" line="123"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="105"/>
+        <location filename="../processing/algorithms/compare_models.py" line="127"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="106"/>
+        <location filename="../processing/algorithms/compare_models.py" line="128"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="121"/>
+        <location filename="../processing/algorithms/compare_models.py" line="148"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="140"/>
+        <location filename="../processing/algorithms/compare_models.py" line="168"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="165"/>
+        <location filename="../processing/algorithms/compare_models.py" line="203"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="80"/>
+        <location filename="../ui/compare_tab.py" line="111"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="215"/>
+        <location filename="../processing/algorithms/compare_models.py" line="298"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="221"/>
+        <location filename="../processing/algorithms/compare_models.py" line="304"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="229"/>
+        <location filename="../processing/algorithms/compare_models.py" line="312"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="82"/>
+        <location filename="../processing/comparison.py" line="92"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="139"/>
+        <location filename="../processing/styles.py" line="178"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2067,27 +2062,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="192"/>
+        <location filename="../processing/endpoints.py" line="203"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="194"/>
+        <location filename="../processing/endpoints.py" line="205"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="207"/>
+        <location filename="../processing/endpoints.py" line="218"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="219"/>
+        <location filename="../processing/endpoints.py" line="230"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="240"/>
+        <location filename="../processing/endpoints.py" line="251"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2327,357 +2322,352 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="39"/>
+        <location filename="../processing/algorithms/report.py" line="42"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="44"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="73"/>
+        <location filename="../processing/algorithms/report.py" line="77"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="80"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="87"/>
+        <location filename="../processing/algorithms/report.py" line="91"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="97"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="97"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="98"/>
+        <location filename="../processing/algorithms/report.py" line="102"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="99"/>
+        <location filename="../processing/algorithms/report.py" line="103"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="100"/>
+        <location filename="../processing/algorithms/report.py" line="104"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="106"/>
+        <location filename="../processing/algorithms/report.py" line="110"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="109"/>
+        <location filename="../processing/algorithms/report.py" line="113"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="124"/>
+        <location filename="../processing/algorithms/report.py" line="130"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="139"/>
+        <location filename="../processing/algorithms/report.py" line="145"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="147"/>
+        <location filename="../processing/algorithms/report.py" line="155"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="176"/>
+        <location filename="../processing/algorithms/report.py" line="192"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="127"/>
+        <location filename="../processing/report_layout.py" line="129"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="61"/>
+        <location filename="../ui/results.py" line="69"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="165"/>
+        <location filename="../processing/report_layout.py" line="167"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="66"/>
+        <location filename="../ui/results.py" line="74"/>
         <source>Answer rate</source>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="167"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="168"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="169"/>
+        <location filename="../processing/report_layout.py" line="171"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="170"/>
+        <location filename="../processing/report_layout.py" line="172"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="171"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="172"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="173"/>
+        <location filename="../processing/report_layout.py" line="175"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="174"/>
+        <location filename="../processing/report_layout.py" line="176"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="181"/>
+        <location filename="../processing/report_layout.py" line="244"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="190"/>
+        <location filename="../processing/report_layout.py" line="253"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="192"/>
+        <location filename="../processing/report_layout.py" line="255"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="200"/>
+        <location filename="../processing/report_layout.py" line="264"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="206"/>
+        <location filename="../processing/report_layout.py" line="272"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="210"/>
+        <location filename="../processing/report_layout.py" line="276"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="137"/>
+        <location filename="../processing/algorithms/probes.py" line="142"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="400"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="334"/>
+        <location filename="../processing/report_layout.py" line="400"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="348"/>
+        <location filename="../processing/report_layout.py" line="414"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="361"/>
+        <location filename="../processing/report_layout.py" line="427"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="170"/>
+        <location filename="../processing/styles.py" line="230"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="371"/>
+        <location filename="../processing/report_layout.py" line="437"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="377"/>
+        <location filename="../processing/report_layout.py" line="443"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="378"/>
+        <location filename="../processing/report_layout.py" line="444"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="381"/>
+        <location filename="../processing/report_layout.py" line="447"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="383"/>
+        <location filename="../processing/report_layout.py" line="449"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="391"/>
+        <location filename="../processing/report_layout.py" line="461"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="406"/>
+        <location filename="../processing/report_layout.py" line="480"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="410"/>
+        <location filename="../processing/report_layout.py" line="484"/>
         <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
         <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="414"/>
+        <location filename="../processing/report_layout.py" line="488"/>
         <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
         <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="489"/>
         <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
         <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="415"/>
+        <location filename="../processing/report_layout.py" line="489"/>
         <source>No ground truth.</source>
         <translation>Pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>Study area: {area}; {n} points.</source>
         <translation>Zone d'étude : {area} ; {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
         <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>Lambert azimuthal, centred on the points</source>
         <translation>azimutale de Lambert, centrée sur les points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="418"/>
+        <location filename="../processing/report_layout.py" line="492"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="440"/>
+        <location filename="../processing/report_layout.py" line="516"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="451"/>
+        <location filename="../processing/report_layout.py" line="527"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="528"/>
+        <location filename="../processing/report_layout.py" line="604"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="316"/>
+        <location filename="../ui/results_tab.py" line="367"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="338"/>
+        <location filename="../ui/results_tab.py" line="389"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="343"/>
+        <location filename="../ui/results_tab.py" line="394"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="114"/>
+        <location filename="../processing/algorithms/ablation.py" line="128"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="140"/>
+        <location filename="../processing/algorithms/ablation.py" line="154"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="149"/>
+        <location filename="../processing/algorithms/ablation.py" line="163"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="155"/>
+        <location filename="../processing/algorithms/ablation.py" line="169"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="169"/>
+        <location filename="../processing/algorithms/ablation.py" line="183"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="194"/>
+        <location filename="../processing/algorithms/ablation.py" line="208"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
@@ -2687,7 +2677,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="207"/>
+        <location filename="../processing/algorithms/ablation.py" line="221"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
@@ -2697,122 +2687,117 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="91"/>
-        <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s.</source>
-        <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/probes.py" line="107"/>
+        <location filename="../processing/algorithms/probes.py" line="112"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="108"/>
+        <location filename="../processing/algorithms/probes.py" line="113"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="109"/>
+        <location filename="../processing/algorithms/probes.py" line="114"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="113"/>
+        <location filename="../processing/algorithms/probes.py" line="118"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="117"/>
+        <location filename="../processing/algorithms/probes.py" line="122"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="121"/>
+        <location filename="../processing/algorithms/probes.py" line="126"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="126"/>
+        <location filename="../processing/algorithms/probes.py" line="131"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="132"/>
+        <location filename="../processing/algorithms/probes.py" line="137"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="145"/>
+        <location filename="../processing/algorithms/probes.py" line="150"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="298"/>
+        <location filename="../processing/algorithms/probes.py" line="316"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="299"/>
+        <location filename="../processing/algorithms/probes.py" line="317"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="156"/>
+        <location filename="../processing/algorithms/probes.py" line="161"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="161"/>
+        <location filename="../processing/algorithms/probes.py" line="166"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="167"/>
+        <location filename="../processing/algorithms/probes.py" line="172"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="194"/>
+        <location filename="../processing/algorithms/probes.py" line="201"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="226"/>
+        <location filename="../processing/algorithms/probes.py" line="233"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="235"/>
+        <location filename="../processing/algorithms/probes.py" line="242"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="239"/>
+        <location filename="../processing/algorithms/probes.py" line="246"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="268"/>
+        <location filename="../processing/algorithms/probes.py" line="286"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="293"/>
+        <location filename="../processing/algorithms/probes.py" line="311"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -2991,17 +2976,17 @@ Lancer HERB ?</translation>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="54"/>
+        <location filename="../ui/results.py" line="60"/>
         <source>Moran&apos;s I</source>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="217"/>
+        <location filename="../ui/results.py" line="244"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="258"/>
+        <location filename="../ui/results.py" line="300"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -3011,57 +2996,52 @@ Lancer HERB ?</translation>
         <translation>Exporter les requêtes pour un service de lots</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="34"/>
-        <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed.</source>
-        <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/export_batch.py" line="53"/>
+        <location filename="../processing/algorithms/export_batch.py" line="54"/>
         <source>Requests per file at most</source>
         <translation>Requêtes par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="53"/>
+        <location filename="../processing/algorithms/export_batch.py" line="54"/>
         <source>Megabytes per file at most</source>
         <translation>Mégaoctets par fichier au plus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="60"/>
+        <location filename="../processing/algorithms/export_batch.py" line="61"/>
         <source>Folder for the batch files</source>
         <translation>Dossier des fichiers de lot</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="63"/>
+        <location filename="../processing/algorithms/export_batch.py" line="64"/>
         <source>Batch files (one per line)</source>
         <translation>Fichiers de lot (un par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="64"/>
+        <location filename="../processing/algorithms/export_batch.py" line="65"/>
         <source>Files written</source>
         <translation>Fichiers écrits</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="65"/>
+        <location filename="../processing/algorithms/export_batch.py" line="66"/>
         <source>Requests exported</source>
         <translation>Requêtes exportées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="78"/>
+        <location filename="../processing/algorithms/export_batch.py" line="80"/>
         <source>The embedded model runs on this computer: rate with &apos;Rate locations&apos;.</source>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="96"/>
+        <location filename="../processing/algorithms/export_batch.py" line="98"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="103"/>
+        <location filename="../processing/algorithms/export_batch.py" line="114"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="110"/>
+        <location filename="../processing/algorithms/export_batch.py" line="121"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
@@ -3111,7 +3091,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="127"/>
+        <location filename="../processing/endpoints.py" line="138"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3146,52 +3126,52 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="39"/>
+        <location filename="../ui/compare_tab.py" line="43"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="40"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="41"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="42"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="290"/>
+        <location filename="../ui/compare_tab.py" line="342"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="364"/>
+        <location filename="../ui/compare_tab.py" line="496"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="368"/>
+        <location filename="../ui/compare_tab.py" line="502"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
@@ -3211,7 +3191,7 @@ Lancer HERB ?</translation>
         <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="212"/>
+        <location filename="../processing/endpoints.py" line="223"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3226,7 +3206,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="34"/>
+        <location filename="../processing/comparison.py" line="43"/>
         <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
         <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
     </message>
@@ -3236,137 +3216,137 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="252"/>
+        <location filename="../processing/parameters.py" line="253"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="299"/>
+        <location filename="../processing/parameters.py" line="330"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="564"/>
+        <location filename="../processing/parameters.py" line="596"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="580"/>
+        <location filename="../processing/parameters.py" line="612"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="586"/>
+        <location filename="../processing/parameters.py" line="627"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="592"/>
+        <location filename="../processing/parameters.py" line="633"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="602"/>
+        <location filename="../processing/parameters.py" line="643"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="604"/>
+        <location filename="../processing/parameters.py" line="645"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="616"/>
+        <location filename="../processing/parameters.py" line="657"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="630"/>
+        <location filename="../processing/parameters.py" line="671"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="631"/>
+        <location filename="../processing/parameters.py" line="672"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="641"/>
+        <location filename="../processing/parameters.py" line="682"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="644"/>
+        <location filename="../processing/parameters.py" line="685"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="647"/>
+        <location filename="../processing/parameters.py" line="688"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="647"/>
+        <location filename="../processing/parameters.py" line="688"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="647"/>
+        <location filename="../processing/parameters.py" line="688"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="673"/>
+        <location filename="../processing/parameters.py" line="714"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="675"/>
+        <location filename="../processing/parameters.py" line="716"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="690"/>
+        <location filename="../processing/parameters.py" line="731"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="693"/>
+        <location filename="../processing/parameters.py" line="734"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="739"/>
+        <location filename="../processing/parameters.py" line="780"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="706"/>
+        <location filename="../processing/parameters.py" line="747"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="708"/>
+        <location filename="../processing/parameters.py" line="749"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="713"/>
+        <location filename="../processing/parameters.py" line="754"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="741"/>
+        <location filename="../processing/parameters.py" line="782"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="755"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="115"/>
+        <location filename="../processing/algorithms/compare_models.py" line="142"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
@@ -3416,17 +3396,17 @@ Lancer HERB ?</translation>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="200"/>
+        <location filename="../processing/algorithms/probes.py" line="207"/>
         <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="206"/>
+        <location filename="../processing/algorithms/probes.py" line="213"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="540"/>
+        <location filename="../processing/report_layout.py" line="616"/>
         <source>The report&apos;s layout could not be added to the project.</source>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
@@ -3451,12 +3431,12 @@ Lancer HERB ?</translation>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="307"/>
+        <location filename="../ui/compare_tab.py" line="368"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="310"/>
+        <location filename="../ui/compare_tab.py" line="371"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
@@ -3471,27 +3451,27 @@ Lancer HERB ?</translation>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="80"/>
+        <location filename="../ui/layer_choice.py" line="89"/>
         <source>{name} ({where})</source>
         <translation>{name} ({where})</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="83"/>
+        <location filename="../ui/layer_choice.py" line="92"/>
         <source>{label}, with ground truth</source>
         <translation>{label}, avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="98"/>
+        <location filename="../ui/layer_choice.py" line="107"/>
         <source>Several layers hold the same model and topic: use</source>
         <translation>Plusieurs couches contiennent le même modèle et le même thème : utiliser</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="124"/>
+        <location filename="../ui/layer_choice.py" line="136"/>
         <source>{model} · {topic}</source>
         <translation>{model} · {topic}</translation>
     </message>
     <message>
-        <location filename="../ui/layer_choice.py" line="126"/>
+        <location filename="../ui/layer_choice.py" line="140"/>
         <source>{title} ({kind})</source>
         <translation>{title} ({kind})</translation>
     </message>
@@ -3531,27 +3511,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="68"/>
+        <location filename="../ui/results_tab.py" line="75"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="72"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="223"/>
+        <location filename="../ui/results_tab.py" line="267"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="275"/>
+        <location filename="../ui/results_tab.py" line="325"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="328"/>
+        <location filename="../ui/results_tab.py" line="379"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3561,7 +3541,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="368"/>
+        <location filename="../ui/runner.py" line="387"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3596,27 +3576,27 @@ Lancer HERB ?</translation>
         <translation>sous-estimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="171"/>
+        <location filename="../processing/styles.py" line="231"/>
         <source>Rank of the ground truth</source>
         <translation>Rang de la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="172"/>
+        <location filename="../processing/styles.py" line="232"/>
         <source>Rank error: rating − truth</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="173"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>Rating, by quantiles</source>
         <translation>Note, par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="174"/>
+        <location filename="../processing/styles.py" line="234"/>
         <source>Mean rank</source>
         <translation>Rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="175"/>
+        <location filename="../processing/styles.py" line="235"/>
         <source>Mean rank error</source>
         <translation>Erreur de rang moyenne</translation>
     </message>
@@ -3661,42 +3641,42 @@ Lancer HERB ?</translation>
         <translation>Aucun navigateur web pour ouvrir le guide de l'utilisateur : il s'affiche dans une fenêtre de QGIS. Son fichier : {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="62"/>
+        <location filename="../ui/results.py" line="70"/>
         <source>ρ with the ground truth</source>
         <translation>ρ avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="63"/>
+        <location filename="../ui/results.py" line="71"/>
         <source>95% interval of ρ</source>
         <translation>Intervalle à 95 % de ρ</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="64"/>
+        <location filename="../ui/results.py" line="72"/>
         <source>MAD of the ratings</source>
         <translation>MAD des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="65"/>
+        <location filename="../ui/results.py" line="73"/>
         <source>Gini of the ratings</source>
         <translation>Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="67"/>
+        <location filename="../ui/results.py" line="75"/>
         <source>ρ with the anchor</source>
         <translation>ρ avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="68"/>
+        <location filename="../ui/results.py" line="76"/>
         <source>Bias score B</source>
         <translation>Score de biais B</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="69"/>
+        <location filename="../ui/results.py" line="77"/>
         <source>Moran&apos;s I of the rank errors</source>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="453"/>
+        <location filename="../ui/results_tab.py" line="511"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3719,42 +3699,737 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="487"/>
+        <location filename="../ui/results_tab.py" line="545"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="490"/>
+        <location filename="../ui/results_tab.py" line="548"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="491"/>
+        <location filename="../ui/results_tab.py" line="549"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="494"/>
+        <location filename="../ui/results_tab.py" line="552"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="501"/>
+        <location filename="../ui/results_tab.py" line="559"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="505"/>
+        <location filename="../ui/results_tab.py" line="563"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="509"/>
+        <location filename="../ui/results_tab.py" line="567"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="151"/>
+        <location filename="../processing/card.py" line="52"/>
+        <source>The benchmark sample {v} is missing ({path}).</source>
+        <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="85"/>
+        <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
+        <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="97"/>
+        <source>Topic {topic} is rated in two layers: give one per topic.</source>
+        <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="111"/>
+        <source>Layer {layer}: {err}</source>
+        <translation>Couche {layer} : {err}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="116"/>
+        <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
+        <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="122"/>
+        <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
+        <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="131"/>
+        <source>A card is one model&apos;s; these layers hold {models}.</source>
+        <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="142"/>
+        <source>Card: metrics and GeoBS scores of {topic}…</source>
+        <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="194"/>
+        <source>{param}: {path} is not a benchmark card ({err}).</source>
+        <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card.py" line="208"/>
+        <source>(reduced)</source>
+        <translation>(réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="33"/>
+        <source>Kind</source>
+        <translation>Type</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="34"/>
+        <source>ρ with truth [95% CI]</source>
+        <translation>ρ avec la vérité [IC 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="61"/>
+        <source>SSI</source>
+        <translation>SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI scale</source>
+        <translation>SRI échelle</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI lag</source>
+        <translation>SRI distance</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="35"/>
+        <source>SRI direction</source>
+        <translation>SRI direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="52"/>
+        <source>Endpoint: {endpoint} · Prompt: {preset} · Language: {language} · Score: {kind} · Date: {date} · GeoBias {version}</source>
+        <translation>Point d’accès : {endpoint} · Prompt : {preset} · Langue : {language} · Score : {kind} · Date : {date} · GeoBias {version}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="66"/>
+        <source>REDUCED RUN — not comparable with a full card: {reason}</source>
+        <translation>EXÉCUTION RÉDUITE — non comparable à une fiche complète : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="69"/>
+        <source>Full card: the {n} points of sample {v} × the paper's topics.</source>
+        <translation>Fiche complète : les {n} points de l’échantillon {v} × les thèmes de l’article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="80"/>
+        <source>¹ B = ρ(ratings, infant survival) · MAD · a² (Manvi et al. 2024) reads as a bias for sensitive topics and the controls. An objective topic's truth itself follows infant survival, so its B measures knowledge, not prejudice: it is left out here (its number is in the JSON card, as geobias:biasmetrics gives it).</source>
+        <translation>¹ B = ρ(notes, survie infantile) · MAD · a² (Manvi et al. 2024) se lit comme un biais pour les thèmes sensibles et les témoins. La vérité d’un thème objectif suit elle-même la survie infantile : son B mesure une connaissance, pas un préjugé ; il est omis ici (sa valeur figure dans la fiche JSON, telle que geobias:biasmetrics la donne).</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="84"/>
+        <source>ρ with truth: Spearman's rank correlation with the truth the sample ships (infant mortality and population density of each point's country), 95% interval from a bootstrap over countries. MAD, Gini: spread of the ratings; answer rate a.</source>
+        <translation>ρ avec la vérité : corrélation de rangs de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population du pays de chaque point), intervalle à 95 % par bootstrap sur les pays. MAD, Gini : dispersion des notes ; taux de réponse a.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="89"/>
+        <source>GeoBS scores (Wang et al. 2025, nats) of the rank errors in 4 classes, topics with truth only: radius {r:g} km, {s:g}° cells, {lag:g} km lags, {n} sectors, parts of ≥ {m} points, k = {k}, SSI at ≤ {c} centres.</source>
+        <translation>Scores GeoBS (Wang et al. 2025, en nats) des erreurs de rang en 4 classes, thèmes avec vérité seulement : rayon {r:g} km, cellules de {s:g}°, pas de distance de {lag:g} km, {n} secteurs, parties d’au moins {m} points, k = {k}, SSI sur au plus {c} centres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="99"/>
+        <source>Topics not on this card: {topics}.</source>
+        <translation>Thèmes absents de cette fiche : {topics}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="102"/>
+        <source>Ratings: {source}</source>
+        <translation>Notes : {source}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="103"/>
+        <source>Sample {v}: {licence}</source>
+        <translation>Échantillon {v} : {licence}</translation>
+    </message>
+    <message>
+        <location filename="../processing/card_page.py" line="174"/>
+        <source>GeoBias benchmark card · {model}</source>
+        <translation>Fiche de référence GeoBias · {model}</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
+        <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>Answered or not (hit/miss): where the model gives no rating</source>
+        <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="167"/>
+        <source>A numeric field of the layer, in classes at the given edges</source>
+        <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="180"/>
+        <source>Sample v1: the paper&apos;s 2,000 world points</source>
+        <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="71"/>
+        <source>answered = +1, not = −1</source>
+        <translation>répondu = +1, non = −1</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="77"/>
+        <source>no ground truth: no rank errors</source>
+        <translation>pas de vérité terrain : pas d’erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="134"/>
+        <source>Error field (ERROR_FIELD)</source>
+        <translation>Champ d’erreur (ERROR_FIELD)</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="136"/>
+        <source>TRUTH_FIELD: layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="146"/>
+        <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
+        <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="161"/>
+        <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
+        <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
+    </message>
+    <message>
+        <location filename="../processing/geobs_layers.py" line="173"/>
+        <source>no point has an error class</source>
+        <translation>aucun point n’a de classe d’erreur</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="838"/>
+        <source>Error scored</source>
+        <translation>Erreur évaluée</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="844"/>
+        <source>Error field (for a field&apos;s classes)</source>
+        <translation>Champ d’erreur (pour les classes d’un champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="854"/>
+        <source>Class edges of the error field (an odd number, separated by ,)</source>
+        <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Neighbourhood radius (km)</source>
+        <translation>Rayon du voisinage (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Scale grid cell (degrees)</source>
+        <translation>Cellule de la grille d’échelle (degrés)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Distance lag (km)</source>
+        <translation>Pas de distance (km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Direction sectors</source>
+        <translation>Secteurs de direction</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Points a part needs (SRI)</source>
+        <translation>Points requis par partie (SRI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>Nearest neighbours of the SSI graph</source>
+        <translation>Plus proches voisins du graphe du SSI</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="860"/>
+        <source>SSI centres at most (a seeded sample beyond)</source>
+        <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="888"/>
+        <source>ERROR_FIELD: choose the numeric field holding the error.</source>
+        <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="895"/>
+        <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
+        <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="899"/>
+        <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
+        <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="190"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="157"/>
+        <source>errors strongly clustered (z &gt; 2.58)</source>
+        <translation>erreurs très regroupées (z &gt; 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="158"/>
+        <source>errors clustered (z 1.96 to 2.58)</source>
+        <translation>erreurs regroupées (z de 1,96 à 2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="159"/>
+        <source>as by chance (|z| &lt; 1.96)</source>
+        <translation>comme par hasard (|z| &lt; 1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="160"/>
+        <source>errors dispersed (z −2.58 to −1.96)</source>
+        <translation>erreurs dispersées (z de −2,58 à −1,96)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="161"/>
+        <source>errors strongly dispersed (z &lt; −2.58)</source>
+        <translation>erreurs très dispersées (z &lt; −2,58)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="178"/>
+        <source>Local SSI: errors clustered (red) or dispersed (blue) around the point</source>
+        <translation>SSI local : erreurs regroupées (rouge) ou dispersées (bleu) autour du point</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="178"/>
+        <source>Local spatial self-information of the errors (nats)</source>
+        <translation>Auto-information spatiale locale des erreurs (nats)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="253"/>
+        <source>SSI {a:.2f}–{b:.2f} nats</source>
+        <translation>SSI {a:.2f}–{b:.2f} nats</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="53"/>
+        <source>Benchmark card</source>
+        <translation>Fiche de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="58"/>
+        <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
+        <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="77"/>
+        <source>Benchmark sample</source>
+        <translation>Échantillon de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="83"/>
+        <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
+        <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <source>Points of the sample (0: all; fewer make a reduced card)</source>
+        <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="98"/>
+        <source>A note on the card (makes it a reduced card)</source>
+        <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="103"/>
+        <source>Card GeoPackage</source>
+        <translation>GeoPackage de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>Card (JSON)</source>
+        <translation>Fiche (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>Card page (PDF)</source>
+        <translation>Page de la fiche (PDF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="111"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="115"/>
+        <source>Reduced card (1) or full (0)</source>
+        <translation>Fiche réduite (1) ou complète (0)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <source>Model of the card</source>
+        <translation>Modèle de la fiche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="132"/>
+        <source>not recorded (imported ratings)</source>
+        <translation>non enregistré (notes importées)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <source>not recorded</source>
+        <translation>non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <source>from the layers {names}</source>
+        <translation>des couches {names}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="144"/>
+        <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
+        <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="158"/>
+        <source>embedded model (this computer)</source>
+        <translation>modèle intégré (cet ordinateur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="180"/>
+        <source>Writing the card…</source>
+        <translation>Écriture de la fiche…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="196"/>
+        <source>Reduced card: {why}</source>
+        <translation>Fiche réduite : {why}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/benchmark.py" line="197"/>
+        <source>Card written: {json} and {pdf}.</source>
+        <translation>Fiche écrite : {json} et {pdf}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
+        <source>Compare benchmark cards</source>
+        <translation>Comparer des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="62"/>
+        <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
+        <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="75"/>
+        <source>Benchmark cards (JSON)</source>
+        <translation>Fiches de référence (JSON)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="81"/>
+        <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
+        <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="99"/>
+        <source>The cards as Markdown</source>
+        <translation>Les fiches en Markdown</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <source>Give at least one card (CARDS or SHIPPED).</source>
+        <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="110"/>
+        <source>Cards on different samples ({v}) cannot be compared.</source>
+        <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_cards.py" line="119"/>
+        <source>TOPICS: {missing} on no card (they have: {have}).</source>
+        <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <source>Geo-bias scores (GeoBS)</source>
+        <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <source>Geo-bias scores</source>
+        <translation>Scores de géo-biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <source>Local geo-bias scores</source>
+        <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="47"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="51"/>
+        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
+        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="54"/>
+        <source>GeoBS: relative information by scale grid</source>
+        <translation>GeoBS : information relative par grille d’échelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="55"/>
+        <source>GeoBS: relative information by distance lag</source>
+        <translation>GeoBS : information relative par pas de distance</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="56"/>
+        <source>GeoBS: relative information by direction sector</source>
+        <translation>GeoBS : information relative par secteur de direction</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Open benchmark cards</source>
+        <translation>Ouvrir des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Benchmark cards (*.json)</source>
+        <translation>Fiches de référence (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="404"/>
+        <source>GeoBias: benchmark cards</source>
+        <translation>GeoBias : fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="407"/>
+        <source>Comparing the cards…</source>
+        <translation>Comparaison des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="62"/>
+        <source>SRI scale/lag/dir.</source>
+        <translation>SRI échelle/dist./dir.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="248"/>
+        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
+        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="252"/>
+        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
+        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="80"/>
+        <source>Computing the geo-bias scores…</source>
+        <translation>Calcul des scores de géo-biais…</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="186"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="305"/>
+        <source>Prompt languages</source>
+        <translation>Langues du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="323"/>
+        <source>Choose at least one prompt language (LANGUAGES).</source>
+        <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="115"/>
+        <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
+        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="220"/>
+        <source>No claim: without ground truth there are no rank errors.</source>
+        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="222"/>
+        <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
+        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="224"/>
+        <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
+        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="225"/>
+        <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
+        <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="270"/>
+        <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
+        <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="492"/>
+        <source>Prompt language: {language}.</source>
+        <translation>Langue du prompt : {language}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="118"/>
+        <source>moves most (spread &gt; 0.5)</source>
+        <translation>bouge le plus (écart &gt; 0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="119"/>
+        <source>moves (0.25–0.5)</source>
+        <translation>bouge (0,25–0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="120"/>
+        <source>moves little (0.1–0.25)</source>
+        <translation>bouge peu (0,1–0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="121"/>
+        <source>about the same in every language (&lt; 0.1)</source>
+        <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="178"/>
+        <source>Spread of the rank across prompt languages (largest − smallest)</source>
+        <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="98"/>
+        <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
+        <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="129"/>
+        <source>Rank spread across languages layers</source>
+        <translation>Couches d'écart du rang entre les langues</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="197"/>
+        <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
+        <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="220"/>
+        <source>by prompt language</source>
+        <translation>par langue de prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="108"/>
+        <source>Rank spread across languages · {topic}</source>
+        <translation>Écart du rang entre les langues · {topic}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/export_batch.py" line="34"/>
+        <source>Writes the requests &apos;Rate locations&apos; would send with the same points, topics, endpoint and prompt preset as OpenAI Batch JSONL files, for surveys too large for one server or cheaper as a batch: OpenAI&apos;s Batch API, vLLM&apos;s &apos;run-batch&apos; on each node of a cluster, or Ray Data&apos;s batch inference. One series of files per model, each file at most MAX_REQUESTS requests and MAX_MB megabytes (OpenAI&apos;s caps: 50,000 and 200). Requests already answered in the survey cache are left out; no API key is written. Run the files, import their output with &apos;Import batch results&apos;, then run &apos;Rate locations&apos; with the same settings: it takes every answer from the cache and sends only what failed. Every chosen prompt language&apos;s requests are exported, each with its own answer format.</source>
+        <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="91"/>
+        <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
+        <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="334"/>
+        <source>Probes are asked in one prompt language at a time (LANGUAGES): their texts are typed, not taken from the language files.</source>
+        <translation>Les sondes sont posées dans une seule langue de prompt à la fois (LANGUAGES) : leurs textes sont saisis, pas pris dans les fichiers de langue.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="347"/>
+        <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
+        <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/rate_locations.py" line="33"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="257"/>
+        <source>Languages</source>
+        <translation>Langues</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="264"/>
+        <source>The tables with the languages across, or one language&apos;s</source>
+        <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="346"/>
+        <source>Check at least one language.</source>
+        <translation>Cochez au moins une langue.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="471"/>
+        <source>Languages across</source>
+        <translation>Langues en colonnes</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="471"/>
+        <source>In {language}</source>
+        <translation>En {language}</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="496"/>
+        <source>Mean (across languages)</source>
+        <translation>Moyenne (sur les langues)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="200"/>
+        <source>A language file was left out: {error}</source>
+        <translation>Un fichier de langue a été écarté : {error}</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="238"/>
+        <source>Preview in {language}</source>
+        <translation>Aperçu en {language}</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="162"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -3779,12 +4454,12 @@ Prompt :
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="402"/>
+        <location filename="../processing/parameters.py" line="434"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="443"/>
+        <location filename="../processing/parameters.py" line="475"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -3864,29 +4539,39 @@ Prompt :
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="40"/>
+        <location filename="../processing/rating.py" line="50"/>
         <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="70"/>
+        <location filename="../processing/rating.py" line="67"/>
+        <source>{code}: {text}</source>
+        <translation>{code} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="73"/>
+        <source>Prompt languages, one after the other: {codes}.</source>
+        <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="94"/>
         <source>requests</source>
         <translation>requêtes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="119"/>
+        <location filename="../processing/algorithms/ablation.py" line="133"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (by default the bundled countries&apos; infant survival, as in the dock) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (par défaut la survie infantile des pays fournis, comme dans le dock) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="25"/>
-        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison.</translation>
+        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l&apos;erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu&apos;aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="42"/>
-        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates.</source>
-        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées.</translation>
+        <location filename="../processing/algorithms/compare_models.py" line="53"/>
+        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
+        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l&apos;article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l&apos;écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/herb.py" line="72"/>
@@ -3914,9 +4599,9 @@ Prompt :
         <translation>phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="38"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage.</translation>
+        <location filename="../processing/algorithms/survey.py" line="40"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="74"/>
@@ -4105,39 +4790,49 @@ Lancer l'enquête ?</translation>
         <translation>Comparer les couches notées sélectionnées dans le panneau Couches (toutes les couches notées si aucune n'est sélectionnée)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="16"/>
+        <location filename="../ui/compare_tab.ui" line="17"/>
         <source>Models</source>
         <translation>Modèles</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="22"/>
+        <location filename="../ui/compare_tab.ui" line="23"/>
         <source>Topics</source>
         <translation>Thèmes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="28"/>
+        <location filename="../ui/compare_tab.ui" line="29"/>
         <source>Pivot the metrics of the checked models and topics and add the mean rank layers to the project</source>
         <translation>Croiser les métriques des modèles et thèmes cochés et ajouter les couches de rang moyen au projet</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="31"/>
+        <location filename="../ui/compare_tab.ui" line="32"/>
         <source>Table</source>
         <translation>Tableau</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy</source>
         <translation>Copier</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.ui" line="33"/>
+        <location filename="../ui/compare_tab.ui" line="34"/>
         <source>Copy the table as tab-separated text (pastes into a spreadsheet)</source>
         <translation>Copier le tableau en texte séparé par des tabulations (à coller dans un tableur)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare cards…</source>
+        <translation>Comparer des fiches…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.ui" line="10"/>
+        <source>Compare benchmark cards (JSON files of the Benchmark card algorithm) with the GPT-3.5 card shipped with GeoBias</source>
+        <translation>Comparer des fiches de référence (fichiers JSON de l’algorithme Fiche de référence) avec la fiche GPT-3.5 livrée avec GeoBias</translation>
     </message>
 </context>
 <context>
@@ -4601,7 +5296,7 @@ Lancer l'enquête ?</translation>
 <context>
     <name>SurveyTab</name>
     <message>
-        <location filename="../ui/survey_tab.ui" line="45"/>
+        <location filename="../ui/survey_tab.ui" line="52"/>
         <source>Topic</source>
         <translation>Thème</translation>
     </message>
@@ -4636,49 +5331,74 @@ Lancer l'enquête ?</translation>
         <translation>Ajouter ou modifier les points d'accès des modèles dans la page GeoBias des options de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="30"/>
+        <location filename="../ui/survey_tab.ui" line="37"/>
         <source>Prompt</source>
         <translation>Prompt</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="32"/>
+        <location filename="../ui/survey_tab.ui" line="39"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="38"/>
+        <location filename="../ui/survey_tab.ui" line="45"/>
         <source>Ground truth per topic</source>
         <translation>Vérité terrain par thème</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="46"/>
+        <location filename="../ui/survey_tab.ui" line="53"/>
         <source>Layer</source>
         <translation>Couche</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="47"/>
+        <location filename="../ui/survey_tab.ui" line="54"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="50"/>
+        <location filename="../ui/survey_tab.ui" line="57"/>
         <source>Rank errors are computed only for topics with a ground truth; a field must measure its topic.</source>
         <translation>Les erreurs de rang ne sont calculées que pour les thèmes ayant une vérité terrain ; un champ doit mesurer son thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="56"/>
+        <location filename="../ui/survey_tab.ui" line="63"/>
         <source>Bias anchor</source>
         <translation>Ancrage du biais</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="56"/>
+        <location filename="../ui/survey_tab.ui" line="63"/>
         <source>The distribution the bias score is anchored on (paper 1: infant survival; higher = better off)</source>
         <translation>La distribution sur laquelle le score de biais est ancré (article 1 : survie infantile ; plus haut = plus favorisé)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.ui" line="61"/>
+        <location filename="../ui/survey_tab.ui" line="69"/>
         <source>Prompt for the first point</source>
         <translation>Prompt pour le premier point</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="30"/>
+        <source>Prompt languages</source>
+        <translation>Langues du prompt</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="30"/>
+        <source>The paper&apos;s prompt, topics and answer format in each checked language, asked one after the other</source>
+        <translation>Le prompt, les thèmes et le format de réponse de l'article dans chaque langue cochée, posés l'un après l'autre</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="31"/>
+        <source>Languages folder…</source>
+        <translation>Dossier des langues…</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="31"/>
+        <source>Open the folder where your own language files go (read when GeoBias loads)</source>
+        <translation>Ouvrir le dossier où placer vos propres fichiers de langue (lus au chargement de GeoBias)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.ui" line="68"/>
+        <source>The prompt language to preview</source>
+        <translation>La langue du prompt à prévisualiser</translation>
     </message>
 </context>
 </TS>

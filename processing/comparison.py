@@ -1,4 +1,5 @@
-"""Comparisons across models and topics: survey layers, pivot tables, mean-rank layers."""
+"""Comparisons across models, topics and prompt languages: survey layers, pivot tables,
+mean-rank layers and the rank spread across languages."""
 
 import os
 
@@ -8,7 +9,7 @@ from qgis.core import QgsProcessingException, QgsVectorLayer
 
 from ..core.compare import to_csv
 from ..i18n_util import tr
-from .gpkg import table_name, write_points_layer
+from .gpkg import safe_name, table_name, write_points_layer
 from .metrics_table import METRIC_FIELDS
 from .styles import style_file
 
@@ -25,6 +26,14 @@ MEAN_RANK_FIELDS = {
     "mean_rank_error": ogr.OFTReal,
 }
 RATED_NEEDS = ("model", "topic")  # fields a survey GeoPackage's rated layers have
+SPREAD_FIXED = {
+    "lat": ogr.OFTReal,
+    "lon": ogr.OFTReal,
+    "topic": ogr.OFTString,
+    "n_languages": ogr.OFTInteger,  # languages that ranked this point
+    "rank_spread": ogr.OFTReal,  # the largest minus the smallest of the languages' ranks
+    "rank_sd": ogr.OFTReal,  # their standard deviation
+}
 
 
 def survey_layers(path, score_field):
@@ -73,8 +82,9 @@ def pivot_rows(p):
     return [dict(zip(names, r)) for r in rows]
 
 
-def write_mean_layer(path, topic, m):
-    """The mean rank (and rank error) layer of one topic, styled as the single-model layers."""
+def write_mean_layer(path, topic, m, language=""):
+    """The mean rank (and rank error) layer of one topic (in one prompt language, when given),
+    styled as the single-model layers."""
     n = len(m.lon)
     columns = {
         "lat": m.lat,
@@ -86,16 +96,45 @@ def write_mean_layer(path, topic, m):
         "truth": m.truth,
         "mean_rank_error": m.mean_rank_error,
     }
-    uri = write_points_layer(path, table_name("mean_rank", topic), columns, MEAN_RANK_FIELDS)
+    fields = MEAN_RANK_FIELDS
+    if language:
+        columns["language"] = [language] * n
+        fields = dict(MEAN_RANK_FIELDS, language=ogr.OFTString)
+    name = table_name("mean_rank", topic, language)
+    uri = write_points_layer(path, name, columns, fields)
     style_file(uri, "mean_rank_error", values=columns)
     return uri
 
 
-def write_folder(folder, tables, markdown):
-    """<metric>.csv per pivot and comparison.md with every table."""
+def write_spread_layer(path, topic, spread):
+    """The spread of each point's rank across prompt languages on one topic (core/compare.py
+    RankSpread): where the language changes the answer most; each language's rank too."""
+    n = len(spread.lon)
+    columns = {
+        "lat": spread.lat,
+        "lon": spread.lon,
+        "topic": [topic] * n,
+        "n_languages": spread.n_languages.astype(np.int64),
+        "rank_spread": spread.spread,
+        "rank_sd": spread.sd,
+    }
+    fields = dict(SPREAD_FIXED)
+    for code, ranks in zip(spread.languages, spread.ranks):
+        name = f"rank_{safe_name(code)}"
+        columns[name] = ranks
+        fields[name] = ogr.OFTReal
+    uri = write_points_layer(path, table_name("rank_spread", topic), columns, fields)
+    style_file(uri, "rank_spread", values=columns)
+    return uri
+
+
+def write_folder(folder, tables, markdown, names=None):
+    """<metric>.csv per pivot (or the given file names, without .csv) and comparison.md with
+    every table."""
     os.makedirs(folder, exist_ok=True)
-    for p in tables:
-        with open(os.path.join(folder, f"{p.metric}.csv"), "w", encoding="utf-8") as f:
+    for k, p in enumerate(tables):
+        stem = names[k] if names else p.metric
+        with open(os.path.join(folder, f"{stem}.csv"), "w", encoding="utf-8") as f:
             f.write(to_csv(p))
     with open(os.path.join(folder, "comparison.md"), "w", encoding="utf-8") as f:
         f.write(markdown)

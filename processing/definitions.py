@@ -162,3 +162,21 @@ ABLATION_VARIANTS = Choices(
     ),
     "geollm",
 )
+
+# What the GeoBS scores (geobias:geobiasscores) are computed on: a per-point error in classes.
+GEOBS_ERRORS = _choices(
+    [
+        ("rank_error", QT_TRANSLATE_NOOP(
+            "@default", "Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25")),
+        ("answered", QT_TRANSLATE_NOOP(
+            "@default", "Answered or not (hit/miss): where the model gives no rating")),
+        ("field", QT_TRANSLATE_NOOP(
+            "@default", "A numeric field of the layer, in classes at the given edges")),
+    ],
+    "rank_error",
+)  # fmt: skip
+
+# The fixed, versioned samples of the benchmark card (resources/benchmark/).
+BENCHMARK_SAMPLES = _choices(
+    [("v1", QT_TRANSLATE_NOOP("@default", "Sample v1: the paper's 2,000 world points"))], "v1"
+)

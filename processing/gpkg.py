@@ -41,6 +41,19 @@ RATED_FIELDS = {
 }
 
 
+def rated_fields(with_language=False):
+    """The rated points schema; with `with_language`, a `language` field (the prompt language's
+    code) after the topic. English-only runs write none, as before languages came."""
+    if not with_language:
+        return RATED_FIELDS
+    out = {}
+    for name, kind in RATED_FIELDS.items():
+        out[name] = kind
+        if name == "topic":
+            out["language"] = ogr.OFTString
+    return out
+
+
 def write_points_layer(path, name, columns, fields=None, overwrite=True):
     """Write one point layer (EPSG:4326) from numpy columns into a GeoPackage.
 
@@ -157,6 +170,7 @@ def safe_name(text, limit=None, fallback="x"):
     return (clean[:limit] if limit else clean) or fallback
 
 
-def table_name(model, topic):
-    """A GeoPackage table name for one model x topic."""
-    return safe_name(f"{model}_{topic}", limit=60, fallback="ratings")
+def table_name(model, topic, language=""):
+    """A GeoPackage table name for one model x topic (x prompt language, its code last)."""
+    name = safe_name(f"{model}_{topic}", limit=60, fallback="ratings")
+    return f"{name}_{safe_name(language)}" if language else name

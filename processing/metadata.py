@@ -12,12 +12,17 @@ GEONAMES_RIGHTS = (
 
 
 GEONAMES_LICENCE = "GeoNames data: CC BY 4.0, https://creativecommons.org/licenses/by/4.0/"
+# Home bias reads GeoNames' country language lists (resources/languages/country_languages.csv).
+COUNTRY_LANGUAGES_RIGHTS = (
+    "Country languages (home bias) from GeoNames (https://www.geonames.org), licensed under "
+    "CC BY 4.0"
+)
 
 
-def with_geonames_credit(metadata):
+def with_geonames_credit(metadata, rights=GEONAMES_RIGHTS):
     """The layer metadata with the GeoNames attribution in its rights and licences (once)."""
-    if GEONAMES_RIGHTS not in metadata.rights():
-        metadata.setRights([*metadata.rights(), GEONAMES_RIGHTS])
+    if rights not in metadata.rights():
+        metadata.setRights([*metadata.rights(), rights])
     if GEONAMES_LICENCE not in metadata.licenses():
         metadata.setLicenses([*metadata.licenses(), GEONAMES_LICENCE])
     return metadata
@@ -27,9 +32,10 @@ def has_geonames_credit(layer):
     return layer is not None and GEONAMES_RIGHTS in layer.metadata().rights()
 
 
-def credit_geonames(layer_or_uri, context=None):
-    """Give a written layer the GeoNames attribution: on the layer object (a memory output that
-    Processing loads) and, for a GeoPackage, in the file itself. Returns the layer's metadata."""
+def credit_geonames(layer_or_uri, context=None, rights=GEONAMES_RIGHTS):
+    """Give a written layer the GeoNames attribution (`rights`: what of GeoNames it used): on the
+    layer object (a memory output that Processing loads) and, for a GeoPackage, in the file
+    itself. Returns the layer's metadata."""
     from qgis.core import QgsProcessingUtils, QgsProviderRegistry, QgsVectorLayer
 
     layer = layer_or_uri
@@ -39,7 +45,7 @@ def credit_geonames(layer_or_uri, context=None):
             layer = QgsVectorLayer(layer_or_uri, "geonames", "ogr")
     if layer is None or not layer.isValid():
         return None
-    metadata = with_geonames_credit(layer.metadata())
+    metadata = with_geonames_credit(layer.metadata(), rights)
     layer.setMetadata(metadata)
     registry = QgsProviderRegistry.instance()
     parts = registry.decodeUri("ogr", layer.source()) if layer.providerType() == "ogr" else {}

@@ -1,4 +1,5 @@
-"""The `metrics` table: one row of bias metrics per model x topic x score kind."""
+"""The `metrics` table: one row of bias metrics per model x topic x score kind (x prompt
+language, with its home bias, when the rated layers carry a language)."""
 
 import numpy as np
 from osgeo import ogr
@@ -39,18 +40,45 @@ METRIC_FIELDS = {
     "bootstrap": ogr.OFTString,  # "points" or "clusters (k)": how the 95% intervals were made
     "reason": ogr.OFTString,
 }
+# Rows of rated layers that carry a prompt language (core/home_bias.py): the language's code,
+# and per way of taking its home countries (listed first / listed at all in GeoNames' country
+# languages) the home bias H = mean rank error at home - elsewhere, its 95% bootstrap interval
+# over countries, and the countries with points on each side. Tables of English-only runs,
+# which carry no language, keep METRIC_FIELDS alone.
+LANGUAGE_FIELDS = {"language": ogr.OFTString}
+for _mode in ("first", "listed"):
+    LANGUAGE_FIELDS.update({
+        f"home_{_mode}": ogr.OFTReal,
+        f"home_{_mode}_lo": ogr.OFTReal,
+        f"home_{_mode}_hi": ogr.OFTReal,
+        f"home_{_mode}_countries": ogr.OFTInteger,
+        f"home_{_mode}_others": ogr.OFTInteger,
+    })  # fmt: skip
+LANGUAGE_FIELDS["home_reason"] = ogr.OFTString
+
+
+def metric_fields(rows, fields=None):
+    """The metrics schema for these rows: `fields` (METRIC_FIELDS), and LANGUAGE_FIELDS after
+    them when a row has a language."""
+    fields = dict(fields or METRIC_FIELDS)
+    if any(r.get("language") for r in rows):
+        fields.update(LANGUAGE_FIELDS)
+    return fields
 
 
 def metrics_row(
     model, topic, score_kind, score, truth=None, anchor=None, anchor_name="", n_boot=1000, seed=0,
     answered=None, failed=None, truth_units=None, anchor_units=None, note="", lon=None, lat=None,
+    language="", countries=None,
 ):  # fmt: skip
     """One metrics table row from arrays (NaN = no score / no truth).
 
     `answered` and `failed` (masks) keep answered points without a score and failed requests
     apart from refusals; `truth_units`/`anchor_units` switch the intervals to a cluster
     bootstrap; `note` is added to the reason (e.g. "greedy ratings only"); with the points'
-    `lon`/`lat` and truth, the global Moran's I of their rank errors is added.
+    `lon`/`lat` and truth, the global Moran's I of their rank errors is added. With a prompt
+    `language` (its code) and each point's country (`countries`, ISO alpha-2), the row holds
+    the language and its home bias (LANGUAGE_FIELDS).
     """
     truth = None if truth is None or not np.isfinite(truth).any() else truth
     s = summarize(
@@ -85,7 +113,53 @@ def metrics_row(
         moran = points_moran(lon, lat, rank_error(scored, truth), seed=seed)
         if moran is not None:
             row.update({"moran_i": moran.I, "moran_p": moran.p_sim})
+    if language:
+        row["language"] = language
+        scored = np.where(_answered(score, answered, failed), score, np.nan)
+        errors = None if truth is None else rank_error(scored, truth)
+        row.update(home_bias_columns(language, errors, countries, s.truth, n_boot, seed))
     return row
+
+
+def has_signal(corr):
+    """Whether ratings carry signal: rho with the truth has a 95% interval that excludes 0."""
+    if corr is None:
+        return False
+    lo, hi = corr.lo, corr.hi
+    return lo == lo and hi == hi and (lo > 0 or hi < 0)
+
+
+def home_bias_columns(language, errors, countries, truth_corr, n_boot=1000, seed=0):
+    """The home-bias columns of a metrics row (core/home_bias.py over the points' rank errors
+    and countries). Without signal (rho with the truth's interval spans 0) the numbers are
+    kept and the reason says that no home-bias claim holds."""
+    from ..core.home_bias import MODES, home_bias_for
+    from ..core.languages import get_language
+
+    if errors is None:
+        return {"home_reason": "no ground truth: home bias needs rank errors"}
+    if countries is None:
+        return {"home_reason": "no country for the points"}
+    try:
+        lang = get_language(language)
+    except KeyError:
+        return {"home_reason": f"no language file for {language!r}"}
+    found = home_bias_for(lang, errors, countries, n_boot=n_boot, seed=seed)
+    out, reasons = {}, []
+    for mode in MODES:
+        h = found[mode]
+        out.update({
+            f"home_{mode}": h.difference, f"home_{mode}_lo": h.lo, f"home_{mode}_hi": h.hi,
+            f"home_{mode}_countries": h.n_home_countries,
+            f"home_{mode}_others": h.n_other_countries,
+        })  # fmt: skip
+        if h.reason:
+            reasons.append(f"{mode}: {h.reason}")
+    if not has_signal(truth_corr):
+        reasons.insert(0, "no signal (rho with the truth's 95% interval spans 0): no home-bias "
+                          "claim")  # fmt: skip
+    out["home_reason"] = "; ".join(reasons)
+    return out
 
 
 def _answered(score, answered, failed):
@@ -98,13 +172,15 @@ def _answered(score, answered, failed):
 
 
 def groups(columns):
-    """Row indices per (model, topic, score_kind) in a rated layer's columns."""
+    """Row indices per (model, topic, score_kind, language) in a rated layer's columns (the
+    language "" in layers without one)."""
     n = len(columns["lon"])
     keys = list(
         zip(
             columns.get("model", [""] * n),
             columns.get("topic", [""] * n),
             columns.get("score_kind", [""] * n),
+            columns.get("language", [""] * n),
         )
     )
     out = {}
@@ -114,24 +190,38 @@ def groups(columns):
 
 
 def format_table(rows):
-    """The metrics as a plain text table (for feedback and the demo); rho with its 95% CI."""
+    """The metrics as a plain text table (for feedback and the demo); rho with its 95% CI, and
+    rows of a prompt language with the language and its home bias."""
 
     def num(v, fmt="{:.3f}"):
         return "" if v is None or v != v else fmt.format(v)
 
+    languages = any(r.get("language") for r in rows)
     header = ("model", "topic", "n", "answered", "MAD", "Gini", "rho truth [95% CI]",
               "rho anchor [95% CI]", "bias score", "Moran's I (rank error)")  # fmt: skip
+    if languages:
+        header = (
+            header[:2]
+            + ("language",)
+            + header[2:]
+            + ("home bias first [95% CI]", "home bias listed [95% CI]")
+        )
     table = [header]
     for r in rows:
-        table.append((
+        cells = (
             str(r.get("model") or ""), str(r.get("topic") or ""), num(r.get("n_points"), "{}"),
             num(r.get("answer_rate"), "{:.0%}"), num(r.get("mad")), num(r.get("gini")),
             _with_ci(r, "rho_truth"), _with_ci(r, "rho_anchor"), num(r.get("bias_score")),
             _moran(r),
-        ))  # fmt: skip
+        )  # fmt: skip
+        if languages:
+            cells = cells[:2] + (str(r.get("language") or ""),) + cells[2:]
+            cells += (_with_ci(r, "home_first"), _with_ci(r, "home_listed"))
+        table.append(cells)
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    left = 3 if languages else 2
     return "\n".join(
-        "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+        "  ".join(cell.ljust(w) if i < left else cell.rjust(w)
                   for i, (cell, w) in enumerate(zip(row, widths)))
         for row in table
     )  # fmt: skip
@@ -170,9 +260,16 @@ def layer_metrics(
     if truth_field:
         if truth_named or source.fields().lookupField(truth_field) >= 0:
             numeric_field(source, truth_field, truth_role)
-    names = ["model", "topic", "score_kind", "answered", "failed", "truth_unit"]
+    names = ["model", "topic", "score_kind", "language", "answered", "failed", "truth_unit"]
     names += [score_field] + ([truth_field] if truth_field else [])
     columns = read_columns(source, context, names)
+    countries = None
+    if "language" in columns:  # NULL (a row without a language) is ""
+        columns["language"] = [v if isinstance(v, str) else "" for v in columns["language"]]
+    if any(columns.get("language", [])):
+        from .languages import countries_of
+
+        countries = countries_of(columns["lon"], columns["lat"])
     score = as_float(columns[score_field])
     truth = as_float(columns[truth_field]) if truth_field in columns else None
     if truth is not None and not np.isfinite(truth).any():
@@ -203,7 +300,7 @@ def layer_metrics(
         anchor_units = None
     elif anchor_units is None:
         anchor_units = truth_units
-    for (model, topic, kind), idx in groups(columns).items():
+    for (model, topic, kind, language), idx in groups(columns).items():
         if feedback.isCanceled():
             return
         row = metrics_row(
@@ -215,7 +312,8 @@ def layer_metrics(
             failed=None if failed is None else failed[idx],
             truth_units=None if truth_units is None else truth_units[idx],
             anchor_units=None if anchor_units is None else anchor_units[idx],
-            lon=columns["lon"][idx], lat=columns["lat"][idx],
+            lon=columns["lon"][idx], lat=columns["lat"][idx], language=language,
+            countries=None if countries is None else countries[idx],
         )  # fmt: skip
         arrays = {
             "lon": columns["lon"][idx],

@@ -38,6 +38,7 @@ from ..paths import COUNTRIES
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
+    GEOBS_ERRORS,
     PROMPT_PRESETS,
     PROVIDERS,
     SAMPLE_METHODS,
@@ -264,14 +265,16 @@ class Prompt:
     template: Any  # a core.prompts.PromptTemplate
     score_kind: str  # a definitions.SCORE_KINDS key
     topics: list
+    languages: list = field(default_factory=lambda: ["en"])  # prompt language codes
 
 
 class PromptParameters:
-    """PRESET, SCORE, TOPICS."""
+    """PRESET, SCORE, TOPICS, LANGUAGES."""
 
     PRESET = "PRESET"
     SCORE = "SCORE"
     TOPICS = "TOPICS"
+    LANGUAGES = "LANGUAGES"
 
     @classmethod
     def add(cls, alg, with_preset=True):
@@ -291,6 +294,34 @@ class PromptParameters:
         alg.addParameter(
             QgsProcessingParameterString(cls.TOPICS, tr("Topics (separated by ;)"), DEFAULT_TOPICS)
         )
+        cls.add_languages(alg)
+
+    @classmethod
+    def add_languages(cls, alg):
+        """LANGUAGES: the prompt languages (files of core/languages.py), English by default."""
+        from .languages import language_choices
+
+        choices = language_choices()
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.LANGUAGES, tr("Prompt languages"), list(choices.source_labels),
+                allowMultiple=True, defaultValue=[choices.default_index],
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read_languages(cls, alg, parameters, context):
+        """The chosen language codes, in the choices' order (English alone by default)."""
+        from .languages import language_choices
+
+        if alg.parameterDefinition(cls.LANGUAGES) is None:
+            return ["en"]
+        choices = language_choices()
+        chosen = alg.parameterAsEnums(parameters, cls.LANGUAGES, context)
+        codes = [choices.key(i) for i in sorted(set(chosen)) if 0 <= int(i) < len(choices.keys)]
+        if not codes:
+            raise QgsProcessingException(tr("Choose at least one prompt language (LANGUAGES)."))
+        return codes
 
     @classmethod
     def read(cls, alg, parameters, context):
@@ -305,6 +336,7 @@ class PromptParameters:
             template=template,
             score_kind=SCORE_KINDS.key(alg.parameterAsEnum(parameters, cls.SCORE, context)),
             topics=topics,
+            languages=cls.read_languages(alg, parameters, context),
         )
 
 
@@ -578,6 +610,15 @@ def _value_problem(alg, d, value, parameters, context):
     if kind == "number":
         number = alg.parameterAsDouble(parameters, d.name(), context)
         return "" if math.isfinite(number) else tr("{value} is not a number.").format(value=value)
+    if kind == "multilayer" and _enum_int(d.layerType()) == _enum_int(
+        QgsProcessing.SourceType.TypeFile
+    ):  # files of any kind (benchmark cards), not layers
+        for path in alg.parameterAsFileList(parameters, d.name(), context):
+            if path and os.path.isdir(path):
+                return tr("{path} is a folder, not a file.").format(path=path)
+            if path and not os.path.exists(path):
+                return tr("the file {path} does not exist.").format(path=path)
+        return ""
     if kind in ("source", "vector", "multilayer"):
         if kind == "multilayer":
             given = value if isinstance(value, (list, tuple)) else [value]
@@ -756,3 +797,117 @@ def _writable_problem(path):
             path=path
         )
     return ""
+
+
+# ------------------------------------------------------------------ GeoBS scores
+
+
+@dataclass
+class GeoBSInput:
+    """What the GeoBS scores are computed on: a definitions.GEOBS_ERRORS key, the field and
+    class edges of the "field" kind."""
+
+    error: str = "rank_error"
+    field_name: str = ""
+    edges: tuple = ()
+
+
+class GeoBSParameters:
+    """ERROR, ERROR_FIELD, EDGES (the error in classes); RADIUS_KM, SCALE_DEG, LAG_KM,
+    SECTORS, MIN_POINTS, K, MAX_CENTRES, SEED (core.geobs.GeoBSSettings)."""
+
+    ERROR = "ERROR"
+    ERROR_FIELD = "ERROR_FIELD"
+    EDGES = "EDGES"
+    RADIUS_KM = "RADIUS_KM"
+    SCALE_DEG = "SCALE_DEG"
+    LAG_KM = "LAG_KM"
+    SECTORS = "SECTORS"
+    MIN_POINTS = "MIN_POINTS"
+    K = "K"
+    MAX_CENTRES = "MAX_CENTRES"
+    SEED = "SEED"
+
+    @classmethod
+    def add(cls, alg, input_key=INPUT):
+        """`input_key`: the layer parameter whose fields ERROR_FIELD lists (None: several
+        layers, the field is named)."""
+        from ..core.geobs import GeoBSSettings
+
+        d = GeoBSSettings()
+        alg.addParameter(
+            QgsProcessingParameterEnum(
+                cls.ERROR, tr("Error scored"), GEOBS_ERRORS.labels(),
+                defaultValue=GEOBS_ERRORS.default_index,
+            )
+        )  # fmt: skip
+        label = tr("Error field (for a field's classes)")
+        if input_key is None:
+            alg.addParameter(QgsProcessingParameterString(cls.ERROR_FIELD, label, optional=True))
+        else:
+            alg.addParameter(
+                QgsProcessingParameterField(
+                    cls.ERROR_FIELD, label, None, input_key,
+                    QgsProcessingParameterField.DataType.Numeric, optional=True,
+                )
+            )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterString(
+                cls.EDGES, tr("Class edges of the error field (an odd number, separated by ,)"),
+                "0.5", optional=True,
+            )
+        )  # fmt: skip
+        numbers = (
+            (cls.RADIUS_KM, tr("Neighbourhood radius (km)"), d.radius_km, 1.0, True),
+            (cls.SCALE_DEG, tr("Scale grid cell (degrees)"), d.scale_deg, 0.01, True),
+            (cls.LAG_KM, tr("Distance lag (km)"), d.lag_km, 1.0, True),
+            (cls.SECTORS, tr("Direction sectors"), d.n_sectors, 2, False),
+            (cls.MIN_POINTS, tr("Points a part needs (SRI)"), d.min_points, 2, False),
+            (cls.K, tr("Nearest neighbours of the SSI graph"), d.k, 1, False),
+            (cls.MAX_CENTRES, tr("SSI centres at most (a seeded sample beyond)"),
+             d.max_centres, 1, False),
+        )  # fmt: skip
+        for key, label, default, minimum, real in numbers:
+            kind = QgsProcessingParameterNumber.Type.Double if real else (
+                QgsProcessingParameterNumber.Type.Integer)  # fmt: skip
+            alg.addParameter(
+                QgsProcessingParameterNumber(key, label, kind, default, minValue=minimum)
+            )
+        alg.addParameter(_seed_parameter(cls.SEED))
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        """(GeoBSInput, core.geobs.GeoBSSettings); a field's edges are checked here."""
+        from ..core.geobs import GeoBSSettings
+
+        error = GEOBS_ERRORS.key(alg.parameterAsEnum(parameters, cls.ERROR, context))
+        name = alg.parameterAsString(parameters, cls.ERROR_FIELD, context).strip()
+        edges = ()
+        if error == "field":
+            if not name:
+                raise QgsProcessingException(
+                    tr("ERROR_FIELD: choose the numeric field holding the error.")
+                )
+            text = alg.parameterAsString(parameters, cls.EDGES, context)
+            try:
+                edges = tuple(float(t) for t in text.replace(";", ",").split(",") if t.strip())
+            except ValueError as err:
+                raise QgsProcessingException(
+                    tr("EDGES: '{text}' is not a list of numbers.").format(text=text)
+                ) from err
+            if len(edges) % 2 == 0 or any(b <= a for a, b in zip(edges, edges[1:])):
+                raise QgsProcessingException(
+                    tr("EDGES: give an odd number of increasing edges (an even number of "
+                       "classes keeps the class code 0 free for the SSI's background).")
+                )  # fmt: skip
+        settings = GeoBSSettings(
+            radius_km=alg.parameterAsDouble(parameters, cls.RADIUS_KM, context),
+            scale_deg=alg.parameterAsDouble(parameters, cls.SCALE_DEG, context),
+            lag_km=alg.parameterAsDouble(parameters, cls.LAG_KM, context),
+            n_sectors=alg.parameterAsInt(parameters, cls.SECTORS, context),
+            min_points=alg.parameterAsInt(parameters, cls.MIN_POINTS, context),
+            k=alg.parameterAsInt(parameters, cls.K, context),
+            max_centres=alg.parameterAsInt(parameters, cls.MAX_CENTRES, context),
+            seed=alg.parameterAsInt(parameters, cls.SEED, context),
+        )
+        return GeoBSInput(error, name, edges), settings

@@ -14,10 +14,13 @@ def algorithm_classes():
     # not of the whole plugin.
     from .algorithms.ablation import AblationAlgorithm
     from .algorithms.aggregate_to_polygons import AggregateToPolygonsAlgorithm
+    from .algorithms.benchmark import BenchmarkAlgorithm
     from .algorithms.bias_metrics import BiasMetricsAlgorithm
+    from .algorithms.compare_cards import CompareCardsAlgorithm
     from .algorithms.compare_models import CompareModelsAlgorithm
     from .algorithms.correlate import CorrelateAlgorithm
     from .algorithms.export_batch import ExportBatchAlgorithm
+    from .algorithms.geobias_scores import GeoBiasScoresAlgorithm
     from .algorithms.herb import HerbAlgorithm
     from .algorithms.hotspots import HotspotsAlgorithm
     from .algorithms.import_batch import ImportBatchAlgorithm
@@ -40,6 +43,9 @@ def algorithm_classes():
         CorrelateAlgorithm,
         HotspotsAlgorithm,
         CompareModelsAlgorithm,
+        GeoBiasScoresAlgorithm,
+        BenchmarkAlgorithm,
+        CompareCardsAlgorithm,
         HerbAlgorithm,
         ReportAlgorithm,
         AblationAlgorithm,

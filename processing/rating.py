@@ -8,33 +8,43 @@ from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import tr
 from .endpoints import check_reachable, default_cache_path, model_label
 from .features import point_arrays
-from .gpkg import table_name, write_points_layer
+from .gpkg import rated_fields, table_name, write_points_layer
+from .languages import tagged
 from .metadata import credit_geonames
 from .progress import RunProgress, estimate_text, remembered_left, survey_key
 from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
-         after=None):  # fmt: skip
-    """Run the survey; returns ({topic: rated columns}, RunStats). Raises on fatal errors.
+         languages=("en",), after=None):  # fmt: skip
+    """Run the survey in each prompt language; returns ({(topic, language): rated columns},
+    {language: RunStats}). Raises on fatal errors.
 
-    The log names the model and the time it should take before the requests start, and the
-    rate measured after; `after` (a list): that last line goes there instead, for a caller
-    whose progress bar goes on (qgis_process would print it in the middle of the bar).
+    Rated columns carry a `language` field unless the only language is English (whose outputs
+    stay as they were before languages came). The log names the model and the time it should
+    take before the requests start, and the rate measured after; `after` (a list): that last
+    line goes there instead, for a caller whose progress bar goes on (qgis_process would print
+    it in the middle of the bar).
     """
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError
-    from ..core.survey import RunStats, SurveySpec, estimate, run_survey
+    from ..core.multilingual import estimate_languages, specs_by_language, whole_run
+    from ..core.survey import RunStats, SurveySpec, run_survey
 
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
+    languages = list(languages)
+    try:
+        specs = specs_by_language(spec, languages)
+    except (KeyError, ValueError) as err:
+        raise QgsProcessingException(str(err).strip("'\"")) from err
     try:
         cache = SurveyCache(cache_path or default_cache_path())
     except CacheError as err:
         raise QgsProcessingException(str(err)) from err
     gazetteer = Gazetteer.load()
     # What will be asked of which model, and for how long, before the run starts.
-    est = estimate(spec, gazetteer, cache)
+    est = estimate_languages(spec, languages, gazetteer, cache)
     key = survey_key(endpoint)
     left, runs = remembered_left(key, est.n_requests)
     feedback.pushInfo(
@@ -48,53 +58,94 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     if est.n_requests:
         check_reachable(endpoint)
 
+    asking = [languages[0]]  # the language in flight, named in the running text
+
     def text(p):
-        return tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
+        line = tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
             d=p.done, t=p.total, r=p.rate, a=p.answer_rate
         )
+        return tr("{code}: {text}").format(code=asking[0], text=line) if len(specs) > 1 else line
 
-    progress = RunProgress(feedback, text, key=key)
-    stats = RunStats()
-    try:
-        answers = run_survey(
-            spec,
-            gazetteer,
-            cache,
-            progress=progress,
-            is_cancelled=feedback.isCanceled,
-            stats=stats,
-        )
-    except EndpointError as err:
-        msg = tr("The endpoint refused the survey: {err}").format(err=err)
-        raise QgsProcessingException(msg) from err
+    per = len(lon) * len(topics)
+    total = per * len(specs)
+    progress = RunProgress(feedback, text, key=key)  # one bar and time left over all languages
+    if len(specs) > 1:  # said once before the bar starts (qgis_process prints it in the stream)
+        feedback.pushInfo(tr("Prompt languages, one after the other: {codes}.").format(
+            codes=", ".join(languages)))  # fmt: skip
+    stats = {}
+    answers = {}
+    for k, (code, one) in enumerate(zip(languages, specs)):
+        if feedback.isCanceled():
+            break
+        asking[0] = code
+        stats[code] = RunStats()
+        try:
+            answers[code] = run_survey(
+                one,
+                gazetteer,
+                cache,
+                progress=whole_run(progress, k * per, total),
+                is_cancelled=feedback.isCanceled,
+                stats=stats[code],
+            )
+        except EndpointError as err:
+            msg = tr("The endpoint refused the survey: {err}").format(err=err)
+            raise QgsProcessingException(msg) from err
     progress.finish(tr("requests"), after)
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
-    by_topic = {}
+    rated = {}
     n = len(lon)
-    kind, note = resolve_score_kind(score_kind, answers, endpoint)
+    everything = [a for code in languages for a in answers[code]]
+    kind, note = resolve_score_kind(score_kind, everything, endpoint)
     if note:
         feedback.pushInfo(note)
-    for k, topic in enumerate(topics):
-        chunk = answers[k * n : (k + 1) * n]
-        by_topic[topic] = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
-        by_topic[topic]["score_note"] = note
-    if stats.n_failed:
+    with_language = tagged(languages)
+    for code in languages:
+        for k, topic in enumerate(topics):
+            chunk = answers[code][k * n : (k + 1) * n]
+            cols = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
+            cols["score_note"] = note
+            if with_language:
+                cols["language"] = [code] * n
+            rated[(topic, code)] = cols
+        if kind == "expected" and len(languages) > 1:
+            missing = sum(a.rating.answered and a.rating.expected is None for a in answers[code])
+            if missing > len(answers[code]) / 2:
+                feedback.pushWarning(
+                    tr("In {code}, {m} of {n} answers have no expected value (no digit among "
+                       "the top log-probabilities): choose the greedy rating to compare "
+                       "languages.").format(code=code, m=missing, n=len(answers[code]))
+                )  # fmt: skip
+    n_failed = sum(s.n_failed for s in stats.values())
+    if n_failed:
         feedback.pushWarning(
             tr(
                 "{f} of {n} requests failed after retries: those points were not asked (failed "
                 "= 1), they are outside the answer rate; run again to retry them."
-            ).format(f=stats.n_failed, n=len(answers))
+            ).format(f=n_failed, n=len(everything))
         )
-    if not any(cols["answered"].any() for cols in by_topic.values()):
-        errors = [a.error for a in answers if a.error]
+    if not any(cols["answered"].any() for cols in rated.values()):
+        errors = [a.error for a in everything if a.error]
         detail = errors[0] if errors else tr("no completion held a rating")
         raise QgsProcessingException(
             tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
                 detail=detail, host=endpoint.host()
             )
         )
-    return by_topic, stats
+    return rated, stats
+
+
+def total_stats(stats):
+    """One core.survey.RunStats summing those of rate()'s languages."""
+    from ..core.survey import RunStats
+
+    out = RunStats()
+    for s in stats.values():
+        out.n_requests += s.n_requests
+        out.n_cached += s.n_cached
+        out.n_failed += s.n_failed
+    return out
 
 
 def resolve_score_kind(score_kind, answers, endpoint):
@@ -159,17 +210,20 @@ def _f(v):
     return np.nan if v is None else float(v)
 
 
-def write_rated(path, by_topic, model, default_style="rank", geonames=True):
-    """Write one styled layer per topic into the GeoPackage; returns {uri: display name}.
+def write_rated(path, rated, model, default_style="rank", geonames=True):
+    """Write one styled layer per topic (and prompt language) into the GeoPackage; returns
+    {uri: display name}. `rated` is rate()'s {(topic, language): columns}; columns with a
+    `language` field get it in the schema and the language's code in their table name.
     `geonames`: the prompts named gazetteer places, which the layer's metadata credits."""
     out = {}
-    for topic, columns in by_topic.items():
-        name = table_name(model, topic)
-        uri = write_points_layer(path, name, columns)
+    for (topic, code), columns in rated.items():
+        with_language = "language" in columns
+        name = table_name(model, topic, code if with_language else "")
+        uri = write_points_layer(path, name, columns, rated_fields(with_language))
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)
-        out[uri] = layer_name(model, topic)
+        out[uri] = layer_name(model, topic, code if with_language else "")
     return out
 
 

@@ -63,7 +63,7 @@ EQUAL_EARTH = QgsRectangle(-17243959.06, -8392927.6, 17243959.06, 8392927.6)
 WORLD_SPAN = 100.0
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
 RUN_COLUMNS = ("started", "model", "provider", "endpoint_host", "template_name", "topics",
-               "n_points")  # fmt: skip
+               "n_points", "language")  # fmt: skip
 # The custom property marking the layers a report adds to the project (its maps' copies of the
 # rated points, the countries): the dock never lists them as results to compare.
 REPORT_COPY = "geobias/report_copy"
@@ -83,7 +83,7 @@ def iface_running():
     return iface is not None
 
 
-def run_info(source, model, topic):
+def run_info(source, model, topic, language=""):
     """The newest run of this model and topic (`runs` table) in the rated layer's GeoPackage or,
     for ground truth written to its own file beside the ratings (a dock run's folder), in the
     other GeoPackages of its folder; None when there is none (imported ratings)."""
@@ -93,13 +93,13 @@ def run_info(source, model, topic):
     folder = os.path.dirname(os.path.abspath(path))
     others = sorted(f for f in os.listdir(folder) if f.lower().endswith(".gpkg"))
     for candidate in [path] + [os.path.join(folder, f) for f in others]:
-        run = _newest_run(candidate, model, topic)
+        run = _newest_run(candidate, model, topic, language)
         if run is not None:
             return run
     return None
 
 
-def _newest_run(path, model, topic):
+def _newest_run(path, model, topic, language=""):
     ds = ogr.Open(path)
     table = ds.GetLayerByName("runs") if ds is not None else None
     if table is None:
@@ -114,6 +114,8 @@ def _newest_run(path, model, topic):
         except ValueError:
             topics = []
         if rec.get("model") not in (model, None, "") or (topics and topic not in topics):
+            continue
+        if (rec.get("language") or "") != (language or ""):  # a run has a row per language
             continue
         if best is None or str(rec.get("started") or "") > str(best.get("started") or ""):
             best = rec
@@ -175,6 +177,67 @@ def metrics_lines(row):
     ]
 
 
+def geobs_text(summary):
+    """A sentence of the GeoBS scores of the rank errors ("" without them)."""
+    if not summary:
+        return ""
+    if not summary.get("ssi_n"):
+        # No neighbourhood held enough points: dashes would read as a result.
+        return tr(
+            "Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no "
+            "neighbourhood of {r:,.0f} km holds enough points with a ground truth."
+        ).format(r=summary.get("radius_km", 0))
+    return tr(
+        "Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of "
+        "{r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative "
+        "information by scale grid {scale}, distance lag {lag}, direction sector {direction} "
+        "nats (near 0 when the errors are arranged as by chance)."
+    ).format(
+        r=summary.get("radius_km", 0), ssi=_fmt(summary.get("ssi"), "{:.2f}"),
+        n=summary.get("ssi_n", 0), scale=_fmt(summary.get("sri_scale")),
+        lag=_fmt(summary.get("sri_lag")), direction=_fmt(summary.get("sri_direction")),
+    )  # fmt: skip
+
+
+def home_bias_text(row):
+    """The home-bias paragraph of a layer asked in a prompt language ("" for other layers):
+    H for the countries listing the language first and listing it at all, and whether a claim
+    holds (only with signal: rho with the truth's interval excludes 0)."""
+    if not row.get("language"):
+        return ""
+    from .metrics_table import has_signal
+
+    def value(mode):
+        h = row.get(f"home_{mode}")
+        if h is None or h != h:
+            return "—"
+        lo, hi = row.get(f"home_{mode}_lo"), row.get(f"home_{mode}_hi")
+        if lo is None or lo != lo:
+            return f"{h:+.3f}"
+        return f"{h:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+    if row.get("home_first") is None and row.get("home_listed") is None:
+        claim = tr("No claim: without ground truth there are no rank errors.")
+    elif has_signal(_Corr(row.get("rho_truth_lo"), row.get("rho_truth_hi"))):
+        claim = tr("The ratings carry signal (rho's interval excludes 0).")
+    else:
+        claim = tr("No home-bias claim: the ratings show no signal (rho's interval spans 0).")
+    return tr(
+        "Home bias of prompt language {language}: mean rank error in the countries where it is "
+        "spoken minus elsewhere (GeoNames' country languages; 95% bootstrap interval over "
+        "countries): countries listing it first {first}; listing it at all {listed}. {claim}"
+    ).format(language=row["language"], first=value("first"), listed=value("listed"), claim=claim)
+
+
+class _Corr:
+    """lo and hi of rho with the truth, as metrics_table.has_signal reads them."""
+
+    def __init__(self, lo, hi):
+        nan = float("nan")
+        self.lo = nan if lo is None else float(lo)
+        self.hi = nan if hi is None else float(hi)
+
+
 def disclosure(run):
     """What data this survey sent, and where."""
     if run is None:
@@ -196,12 +259,15 @@ def disclosure(run):
     ).format(where=where)
 
 
-def attributions(model):
+def attributions(model, country_languages=False):
+    """The data credits; `country_languages`: home bias used GeoNames' country languages."""
     text = tr(
         "Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: "
         "Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see "
         "resources/data/LICENSE.md)."
     )
+    if country_languages:
+        text += " " + tr("Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.")
     if model == "gpt-3.5-turbo-0613":
         text += " " + tr(
             "Ratings: GPT-3.5 answers recorded by Manvi et al., 'Large Language Models are "
@@ -384,6 +450,10 @@ class ReportBuilder:
                          tr("Rating vs ground truth, and rank errors"), scale=3)  # fmt: skip
         self.picture(page, y + 4, WIDTH, WIDTH * 250 / 720, image, "plots.png")
         y += 8 + WIDTH * 250 / 720
+        scores = geobs_text(row.get("geobs"))
+        if scores:
+            self.label(page, scores, y, 10, 8.5)
+            y += 11
         if hotspots is not None:
             page = self.page()
             spots = self.layer(hotspots.source(), tr("Hot spots"), hotspots.providerType(),
@@ -391,8 +461,12 @@ class ReportBuilder:
             self.label(page, tr("Bias hot spots (local Moran's I)"), MARGIN, 8, 12, True)
             y = self.map(page, MARGIN + 9, map_h, [spots, ground], crs, extent, world,
                          tr("Local Moran's I clusters (LISA)"))  # fmt: skip
+        home = home_bias_text(row)
+        if home:
+            self.label(page, home, y + 4, 14, 8)
+            y += 15
         self.label(page, disclosure(run), y + 4, 16, 8)
-        self.label(page, attributions(model), y + 21, 16, 7.5)
+        self.label(page, attributions(model, bool(row.get("language"))), y + 21, 16, 7.5)
 
     def extent(self, box, crs):
         t = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), crs,
@@ -419,6 +493,8 @@ class ReportBuilder:
             tr("Study area: {area}; {n} points.").format(area=area, n=row.get("n_points")),
             tr("Model: {model}. Topic: {topic}. Score: {kind}.").format(
                 model=model, topic=topic, kind=kind or "score"),
+            *([tr("Prompt language: {language}.").format(language=row["language"])]
+              if row.get("language") else []),
             how, truth_text,
             tr("Maps in an equal-area projection ({crs})").format(
                 crs=tr("Equal Earth") if world else tr("Lambert azimuthal, centred on the points"))

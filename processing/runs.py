@@ -36,6 +36,9 @@ RUN_FIELDS = {
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
 }
+# Written only by runs with a prompt language other than English (one record per language,
+# its template in that language); English-only runs keep the table as it was.
+LANGUAGE_FIELD = {"language": ogr.OFTString}
 SECRET_WORDS = ("key", "token", "secret", "password", "auth")
 
 
@@ -109,6 +112,24 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
     return row
 
 
+def language_records(record, languages, stats, template):
+    """One runs-table row per prompt language of a run (the same run_id): its language, its
+    template in that language and its own requests. An English-only run keeps one row without
+    a language."""
+    from ..core.languages import get_language
+
+    if list(languages) == ["en"]:
+        return [dict(record, **stats_fields(stats["en"]))]
+    rows = []
+    for code in languages:
+        tpl = get_language(code).template(template) if template is not None else None
+        rows.append(dict(record, language=code, **stats_fields(stats[code]),
+                         template_name=getattr(tpl, "name", ""),
+                         template_prefix=getattr(tpl, "prefix", ""),
+                         template_body=getattr(tpl, "body", "")))  # fmt: skip
+    return rows
+
+
 def append_runs(path, rows):
     """Append rows to the `runs` table of a GeoPackage, creating it if needed."""
     ds = (
@@ -119,13 +140,16 @@ def append_runs(path, rows):
     layer = ds.GetLayerByName("runs")
     if layer is None:
         layer = ds.CreateLayer("runs", None, ogr.wkbNone)
-    for name, kind in RUN_FIELDS.items():  # a table from an older version gains new fields
+    fields = dict(RUN_FIELDS)
+    if any(row.get("language") for row in rows):
+        fields.update(LANGUAGE_FIELD)
+    for name, kind in fields.items():  # a table from an older version gains new fields
         if layer.GetLayerDefn().GetFieldIndex(name) < 0:
             layer.CreateField(ogr.FieldDefn(name, kind))
     defn = layer.GetLayerDefn()
     for row in rows:
         feat = ogr.Feature(defn)
-        for name in RUN_FIELDS:
+        for name in fields:
             value = row.get(name)
             if value is not None and defn.GetFieldIndex(name) >= 0:
                 feat.SetField(name, value)

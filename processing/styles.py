@@ -110,6 +110,19 @@ def rank_error_renderer(field="rank_error"):
     return _classes(field, classes, ramp("RdBu", invert=True))
 
 
+def rank_spread_renderer(field="rank_spread"):
+    """The spread of a point's rank across languages (0..1), in four classes from "the same
+    in every language" to "the language changes the rank most" (top)."""
+    eps = 1e-9
+    classes = [
+        (0.5, 1.0 + eps, tr("moves most (spread > 0.5)")),
+        (0.25, 0.5, tr("moves (0.25–0.5)")),
+        (0.1, 0.25, tr("moves little (0.1–0.25)")),
+        (0.0 - eps, 0.1, tr("about the same in every language (< 0.1)")),
+    ]
+    return _classes(field, classes, ramp(RAMPS[None]))
+
+
 def quantile_breaks(values, classes=5):
     """Class breaks at the quantiles of the finite values (duplicates merged)."""
     values = np.asarray(values, float)
@@ -131,6 +144,32 @@ def rating_renderer(layer, field="score", classes=5, values=None, topic=None):
     spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
     named = [(a, b, f"{a:.1f}–{b:.1f}") for a, b in spans]  # the heading says "Rating"
     renderer = _classes(field, named, ramp(RAMPS[topic_polarity(topic)]))
+    renderer.setClassificationMethod(QgsClassificationQuantile())
+    return renderer
+
+
+def ssi_z_renderer(field="ssi_z"):
+    """The standardised Moran's I of a neighbourhood's errors (the z of its local SSI) in five
+    classes drawn as the rank errors: errors more clustered than chance (red, top) to more
+    dispersed (blue); |z| < 1.96 is what a random arrangement gives 95% of the time."""
+    big = 1e9
+    classes = [
+        (2.576, big, tr("errors strongly clustered (z > 2.58)")),
+        (1.96, 2.576, tr("errors clustered (z 1.96 to 2.58)")),
+        (-1.96, 1.96, tr("as by chance (|z| < 1.96)")),
+        (-2.576, -1.96, tr("errors dispersed (z −2.58 to −1.96)")),
+        (-big, -2.576, tr("errors strongly dispersed (z < −2.58)")),
+    ]
+    return _classes(field, classes, ramp("RdBu", invert=True))
+
+
+def quantile_renderer(field, values, label, classes=5):
+    """`field` graduated by quantiles of its `values` on the yellow-red ramp, highest first;
+    `label` formats each class from a and b."""
+    breaks = quantile_breaks(values, classes)
+    spans = [(float(a), float(b)) for a, b in zip(breaks[:-1], breaks[1:])][::-1]
+    named = [(a, b, label.format(a=a, b=b)) for a, b in spans]
+    renderer = _classes(field, named, ramp(RAMPS[False]))
     renderer.setClassificationMethod(QgsClassificationQuantile())
     return renderer
 
@@ -160,6 +199,27 @@ STYLE_SETS = (
         QT_TRANSLATE_NOOP("@default", "Mean rank error: common overestimate (red) / underestimate"),
         "mean_rank_error",
     ),
+    # Local GeoBS scores (geobias:geobiasscores): the SSI's z and the SSI itself.
+    (
+        "ssi_z",
+        QT_TRANSLATE_NOOP(
+            "@default", "Local SSI: errors clustered (red) or dispersed (blue) around the point"
+        ),
+        "ssi_z",
+    ),
+    (
+        "ssi",
+        QT_TRANSLATE_NOOP("@default", "Local spatial self-information of the errors (nats)"),
+        "ssi",
+    ),
+    # Across prompt languages: how far a point's rank moves from one language to another.
+    (
+        "rank_spread",
+        QT_TRANSLATE_NOOP(
+            "@default", "Spread of the rank across prompt languages (largest − smallest)"
+        ),
+        "rank_spread",
+    ),  # fmt: skip
 )
 
 
@@ -180,8 +240,17 @@ def renderer_for(style, layer, values=None, topic=None):
     """The renderer of one saved style; `values` (field -> array) spares reading the layer."""
     if style in ("rank_error", "mean_rank_error"):
         return rank_error_renderer(style)
+    if style == "rank_spread":
+        return rank_spread_renderer(style)
     if style == "rating":
         return rating_renderer(layer, values=(values or {}).get("score"), topic=topic)
+    if style == "ssi_z":
+        return ssi_z_renderer()
+    if style == "ssi":
+        local = (values or {}).get("ssi")
+        if local is None:
+            local, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, "ssi")
+        return quantile_renderer("ssi", local, tr("SSI {a:.2f}–{b:.2f} nats"))
     return rank_renderer(style, topic)  # rank, truth_rank, mean_rank
 
 
@@ -215,10 +284,11 @@ def short_topic(topic):
     return name if len(name) <= 28 else name[:27] + "…"
 
 
-def layer_name(model, topic):
+def layer_name(model, topic, language=""):
     """The rated layer's name in the Layers panel, "topic · model", both short (the full names
-    are in the layer's metadata)."""
-    return f"{short_topic(topic)} · {short_model(model)}"
+    are in the layer's metadata), and "[code]" for a layer asked in a prompt language."""
+    name = f"{short_topic(topic)} · {short_model(model)}"
+    return f"{name} [{language}]" if language else name
 
 
 def describe_layer(layer, style):
@@ -315,7 +385,8 @@ def describe_shown(layer):
     renderer = layer.renderer()
     field = renderer.classAttribute() if hasattr(renderer, "classAttribute") else ""
     style = {"rank_error": "rank_error", "score": "rating", "truth_rank": "truth_rank",
-             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error"}  # fmt: skip
+             "mean_rank": "mean_rank", "mean_rank_error": "mean_rank_error",
+             "ssi_z": "ssi_z", "ssi": "ssi", "rank_spread": "rank_spread"}  # fmt: skip
     return describe_layer(layer, style.get(field, "rank"))
 
 

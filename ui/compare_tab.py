@@ -14,17 +14,21 @@ from qgis.PyQt.QtCore import QPointF, QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QPainter, QPen
 from qgis.PyQt.QtWidgets import (
     QApplication,
+    QComboBox,
     QFileDialog,
+    QLabel,
+    QListWidget,
     QListWidgetItem,
     QSizePolicy,
     QTableWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
-from ..core.compare import PIVOT_METRICS, pivots
+from ..core.compare import PIVOT_METRICS, by_language, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from . import runner
-from .layer_choice import LayerChoice
+from .layer_choice import LayerChoice, layer_language
 from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
 from .results_tab import is_rated
@@ -43,7 +47,18 @@ TITLES = {
     "mad": QT_TRANSLATE_NOOP("@default", "Mean absolute deviation (MAD) of the scores"),
     "answer_rate": QT_TRANSLATE_NOOP("@default", "Answer rate a"),
     "gini": QT_TRANSLATE_NOOP("@default", "Gini coefficient of the scores"),
+    # Benchmark cards also compare their GeoBS scores (geobias:comparecards).
+    "ssi": QT_TRANSLATE_NOOP(
+        "@default", "GeoBS: spatial self-information (SSI) of the rank errors"
+    ),
+    "sri_scale": QT_TRANSLATE_NOOP("@default", "GeoBS: relative information by scale grid"),
+    "sri_lag": QT_TRANSLATE_NOOP("@default", "GeoBS: relative information by distance lag"),
+    "sri_direction": QT_TRANSLATE_NOOP(
+        "@default", "GeoBS: relative information by direction sector"
+    ),
 }
+CARD_METRICS = ("rho_truth", "bias_score", "mad", "answer_rate", "gini", "ssi", "sri_scale",
+                "sri_lag", "sri_direction")  # fmt: skip
 GROUP = "GeoBias — comparison"
 
 
@@ -67,8 +82,19 @@ def read_records(uri):
     return records
 
 
-def open_mean_layers(uris):
-    """In a task: the mean rank layers (default style from their GeoPackage), named by topic."""
+def read_card_records(uri):
+    """The card comparison's table as dicts (the card's label as the model); B is left out
+    where it reads as no bias (an objective topic), as on the cards' page."""
+    records = read_records(uri)
+    for row in records:
+        if not row.get("bias_score_is_bias"):
+            row["bias_score"] = None
+    return records
+
+
+def open_mean_layers(uris, spread=False):
+    """In a task: the mean rank layers (default style from their GeoPackage), named by topic
+    and prompt language; with `spread`, the rank spread across languages layers."""
     from ..processing.styles import short_topic
 
     layers = []
@@ -77,8 +103,13 @@ def open_mean_layers(uris):
         if not layer.isValid():
             continue
         topic = distinct(layer, "topic")
-        layer.setName(tr("Mean rank · {topic}").format(
-            topic=short_topic(topic[0]) if topic else "?"))  # fmt: skip
+        topic = short_topic(topic[0]) if topic else "?"
+        if spread:
+            layer.setName(tr("Rank spread across languages · {topic}").format(topic=topic))
+        else:
+            language = layer_language(layer)
+            name = tr("Mean rank · {topic}").format(topic=topic)
+            layer.setName(f"{name} [{language}]" if language else name)
         layer.moveToThread(QgsApplication.instance().thread())
         layers.append(layer)
     return layers
@@ -202,12 +233,12 @@ class CompareTab(QWidget, FORM):
         self.mean_layers = []
         self.plot = DotPlot(self)
         self.plotLayout.addWidget(self.plot)
-        for metric in PIVOT_METRICS:
-            self.metricCombo.addItem(tr(TITLES[metric]), metric)
+        self.set_metrics(PIVOT_METRICS)
         self.pivotTable.verticalHeader().hide()
         wrap_row(self.loadLayout)  # Open / Use selected layers: two rows in a narrow dock
         self.openButton.clicked.connect(self.open_results)
         self.layersButton.clicked.connect(self.use_selected_layers)
+        self.cardsButton.clicked.connect(lambda: self.compare_cards())
         self.compareButton.clicked.connect(self.compare)
         self.copyButton.clicked.connect(self.copy_table)
         self.metricCombo.currentIndexChanged.connect(self.show_metric)
@@ -218,6 +249,24 @@ class CompareTab(QWidget, FORM):
         insert_after(self.compareButton, self.notice, self.layout())
         self.choice.changed.connect(self.notice.clear_text)
         self.result = None
+        # Prompt languages: a third list beside models and topics, and which pivots to show
+        # (with the languages across, or one language's); both only when layers have languages.
+        self.languagesBox = QWidget(self)
+        box = QVBoxLayout(self.languagesBox)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(QLabel(tr("Languages"), self.languagesBox))
+        self.languagesList = QListWidget(self.languagesBox)
+        self.languagesList.setMaximumHeight(110)
+        box.addWidget(self.languagesList)
+        self.pickLayout.addWidget(self.languagesBox)
+        self.languagesBox.hide()
+        self.viewCombo = QComboBox(self)
+        self.viewCombo.setToolTip(tr("The tables with the languages across, or one language's"))
+        self.metricLayout.insertWidget(self.metricLayout.indexOf(self.metricCombo) + 1,
+                                       self.viewCombo)  # fmt: skip
+        self.viewCombo.hide()
+        self.viewCombo.currentIndexChanged.connect(self.show_metric)
+        self.views = {}
         self.layout().addStretch(1)  # spare height below the plot, not between the lists
 
     # ------------------------------------------------------------------ picking
@@ -265,7 +314,10 @@ class CompareTab(QWidget, FORM):
         self.layers = [lyr for lyr in layers if is_rated(lyr)]
         models = sorted({m for lyr in self.layers for m in distinct(lyr, "model")})
         topics = sorted({t for lyr in self.layers for t in distinct(lyr, "topic")})
-        for widget, names in ((self.modelsList, models), (self.topicsList, topics)):
+        languages = sorted({c for lyr in self.layers for c in distinct(lyr, "language")})
+        self.languagesBox.setVisible(bool(languages))
+        for widget, names in ((self.modelsList, models), (self.topicsList, topics),
+                              (self.languagesList, languages)):  # fmt: skip
             widget.clear()
             for name in names:
                 item = QListWidgetItem(name, widget)
@@ -289,20 +341,29 @@ class CompareTab(QWidget, FORM):
         if not models or not topics:
             self.notice.show_text(tr("Check at least one model and one topic."))
             return None
+        languages = self.checked(self.languagesList) if self.languagesBox.isVisibleTo(self) else []
+        if self.languagesBox.isVisibleTo(self) and not languages:
+            self.notice.show_text(tr("Check at least one language."))
+            return None
         layers = [lyr for lyr in self.choice.chosen()
                   if set(distinct(lyr, "model")) & set(models)
-                  and set(distinct(lyr, "topic")) & set(topics)]  # fmt: skip
+                  and set(distinct(lyr, "topic")) & set(topics)
+                  and (not languages or not distinct(lyr, "language")
+                       or set(distinct(lyr, "language")) & set(languages))]  # fmt: skip
         truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
         out = os.path.join(runner.output_dir("compare", run=True), "compare.gpkg")
         params = {"INPUT": [runner.layer_param(lyr) for lyr in layers],
                   "MODELS": "; ".join(models), "TOPICS": "; ".join(topics), "TRUTH_FIELD": truth,
                   "ANCHOR": runner.COUNTRIES, "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
                   "OUTPUT": out}  # fmt: skip
+        if languages:
+            params["LANGUAGES"] = "; ".join(languages)
 
         def load(task):
             result = task.results[-1]
-            return {"RECORDS": read_records(result["METRICS"]),
-                    "LAYERS": open_mean_layers(result["MEAN_RANK_LAYERS"])}  # fmt: skip
+            layers = open_mean_layers(result["MEAN_RANK_LAYERS"])
+            layers += open_mean_layers(result.get("SPREAD_LAYERS") or [], spread=True)
+            return {"RECORDS": read_records(result["METRICS"]), "LAYERS": layers}
 
         task = AlgorithmChainTask(
             tr("GeoBias: comparison"), [("geobias:comparemodels", params), (load, "load")]
@@ -319,14 +380,59 @@ class CompareTab(QWidget, FORM):
         self.show_comparison(self.result, loaded["RECORDS"], loaded["LAYERS"])
         self.dock.panel.succeeded(task)
 
+    def compare_cards(self, paths=None):
+        """geobias:comparecards of benchmark cards (picked in a dialog when `paths` is None)
+        beside the GPT-3.5 card shipped with GeoBias, in a background job; the same tables
+        (with the GeoBS scores), plot and mean rank layers as for models. Returns the task."""
+        from ..processing.card import SHIPPED_CARDS
+
+        self.notice.clear_text()
+        if paths is None:
+            paths, _ = QFileDialog.getOpenFileNames(
+                self, tr("Open benchmark cards"), SHIPPED_CARDS, tr("Benchmark cards (*.json)")
+            )
+            if not paths:
+                return None
+        out = os.path.join(runner.output_dir("compare", run=True), "cards.gpkg")
+        params = {"CARDS": list(paths), "SHIPPED": True, "OUTPUT": out}
+
+        def load(task):
+            result = task.results[-1]
+            return {"RECORDS": read_card_records(result["OUTPUT"] + "|layername=card_comparison"),
+                    "LAYERS": open_mean_layers(result["MEAN_RANK_LAYERS"])}  # fmt: skip
+
+        task = AlgorithmChainTask(
+            tr("GeoBias: benchmark cards"), [("geobias:comparecards", params), (load, "load")]
+        )
+        labels = {"geobias:comparecards": tr("Comparing the cards…"),
+                  "load": tr("Loading the layers…")}  # fmt: skip
+        if not self.dock.start_job(task, self._compared, self.notice.show_text, labels):
+            return None
+        return task
+
+    def set_metrics(self, metrics):
+        """The tables the combo offers (the pivots of a model or a card comparison)."""
+        current = self.metricCombo.currentData()
+        self.metricCombo.blockSignals(True)
+        self.metricCombo.clear()
+        for metric in metrics:
+            self.metricCombo.addItem(tr(TITLES[metric]), metric)
+        index = self.metricCombo.findData(current)
+        self.metricCombo.setCurrentIndex(max(index, 0))
+        self.metricCombo.blockSignals(False)
+
     def show_comparison(self, result, records=None, mean_layers=None):
-        """Pivots from the comparison's metrics table; the mean rank layers in the project
-        (opened by the job when it could)."""
+        """Pivots from the comparison's metrics table (models, or cards with their GeoBS
+        scores); the mean rank layers in the project (opened by the job when it could)."""
         if records is None:
             records = read_records(result["METRICS"])
-        self.pivots = {p.metric: p for p in pivots(records)}
+        cards = "METRICS" not in result  # geobias:comparecards
+        metrics = CARD_METRICS if cards else tuple(PIVOT_METRICS)
+        self.set_metrics(metrics)
+        self.set_views(records, metrics)
         if mean_layers is None:
             mean_layers = open_mean_layers(result["MEAN_RANK_LAYERS"])
+            mean_layers += open_mean_layers(result.get("SPREAD_LAYERS") or [], spread=True)
         self.add_mean_layers(mean_layers)
         self.show_metric()
         self.dock.show_tab(self)
@@ -346,9 +452,35 @@ class CompareTab(QWidget, FORM):
             group.addLayer(layer)
             self.mean_layers.append(layer)
 
+    def set_views(self, records, metrics=PIVOT_METRICS):
+        """The pivots to show: the paper's (models across); in several prompt languages, each
+        metric with the languages across ("languages") and the paper's per language."""
+        languages = list(dict.fromkeys(r.get("language") or "" for r in records))
+        self.views = {}
+        if len(languages) > 1:
+            self.views["languages"] = {m: by_language(records, m, languages) for m in metrics}
+            for code in languages:
+                mine = [r for r in records if (r.get("language") or "") == code]
+                self.views[code] = {p.metric: p for p in pivots(mine, metrics)}
+        else:
+            self.views[""] = {p.metric: p for p in pivots(records, metrics)}
+        combo = self.viewCombo
+        combo.blockSignals(True)
+        combo.clear()
+        for key in self.views:
+            label = tr("Languages across") if key == "languages" else tr(
+                "In {language}").format(language=key)  # fmt: skip
+            combo.addItem(label, key)
+        combo.setCurrentIndex(0)
+        combo.blockSignals(False)
+        combo.setVisible(len(self.views) > 1)
+        self.pivots = next(iter(self.views.values()))
+
     # ------------------------------------------------------------------ table and plot
     def show_metric(self, *args):
         metric = self.metricCombo.currentData()
+        if self.views:
+            self.pivots = self.views.get(self.viewCombo.currentData() or "", self.pivots)
         p = self.pivots.get(metric)
         table = self.pivotTable
         table.setSortingEnabled(False)
@@ -361,7 +493,9 @@ class CompareTab(QWidget, FORM):
         header, rows = p.table()
         table.setColumnCount(len(header))
         table.setRowCount(len(rows))
-        table.setHorizontalHeaderLabels([tr("Topic"), *header[1:-1], tr("Mean (across models)")])
+        mean = tr("Mean (across languages)") if p.columns == "languages" else tr(
+            "Mean (across models)")  # fmt: skip
+        table.setHorizontalHeaderLabels([tr("Topic"), *header[1:-1], mean])
         bold = QFont(self.font())
         bold.setBold(True)
         for r, row in enumerate(rows):

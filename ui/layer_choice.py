@@ -39,6 +39,15 @@ def layer_groups(layer):
     }
 
 
+def layer_language(layer):
+    """The prompt language a rated layer holds ("" for a layer without one, English before
+    languages came); several are joined by ", "."""
+    index = layer.fields().lookupField("language")
+    if index < 0:
+        return ""
+    return ", ".join(sorted(_text(v) for v in layer.uniqueValues(index) if _text(v)))
+
+
 def has_truth(layer):
     """Whether a rated layer holds ground truth values (not just an empty truth field)."""
     index = layer.fields().lookupField("truth")
@@ -111,17 +120,22 @@ class LayerChoice(QGroupBox):
         self.layers = list(layers)
         holders = {}
         for layer in self.layers:
+            # Layers in different prompt languages are not alternatives: the language joins
+            # the key of layers that have one ((model, topic, kind, language)).
+            language = layer_language(layer)
             for key in sorted(layer_groups(layer)):
-                holders.setdefault(key, []).append(layer)
+                holders.setdefault(key + ((language,) if language else ()), []).append(layer)
         self.combos = {}
         kinds = {}
-        for model, _topic, kind in holders:
+        for model, _topic, kind, *_language in holders:
             kinds.setdefault(model, set()).add(kind)
         for key, held in holders.items():
             if len(held) < 2:
                 continue
-            model, topic, kind = key
+            model, topic, kind, *language = key
             title = tr("{model} · {topic}").format(model=model, topic=topic)
+            if language:
+                title = f"{title} [{language[0]}]"
             if len(kinds[model]) > 1 and kind:
                 title = tr("{title} ({kind})").format(title=title, kind=kind)
             combo = QComboBox(self)

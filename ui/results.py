@@ -24,7 +24,11 @@ COLUMNS = (
     ("anchor_rho", "ρ anchor", ("anchor_rho", "rho_anchor")),
     ("bias_score", "Bias score", ("bias_score", "bias", "b")),
     ("moran_i", "Moran's I", ("moran_i",)),
+    # GeoBS scores of the rank errors (geobias:geobiasscores), merged in by merge_scores.
+    ("ssi", "SSI", ("ssi",)),
+    ("sri", "SRI", ()),
 )
+SRI_PARTS = ("sri_scale", "sri_lag", "sri_direction")
 ALIASES = {
     "rho_lo": ("rho_lo", "rho_truth_lo", "truth_rho_lo", "rho_low", "ci_lo", "lo"),
     "rho_hi": ("rho_hi", "rho_truth_hi", "truth_rho_hi", "rho_high", "ci_hi", "hi"),
@@ -34,6 +38,8 @@ ALIASES = {
     "bootstrap": ("bootstrap",),
     "moran_p": ("moran_p",),
     "score_kind": ("score_kind",),
+    **{name: (name,) for name in SRI_PARTS},
+    "language": ("language",),  # the prompt language's code (rows of a survey in languages)
 }
 SortRole = Qt.ItemDataRole.UserRole + 1
 
@@ -52,6 +58,8 @@ def column_headers():
         "anchor_rho": tr("ρ anchor"),
         "bias_score": tr("Bias score"),
         "moran_i": tr("Moran's I"),
+        "ssi": tr("SSI"),
+        "sri": tr("SRI scale/lag/dir."),
     }
 
 
@@ -130,6 +138,25 @@ def rows_from_layer(layer):
     """Rows from a metrics table layer (one feature per model x topic)."""
     names = layer.fields().names()
     return [row_from_record(dict(zip(names, f.attributes()))) for f in layer.getFeatures()]
+
+
+def merge_scores(rows, score_rows):
+    """The GeoBS scores (rows of geobias:geobiasscores' table) added to the metrics rows of
+    the same model, topic and score kind."""
+    by_key = {(str(r.get("model")), str(r.get("topic")), str(r.get("score_kind") or "")): r
+              for r in score_rows}  # fmt: skip
+    for row in rows:
+        found = by_key.get((row["model"], row["topic"], str(row.get("score_kind") or "")))
+        if found is not None:
+            for name in ("ssi", *SRI_PARTS):
+                row[name] = found.get(name)
+    return rows
+
+
+def _sri_mean(row):
+    values = [_num(row.get(n)) for n in SRI_PARTS]
+    values = [v for v in values if not math.isnan(v)]
+    return sum(values) / len(values) if values else math.nan
 
 
 def rows_from_summaries(items):
@@ -218,6 +245,14 @@ class MetricsTableModel(QAbstractTableModel):
                     "Global Moran's I of the rank errors (each point's 8 nearest "
                     "points): above 0 when the errors cluster in space"
                 ),
+                "ssi": tr(
+                    "GeoBS spatial self-information of the rank errors (nats, 1,500 km "
+                    "neighbourhoods): how surprising their arrangement is"
+                ),
+                "sri": tr(
+                    "GeoBS spatial relative information of the rank errors (nats) by scale "
+                    "grid, distance lag and direction sector: near 0 as by chance"
+                ),
             }.get(COLUMNS[section][0])
         return None
 
@@ -227,6 +262,8 @@ class MetricsTableModel(QAbstractTableModel):
         row = self.rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
+            if key == "topic" and row.get("language"):
+                return f"{row.get(key, '')} [{row['language']}]"
             if key in ("model", "topic"):
                 return row.get(key, "")
             if key == "n":
@@ -240,11 +277,16 @@ class MetricsTableModel(QAbstractTableModel):
                 if not math.isnan(failed) and failed > 0:  # a run with failures says so
                     return tr("{a} ({n} failed)").format(a=_fmt(row.get(key), 2), n=int(failed))
                 return _fmt(row.get(key), 2)
+            if key == "sri":
+                parts = [_num(row.get(n)) for n in SRI_PARTS]
+                return "–" if all(math.isnan(v) for v in parts) else "/".join(
+                    _fmt(v, 2) for v in parts)  # fmt: skip
             return _fmt(row.get(key), 3 if key == "bias_score" else 2)
         if role == SortRole:
             if key in ("model", "topic"):
                 return row.get(key, "")
-            v = _num(row.get("rho_lo" if key == "rho_ci" else key))
+            v = _sri_mean(row) if key == "sri" else _num(row.get("rho_lo" if key == "rho_ci"
+                                                                 else key))  # fmt: skip
             return math.inf if math.isnan(v) else v
         if role == Qt.ItemDataRole.ToolTipRole and key in ("model", "topic"):
             return row.get(key, "")
@@ -288,7 +330,8 @@ class MetricsTableModel(QAbstractTableModel):
     def _sort_key(row, key):
         if key in ("model", "topic"):
             return (0, row.get(key, "").casefold())
-        v = _num(row.get("rho_lo" if key == "rho_ci" else key))
+        v = _sri_mean(row) if key == "sri" else _num(row.get("rho_lo" if key == "rho_ci"
+                                                             else key))  # fmt: skip
         return (1, 0.0) if math.isnan(v) else (0, v)
 
 

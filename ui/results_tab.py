@@ -22,11 +22,18 @@ from ..i18n_util import tr
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import runner
-from .layer_choice import LayerChoice, layer_groups
+from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
 from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
-from .results import BiasPlot, MetricsTableModel, metric_details, plot_columns, rows_from_layer
+from .results import (
+    BiasPlot,
+    MetricsTableModel,
+    merge_scores,
+    metric_details,
+    plot_columns,
+    rows_from_layer,
+)
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "results_tab.ui"))
@@ -70,6 +77,7 @@ def job_labels():
         "geobias:biasmetrics": tr("Computing the bias metrics…"),
         "load": tr("Loading the layers…"),
         "geobias:report": tr("Writing the report…"),
+        "geobs": tr("Computing the geo-bias scores…"),
     }
 
 
@@ -83,6 +91,37 @@ def metrics_params(sources, truth, out):
         "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
         "OUTPUT": out,
     }
+
+
+def has_truth_rows(metrics_layer):
+    """Whether a metrics table has a row with a ground truth (rank errors to score); read
+    with OGR from its file, whichever thread the layer belongs to."""
+    from osgeo import ogr
+
+    if metrics_layer is None:
+        return False
+    path, _, name = metrics_layer.source().partition("|layername=")
+    ds = ogr.Open(path)
+    table = (ds.GetLayerByName(name) if name else ds.GetLayer(0)) if ds is not None else None
+    if table is None or table.GetLayerDefn().GetFieldIndex("rho_truth") < 0:
+        return False
+    return any(f.GetField("rho_truth") is not None for f in table)
+
+
+def geobs_rows(task, sources, truth, metrics_layer, folder):
+    """In a job's task: geobias:geobiasscores of the rated layers' rank errors (the card's
+    settings) as rows for the metrics table; none without a ground truth. None: it failed."""
+    if not truth or not has_truth_rows(metrics_layer):
+        return []
+    params = {"INPUT": sources, "TRUTH_FIELD": truth,
+              "OUTPUT": os.path.join(folder, "geobs_scores.gpkg"),
+              "LOCAL": os.path.join(folder, "geobs_local.gpkg")}  # fmt: skip
+    result = task.run_algorithm("geobias:geobiasscores", params, len(task.results))
+    if result is None:
+        return None
+    table = QgsVectorLayer(result["OUTPUT"], "geobs", "ogr")
+    names = table.fields().names()
+    return [dict(zip(names, f.attributes())) for f in table.getFeatures()]
 
 
 def first_group(layer):
@@ -107,7 +146,7 @@ def open_gpkgs(paths):
                 describe_shown(layer)
                 layers.append(layer)
     for layer in layers:
-        layer.setName(layer_name(*first_group(layer)))
+        layer.setName(layer_name(*first_group(layer), layer_language(layer)))
     return layers, metrics
 
 
@@ -160,9 +199,10 @@ class ResultsTab(QWidget, FORM):
         self.choice.changed.connect(self._choice_changed)
 
     # ------------------------------------------------------------------ loading results
-    def show_results(self, layers, group_name, columns=None):
+    def show_results(self, layers, group_name, columns=None, scores=None):
         """Add layers under "GeoBias — <group_name>" and fill the metrics table and plot;
-        `columns`: the plot's columns per layer id, read by the job that opened them."""
+        `columns`: the plot's columns per layer id, read by the job that opened them;
+        `scores`: their GeoBS scores' rows."""
         self.columns.update(columns or {})
         root = QgsProject.instance().layerTreeRoot()
         title = f"GeoBias — {group_name}"
@@ -185,7 +225,7 @@ class ResultsTab(QWidget, FORM):
         self.rated_layers = rated
         self.choice.set_layers(rated)
         if metrics is not None:
-            self.show_metrics(metrics)
+            self.show_metrics(metrics, scores)
         self.dock.show_tab(self)
 
     def open_results(self):
@@ -207,18 +247,22 @@ class ResultsTab(QWidget, FORM):
 
         def open_step(task):
             layers, metrics = open_gpkgs(paths)
+            truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
+            sources = [lyr.source() for lyr in layers]
             if metrics is None and layers:
-                truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
-                params = metrics_params([lyr.source() for lyr in layers], truth, out)
+                params = metrics_params(sources, truth, out)
                 result = task.run_algorithm("geobias:biasmetrics", params, len(task.results))
                 if result is None:
                     return None
                 metrics = QgsVectorLayer(result["OUTPUT"], tr("Bias metrics"), "ogr")
+            scores = geobs_rows(task, sources, truth, metrics, os.path.dirname(out))
+            if scores is None:
+                return None
             columns = {layer.id(): plot_columns(layer) for layer in layers}
             main = QgsApplication.instance().thread()
             for layer in layers + ([metrics] if metrics is not None else []):
                 layer.moveToThread(main)
-            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns}
+            return {"RATED": layers, "METRICS": metrics, "COLUMNS": columns, "SCORES": scores}
 
         task = AlgorithmChainTask(tr("GeoBias: opening results"), [(open_step, "open")])
 
@@ -233,7 +277,8 @@ class ResultsTab(QWidget, FORM):
                 )
                 return
             self.show_results(rated + ([metrics] if metrics is not None else []),
-                              group_name(paths), task.results[-1]["COLUMNS"])  # fmt: skip
+                              group_name(paths), task.results[-1]["COLUMNS"],
+                              task.results[-1]["SCORES"])  # fmt: skip
 
         return self._start(task, opened)
 
@@ -267,10 +312,15 @@ class ResultsTab(QWidget, FORM):
         sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
 
         def load(task):
-            """The metrics table and the plotted columns of each layer, in the task."""
+            """The metrics table, the plotted columns of each layer and the GeoBS scores of
+            their rank errors, in the task."""
             columns = {lid: plot_columns(*source) for lid, source in sources.items()}
-            return {"LAYER": runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
-                                                 styles=False), "COLUMNS": columns}  # fmt: skip
+            metrics = runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
+                                          styles=False)  # fmt: skip
+            scores = geobs_rows(task, params["INPUT"], truth, metrics, os.path.dirname(out))
+            if scores is None:
+                return None
+            return {"LAYER": metrics, "COLUMNS": columns, "SCORES": scores}
 
         task = AlgorithmChainTask(
             tr("GeoBias: bias metrics"), [("geobias:biasmetrics", params), (load, "load")]
@@ -279,7 +329,7 @@ class ResultsTab(QWidget, FORM):
         def computed(task):
             self.rated_layers = list(layers)
             self.columns.update(task.results[-1]["COLUMNS"])
-            self.show_metrics(task.results[-1]["LAYER"])
+            self.show_metrics(task.results[-1]["LAYER"], task.results[-1]["SCORES"])
             self.dock.panel.succeeded(task)
             self.dock.show_tab(self)
 
@@ -301,7 +351,8 @@ class ResultsTab(QWidget, FORM):
         index = self.metricsView.currentIndex()
         if index.isValid() and index.row() < len(self.metrics.rows):
             row = self.metrics.rows[index.row()]
-            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+            layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                      row.get("language"))  # fmt: skip
             if layer is not None:
                 return layer
         return self.rated_layers[0] if len(self.rated_layers) == 1 else None
@@ -348,8 +399,9 @@ class ResultsTab(QWidget, FORM):
         bar.pushWidget(widget, Qgis.MessageLevel.Success, 0)
 
     # ------------------------------------------------------------------ table and plot
-    def show_metrics(self, metrics_layer):
-        self.metrics.set_rows(rows_from_layer(metrics_layer))
+    def show_metrics(self, metrics_layer, scores=None):
+        """The metrics table's rows, with the GeoBS scores' rows of the same layers."""
+        self.metrics.set_rows(merge_scores(rows_from_layer(metrics_layer), scores or []))
         self.fit_metrics_table()
         if self.metrics.rowCount():
             self.metricsView.selectRow(0)
@@ -383,8 +435,11 @@ class ResultsTab(QWidget, FORM):
         self.metricsDetail.show()
         self._fit_detail()
         row = self.metrics.rows[index.row()]
-        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"))
+        layer = self._rated_layer(row["model"], row["topic"], row.get("score_kind"),
+                                  row.get("language"))  # fmt: skip
         title = f"{row['model']} · {row['topic']}"
+        if row.get("language"):
+            title += f" [{row['language']}]"
         if layer is None:
             self.plot.set_data([], title=title)
             return
@@ -409,9 +464,12 @@ class ResultsTab(QWidget, FORM):
             self._fit_detail()
         return super().eventFilter(obj, event)
 
-    def _rated_layer(self, model, topic, kind=None):
-        """The rated layer of one metrics row (one layer per model × topic × score kind)."""
+    def _rated_layer(self, model, topic, kind=None, language=None):
+        """The rated layer of one metrics row (one layer per model × topic × score kind, and
+        prompt language when the row has one)."""
         for layer in self.rated_layers:
+            if language and layer_language(layer) != language:
+                continue
             for m, t, k in layer_groups(layer):
                 if m == model and t == topic and (not kind or not k or k == kind):
                     return layer

@@ -27,6 +27,7 @@ from ..processing.endpoints import (
     start_embedded,
 )
 from ..processing.gpkg import safe_name
+from ..processing.languages import language_choices, tagged
 from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
@@ -229,7 +230,25 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
         "OUTPUT": out,
+        **language_params(settings),
     }
+
+
+def survey_languages(settings):
+    """The survey's prompt languages that have a file (English when none is left)."""
+    known = language_choices().keys
+    codes = [c for c in dict.fromkeys(settings.languages or []) if c in known]
+    return [c for c in known if c in codes] or ["en"]
+
+
+def language_params(settings):
+    """LANGUAGES for a rating algorithm, as choice positions of the codes; nothing for English
+    alone (Processing's default), so an English survey's parameters stay as they were."""
+    codes = survey_languages(settings)
+    if not tagged(codes):
+        return {}
+    choices = language_choices()
+    return {"LANGUAGES": [choices.index(c) for c in codes]}
 
 
 def truth_params(field_name, layer):
@@ -407,18 +426,24 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         for t, (lid, f) in truth_map(settings.truth).items()
         if t in topics and project.mapLayer(lid) is not None
     }
-    truth_steps = {}  # (rate step index, topic index) -> truth step index
+    # ratelocations writes its layers language by language, topics in order within each.
+    languages = survey_languages(settings)
+    outputs = [(code, topic) for code in languages for topic in topics]
+    with_language = tagged(languages)
+    truth_steps = {}  # (rate step index, output index) -> truth step index
     for i, e in rate_steps:
-        for k, topic in enumerate(topics):
+        for k, (code, topic) in enumerate(outputs):
             if topic not in truth:
                 continue
             layer, field_name = truth[topic]
             source = truth_params(field_name, layer)
+            stem = f"truth_{slug(e.name)}_{k}" if not with_language else (
+                f"truth_{slug(e.name)}_{topics.index(topic)}_{safe_name(code)}")  # fmt: skip
 
-            def params(results, i=i, k=k, e=e, source=source):
+            def params(results, i=i, k=k, source=source, stem=stem):
                 p = {"INPUT": results[i]["OUTPUT_LAYERS"][k], "SCORE_FIELD": "score"}
                 p.update(source)
-                p["OUTPUT"] = os.path.join(folder, f"truth_{slug(e.name)}_{k}.gpkg")
+                p["OUTPUT"] = os.path.join(folder, f"{stem}.gpkg")
                 return p
 
             truth_steps[(i, k)] = len(steps)
@@ -432,7 +457,11 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         for i, e in rate_steps:
             model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                name = layer_name(model, topics[k]) if k < len(topics) else _layer_title(uri)
+                if k < len(outputs):
+                    code, topic = outputs[k]
+                    name = layer_name(model, topic, code if with_language else "")
+                else:
+                    name = _layer_title(uri)
                 if (i, k) in truth_steps:
                     uri = task.results[truth_steps[(i, k)]]["OUTPUT"]
                     style_file(uri, "rank_error")  # saves rank / rank error / rating styles
@@ -492,7 +521,8 @@ def estimate_requests(settings, lonlat, endpoints, cache_path=None):
     """core.survey.estimate with the run's own endpoints and cache: requests, hosts, cost."""
     from ..core.cache import SurveyCache
     from ..core.gazetteer import Gazetteer
-    from ..core.survey import SurveySpec, estimate
+    from ..core.multilingual import estimate_languages
+    from ..core.survey import SurveySpec
 
     spec = SurveySpec(
         lonlat[0],
@@ -503,7 +533,7 @@ def estimate_requests(settings, lonlat, endpoints, cache_path=None):
     )
     cache = SurveyCache(cache_path or default_cache_path())
     try:
-        return estimate(spec, Gazetteer.load(), cache)
+        return estimate_languages(spec, survey_languages(settings), Gazetteer.load(), cache)
     finally:
         cache.close()
 

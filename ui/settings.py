@@ -183,6 +183,8 @@ class SurveySettings:
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
+    # Prompt languages (codes of core/languages.py's files), asked one after the other.
+    languages: list = field(default_factory=lambda: ["en"])
     endpoints: list = field(default_factory=lambda: [EMBEDDED_NAME])
     preset: str = "geollm"
     # auto: the expected value where the endpoint gives log-probabilities, else greedy (as in

@@ -16,7 +16,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.prompts import PRESET_LABELS, PRESETS, build_prompts
+from ..core.prompts import PRESET_LABELS, PRESETS
 from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
 from .area_tab import is_bundled
@@ -89,6 +89,12 @@ class SurveyTab(QWidget, FORM):
         self.anchorLayerCombo.layerChanged.connect(self._anchor_changed)
         self._anchor_changed(None)
         self.refresh_models()
+        self.refresh_languages()
+        self.languagesList.itemChanged.connect(lambda *_: self._languages_changed())
+        self.languagesFolderButton.clicked.connect(self.open_languages_folder)
+        self.previewLanguageCombo.currentIndexChanged.connect(
+            lambda *_: self.update_prompt_preview()
+        )
         self.addTopicButton.clicked.connect(self.add_custom_topic)
         self.customTopicEdit.returnPressed.connect(self.add_custom_topic)
         self.topicsTree.itemChanged.connect(lambda *_: self._topics_changed())
@@ -178,6 +184,74 @@ class SurveyTab(QWidget, FORM):
         iface = self.dock.iface
         iface.showOptionsDialog(iface.mainWindow(), currentPage="GeoBias")
         self.refresh_models()
+
+    # ------------------------------------------------------------------ prompt languages
+    def refresh_languages(self, checked=None):
+        """Fill the languages list from the language files (bundled, then the user's); a
+        broken user file is named in the message bar and left out."""
+        from ..core.languages import get_language
+        from ..processing.languages import language_choices
+
+        if checked is None:
+            checked = set(self.checked_languages()) or {"en"}
+        errors = []
+        choices = language_choices(errors)
+        for message in errors:
+            self.dock.push(
+                tr("A language file was left out: {error}").format(error=message),
+                Qgis.MessageLevel.Warning,
+            )
+        self.languagesList.blockSignals(True)
+        self.languagesList.clear()
+        for code, label in zip(choices.keys, choices.source_labels):
+            item = QListWidgetItem(f"{label} — {code}")
+            item.setData(Qt.ItemDataRole.UserRole, code)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(
+                Qt.CheckState.Checked if code in checked else Qt.CheckState.Unchecked
+            )
+            checked_by = get_language(code).translation.get("checked", "")
+            item.setToolTip(str(checked_by))
+            self.languagesList.addItem(item)
+        self.languagesList.blockSignals(False)
+        self._languages_changed(emit=False)
+
+    def checked_languages(self):
+        lst = self.languagesList
+        return [
+            lst.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(lst.count())
+            if lst.item(i).checkState() == Qt.CheckState.Checked
+        ]
+
+    def _languages_changed(self, emit=True):
+        """The preview offers the checked languages (shown when there are several)."""
+        combo = self.previewLanguageCombo
+        current = combo.currentData()
+        codes = self.checked_languages() or ["en"]
+        combo.blockSignals(True)
+        combo.clear()
+        lst = self.languagesList
+        labels = {lst.item(i).data(Qt.ItemDataRole.UserRole): lst.item(i).text()
+                  for i in range(lst.count())}  # fmt: skip
+        for code in codes:
+            combo.addItem(tr("Preview in {language}").format(language=labels.get(code, code)),
+                          code)  # fmt: skip
+        combo.setCurrentIndex(max(0, combo.findData(current)))
+        combo.blockSignals(False)
+        combo.setVisible(len(codes) > 1)
+        self.update_prompt_preview()
+        if emit:
+            self.changed.emit()
+
+    def open_languages_folder(self):
+        """The user's languages folder in the file manager (files there are read at load)."""
+        from qgis.PyQt.QtCore import QUrl
+        from qgis.PyQt.QtGui import QDesktopServices
+
+        from ..processing.languages import user_folder
+
+        QDesktopServices.openUrl(QUrl.fromLocalFile(user_folder()))
 
     # ------------------------------------------------------------------ ground truth
     def propose_bundled_truth(self):
@@ -309,7 +383,8 @@ class SurveyTab(QWidget, FORM):
         return self._gazetteer
 
     def update_prompt_preview(self):
-        """The exact prompt of the first point and topic (a point of the area before a preview)."""
+        """The exact prompt of the first point and topic (a point of the area before a preview),
+        in the prompt language chosen for the preview."""
         topics = self.checked_topics()
         if not topics:
             self.promptPreview.setPlainText(tr("Tick at least one topic."))
@@ -325,8 +400,12 @@ class SurveyTab(QWidget, FORM):
             else tr("a point in the area; preview the points to see the first one")
         )
         try:
+            from ..core.languages import get_language
+
             template = PRESETS[self.presetCombo.currentData() or "geollm"]
-            prompt = build_prompts([lon], [lat], topics[0], self.gazetteer(), template)[0]
+            code = self.previewLanguageCombo.currentData() or "en"
+            language = get_language(code)
+            prompt = language.build_prompts([lon], [lat], topics[0], self.gazetteer(), template)[0]
         except Exception as e:
             log(f"prompt preview failed: {e!r}", Qgis.MessageLevel.Warning)
             prompt = tr("(prompt preview unavailable: {e})").format(e=error_sentence(e))
@@ -337,6 +416,7 @@ class SurveyTab(QWidget, FORM):
     def fill(self, s):
         anchor = self.anchorLayerCombo.currentLayer()
         s.topics = self.checked_topics()
+        s.languages = self.checked_languages() or ["en"]
         s.endpoints = self.checked_models()
         s.preset = self.presetCombo.currentData()
         s.score = self.scoreCombo.currentData()
@@ -350,6 +430,7 @@ class SurveyTab(QWidget, FORM):
         self.truth = truth_map(s.truth)
         self.confirmed = {tuple(e.split("\t", 1)) for e in s.truth_confirmed if "\t" in str(e)}
         self.refresh_models(set(s.endpoints))
+        self.refresh_languages(set(s.languages or ["en"]))
         self.presetCombo.setCurrentIndex(max(0, self.presetCombo.findData(s.preset)))
         self.scoreCombo.setCurrentIndex(max(0, self.scoreCombo.findData(s.score)))
         anchor = project.mapLayer(s.anchor_layer) if s.anchor_layer else None

@@ -33,8 +33,8 @@ from ..parameters import (
     TruthParameters,
     add_endpoint_parameters,
 )
-from ..rating import rate, read_points, write_rated
-from ..runs import append_runs, now, run_record, stats_fields
+from ..rating import rate, read_points, total_stats, write_rated
+from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
 VARIANTS = ABLATION_VARIANTS.keys
@@ -57,20 +57,23 @@ ABLATION_FIELDS = {
 }
 
 
-def variant_rows(variant, by_topic, reference, n_boot, seed):
-    """Rows of the ablation table for one prompt variant: rho per topic and score kind.
+def variant_rows(variant, rated, reference, n_boot, seed):
+    """Rows of the ablation table for one prompt variant: rho per topic (and prompt language,
+    when the columns carry one) and score kind.
 
-    `reference` maps a topic to (values, units, name): the ground truth for truth topics, the
-    anchor for the others.
+    `rated` is rating.rate()'s {(topic, language): columns}; `reference` maps a topic to
+    (values, units, name): the ground truth for truth topics, the anchor for the others.
     """
     rows = []
-    for topic, cols in by_topic.items():
+    for (topic, code), cols in rated.items():
         ref = reference.get(topic)
         answered = cols["answered"] == 1
         asked = cols["failed"] != 1
         rate = float(answered.sum() / asked.sum()) if asked.any() else np.nan
         for kind, column in SCORES.items():
             row = {"variant": variant, "topic": topic, "score_kind": kind, "answer_rate": rate}
+            if "language" in cols:
+                row["language"] = code
             score = np.where(answered, np.asarray(cols[column], float), np.nan)
             if ref is None:
                 row["reason"] = "no ground truth or anchor for this topic"
@@ -86,10 +89,15 @@ def variant_rows(variant, by_topic, reference, n_boot, seed):
 
 
 def add_changes(rows):
-    """Fill each row's change from the whole prompt's rho (same topic and score kind)."""
-    whole = {(r["topic"], r["score_kind"]): r.get("rho") for r in rows if r["variant"] == WHOLE}
+    """Fill each row's change from the whole prompt's rho (same topic, language and score
+    kind)."""
+
+    def key(r):
+        return r["topic"], r.get("language", ""), r["score_kind"]
+
+    whole = {key(r): r.get("rho") for r in rows if r["variant"] == WHOLE}
     for r in rows:
-        base = whole.get((r["topic"], r["score_kind"]))
+        base = whole.get(key(r))
         if base is not None and r.get("rho") is not None:
             r["change"] = r["rho"] - base
     return rows
@@ -99,7 +107,9 @@ def ablation_tables(rows, variants):
     """Per score kind: the Table 1/2 pivot (topics x variants) and its change from WHOLE."""
     out = {}
     for kind in SCORES:
-        records = [dict(r, model=r["variant"]) for r in rows if r["score_kind"] == kind]
+        # In several languages a row is a topic in one language: "Infant Mortality Rate [fr]".
+        records = [dict(r, model=r["variant"], topic=_row_label(r)) for r in rows
+                   if r["score_kind"] == kind]  # fmt: skip
         if not any(r.get("rho") is not None for r in records):
             continue
         p = pivot(records, "rho", models=list(variants))
@@ -107,6 +117,10 @@ def ablation_tables(rows, variants):
         if WHOLE in variants:
             out[f"{kind}_change"] = change_from(p, WHOLE)
     return out
+
+
+def _row_label(row):
+    return f"{row['topic']} [{row['language']}]" if row.get("language") else row["topic"]
 
 
 class AblationAlgorithm(GeoBiasAlgorithm):
@@ -210,29 +224,31 @@ class AblationAlgorithm(GeoBiasAlgorithm):
                     )
                 )
                 template = PRESETS[variant]
-                by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
-                n_requests += stats.n_requests
-                n_cached += stats.n_cached
+                by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                       languages=prompt.languages)  # fmt: skip
+                n_requests += total_stats(stats).n_requests
+                n_cached += total_stats(stats).n_cached
                 rows += variant_rows(variant, by_topic, reference, n_boot, seed)
                 rated[variant] = by_topic
-                records.append(
-                    run_record(
-                        self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                        **stats_fields(stats),
-                    )
-                )  # fmt: skip
+                record = run_record(
+                    self.id(), parameters, started, ep, template, topics, n_points=len(lon)
+                )
+                records += language_records(record, prompt.languages, stats, template)
             model_name = ep.model
         add_changes(rows)
         tables = ablation_tables(rows, variants)
         # Everything is computed: only now write, so a failure above leaves no partial file.
         for variant, by_topic in rated.items():
             label = f"{model_name} [{variant}]"  # one model per variant for comparemodels
-            for topic, cols in by_topic.items():
+            for (topic, _code), cols in by_topic.items():
                 cols["model"] = [label] * len(cols["score"])
                 if truth is not None and truth_source.applies_to(topic):
                     cols.update(truth_columns(cols["score"], truth))
             uris.update(write_rated(path, by_topic, label))
-        table_uri = write_table(path, "ablation", rows, ABLATION_FIELDS)
+        fields = dict(ABLATION_FIELDS)
+        if any(r.get("language") for r in rows):
+            fields["language"] = ogr.OFTString
+        table_uri = write_table(path, "ablation", rows, fields)
         for name, p in tables.items():
             p = replace(p, columns="variants")
             write_table(path, f"ablation_{name}", pivot_rows(p), pivot_fields(p))

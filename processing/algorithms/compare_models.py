@@ -1,5 +1,7 @@
 """geobias:comparemodels — the paper's tables across models x topics, and mean rank maps."""
 
+from dataclasses import replace
+
 import numpy as np
 from qgis.core import (
     QgsProcessing,
@@ -13,7 +15,15 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.compare import Scores, mean_ranks, pivots, to_markdown
+from ...core.compare import (
+    PIVOT_METRICS,
+    Scores,
+    by_language,
+    mean_ranks,
+    pivots,
+    rank_spread,
+    to_markdown,
+)
 from ...core.metrics import pearson_r2
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
@@ -25,9 +35,10 @@ from ..comparison import (
     survey_layers,
     write_folder,
     write_mean_layer,
+    write_spread_layer,
 )
-from ..gpkg import write_table
-from ..metrics_table import layer_metrics
+from ..gpkg import safe_name, write_table
+from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
 from ..rating import load_outputs
 from ..styles import short_topic
@@ -51,7 +62,12 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             "topic, a point layer of the mean rank across models (each model ranked on its own) "
             "and, where the points have a ground truth, the mean rank error: common over- (red) "
             "and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated "
-            "layers are all read; points of different layers are matched by their coordinates."
+            "layers are all read; points of different layers are matched by their coordinates. "
+            "Prompt languages are a dimension too: with layers in several languages (field "
+            "language), the paper's pivots per language (pivot_<metric>_<language>), each "
+            "metric with the languages across (pivot_<metric>_languages), the mean rank maps per "
+            "language, and per topic a layer of the spread of each point's rank across the "
+            "languages (rank_spread_<topic>: where the language changes the answer most)."
         )
 
     def initAlgorithm(self, config=None):
@@ -79,6 +95,12 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                 "TOPICS", tr("Topics to compare (separated by ;, empty: all)"), "", optional=True
             )
         )
+        self.addParameter(
+            QgsProcessingParameterString(
+                "LANGUAGES", tr("Prompt languages to compare (codes separated by ;, empty: all)"),
+                "", optional=True,
+            )
+        )  # fmt: skip
         self.addParameter(QgsProcessingParameterString("SCORE_FIELD", tr("Score field"), "score"))
         self.addParameter(
             QgsProcessingParameterString(
@@ -104,6 +126,11 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
         self.addOutput(QgsProcessingOutputMultipleLayers("PIVOTS", tr("Pivot tables")))
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(
+            QgsProcessingOutputMultipleLayers(
+                "SPREAD_LAYERS", tr("Rank spread across languages layers")
+            )
+        )
 
     def input_layers(self, parameters, context):
         layers = list(self.parameterAsLayerList(parameters, "INPUT", context) or [])
@@ -132,6 +159,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         bootstrap = BootstrapParameters.read(self, parameters, context)
         want_models = split_topics(self.parameterAsString(parameters, "MODELS", context))
         want_topics = split_topics(self.parameterAsString(parameters, "TOPICS", context))
+        want_languages = split_topics(self.parameterAsString(parameters, "LANGUAGES", context))
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
         folder = self.parameterAsString(parameters, "TABLES_FOLDER", context)
 
@@ -154,45 +182,95 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             i for i, r in enumerate(rows)
             if (not want_models or r["model"] in want_models or r["label"] in want_models)
             and (not want_topics or r["topic"] in want_topics)
+            and (not want_languages or r.get("language", "") in want_languages)
         ]  # fmt: skip
-        self.check_selection(rows, keep, want_models, want_topics)
+        self.check_selection(rows, keep, want_models, want_topics, want_languages)
         rows = [rows[i] for i in keep]
         arrays = [arrays[i] for i in keep]
         origin = [origin[i] for i in keep]
         self.check_duplicates(rows, origin)
         models = list(dict.fromkeys(r["label"] for r in rows))
         topics = list(dict.fromkeys(r["topic"] for r in rows))
-        feedback.pushInfo(
-            tr("Comparing {m} model(s) on {t} topic(s).").format(m=len(models), t=len(topics))
-        )
+        languages = list(dict.fromkeys(r.get("language", "") for r in rows))
+        several = len(languages) > 1
+        if several:
+            feedback.pushInfo(
+                tr("Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.").format(
+                    m=len(models), t=len(topics), n=len(languages)
+                )
+            )
+        else:
+            feedback.pushInfo(
+                tr("Comparing {m} model(s) on {t} topic(s).").format(m=len(models), t=len(topics))
+            )
         records = [dict(r, model=r["label"]) for r in rows]
-        tables = pivots(records, models=models, topics=topics)
+        # (table name, pivot, Markdown title): the paper's pivots, per language when there are
+        # several, then each metric with the languages across.
+        tables = []
+        if not several:
+            tables = [(f"pivot_{p.metric}", p, "") for p in pivots(records, models=models,
+                                                                   topics=topics)]  # fmt: skip
+        else:
+            for code in languages:
+                mine = [r for r in records if r.get("language", "") == code]
+                for p in pivots(mine, models=[m for m in models if any(
+                        r["model"] == m for r in mine)], topics=topics):  # fmt: skip
+                    name = f"pivot_{p.metric}_{safe_name(code or 'none')}"
+                    tables.append((name, p, f"{p.title} — {code}"))
+            across_title = tr("by prompt language")
+            for metric in PIVOT_METRICS:
+                across = by_language(records, metric, languages)
+                tables.append((f"pivot_{metric}_languages", across,
+                               f"{across.title} — {across_title}"))  # fmt: skip
 
         # Everything is computed before anything is written.
-        means = {}
+        means, spreads = {}, {}
         for topic in topics:
-            group = [
-                Scores(r["label"], a["lon"], a["lat"], a["score"], a["truth"])
-                for r, a in zip(rows, arrays)
-                if r["topic"] == topic
-            ]
-            means[topic] = mean_ranks(group)
-        metrics_uri = write_table(path, "compare_metrics", rows, COMPARE_FIELDS)
-        pivot_uris = [
-            write_table(path, f"pivot_{p.metric}", pivot_rows(p), pivot_fields(p)) for p in tables
-        ]
+            for code in languages:
+                group = [
+                    Scores(r["label"], a["lon"], a["lat"], a["score"], a["truth"])
+                    for r, a in zip(rows, arrays)
+                    if r["topic"] == topic and r.get("language", "") == code
+                ]
+                if group:
+                    means[(topic, code)] = mean_ranks(group)
+            if several:
+                by_code = {
+                    code: [Scores(r["label"], a["lon"], a["lat"], a["score"], a["truth"])
+                           for r, a in zip(rows, arrays)
+                           if r["topic"] == topic and r.get("language", "") == code]
+                    for code in languages
+                }  # fmt: skip
+                by_code = {c: g for c, g in by_code.items() if g}
+                if len(by_code) > 1:
+                    spreads[topic] = rank_spread(by_code)
+        fields = metric_fields(rows, COMPARE_FIELDS)
+        metrics_uri = write_table(path, "compare_metrics", rows, fields)
+        pivot_uris = [write_table(path, name, pivot_rows(p), pivot_fields(p))
+                      for name, p, _title in tables]  # fmt: skip
         layer_uris = {}
-        for topic, m in means.items():
-            uri = write_mean_layer(path, topic, m)
-            layer_uris[uri] = tr("Mean rank · {topic}").format(topic=short_topic(topic))
+        for (topic, code), m in means.items():
+            uri = write_mean_layer(path, topic, m, code if several else "")
+            name = tr("Mean rank · {topic}").format(topic=short_topic(topic))
+            layer_uris[uri] = f"{name} [{code}]" if several else name
             style = "mean_rank_error" if np.isfinite(m.mean_rank_error).any() else "mean_rank"
             load_outputs(context, {uri: layer_uris[uri]}, "MEAN_RANK_LAYERS", style)
-        markdown = "\n".join(to_markdown(p) for p in tables)
+        spread_uris = {}
+        for topic, spread in spreads.items():
+            uri = write_spread_layer(path, topic, spread)
+            spread_uris[uri] = tr("Rank spread across languages · {topic}").format(
+                topic=short_topic(topic)
+            )
+            load_outputs(context, {uri: spread_uris[uri]}, "SPREAD_LAYERS", "rank_spread")
+        markdown = "\n".join(
+            to_markdown(replace(p, label=title) if title else p) for _n, p, title in tables
+        )
         if folder:
-            write_folder(folder, tables, markdown)
+            names = [n[len("pivot_") :] for n, _p, _t in tables]
+            write_folder(folder, [p for _n, p, _t in tables], markdown, names)
         feedback.pushInfo(markdown)
         feedback.setProgress(100.0)
-        return {
+        result = {
             "OUTPUT": path,
             "TABLES_FOLDER": folder or None,
             "MEAN_RANK_LAYERS": list(layer_uris),
@@ -200,15 +278,20 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             "PIVOTS": pivot_uris,
             "MARKDOWN": markdown,
         }
+        if several:  # comparisons in one language keep the results they always had
+            result["SPREAD_LAYERS"] = list(spread_uris)
+        return result
 
     @staticmethod
-    def check_selection(rows, keep, want_models, want_topics):
-        """A clear error when MODELS or TOPICS name nothing in the input."""
+    def check_selection(rows, keep, want_models, want_topics, want_languages=()):
+        """A clear error when MODELS, TOPICS or LANGUAGES name nothing in the input."""
         have_models = {r["model"] for r in rows} | {r["label"] for r in rows}
         have_topics = {r["topic"] for r in rows}
+        have_languages = {r.get("language", "") for r in rows} - {""}
         for wanted, have, param in (
             (want_models, have_models, "MODELS"),
             (want_topics, have_topics, "TOPICS"),
+            (want_languages, have_languages, "LANGUAGES"),
         ):
             missing = [w for w in wanted if w not in have]
             if missing:
@@ -224,7 +307,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
     def check_duplicates(rows, origin):
         seen = {}
         for r, name in zip(rows, origin):
-            key = (r["label"], r["topic"])
+            key = (r["label"], r["topic"], r.get("language", ""))
             if key in seen:
                 raise QgsProcessingException(
                     tr("Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of "

@@ -40,7 +40,8 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
             "50,000 and 200). Requests already answered in the survey cache are left out; no "
             "API key is written. Run the files, import their output with 'Import batch "
             "results', then run 'Rate locations' with the same settings: it takes every answer "
-            "from the cache and sends only what failed."
+            "from the cache and sends only what failed. Every chosen prompt language's requests "
+            "are exported, each with its own answer format."
         )
 
     def initAlgorithm(self, config=None):
@@ -65,9 +66,10 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests exported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import export_batch
+        from ...core.batch import pending_requests, write_batches
         from ...core.cache import CacheError, SurveyCache
         from ...core.gazetteer import Gazetteer
+        from ...core.multilingual import specs_by_language
         from ...core.survey import SurveySpec
 
         connection = ConnectionParameters.read(self, parameters, context)
@@ -98,7 +100,16 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
                 n=len(lon), k=len(topics), m=endpoint.model
             )
         )
-        files = export_batch(spec, Gazetteer.load(), cache, folder, **caps)
+        gazetteer = Gazetteer.load()
+        # Every language's requests (each with its own grammar), in one series of files per
+        # model: a request's custom_id is its cache key, whatever its language.
+        pending, seen = [], set()
+        for one in specs_by_language(spec, prompt.languages):
+            for ep, key, body in pending_requests(one, gazetteer, cache):
+                if key not in seen:
+                    seen.add(key)
+                    pending.append((ep, key, body))
+        files = write_batches(pending, folder, **caps)
         for f in files:
             feedback.pushInfo(
                 tr("{path}: {n} requests, {mb:.1f} MB").format(

@@ -40,7 +40,7 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
 from ..features import as_float, field_type, numeric_field
 from ..gpkg import write_table
-from ..parameters import ConnectionParameters
+from ..parameters import ConnectionParameters, PromptParameters
 from ..runs import append_runs, now, run_record, stats_fields
 
 CHOICE_FIELDS = {
@@ -98,11 +98,16 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             "with infant survival and the median infant mortality of the countries named and "
             "not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper "
             "used ChatGPT's default), each sample its own cached request, so a re-run asks "
-            "nothing again. Prompts are editable; the defaults are the paper's."
+            "nothing again. Prompts are editable; the defaults are the paper's. Prompt language: "
+            "one at a time; the probes' texts are not in the language files, so type them in "
+            "the chosen language (regions, activities, template, queries, and country names "
+            "through the name field); answers are read with its refusal phrases and the "
+            "tables carry its code."
         )
 
     def initAlgorithm(self, config=None):
         ConnectionParameters.add(self)  # no prompt group: probes ask their own questions
+        PromptParameters.add_languages(self)
         string = QgsProcessingParameterString
         self.addParameter(string("OPTION_A", tr("First region of the choice"), CHOICE_PAIR[0]))
         self.addParameter(string("OPTION_B", tr("Second region of the choice"), CHOICE_PAIR[1]))
@@ -190,6 +195,8 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         n_samples = self.parameterAsInt(parameters, "N_SAMPLES", context)
         temperature = self.parameterAsDouble(parameters, "TEMPERATURE", context)
         max_tokens = self.parameterAsInt(parameters, "MAX_TOKENS", context)
+        language = self.read_language(parameters, context, a, b, activities, template, queries,
+                                      feedback)  # fmt: skip
         if not activities and not queries:
             raise QgsProcessingException(
                 tr("Give activities for the choice probes or recommendation queries.")
@@ -239,30 +246,41 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                 raise QgsProcessingException(tr("Cancelled; answers so far are cached."))
             record = run_record(self.id(), parameters, started, ep, None, [], n_points=0,
                                 **stats_fields(stats))  # fmt: skip
+            if language is not None:
+                record["language"] = language.code
+        parser = language.parser if language is not None else None
         choices, answers = [], []
         for activity, prompt, samples in zip(activities, prompts, texts):
-            r = summarize_choices(activity, a, b, [t for t in samples if t is not None])
+            r = summarize_choices(activity, a, b, [t for t in samples if t is not None], parser)
             choices.append({"activity": activity, "option_a": a, "option_b": b,
                             "n_samples": r.n, "n_a": r.n_a, "n_b": r.n_b,
                             "n_refused": r.n_refused, "n_unclear": r.n_unclear,
                             "share_a": r.share_a, "share_b": r.share_b})  # fmt: skip
             for s, t in enumerate(samples):
-                pick = read_choice(t, a, b) if t is not None else "failed"
+                pick = read_choice(t, a, b, parser) if t is not None else "failed"
                 answers.append({"kind": "choice", "prompt": prompt, "sample": s, "completion": t,
                                 "answer": {"a": a, "b": b}.get(pick, pick),
                                 "refused": int(pick == "refusal")})  # fmt: skip
         results = {"N_REFUSED": sum(r["refused"] for r in answers)}
         if queries:
             results.update(
-                self.recommendations(queries, texts[len(prompts) :], countries, answers, path)
+                self.recommendations(
+                    queries, texts[len(prompts) :], countries, answers, path, parser
+                )  # fmt: skip
             )
             results["N_REFUSED"] = sum(r["refused"] for r in answers)
             sink_id = self.write_mentions(parameters, context, countries)
             if sink_id is not None:
                 results["MENTIONS"] = sink_id
+        choice_fields, answer_fields = CHOICE_FIELDS, ANSWER_FIELDS
+        if language is not None:  # a language other than English tags every row
+            choice_fields = dict(CHOICE_FIELDS, language=ogr.OFTString)
+            answer_fields = dict(ANSWER_FIELDS, language=ogr.OFTString)
+            for row in choices + answers:
+                row["language"] = language.code
         if choices:
-            write_table(path, "choices", choices, CHOICE_FIELDS)
-        write_table(path, "probe_answers", answers, ANSWER_FIELDS)
+            write_table(path, "choices", choices, choice_fields)
+        write_table(path, "probe_answers", answers, answer_fields)
         append_runs(path, [record])
         for c in choices:
             feedback.pushInfo(
@@ -306,7 +324,34 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         return {"source": source, "names": names, "survival": as_float(survival),
                 "imr": as_float(imr), "counts": np.zeros(len(names), dtype=np.int64)}  # fmt: skip
 
-    def recommendations(self, queries, texts, countries, answers, path):
+    def read_language(self, parameters, context, a, b, activities, template, queries, feedback):
+        """The prompt language (None: English, as before languages came): one at a time, and
+        a warning when the probes' texts are still the paper's English ones."""
+        from ...core.languages import get_language
+
+        codes = PromptParameters.read_languages(self, parameters, context)
+        if len(codes) > 1:
+            raise QgsProcessingException(
+                tr("Probes are asked in one prompt language at a time (LANGUAGES): their texts "
+                   "are typed, not taken from the language files.")
+            )  # fmt: skip
+        if codes == ["en"]:
+            return None
+        language = get_language(codes[0])
+        english = (
+            (a, b) == CHOICE_PAIR
+            and template == CHOICE_TEMPLATE
+            and (activities == list(CHOICE_ACTIVITIES) or queries == list(RECOMMENDATION_QUERIES))
+        )
+        if english:
+            feedback.pushWarning(
+                tr("The probes' texts are the paper's English ones: type them in {name} to ask "
+                   "in it (the language only reads the answers and tags the tables).").format(
+                    name=language.name)
+            )  # fmt: skip
+        return language
+
+    def recommendations(self, queries, texts, countries, answers, path, parser=None):
         """Count the countries each answer names; write the summary table; its numbers."""
         patterns = country_patterns(sorted(set(filter(None, countries["names"]))))
         index = {}
@@ -318,7 +363,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                 if t is None:
                     continue
                 named = countries_in(t, patterns)
-                refused = bool(not named and is_refusal(t))
+                refused = bool(not named and is_refusal(t, parser))
                 n_responses += 1
                 n_refused += refused
                 for name in named:

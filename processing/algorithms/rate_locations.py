@@ -20,7 +20,7 @@ from ..parameters import (
 )
 from ..progress import step_text
 from ..rating import load_outputs, rate, read_points, write_rated
-from ..runs import append_runs, now, run_record, stats_fields
+from ..runs import append_runs, language_records, now, run_record
 
 
 class RateLocationsAlgorithm(GeoBiasAlgorithm):
@@ -43,7 +43,11 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             "default: the expected value when the endpoint gives log-probabilities, else the "
             "greedy rating). A score column holds one kind: answered points without it are "
             "marked no_score = 1. Requests that fail after retries are marked failed = 1 and are "
-            "not counted as refusals. Answers are cached, so a cancelled run resumes."
+            "not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt "
+            "languages: the prompt, topics and answer format in each chosen language (English "
+            "by default; a language is a file, see the guide); every language other than "
+            "English alone writes its own layers, named and tagged with its code (field "
+            "language), and a runs-table row of its own."
         )
 
     def initAlgorithm(self, config=None):
@@ -67,17 +71,18 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         connection = ConnectionParameters.read(self, parameters, context)
         prompt = PromptParameters.read(self, parameters, context)
         template, score_kind, topics = prompt.template, prompt.score_kind, prompt.topics
+        languages = prompt.languages
         lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(connection, feedback) as ep:
             # rate() names the model and the time it should take before it starts.
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback)
+            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
+                                languages=languages)  # fmt: skip
             step_text(feedback, tr("Writing the rated layers…"))
-            uris = write_rated(path, by_topic, ep.model, geonames=template.uses_gazetteer)
+            uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
             record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
-            )  # fmt: skip
-        append_runs(path, [record])
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
+            )
+        append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
-        n_answered = int(sum(c["answered"].sum() for c in by_topic.values()))
+        n_answered = int(sum(c["answered"].sum() for c in rated.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

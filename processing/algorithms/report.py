@@ -19,10 +19,12 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QTimer
 
+from ...core import geobs
 from ...core.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
+from ..languages import countries_of
 from ..metrics_table import groups, metrics_row
 from ..report_layout import (
     ReportBuilder,
@@ -30,6 +32,7 @@ from ..report_layout import (
     keep_in_project,
     report_project,
     run_info,
+    study_area,
 )
 from ..styles import short_model, short_topic
 
@@ -50,6 +53,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             "scale bar, which would hold nowhere on them; smaller areas in a Lambert "
             "equal-area projection centred on the points), the metrics table (with the global "
             "Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, "
+            "the geo-bias scores (GeoBS) of the rank errors, "
             "the hot spots of 'Bias hot spots' when given, the data attributions and what data "
             "was sent to the model."
         )
@@ -116,16 +120,18 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         seed = self.parameterAsInt(parameters, "SEED", context)
         dpi = self.parameterAsInt(parameters, "DPI", context)
 
-        names = ["model", "topic", "score_kind", "answered", "failed", "truth", "truth_unit",
-                 "score"]  # fmt: skip
+        names = ["model", "topic", "score_kind", "language", "answered", "failed", "truth",
+                 "truth_unit", "score"]  # fmt: skip
         cols = read_columns(layer, context, names)
+        if "language" in cols:  # NULL: no language
+            cols["language"] = [v if isinstance(v, str) else "" for v in cols["language"]]
         mixed = groups(cols)
         if len(mixed) != 1:
             raise QgsProcessingException(
                 tr("A report covers one model, topic and score kind; this layer holds {n}.")
                 .format(n=len(mixed))
             )  # fmt: skip
-        model, topic, kind = next(iter(mixed))
+        model, topic, kind, language = next(iter(mixed))
         model, topic = model or layer.name(), topic or layer.name()
         score = as_float(cols["score"])
         truth = as_float(cols["truth"]) if "truth" in cols else None
@@ -140,10 +146,12 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         row = metrics_row(
             model, topic, kind, score, truth, None, "", n_boot, seed, answered=answered,
             failed=failed, truth_units=units, lon=cols["lon"], lat=cols["lat"],
+            language=language,
+            countries=countries_of(cols["lon"], cols["lat"]) if language else None,
         )  # fmt: skip
         if feedback.isCanceled():
             return {}
-        run = run_info(layer.source(), model, topic)
+        run = run_info(layer.source(), model, topic, language)
         title = self.parameterAsString(parameters, "TITLE", context) or tr(
             "{topic} as rated by {model}"
         ).format(topic=short_topic(topic), model=short_model(model))
@@ -152,6 +160,14 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         project = report_project(context.project() or QgsProject.instance())
         builder = ReportBuilder(project, title, folder)
         errors = None if truth is None else rank_error(score, truth)
+        if errors is not None:
+            # The GeoBS scores of the rank errors: a world survey with a benchmark card's
+            # settings, a smaller area with neighbourhoods scaled to its points.
+            lon, lat = cols["lon"], cols["lat"]
+            world = study_area(np.asarray(lon, float), np.asarray(lat, float))[1]
+            settings = geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
+            scores = geobs.geobs_scores(lon, lat, geobs.bin_errors(errors), settings)
+            row["geobs"] = dict(scores.summary(), **scores.settings.as_dict())
         builder.build(layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind)
         feedback.setProgress(60)
         pngs = builder.export(pdf, dpi)

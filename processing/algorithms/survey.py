@@ -12,7 +12,9 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
 from ..gpkg import write_table
-from ..metrics_table import METRIC_FIELDS, format_table, metrics_row
+from ..languages import countries_of, tagged
+from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
+from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
@@ -25,7 +27,7 @@ from ..parameters import (
 from ..points import sample_points
 from ..progress import PartFeedback, step_text
 from ..rating import load_outputs, rate, write_rated
-from ..runs import append_runs, now, run_record, stats_fields
+from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
 
@@ -43,7 +45,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "without an anchor, the bundled countries' infant survival, as in the dock). The "
             "log names the model and the time the requests should take (from the rate measured "
             "in earlier runs on this machine) before it starts. Writes one styled layer per "
-            "model and topic, a 'metrics' table and a 'runs' table into one GeoPackage."
+            "model and topic, a 'metrics' table and a 'runs' table into one GeoPackage. In "
+            "several prompt languages, each language gets its own layers and metrics rows, with "
+            "its home bias (as 'Bias metrics')."
         )
 
     def initAlgorithm(self, config=None):
@@ -88,14 +92,16 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         if bootstrap.kind == "points":
             units = anchor_units = None
 
+        languages = prompt.languages
+        countries = countries_of(lon, lat) if tagged(languages) else None
         with running_endpoint(connection, feedback) as ep:
             # The requests fill the bar to 90; metrics and writing the rest (to 100 at the end).
             asking, said = PartFeedback(feedback, 0, 90), []
-            by_topic, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
-                                   after=said)  # fmt: skip
+            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
+                                languages=languages, after=said)  # fmt: skip
             step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
-            for topic, cols in by_topic.items():
+            for (topic, code), cols in rated.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
                 u = units if t is not None else None
                 if t is not None:
@@ -109,17 +115,19 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                         failed=cols["failed"] == 1, truth_units=u,
                         anchor_units=u if anchor_units is None else anchor_units,
                         note=cols.get("score_note", ""), lon=lon, lat=lat,
+                        language=code if "language" in cols else "", countries=countries,
                     )
                 )  # fmt: skip
             record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
-                **stats_fields(stats),
-            )  # fmt: skip
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
+            )
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, by_topic, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, METRIC_FIELDS)
-        append_runs(path, [record])
+        uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+        metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
+            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
+        append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.setProgress(100)  # the bar ends before the summary (one stream in qgis_process)
         for line in said + [format_table(rows)]:

@@ -134,3 +134,30 @@ def test_on_sample_matches_coordinates_and_refuses_duplicates(sample):
     assert v[:3].tolist() == [1.0, 2.0, 3.0] and np.isnan(v[3:]).all()
     with pytest.raises(ValueError, match="twice"):
         benchmark.on_sample(sample, sample.lon[[0, 0]], sample.lat[[0, 0]], [1.0, 2.0])
+
+
+def test_bias_score_reads_as_bias_only_without_truth_following_survival(card):
+    att, imr = card["topics"]
+    # Infant mortality: B is large and negative because the ratings know the truth (1000 -
+    # survival); it keeps its number (equal to biasmetrics's) but says it is no bias.
+    assert imr["bias_score"] < -1.5 and imr["bias_score_is_bias"] is False
+    assert "knowledge" in imr["bias_score_note"] and imr["topic_kind"] == "objective"
+    assert att["bias_score_is_bias"] is True and "bias_score_note" not in att
+    assert benchmark.bias_reads_as_bias("Solar Neutrino Flux")
+    assert benchmark.bias_reads_as_bias("Cost of a coffee") and not benchmark.bias_reads_as_bias(
+        "Cost of a coffee", has_truth=True
+    )
+
+
+def test_card_keeps_scores_in_sample_order_and_reads_back(tmp_path, sample, gpt35):
+    x = gpt35[ATT][1]
+    entry = benchmark.topic_entry(ATT, x, sample.lon, sample.lat, n_boot=0, scores=x)
+    card = benchmark.build_card("m", "local", [entry], sample, expected_topics=[ATT])
+    path = tmp_path / "card.json"
+    path.write_text(benchmark.card_json(card), encoding="utf-8")
+    back = benchmark.read_card(str(path))
+    np.testing.assert_array_equal(benchmark.card_scores(back, ATT), np.round(x, 6))
+    assert benchmark.card_scores(back, IMR) is None and not back["reduced"]
+    path.write_text('{"format": 99}', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a GeoBias card"):
+        benchmark.read_card(str(path))

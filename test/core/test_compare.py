@@ -12,9 +12,11 @@ from geobias.core.compare import (
     MEAN_ACROSS_TOPICS,
     Scores,
     align,
+    by_language,
     mean_ranks,
     pivot,
     pivots,
+    rank_spread,
     to_csv,
     to_markdown,
 )
@@ -108,3 +110,46 @@ def test_pearson_r2_against_scipy():
     assert pearson_r2(x, y) == pytest.approx(r * r, rel=1e-12)
     assert np.isnan(pearson_r2([1, 1, 1, 1], [1, 2, 3, 4]))
     assert np.isnan(pearson_r2([1, 2], [1, 2]))
+
+
+def test_by_language_puts_the_languages_across():
+    records = [
+        {"model": "m", "topic": "A", "language": "en", "rho_truth": 0.5},
+        {"model": "m", "topic": "A", "language": "fr", "rho_truth": 0.1},
+        {"model": "m", "topic": "B", "language": "fr", "rho_truth": -0.2},
+    ]
+    p = by_language(records, "rho_truth", ["en", "fr"])
+    assert p.models == ("en", "fr") and p.topics == ("A", "B") and p.columns == "languages"
+    assert p.values[0].tolist() == [0.5, 0.1]
+    assert np.isnan(p.values[1, 0]) and p.values[1, 1] == -0.2
+    assert p.table()[0][-1] == "Mean (across languages)"
+    two = by_language(records + [dict(records[0], model="n", rho_truth=0.9)], "rho_truth")
+    assert two.topics == ("A · m", "B · m", "A · n")
+
+
+def test_rank_spread_is_the_range_of_each_points_rank_across_languages():
+    rng = np.random.default_rng(3)
+    lon, lat = rng.uniform(-50, 50, 30), rng.uniform(-50, 50, 30)
+    en = rng.uniform(0, 9.9, 30)
+    fr = en + rng.normal(0, 3, 30)
+    ar = rng.uniform(0, 9.9, 30)
+    ar[:5] = np.nan  # points Arabic did not answer
+    sel = slice(3, None)  # French asked fewer points
+    spread = rank_spread({
+        "en": [Scores("m", lon, lat, en)],
+        "fr": [Scores("m", lon[sel], lat[sel], fr[sel])],
+        "ar": [Scores("m", lon, lat, ar)],
+    })  # fmt: skip
+    assert spread.languages == ("en", "fr", "ar") and len(spread.lon) == 30
+    want = np.full((3, 30), np.nan)
+    want[0] = fractional_rank(en)
+    want[1, 3:] = fractional_rank(fr[sel])
+    want[2] = fractional_rank(ar)
+    np.testing.assert_allclose(spread.ranks, want)
+    n = np.isfinite(want).sum(0)
+    assert spread.n_languages.tolist() == n.tolist()
+    rng_want = np.nanmax(want, 0) - np.nanmin(want, 0)
+    np.testing.assert_allclose(spread.spread, np.where(n >= 2, rng_want, np.nan))
+    np.testing.assert_allclose(spread.sd, np.where(n >= 2, np.nanstd(want, 0), np.nan))
+    with pytest.raises(ValueError, match="two languages"):
+        rank_spread({"en": [Scores("m", lon, lat, en)]})

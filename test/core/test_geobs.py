@@ -310,3 +310,64 @@ def test_geobs_scores_skip_missing_values_and_map_back():
     assert set(summary) >= {"ssi", "sri_scale", "sri_lag", "sri_direction", "ssi_n"}
     assert summary["sri_lag"] == pytest.approx(alone.score)
     assert out.settings.as_dict()["radius_km"] == 400.0
+
+
+# --- ties and blocks -------------------------------------------------------------------------
+
+
+def test_knn_gives_a_tie_to_the_lower_index_however_many_points_tie():
+    # A point with two nearer points and 12 points equidistant on a circle around it (exact
+    # ties up to rounding), listed in a shuffled order: its 4 nearest are the two nearer ones
+    # and the two lowest indices of the circle, though the circle is longer than 4 + 5.
+    rng = np.random.default_rng(7)
+    angles = np.radians(30.0 * np.arange(12))
+    theta = 0.01
+    circle = np.stack([np.sin(theta) * np.cos(angles), np.sin(theta) * np.sin(angles),
+                       np.full(12, np.cos(theta))], axis=1)  # fmt: skip
+    near = np.array([[0.003, 0.0, 1.0], [0.0, -0.004, 1.0]])
+    near /= np.linalg.norm(near, axis=1)[:, None]
+    order = rng.permutation(12)
+    pts = np.concatenate([[[0.0, 0.0, 1.0]], near, circle[order]])
+    nb = geobs._knn(pts, 4)
+    assert sorted(nb[0].tolist()) == [1, 2, 3, 4]
+    # The same within groups: a second copy of the set, moved and rotated, as its own group.
+    turn = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]])
+    both = geobs._knn(np.concatenate([pts, pts @ turn.T]), 4, sizes=[len(pts), len(pts)])
+    np.testing.assert_array_equal(np.sort(both[: len(pts)], axis=1), np.sort(nb, axis=1))
+    np.testing.assert_array_equal(np.sort(both[len(pts) :], axis=1), np.sort(nb, axis=1) + 15)
+
+
+def test_scores_by_blocks_equal_one_block(monkeypatch):
+    rng = np.random.default_rng(8)
+    lon, lat = rng.uniform(0, 40, 1500), rng.uniform(-20, 20, 1500)
+    codes = bin_errors(rng.normal(0, 0.3, 1500) + lon / 100)
+    s = GeoBSSettings(radius_km=500.0, scale_deg=2.0, lag_km=150.0, max_centres=300)
+    whole = geobs_scores(lon, lat, codes, s)
+    # Every pair in one block: the SRIs on neighbour_pairs of the sorted points.
+    order = geobs._spatial_order(lon, lat)
+    pairs = neighbour_pairs(lon[order], lat[order], s.radius_km)
+    one = lag_sri(lon[order], lat[order], codes[order], s.radius_km, s.lag_km, pairs=pairs)
+    np.testing.assert_array_equal(one.local, whole.lag.local[order])
+    monkeypatch.setattr(geobs, "BLOCK_PAIRS", 2_000)
+    monkeypatch.setattr(geobs, "BLOCK_POINTS", 500)
+    small = geobs_scores(lon, lat, codes, s)
+    for name in ("scale", "lag", "direction", "ssi"):
+        a, b = getattr(whole, name), getattr(small, name)
+        np.testing.assert_array_equal(a.local, b.local)
+        assert a.score == b.score and a.n_evaluated == b.n_evaluated
+
+
+def test_scaled_settings_give_the_card_its_radius_and_a_region_its_own():
+    rng = np.random.default_rng(9)
+    # 2,000 points uniform on the sphere: 82 neighbours lie within about 1,300 km.
+    lon = rng.uniform(-180, 180, 2000)
+    lat = np.degrees(np.arcsin(rng.uniform(-1, 1, 2000)))
+    world = geobs.scaled_settings(lon, lat)
+    i, _j, _km = neighbour_pairs(lon, lat, world.radius_km)
+    sizes = np.bincount(i, minlength=2000)  # self included: the 82nd neighbour is the 83rd
+    assert abs(np.median(sizes) - 83) <= 1
+    assert world.scale_deg / world.radius_km == pytest.approx(10.0 / 1500.0)
+    assert world.lag_km / world.radius_km == pytest.approx(500.0 / 1500.0)
+    # 250 points in a 1-degree square: a fifth of them (50) within the radius, a few tens of km.
+    small = geobs.scaled_settings(rng.uniform(0, 1, 250), rng.uniform(0, 1, 250))
+    assert 10 < small.radius_km < 60 and small.k == 4 and small.max_centres == 2000

@@ -71,7 +71,7 @@ def test_imports_run_ui_to_processing_to_core_and_never_back():
 # Enum parameters of the GeoBias algorithms (processing/definitions.py): the dock must pass
 # `CHOICES.index(key)`, never a number that depends on the choices' order.
 ENUM_KEYS = ("METHOD", "PROVIDER", "PRESET", "SCORE", "BOOTSTRAP", "STATISTIC", "WEIGHTS",
-             "SCOPE", "SCORER", "ANCHOR_STATISTIC", "VARIANTS")  # fmt: skip
+             "SCOPE", "SCORER", "ANCHOR_STATISTIC", "VARIANTS", "LANGUAGES")  # fmt: skip
 
 
 def test_the_dock_passes_no_enum_as_a_bare_position():

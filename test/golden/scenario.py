@@ -207,6 +207,17 @@ def steps(work, inputs, endpoint, batch_output):
         ("comparemodels", "comparemodels",
          {"INPUT": [w("imr_truth.gpkg"), w("imr_ev_truth.gpkg")], **anchor, "N_BOOT": 50,
           "SEED": 0, "OUTPUT": w("compare.gpkg"), "TABLES_FOLDER": w("compare_tables")}),
+        # GeoBS scores and the benchmark card (issue 27): the 250 imported points are a
+        # reduced card on sample v1; the comparison adds the shipped GPT-3.5 card.
+        ("geobiasscores", "geobiasscores",
+         {"INPUT": [w("imr_truth.gpkg")], "RADIUS_KM": 2500, "SCALE_DEG": 15, "LAG_KM": 800,
+          "MAX_CENTRES": 100, "SEED": 1, "OUTPUT": w("geobs_scores.gpkg"),
+          "LOCAL": w("geobs_local.gpkg")}),
+        ("benchmark_rated", "benchmark",
+         {"RATED": [w("imr.gpkg")], "N_BOOT": 20, "SEED": 0, "OUTPUT": w("card.gpkg"),
+          "CARD": w("card.json"), "PDF": w("card.pdf")}),
+        ("comparecards", "comparecards",
+         {"CARDS": [w("card.json")], "SHIPPED": True, "OUTPUT": w("cards.gpkg")}),
         # Census overlay: the Bay Area ratings on their counties.
         ("aggregatetopolygons", "aggregatetopolygons",
          {"INPUT": w("bay_truth.gpkg"), "POLYGONS": BAY_COUNTIES, "MIN_POINTS": 3,
@@ -347,6 +358,7 @@ def main(argv=None):
         work: "<WORK>", ROOT: "<ROOT>", args.base_url: "<ENDPOINT>",
         QgsApplication.qgisSettingsDirPath().rstrip("/"): "<PROFILE>",
         f"GeoBias {metadata_version()}": "GeoBias <VERSION>",
+        metadata_version(): "<VERSION>",  # a card's geobias_version
         f"QGIS {Qgis.QGIS_VERSION}": "QGIS <VERSION>",
     })  # fmt: skip
     herb_rows_before = count_rows(herb_cache, "sentence_scores")

@@ -89,6 +89,13 @@ def test_report_of_world_ratings_with_hot_spots(world):
     assert f"{row['mad']:.3f}" in text and f"{row['moran_i']:.3f}" in text
     lo, hi = row["rho_truth_lo"], row["rho_truth_hi"]
     assert f"{row['rho_truth']:+.3f} [{lo:+.3f}, {hi:+.3f}]" in text
+    # The GeoBS scores of 'Geo-bias scores (GeoBS)' on the same layer, with its defaults.
+    scores = run("geobias:geobiasscores", {"INPUT": [world["truth"]], "OUTPUT": "memory:",
+                                           "LOCAL": "memory:"})["OUTPUT"]  # fmt: skip
+    (g,) = list(scores.getFeatures())
+    flat = " ".join(text.split())
+    assert f"SSI {g['ssi']:.2f} nats ({g['ssi_n']} centres)" in flat
+    assert f"direction sector {g['sri_direction']:.3f}" in flat
     # The plots are a picture in the PDF.
     images = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True,
                             check=True).stdout.splitlines()[2:]  # fmt: skip

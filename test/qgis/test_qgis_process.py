@@ -586,3 +586,53 @@ def test_ablation_and_probes_with_the_embedded_model(qp, one_thread_model, tmp_p
         ).fetchone()
         samples = [s for (s,) in con.execute("SELECT sample FROM probe_answers")]
     assert n == 2 and n_a + n_b + n_r + n_u == 2 and sorted(samples) == [0, 1]
+
+
+# --- issue 27: GeoBS scores and the benchmark card in the real qgis_process -------------------
+
+
+def test_geobiasscores_saves_the_local_layer_drawn_as_the_rank_errors(qp, rated, tmp_path):
+    truth = tmp_path / "truth.gpkg"
+    qp.run("samplegroundtruth", INPUT=rated, POLYGONS=COUNTRIES + "|layername=countries",
+           POLYGON_FIELD="infant_mortality", OUTPUT=truth)  # fmt: skip
+    scores, local = tmp_path / "scores.gpkg", tmp_path / "local.gpkg"
+    result = qp.run("geobiasscores", INPUT=[truth], OUTPUT=scores, LOCAL=local)
+    assert result["OUTPUT"].startswith(str(scores)) and result["LOCAL"].startswith(str(local))
+    with sqlite3.connect(scores) as con:
+        (ssi, n, sri, radius) = con.execute(
+            "SELECT ssi, ssi_n, sri_direction, radius_km FROM scores"
+        ).fetchone()
+    # GPT-3.5's rank errors cluster in space: more self-information than a random arrangement
+    # of them (about 4.0 nats, docs/method.md) and a direction SRI above its noise (0.07).
+    assert ssi > 4.2 and n > 1800 and sri > 0.1 and radius == 1500
+    assert saved_styles(local) == {"ssi_z": 1, "ssi": 0}
+
+
+def test_benchmark_card_from_ratings_made_elsewhere(qp, rated, tmp_path):
+    out, card, pdf = tmp_path / "card.gpkg", tmp_path / "card.json", tmp_path / "card.pdf"
+    result = qp.run("benchmark", RATED=[rated], N_BOOT=50, OUTPUT=out, CARD=card, PDF=pdf)
+    assert result["REDUCED"] == 1 and result["MODEL"] == "gpt-3.5"
+    doc = json.loads(card.read_text(encoding="utf-8"))
+    (entry,) = doc["topics"]
+    assert entry["topic"] == "Infant Mortality Rate" and entry["n_points"] == 1999
+    assert "1 of the 16 topics" in doc["reduced_reason"] and doc["sample"]["version"] == "v1"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout  # fmt: skip
+    assert "REDUCED RUN" in text and "gpt-3.5" in text
+
+
+@pytest.mark.integration
+def test_benchmark_card_with_the_embedded_model(qp, one_thread_model, tmp_path):
+    out, card, pdf = tmp_path / "card.gpkg", tmp_path / "card.json", tmp_path / "card.pdf"
+    result = qp.run("benchmark", **one_thread_model, TOPICS="Infant Mortality Rate",
+                    N_POINTS=4, N_BOOT=0, OUTPUT=out, CARD=card, PDF=pdf)  # fmt: skip
+    doc = json.loads(card.read_text(encoding="utf-8"))
+    assert result["REDUCED"] == 1 and doc["model"] == one_thread_model["MODEL"]
+    # The endpoint is named by its host, never with a key; the run is recorded.
+    assert doc["endpoint"].endswith(one_thread_model["BASE_URL"].split("/")[2])
+    assert doc["prompt_preset"] == "geollm" and doc["language"] == "en"
+    assert "Infant Mortality Rate: 4 of the sample's 2000 points" in doc["reduced_reason"]
+    scores = doc["topics"][0]["scores"]
+    assert len(scores) == 2000 and all(v is None for v in scores[4:])
+    with sqlite3.connect(out) as con:
+        assert con.execute("SELECT n_points FROM runs").fetchone()[0] == 4

@@ -108,3 +108,40 @@ def test_compare_tab_pivots_sorts_copies_plots_and_maps(dock, rated_files, qgis_
         tab.modelsList.item(i).setCheckState(Qt.CheckState.Unchecked)
     assert tab.compare() is None  # says what to do instead, in the tab
     assert tab.notice.isVisibleTo(tab) and "Check at least one model" in tab.notice.text()
+
+
+def test_compare_tab_compares_benchmark_cards_with_the_shipped_gpt35_card(dock, rated_files):
+    import json
+
+    import processing
+
+    # A reduced card of the logprobs ratings (infant mortality), made by geobias:benchmark.
+    folder = os.path.dirname(rated_files[1])
+    card = os.path.join(folder, "card.json")
+    params = {
+        "RATED": [rated_files[1]],
+        "N_BOOT": 0,
+        "CARD": card,
+        "OUTPUT": os.path.join(folder, "card.gpkg"),
+        "PDF": os.path.join(folder, "card.pdf"),
+    }
+    processing.run("geobias:benchmark", params)
+    tab = dock.compare
+    wait_job(dock, tab.compare_cards([card]))
+    assert tab.result is not None
+    metrics = [tab.metricCombo.itemData(i) for i in range(tab.metricCombo.count())]
+    assert "ssi" in metrics and "sri_direction" in metrics and "r2_truth" not in metrics
+    tab.metricCombo.setCurrentIndex(tab.metricCombo.findData("ssi"))
+    table = tab.pivotTable
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers[1:3] == ["gpt-3.5 logprobs (reduced)", "gpt-3.5-turbo-0613 (reduced)"]
+    shown = {table.item(r, 0).text(): r for r in range(table.rowCount())}
+    with open(card, encoding="utf-8") as f:
+        ssi = json.load(f)["topics"][0]["geobs"]["ssi"]
+    assert table.item(shown[IMR], 1).text() == f"{ssi:.2f}"
+    # The bias score of an objective topic is no bias: not shown, as on the cards' page.
+    tab.metricCombo.setCurrentIndex(tab.metricCombo.findData("bias_score"))
+    shown = {table.item(r, 0).text(): r for r in range(table.rowCount())}
+    assert table.item(shown[IMR], 2).text() == "" and table.item(shown[ATTR], 2).text() != ""
+    group = QgsProject.instance().layerTreeRoot().findGroup(GROUP)
+    assert len(group.findLayers()) == 2  # a mean rank layer per topic

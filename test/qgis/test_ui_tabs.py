@@ -292,6 +292,12 @@ def test_results_of_the_toolbox_open_in_the_results_tab(dock, tmp_path):
         dock.results.metrics.index(0, col)) == f"{row['moran_i']:.2f}"  # fmt: skip
     assert len(dock.results.plot.rating) == rated.featureCount()
     assert dock.ui.tabs.currentWidget().widget() is dock.results
+    # The GeoBS scores of the rank errors, from geobias:geobiasscores in the same job: the
+    # errors are more clustered than a random arrangement of them (SSI about 4.0 there).
+    assert row["ssi"] > 4.2 and 0.1 < row["sri_direction"] < 1
+    col = [key for key, _h, _n in COLUMNS].index("sri")
+    shown = dock.results.metrics.data(dock.results.metrics.index(0, col))
+    assert shown == "/".join(f"{row[k]:.2f}" for k in ("sri_scale", "sri_lag", "sri_direction"))
 
 
 def test_layers_picked_in_the_layers_panel_fill_the_results_tab(dock, tmp_path):
@@ -304,6 +310,7 @@ def test_layers_picked_in_the_layers_panel_fill_the_results_tab(dock, tmp_path):
     assert dock.results.rated_layers == [layer]
     assert dock.results.metrics.rowCount() == 1
     assert dock.results.metrics.rows[0]["model"] == "gpt-3.5-turbo-0613"
+    assert dock.results.metrics.rows[0]["ssi"] > 4.2
 
 
 def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
