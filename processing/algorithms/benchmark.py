@@ -40,7 +40,8 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
-from ..rating import load_outputs, rate, rated_columns, write_rated
+from ..progress import step_text
+from ..rating import load_outputs, rate, rated_columns, total_stats, write_rated
 from ..report_layout import run_info
 from ..runs import append_runs, now, plugin_version, run_record, stats_fields
 from ..truth import truth_columns
@@ -145,13 +146,15 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                     tr("Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).")
                     .format(m=ep.model, n=len(idx), v=version, k=len(prompt.topics))
                 )  # fmt: skip
-                columns_by_topic, stats = rate(
+                rated, stats = rate(
                     lon, lat, pids, prompt.topics, ep, prompt.template, prompt.score_kind,
                     feedback,
                 )  # fmt: skip
+                # The card's prompts are English: rate()'s (topic, "en") keys, one language.
+                columns_by_topic = {topic: cols for (topic, _code), cols in rated.items()}
                 record = run_record(
                     self.id(), parameters, started, ep, prompt.template, prompt.topics,
-                    n_points=len(idx), **stats_fields(stats),
+                    n_points=len(idx), **stats_fields(total_stats(stats)),
                 )  # fmt: skip
                 model = ep.model
                 local = connection.provider == "embedded" and not connection.base_url
@@ -177,7 +180,7 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             model, endpoint, entries, sample, prompt_preset=preset, language=DEFAULT_LANGUAGE,
             geobias_version=plugin_version(), score_kind=kind, note=note, source=source,
         )  # fmt: skip
-        feedback.setProgressText(tr("Writing the card…"))
+        step_text(feedback, tr("Writing the card…"))
         layers = self.rated_layers(sample, by_topic, columns_by_topic, model)
         uris = write_rated(path, layers, model, default_style="rank_error",
                            geonames=not rated_layers)  # fmt: skip

@@ -40,6 +40,7 @@ from ..comparison import (
 from ..gpkg import safe_name, write_table
 from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
+from ..progress import step_text
 from ..rating import load_outputs
 from ..styles import short_topic
 
@@ -165,7 +166,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
 
         rows, arrays, origin = [], [], []
         for k, layer in enumerate(layers):
-            feedback.setProgressText(tr("Metrics of {layer}…").format(layer=layer.name()))
+            step_text(feedback, tr("Metrics of {layer}…").format(layer=layer.name()))
             for row, cols in layer_metrics(
                 layer, context, feedback, score_field, truth_field, truth_named, bootstrap, anchor
             ):
