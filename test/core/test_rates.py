@@ -263,6 +263,25 @@ def test_the_engine_reports_the_eta_with_its_range():
     assert last.eta_s > 0  # 10 of 50 never came: the ETA says so
 
 
+def test_a_languages_progress_covers_the_whole_run():
+    """A survey in three prompt languages: the second language's progress and time left are
+    the whole run's (what is left of it, at this language's rate and range)."""
+    from geobias.core.multilingual import whole_run
+    from geobias.core.survey import Progress
+
+    seen = []
+    relay = whole_run(seen.append, offset=10, total=30)
+    relay(Progress(4, 10, 2.0, 3.0, 0.9, 0, 2.0, 5.0))  # 6 left here, 16 in all
+    relay(Progress(5, 10, 2.0, 2.5, 0.9))  # still timing: the average rate
+    ranged, timing = seen
+    assert (ranged.done, ranged.total) == (14, 30)
+    scale = 16 / 6
+    assert ranged.eta_s == pytest.approx(3.0 * scale)
+    assert (ranged.eta_low, ranged.eta_high) == pytest.approx((2.0 * scale, 5.0 * scale))
+    assert (timing.done, timing.eta_low, timing.eta_high) == (15, None, None)
+    assert timing.eta_s == pytest.approx(15 / 2.0)
+
+
 class SlowScorer(SentenceScorer):
     """A scorer of this machine that takes its time: one sentence per batch, 40 ms each."""
 
