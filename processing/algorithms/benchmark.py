@@ -88,6 +88,7 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             )
         )  # fmt: skip
         add_endpoint_parameters(self)
+        self.removeParameter(PromptParameters.LANGUAGES)  # a card's prompts are English
         self.parameterDefinition(PromptParameters.TOPICS).setDefaultValue(ALL_TOPICS)
         self.addParameter(
             QgsProcessingParameterNumber(
