@@ -57,7 +57,7 @@ test-integration: setup wheels
 	$(HEADLESS) $(PY) -m pytest -p no:pytest_qgis test/integration -q
 
 # The real QGIS desktop under Xvfb, the plugin installed from the zip, driven like a user.
-test-desktop: setup package
+test-desktop: setup package wheels
 	$(PY) -m pytest -p no:pytest_qgis test/desktop -q
 
 test: lint test-core test-floor test-shapely18 test-qgis test-integration test-desktop

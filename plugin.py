@@ -50,6 +50,9 @@ class GeoBiasPlugin:
                 self.provider = provider
 
     def initGui(self):
+        from .ui.diagnostics import watch_log
+
+        watch_log()  # the last GeoBias log errors, for Copy diagnostics
         self.initProcessing()
         # The embedded model is a child process: stop it with QGIS (it would also notice).
         QgsApplication.instance().aboutToQuit.connect(_stop_embedded_model)
@@ -129,6 +132,9 @@ class GeoBiasPlugin:
             QgsApplication.processingRegistry().removeProvider(self.provider)
             self.provider = None
         _stop_embedded_model()
+        from .ui.diagnostics import unwatch_log
+
+        unwatch_log()
         remove_translator(self.translator)
         self.translator = None
         _forget_modules()

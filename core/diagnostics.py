@@ -37,10 +37,10 @@ _PATTERNS = (
     # ?key=…, &access_token=… (any parameter whose name holds a secret word)
     (re.compile(rf"([?&;][^=&\s#]*{_SECRET_WORD}[^=&\s#]*=)[^&\s#\"'<>]*", re.I), r"\1" + MASK),
     # Authorization: Bearer …, x-api-key: …, Cookie: … (header dumps, repr of a headers dict)
-    (re.compile(rf"({_HEADER})([\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}}]+", re.I), r"\1\2" + MASK),
+    (re.compile(rf"({_HEADER})([\"']?[ \t]*[:=][ \t]*[\"']?)[^\r\n\"',}}]+", re.I), r"\1\2" + MASK),
     # "api_key": "…", api_key=…, token: … (JSON, Python reprs, settings dumps)
     (
-        re.compile(rf"(\b[\w-]*{_SECRET_WORD}[\"']?\s*[:=]\s*[\"']?)[^\s\"',}}&]+", re.I),
+        re.compile(rf"(\b[\w-]*{_SECRET_WORD}[\"']?[ \t]*[:=][ \t]*[\"']?)[^\s\"',}}&]+", re.I),
         r"\1" + MASK,
     ),
     (re.compile(r"\bBearer\s+[\w.~+/=-]+", re.I), "Bearer " + MASK),

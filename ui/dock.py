@@ -16,6 +16,7 @@ from qgis.PyQt.QtWidgets import (
     QDockWidget,
     QFormLayout,
     QFrame,
+    QMenu,
     QMessageBox,
     QPushButton,
     QScrollArea,
@@ -149,6 +150,12 @@ class GeoBiasDock(QDockWidget):
         self.area.areaChanged.connect(self.survey.update_prompt_preview)
         self.panel.runRequested.connect(self.run)
         self.ui.helpButton.clicked.connect(self.open_help)
+        self.help_menu = QMenu(self.ui.helpButton)
+        self.help_menu.addAction(tr("User guide")).triggered.connect(self.open_help)
+        self.help_menu.addAction(tr("Copy diagnostics")).triggered.connect(self.copy_diagnostics)
+        self.help_menu.addAction(tr("Install local model…")).triggered.connect(self.open_install)
+        self.ui.helpButton.setMenu(self.help_menu)
+        self.install_window = None
         from .batch import batch_button
 
         self.panel.runLayout.addWidget(batch_button(self))
@@ -269,7 +276,7 @@ class GeoBiasDock(QDockWidget):
             # Before sampling and the confirmation: say what to install, not fail afterwards.
             problem = embedded_problem()
             if problem:
-                self.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
+                self.offer_install(problem)
                 return
         preview = None
         if self.area.preview_layer is not None and self.area.preview_points is not None:
@@ -409,6 +416,44 @@ class GeoBiasDock(QDockWidget):
 
         return open_guide(GUIDE, self, self._push_with_button)
 
+    def copy_diagnostics(self):
+        """The diagnostics report on the clipboard and in a file (ui/diagnostics.py)."""
+        from .diagnostics import copy_diagnostics
+
+        try:
+            _text, path = copy_diagnostics()
+        except Exception as e:  # the report of a broken install must not break the dock
+            self.push(tr("Cannot make the diagnostics report: {e}.").format(e=error_sentence(e)),
+                      Qgis.MessageLevel.Warning, details=e)  # fmt: skip
+            return None
+        self.push(
+            tr("Diagnostics copied to the clipboard and saved in {path}.").format(path=path),
+            Qgis.MessageLevel.Success,
+        )
+        return path
+
+    def offer_install(self, problem):
+        """Say the embedded model is missing, with the Options page's Install one click away;
+        `problem` is host.embedded_problem()'s (sentence, details)."""
+        log(str(problem[1]), Qgis.MessageLevel.Critical)
+        self._push_with_button(problem[0], Qgis.MessageLevel.Critical,
+                               (tr("Install local model…"), self.open_install))  # fmt: skip
+
+    def open_install(self):
+        """The Install / Repair / Remove window (ui/local_model.py), one at a time."""
+        from .local_model import install_dialog
+
+        window = self.install_window
+        try:
+            if window is not None and window.isVisible():
+                window.raise_()
+                window.activateWindow()
+                return window
+        except RuntimeError:  # deleted when it was closed
+            pass
+        self.install_window = install_dialog(self.iface.mainWindow(), self.pusher())
+        return self.install_window
+
     def _push_with_button(self, text, level, button=None):
         """push(), or with `button` (text, slot) an entry with that button."""
         if button is None:
@@ -419,7 +464,8 @@ class GeoBiasDock(QDockWidget):
         bar = self.iface.messageBar()
         widget = bar.createMessage(tr("GeoBias"), text)
         message_button(widget, *button)
-        bar.pushWidget(widget, level, 15)
+        # What stops a run stays until closed, as push() keeps it.
+        bar.pushWidget(widget, level, 0 if level >= Qgis.MessageLevel.Critical else 15)
 
     def pusher(self):
         """push() looked up at each call (tests and the Details button may replace it)."""
@@ -446,6 +492,14 @@ class GeoBiasDock(QDockWidget):
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
         self.panel.stop()
+        if self.install_window is not None:
+            try:
+                self.install_window.widget.stop()  # cancels an install
+                self.install_window.close()
+                self.install_window.deleteLater()
+            except RuntimeError:  # already deleted
+                pass
+            self.install_window = None
         stop_embedded()
         for tab in self.tab_widgets():
             if hasattr(tab, "close_tab"):

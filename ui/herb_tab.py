@@ -273,7 +273,7 @@ class HerbTab(QWidget, FORM):
         if HERB_SCORERS.key(params["SCORER"]) == "embedded":
             problem = embedded_problem()
             if problem:
-                self.dock.push(problem[0], Qgis.MessageLevel.Critical, details=problem[1])
+                self.dock.offer_install(problem)
                 return
         self.params = params
         self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")

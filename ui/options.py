@@ -69,6 +69,28 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.pythonEdit.setText(embedded_python() or "")
         self.pythonCheckButton.clicked.connect(self.check_python)
         self.python_task = None
+        from .local_model import LocalModelWidget
+
+        self.localModel = LocalModelWidget(self)
+        self.localModelLayout.addWidget(self.localModel)
+        self.diagnosticsButton.clicked.connect(self.copy_diagnostics)
+
+    def copy_diagnostics(self):
+        """The diagnostics report on the clipboard and in a file; say where."""
+        from .diagnostics import copy_diagnostics
+
+        try:
+            _text, path = copy_diagnostics()
+        except Exception as e:  # the report of a broken install must not break the page
+            log(f"diagnostics failed: {e!r}", Qgis.MessageLevel.Warning)
+            self.diagnosticsLabel.setText(
+                tr("Failed: {msg}").format(msg=error_sentence(e, limit=300))
+            )
+            return None
+        self.diagnosticsLabel.setText(
+            tr("Copied to the clipboard and saved in {path}.").format(path=path)
+        )
+        return path
 
     # --- form <-> endpoint -------------------------------------------------------------------
     def form_endpoint(self):

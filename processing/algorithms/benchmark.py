@@ -87,8 +87,8 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                 QgsProcessing.SourceType.TypeVectorPoint, optional=True,
             )
         )  # fmt: skip
-        add_endpoint_parameters(self)
-        self.removeParameter(PromptParameters.LANGUAGES)  # a card's prompts are English
+        # A card's prompts are English (its language field says so): no LANGUAGES to ignore.
+        add_endpoint_parameters(self, with_languages=False)
         self.parameterDefinition(PromptParameters.TOPICS).setDefaultValue(ALL_TOPICS)
         self.addParameter(
             QgsProcessingParameterNumber(

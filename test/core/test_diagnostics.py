@@ -111,3 +111,10 @@ def test_core_facts_on_an_account_without_a_model_environment(tmp_path, monkeypa
     text = build_report(facts)
     assert f"Folder: {tmp_path}/.local/share/geobias/venv (absent)" in text
     assert "Model gemma3-270m: packages not installed" in text
+
+
+def test_a_secret_word_at_a_line_end_does_not_mask_the_next_line():
+    # "…in this session" then a blank line and "== Endpoints": the heading stays whole.
+    text = "no server ran in this session\n\n== Endpoints\nAuthorization\n= heading"
+    assert redact(text) == text
+    assert redact("session: abc123") == "session: ***"

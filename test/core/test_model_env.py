@@ -80,6 +80,25 @@ def test_windows_qgis_322_on_python_39_takes_python_org_python(tmp_path):
     assert (chosen.path, chosen.origin) == (py312, "system")
 
 
+def test_windows_standalone_322_takes_an_all_users_python_before_path(tmp_path):
+    # The standalone installer (QGIS 3.22, Python 3.9 in <QGIS>\apps\Python39), no per-user
+    # Python, python.org's "install for all users" under Program Files, and a Python 3.11 on
+    # PATH: the Program Files one comes first; the PATH one is still a candidate.
+    qgis = tmp_path / "QGIS 3.22"
+    fake_python(qgis / "apps" / "Python39" / "python.exe", (3, 9, 13), machine="AMD64")
+    exe = touch(qgis / "bin" / "qgis-ltr-bin.exe")
+    program_files = tmp_path / "Program Files"
+    all_users = fake_python(program_files / "Python312" / "python.exe", (3, 12, 1),
+                            machine="AMD64")  # fmt: skip
+    on_path = fake_python(tmp_path / "Tools" / "python.exe", (3, 11, 0), machine="AMD64")
+    env = {"ProgramFiles": str(program_files), "PATH": str(tmp_path / "Tools")}
+    h = host(tmp_path, "windows", qgis / "apps" / "Python39", exe, (3, 9), env, "AMD64")
+    found = [c.path for c in model_env.candidates(h)]
+    assert found.index(all_users) < found.index(on_path)
+    chosen = model_env.choose_python(h)
+    assert (chosen.path, chosen.origin) == (all_users, "system")
+
+
 def test_windows_with_only_python_39_says_to_install_python_312(tmp_path):
     osgeo = tmp_path / "OSGeo4W"
     fake_python(osgeo / "apps" / "Python39" / "python.exe", (3, 9, 18), machine="AMD64")
@@ -129,6 +148,19 @@ def test_macos_old_bundle_takes_the_python_org_framework_not_apples_39(tmp_path)
     found = [c.path for c in model_env.candidates(h)]
     assert found.index(py312) < found.index(apple)
     assert model_env.choose_python(h).path == py312
+
+
+def test_macos_intel_homebrew_is_found_when_the_bundle_is_old(tmp_path):
+    # An Intel Mac: Homebrew lives in /usr/local/bin; QGIS 3.22's bundle has Python 3.9.
+    contents = tmp_path / "QGIS3.22.app" / "Contents"
+    fake_python(contents / "MacOS" / "bin" / "python3", (3, 9, 5))
+    app = touch(contents / "MacOS" / "QGIS")
+    root = tmp_path / "root"
+    fake_python(root / "usr" / "bin" / "python3", (3, 9, 6))
+    brew = fake_python(root / "usr" / "local" / "bin" / "python3.12", (3, 12, 7))
+    h = host(tmp_path, "darwin", contents / "MacOS", app, (3, 9))
+    chosen = model_env.choose_python(h)
+    assert (chosen.path, chosen.origin) == (brew, "system")
 
 
 def test_macos_without_a_new_python_says_python_org_or_homebrew(tmp_path):
