@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import sqlite3
 import threading
 import time
@@ -34,19 +35,51 @@ class CacheError(RuntimeError):
     """The cache file is not a usable SQLite database (damaged, or another kind of file)."""
 
 
+def _locked(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _rollback(con: sqlite3.Connection) -> None:
+    """Roll back what is still open: SQLite has already rolled back after some errors (a full
+    disk), and a second ROLLBACK would hide the real error."""
+    if con.in_transaction:
+        con.execute("ROLLBACK")
+
+
+def retry_locked(fn, timeout_s: float):
+    """Call `fn()` again while SQLite says the database is locked or busy, for up to
+    `timeout_s` seconds: the busy timeout covers most waits, but not all (switching to WAL
+    while another process opens the file, a busy WAL recovery), and two runs sharing a cache
+    must never show "database is locked"."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.01
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as e:
+            if not _locked(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(0.5, delay * 2)
+
+
 class SurveyCache:
     """Answers and failures by request key; thread-safe, several processes may share the file."""
 
-    def __init__(self, path: str, timeout_s: float = 60.0):
+    def __init__(self, path: str, timeout_s: float = 60.0, retry_s: float = 60.0):
+        # timeout_s: SQLite's busy wait per statement; retry_s: how long a write (or opening
+        # the file) is retried while the database stays locked by another run (retry_locked).
         self.path = path
         self.timeout_s = timeout_s
+        self.retry_s = retry_s
         self._local = threading.local()
         self._lock = threading.Lock()
         try:
             con = self._con()
-            con.execute("PRAGMA journal_mode=WAL")
+            retry_locked(lambda: con.execute("PRAGMA journal_mode=WAL"), retry_s)
             with self._lock:
-                con.executescript(_SCHEMA)
+                retry_locked(lambda: con.executescript(_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
             raise CacheError(
                 f"the survey cache {path} cannot be used ({e}); move it away to start a new one"
@@ -58,8 +91,9 @@ class SurveyCache:
         if con is None:
             con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
             con.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
-            # WAL + NORMAL: a committed answer survives a crash of this process.
-            con.execute("PRAGMA synchronous=NORMAL")
+            # WAL + NORMAL: a committed answer survives a crash of this process. (Its first
+            # statement reads the schema: locked while another process switches to WAL.)
+            retry_locked(lambda: con.execute("PRAGMA synchronous=NORMAL"), self.retry_s)
             self._local.con = con
         return con
 
@@ -111,25 +145,27 @@ class SurveyCache:
         if not rows:
             return
         con = self._con()
-        with self._lock:
-            con.execute("BEGIN IMMEDIATE")
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")  # a lock it cannot get leaves nothing to roll back
             try:
                 con.executemany("INSERT OR REPLACE INTO responses VALUES (?,?,?)", rows)
                 con.executemany("DELETE FROM failures WHERE key=?", [(r[0],) for r in rows])
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                _rollback(con)
                 raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
 
     def put_failure(self, key: str, error: str) -> None:
         """Record a request that got no answer after its retries (retried on resume)."""
         con = self._con()
+        sql = ("INSERT INTO failures VALUES (?,?,1,?) ON CONFLICT(key) DO UPDATE SET "
+               "error=excluded.error, attempts=attempts+1, updated=excluded.updated")  # fmt: skip
         with self._lock:
-            con.execute(
-                "INSERT INTO failures VALUES (?,?,1,?) ON CONFLICT(key) DO UPDATE SET "
-                "error=excluded.error, attempts=attempts+1, updated=excluded.updated",
-                (key, error[:1000], time.time()),
-            )
+            retry_locked(lambda: con.execute(sql, (key, error[:1000], time.time())), self.retry_s)
 
     def failures(self, keys=None) -> dict[str, str]:
         """Failure messages by key (for all keys, or only the given ones)."""
@@ -171,11 +207,12 @@ class ScoreCache(SurveyCache):
     models never share a score; each batch is committed as soon as it is scored.
     """
 
-    def __init__(self, path: str, timeout_s: float = 60.0):
-        super().__init__(path, timeout_s)
+    def __init__(self, path: str, timeout_s: float = 60.0, retry_s: float = 60.0):
+        super().__init__(path, timeout_s, retry_s)
         try:
             with self._lock:
-                self._con().executescript(_SCORES_SCHEMA)
+                con = self._con()
+                retry_locked(lambda: con.executescript(_SCORES_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
             raise CacheError(f"the score cache {path} cannot be used ({e})") from e
 
@@ -201,16 +238,20 @@ class ScoreCache(SurveyCache):
         if not rows:
             return
         con = self._con()
-        with self._lock:
-            con.execute("BEGIN IMMEDIATE")
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")  # a lock it cannot get leaves nothing to roll back
             try:
                 con.executemany(
                     "INSERT OR REPLACE INTO sentence_scores VALUES (?,?,?,?,?,?,?)", rows
                 )
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                _rollback(con)
                 raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
 
     def n_scores(self) -> int:
         """Number of stored sentence scores (all scorers)."""

@@ -39,7 +39,7 @@ __all__ = ["EmbeddedError", "EmbeddedServer", "MODEL_FILE", "MODEL_NAME", "defau
            "find_python", "find_python_with", "forget_python", "free_port", "last_log_lines",
            "missing_modules", "model_name", "port_is_free", "python_candidates", "shared_port",
            "shared_server",
-           "stop_shared"]  # fmt: skip
+           "stop_shared", "exit_reason"]  # fmt: skip
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "embedded_server.py")
 MODEL_FILE = DEFAULT_MODEL_FILE  # the default model of core/models.py
@@ -350,6 +350,10 @@ class EmbeddedServer:
         python = find_python(self.python, self.model_path)
         self.interpreter = python
         port = self.port or free_port()
+        if not port_is_free(port):
+            # Another program listens there: its /health could even pass for the model's.
+            # Cache keys hold no port, so another free port loses nothing.
+            port = free_port()
         self._log = tempfile.NamedTemporaryFile(prefix="geobias-model-", suffix=".log",
                                                 delete=False)  # fmt: skip
         # stdin is a pipe only the child reads: when this process dies the system closes it,
@@ -467,6 +471,21 @@ def shared_server(
         server.start()
         _shared = server
         return server
+
+
+def exit_reason(base_url: str) -> str | None:
+    """Why the embedded model serving `base_url` is gone ("killed by signal 9", "exited with
+    code 1"), None while it runs or when no server of this process served that URL."""
+    want = (base_url or "").rstrip("/")
+    for server in list(_live):
+        proc = server._proc
+        if proc is None or not server.base_url or server.base_url.rstrip("/") != want:
+            continue
+        code = proc.poll()
+        if code is None:
+            return None
+        return f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+    return None
 
 
 def stop_shared() -> None:

@@ -25,7 +25,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from .rates import MeasuredRate, RateSettings, RateTracker
@@ -89,20 +89,72 @@ class Step:
 
 
 class FailureStreak:
-    """Stop a run after `limit` items in a row on which the endpoint failed (Step.error).
+    """Stop a run on a broken endpoint, by items and by attempts.
 
-    The engine asks `observe(step)` after every item; a returned reason stops the run and is
-    the Outcome's `stopped`.
+    Items (`observe(step)`, asked by the engine after every item): `limit` items in a row on
+    which the endpoint failed (Step.error) stop the run.
+
+    Attempts (`attempt(cause)`, told by core/http_client.py after every attempt, from any
+    worker; None = answered): while nothing has been answered, `first` attempts in a row that
+    failed the same way (Cause.signature) stop the run; once something was answered, `later`
+    failed attempts in a row (any way) do. With ``c`` requests in flight the defaults are
+    ``first = min(5, c + 1)`` and ``later = max(20, 4 c)``: a fast fault (an HTML page with
+    status 200) stops after at most ``first + c - 1 <= 2 c`` requests, and a server that never
+    answers after two read timeouts (the first ``c`` attempts time out together, their
+    retries go out at once and time out one timeout later).
     """
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int = 0, first: int = 5, later: int = 20, concurrency: int = 0,
+                 gone=None):  # fmt: skip
         self.limit = int(limit)
+        # gone() -> why the server's process ended (an embedded model's child), else None: a
+        # connection failure then stops the run at once.
+        self.gone = gone
         self.streak = 0
+        if concurrency:
+            first, later = min(5, concurrency + 1), max(20, 4 * concurrency)
+        self.first, self.later = int(first), int(later)
+        self.answered = 0  # attempts answered
+        self.failed = 0  # attempts failed in a row
+        self.signature = None
+        self.stopped: tuple | None = None  # (cause, attempts, answered) once stopped
+        self._lock = threading.Lock()
 
     def observe(self, step: Step) -> str | None:
         """The reason to stop (the last error) once the streak reaches the limit, else None."""
         self.streak = self.streak + 1 if step.error else 0
-        return step.error if self.streak >= self.limit else None
+        return step.error if self.limit and self.streak >= self.limit else None
+
+    def attempt(self, cause) -> tuple | None:
+        """Count one attempt (`cause` None: answered); (cause, attempts, answered) once the run
+        must stop (and from then on), else None."""
+        with self._lock:
+            if self.stopped is not None:
+                return self.stopped
+            if cause is None:
+                self.answered += 1
+                self.failed, self.signature = 0, None
+                return None
+            why = self.gone() if self.gone is not None and cause.kind == "connection" else None
+            if why:
+                self.stopped = (replace(cause, kind="ended", detail=why), self.failed + 1,
+                                self.answered)  # fmt: skip
+                return self.stopped
+            if self.answered:
+                self.failed += 1
+                limit = self.later
+            else:
+                same = cause.signature == self.signature
+                self.failed = self.failed + 1 if same else 1
+                self.signature = cause.signature
+                limit = self.first
+            if self.failed >= limit:
+                self.stopped = (cause, self.failed, self.answered)
+            return self.stopped
+
+    def tripped(self) -> tuple | None:
+        """(cause, attempts, answered) once the run was stopped, else None."""
+        return self.stopped
 
 
 @dataclass

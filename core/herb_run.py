@@ -48,9 +48,10 @@ __all__ = [
 class IncompleteScoresError(RuntimeError):
     """Some sentences have no score (cancelled, or failed); `scores` holds what was scored."""
 
-    def __init__(self, message: str, scores: ScoreTable):
+    def __init__(self, message: str, scores: ScoreTable, stopped=None):
         super().__init__(message)
         self.scores = scores
+        self.stopped = stopped  # the EndpointStoppedError that ended the run early, if any
 
 
 @dataclass
@@ -291,20 +292,39 @@ def score(
         return Step(len(results), len(good), len(results) - len(good),
                     results[0].error if broken else "", good)  # fmt: skip
 
+    # One policy for the batches (max_batch_errors in a row) and for the scorer's HTTP attempts
+    # (the first ones all failing the same way, or a long streak after scores came back).
+    in_flight = max(1, min(s.concurrency, len(batches)))
+    ep = getattr(s, "endpoint", None)
+    gone = None
+    if ep is not None and getattr(ep, "provider", "") == "embedded":
+        from .embedded import exit_reason
+
+        gone = lambda: exit_reason(ep.base_url)  # noqa: E731 - the child's end, if it ended
+    policy = FailureStreak(max_batch_errors, concurrency=in_flight, gone=gone)
     engine = Engine(
         EngineSettings(max(1, s.concurrency), progress_every_s=0.0, eta_unknown=0.0),
         progress,
         is_cancelled,
         commit=lambda rows: cache.put_scores(s.kind, s.identity, rule, rows),
         writer_close=cache.close,
-        policy=FailureStreak(max_batch_errors),
+        policy=policy,
     )
+    s.watch(policy)
     try:
         outcome = engine.run([[b] for b in batches], run_batch, len(p.sentences),
                              Counts(n_cached))  # fmt: skip
     finally:
         s.is_cancelled = None
+        s.watch(None)
     table = _table(p, values, failures, outcome.counts.done, n_cached, outcome.cancelled)
+    tripped = policy.tripped()
+    if tripped is not None:
+        from .http_client import EndpointStoppedError
+
+        host = getattr(getattr(s, "http", None), "client", None)
+        stopped = EndpointStoppedError(*tripped, host.host if host is not None else "the server")
+        raise IncompleteScoresError(f"the scorer {stopped}", table, stopped)
     if outcome.stopped:
         raise IncompleteScoresError(f"the scorer stopped working: {outcome.stopped}", table)
     return table

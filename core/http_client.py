@@ -21,6 +21,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -32,7 +33,9 @@ from .wording import plain_reason
 __all__ = [
     "PROXY_AUTH",
     "RETRY_STATUS",
+    "Cause",
     "EndpointError",
+    "EndpointStoppedError",
     "HttpClient",
     "RateLimiter",
     "RequestError",
@@ -60,16 +63,79 @@ class EndpointError(RuntimeError):
     """A fatal endpoint problem (bad key, no access, wrong URL or model): stop the run."""
 
 
+@dataclass(frozen=True)
+class Cause:
+    """How one attempt failed, in parts a message can be written from (in any language).
+
+    kind: "timeout" (no answer within `timeout` seconds), "connection" (refused, reset,
+    unreachable: `detail`), "status" (HTTP `status`), "content" (HTTP `status` with a body that
+    is not an answer: `content_type`, `detail`), "ended" (the server's process ended, e.g. the
+    embedded model's child was killed: `detail`). Two attempts fail "the same way" when kind,
+    status and content type agree (`signature`).
+    """
+
+    kind: str
+    status: int = 0
+    content_type: str = ""
+    timeout: float = 0.0
+    detail: str = ""
+
+    @property
+    def signature(self) -> tuple:
+        return (self.kind, self.status, self.content_type)
+
+    def words(self) -> str:
+        """The cause in English words ("answered HTTP 200 with text/html instead of JSON")."""
+        if self.kind == "timeout":
+            return f"gave no answer within {self.timeout:g} s (read timeout)"
+        if self.kind == "content":
+            what = self.content_type or "a body"
+            return f"answered HTTP {self.status} with {what} instead of a JSON answer"
+        if self.kind == "status":
+            return f"answered HTTP {self.status}"
+        if self.kind == "ended":
+            return f"stopped running ({self.detail})"
+        return f"could not be reached ({self.detail})" if self.detail else "could not be reached"
+
+
 class RequestError(RuntimeError):
     """One request that could not be answered (after retries, or a non-retryable 4xx)."""
 
+    def __init__(self, message: str, cause: Cause | None = None):
+        super().__init__(message)
+        self.cause = cause
+
 
 class TransientError(Exception):
-    """A failure worth retrying; carries the server's Retry-After in seconds if given."""
+    """A failure worth retrying; carries the server's Retry-After in seconds if given, and how
+    the attempt failed (`cause`; None: not a fault of the endpoint, e.g. an option it lacks)."""
 
-    def __init__(self, message: str, retry_after: float | None = None):
+    def __init__(self, message: str, retry_after: float | None = None, cause: Cause | None = None):
         super().__init__(message)
         self.retry_after = retry_after
+        self.cause = cause
+
+
+class EndpointStoppedError(EndpointError):
+    """A run stopped early: its requests kept failing the same way (see engine.FailureStreak).
+
+    cause: the last attempt's Cause; attempts: the failed attempts in the streak; answered:
+    attempts answered in this run before the streak (0: the endpoint never answered); host.
+    """
+
+    def __init__(self, cause: Cause, attempts: int, answered: int, host: str):
+        self.cause, self.attempts, self.answered, self.host = cause, attempts, answered, host
+        if answered:
+            text = (
+                f"stopped after {attempts} requests in a row failed: {host} "
+                f"{cause.words()}; the answers so far are kept and a new run continues"
+            )
+        else:
+            text = (
+                f"stopped after the first {attempts} requests all failed the same way: "
+                f"{host} {cause.words()} and answered nothing; a new run continues"
+            )
+        super().__init__(text)
 
 
 def normalise_base_url(url: str) -> str:
@@ -301,6 +367,9 @@ class HttpClient:
         self._http = None
         self.via = ""  # the proxy URL requests go through ("" = direct), once the pool exists
         self.n_requests = 0  # attempts sent (each retry counts)
+        # The run's failure policy (engine.FailureStreak or alike), told about every attempt:
+        # `attempt(cause or None) -> (cause, attempts, answered) or None`, `tripped()`.
+        self.watch = None
         self._lock = threading.Lock()
 
     @classmethod
@@ -384,8 +453,12 @@ class HttpClient:
             if "407" in str(e):  # an HTTPS tunnel refused: every request would be
                 raise EndpointError(PROXY_AUTH.format(host=self.host)) from e
             raise TransientError(f"proxy: {_reason(e)}") from e
+        except urllib3.exceptions.TimeoutError as e:
+            cause = Cause("timeout", timeout=read)
+            raise TransientError(plain_reason(e), cause=cause) from e
         except (urllib3.exceptions.HTTPError, OSError) as e:
-            raise TransientError(plain_reason(e)) from e  # no reprs: a user reads it
+            reason = plain_reason(e)  # no reprs: a user reads it
+            raise TransientError(reason, cause=Cause("connection", detail=reason)) from e
         finally:
             with self._lock:
                 self.n_requests += 1
@@ -418,7 +491,9 @@ class HttpClient:
             try:
                 return json.loads(response.data)
             except ValueError as e:
-                raise TransientError(f"malformed JSON from {self.host}") from e
+                kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+                cause = Cause("content", 200, kind, detail="malformed JSON")
+                raise TransientError(f"malformed JSON from {self.host}", cause=cause) from e
         text = response.data[:300].decode("utf-8", "replace")
         if status == 407:
             raise EndpointError(PROXY_AUTH.format(host=self.host))
@@ -426,8 +501,8 @@ class HttpClient:
             raise EndpointError(f"{self.refused(status)}: {text}")
         if status in RETRY_STATUS:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise TransientError(f"HTTP {status}: {text}", retry_after)
-        raise RequestError(f"{url} answered HTTP {status}: {text}")
+            raise TransientError(f"HTTP {status}: {text}", retry_after, Cause("status", status))
+        raise RequestError(f"{url} answered HTTP {status}: {text}", Cause("status", status))
 
     def backoff(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait before attempt `attempt + 1` (module docstring's formula)."""
@@ -465,23 +540,52 @@ class HttpClient:
         """
         last = ""
         for i in range(self.max_retries + 1):
+            self._check_watch()
             if self.rpm and not self.rpm.acquire(1, is_cancelled):
                 raise RequestError("cancelled")
             if self.tpm and not self.tpm.acquire(tokens, is_cancelled):
                 raise RequestError("cancelled")
             try:
-                return attempt()
+                result = attempt()
             except TransientError as e:
+                self._observe(e.cause)
                 last = str(e)
                 if i == self.max_retries:
                     break
-                delay = 0.0 if e.retry_after == 0.0 else self.backoff(i, e.retry_after)
+                # After a timeout the wait has already been long: retry at once (a hung server
+                # is then recognised within two read timeouts, see engine.FailureStreak).
+                quick = e.retry_after == 0.0 or (
+                    e.cause is not None and e.cause.kind == "timeout" and e.retry_after is None
+                )
+                delay = 0.0 if quick else self.backoff(i, e.retry_after)
                 deadline = time.monotonic() + delay
                 while time.monotonic() < deadline:
                     if is_cancelled is not None and is_cancelled():
                         raise RequestError(f"cancelled after: {last}") from None
+                    self._check_watch()
                     time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+                continue
+            except RequestError as e:
+                self._observe(e.cause)
+                raise
+            if self.watch is not None:
+                self.watch.attempt(None)
+            return result
         raise RequestError(f"no answer after {self.max_retries + 1} attempts: {last}")
+
+    def _observe(self, cause: Cause | None) -> None:
+        """Tell the run's failure policy how an attempt failed; raise once it stops the run."""
+        if self.watch is None or cause is None:
+            return
+        stop = self.watch.attempt(cause)
+        if stop is not None:
+            raise EndpointStoppedError(stop[0], stop[1], stop[2], self.host)
+
+    def _check_watch(self) -> None:
+        """Send nothing more once the run's failure policy has stopped it."""
+        stop = self.watch.tripped() if self.watch is not None else None
+        if stop is not None:
+            raise EndpointStoppedError(stop[0], stop[1], stop[2], self.host)
 
     def post_json(self, url: str, body: dict, is_cancelled=None) -> dict:
         """POST a JSON body and return the JSON answer, with limits and retries.

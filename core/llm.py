@@ -10,7 +10,9 @@ from urllib.parse import urlsplit
 
 from .http_client import (
     RETRY_STATUS,
+    Cause,
     EndpointError,
+    EndpointStoppedError,
     HttpClient,
     RateLimiter,
     RequestError,
@@ -38,7 +40,9 @@ __all__ = [
     "is_reasoning_model",
     "prompt_of",
     # The connection's names, at home in core/http_client.py, kept importable from here.
+    "Cause",
     "EndpointError",
+    "EndpointStoppedError",
     "RateLimiter",
     "RequestError",
     "TransientError",
@@ -219,7 +223,8 @@ def completion_from_response(resp: dict) -> Completion:
     """Text and logprobs from a chat.completion or text_completion JSON (TransientError if none)."""
     choices = resp.get("choices") if isinstance(resp, dict) else None
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
-        raise TransientError("response has no choices")
+        cause = Cause("content", 200, "JSON without choices", detail="no choices")
+        raise TransientError("response has no choices", cause=cause)
     choice = choices[0]
     message = choice.get("message")
     if message is None and "text" in choice:  # the completions API
@@ -255,8 +260,9 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
     hint = (
         "GeoBias recognised it as a reasoning model and sent only what those accept."
         if ep.is_reasoning()
-        else "If this is a reasoning model (o-series, GPT-5), set reasoning=True on the endpoint "
-        "so GeoBias sends max_completion_tokens and no temperature or logprobs."
+        else "If this is a reasoning model (o-series, GPT-5, or an alias of one), tick "
+        "'Reasoning model' for the endpoint (Settings > Options > GeoBias; REASONING in "
+        "Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs."
     )
     what = f"parameter {param!r}" if param else "a parameter"
     return (
@@ -377,7 +383,9 @@ class ChatClient:
             )
         if status in RETRY_STATUS:
             raise TransientError(
-                f"HTTP {status}: {text}", parse_retry_after(r.headers.get("Retry-After"))
+                f"HTTP {status}: {text}",
+                parse_retry_after(r.headers.get("Retry-After")),
+                Cause("status", status),
             )
         if status == 400 and "logprob" in text.lower() and "logprobs" in wire:
             with self._lock:
@@ -387,7 +395,7 @@ class ChatClient:
             # Every request would be rejected the same way: stop instead of "finishing" a survey
             # with zero answers.
             raise EndpointError(_unsupported_message(ep, wire, text))
-        raise RequestError(f"HTTP {status}: {text}")
+        raise RequestError(f"HTTP {status}: {text}", Cause("status", status))
 
     def post(self, body: dict, is_cancelled=None) -> Completion:
         """Send one body with limits and retries.

@@ -92,6 +92,13 @@ class SentenceScorer:
     def score_batch(self, sentences: list[str]) -> list[Scored]:
         raise NotImplementedError
 
+    def watch(self, policy) -> None:
+        """Tell the run's failure policy (engine.FailureStreak; None: none) about every HTTP
+        attempt, so a broken server stops the run early (scorers without HTTP ignore it)."""
+        http = getattr(self, "http", None)
+        if isinstance(http, _Http):
+            http.client.watch = policy
+
     def close(self) -> None:
         """Release connections or memory."""
 

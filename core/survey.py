@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .cache import SurveyCache
-from .engine import Counts, Engine, EngineSettings, Progress, Step, gc_paused
+from .engine import Counts, Engine, EngineSettings, FailureStreak, Progress, Step, gc_paused
 from .llm import (
     ChatClient,
     Completion,
@@ -230,8 +230,12 @@ def run_requests(
         got[k] = completion
         return Step(n, answered=opt.answered(completion) * n, records=[("ok", k, completion.raw)])
 
-    # EndpointError from a request stops the engine and is raised once its threads are done.
-    # An early stop on a run of failed requests would be a policy here (engine.FailureStreak).
+    # EndpointError from a request stops the engine and is raised once its threads are done;
+    # the failure policy raises one (EndpointStoppedError) when the endpoint keeps failing the same
+    # way, told about every attempt by the HTTP client.
+    in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
+    streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint))
+    watch_before, client.http.watch = client.http.watch, streak
     engine = Engine(
         EngineSettings(endpoint.concurrency, opt.progress_every_s),
         opt.progress,
@@ -242,6 +246,7 @@ def run_requests(
     try:
         engine.run(units, ask, len(prompts) if opt.total is None else opt.total, start)
     finally:
+        client.http.watch = watch_before
         if opt.client is None:
             client.close()  # its pooled connections would otherwise linger (ResourceWarning)
     out = []
@@ -255,6 +260,15 @@ def run_requests(
         opt.stats.n_requests += sum(1 for k in pending if k in got or k in errors)
         opt.stats.n_failed += len(errors)
     return out
+
+
+def _process_gone(endpoint: Endpoint):
+    """For the embedded model: why its child process ended (None while it runs)."""
+    if endpoint.provider != "embedded":
+        return None
+    from .embedded import exit_reason
+
+    return lambda: exit_reason(endpoint.base_url)
 
 
 def _language(spec: SurveySpec):

@@ -36,6 +36,8 @@ def make_endpoint(connection):
 
     c = connection
     overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
+    if getattr(c, "reasoning", False):  # else recognised by its name (core.llm)
+        overrides["reasoning"] = True
     if c.base_url:
         overrides["base_url"] = c.base_url
     if c.provider in PROVIDERS:
@@ -238,8 +240,13 @@ def _host(url):
 def probe_scorer(scorer, sentence):
     """Score one sentence first: a server that gives no log-probabilities for the sentence's
     own tokens (a chat-only endpoint, no echo) fails here, before anything is run or written."""
+    from ..core.engine import FailureStreak
+    from ..core.http_client import EndpointStoppedError
     from ..core.scorers import ScorerError
 
+    # A broken server fails this probe within two attempts (two read timeouts if it hangs).
+    watch = FailureStreak(concurrency=1)
+    scorer.watch(watch)
     try:
         (out,) = scorer.score_batch([sentence])
     except ScorerError as err:
@@ -247,6 +254,12 @@ def probe_scorer(scorer, sentence):
         why = str(err)
     else:
         why = out.error
+    finally:
+        scorer.watch(None)
+    if watch.tripped() is not None:
+        host = getattr(getattr(scorer, "http", None), "client", None)
+        stop = EndpointStoppedError(*watch.tripped(), host.host if host is not None else "")
+        raise QgsProcessingException(stopped_sentence(stop, tr("scores")))
     if out is None or out.error:
         raise QgsProcessingException(
             tr("The model cannot score sentences: {why}. HERB needs the log-probability of "
@@ -255,3 +268,41 @@ def probe_scorer(scorer, sentence):
                "LM; a chat-only endpoint cannot give them.").format(why=why)
         )  # fmt: skip
     return out
+
+
+def cause_words(cause):
+    """How the endpoint failed (a core.http_client.Cause), in the user's language."""
+    if cause.kind == "timeout":
+        return tr("gave no answer within {s:g} s (read timeout)").format(s=cause.timeout)
+    if cause.kind == "content":
+        what = cause.content_type or tr("a body")
+        return tr("answered HTTP {status} with {what} instead of a JSON answer").format(
+            status=cause.status, what=what
+        )
+    if cause.kind == "status":
+        return tr("answered HTTP {status}").format(status=cause.status)
+    if cause.detail:
+        return tr("could not be reached ({detail})").format(detail=cause.detail)
+    return tr("could not be reached")
+
+
+def stopped_sentence(err, what=None):
+    """One sentence for a run stopped early on a broken endpoint (core EndpointStoppedError): the
+    cause, and that a new run (the dock's Resume) continues where this one stopped."""
+    what = what or tr("answers")
+    if err.cause.kind == "ended":
+        return tr(
+            "The embedded model stopped during the run ({detail}); the {what} so far are "
+            "cached, and Resume (or running again) restarts it and continues."
+        ).format(detail=err.cause.detail, what=what)
+    if err.answered:
+        text = tr(
+            "Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are "
+            "cached and Resume (or running again) continues."
+        )
+    else:
+        text = tr(
+            "Stopped early: the first {n} requests all failed the same way, {host} {cause} and "
+            "answered nothing; Resume (or running again) continues once it is fixed."
+        )
+    return text.format(n=err.attempts, host=err.host, cause=cause_words(err.cause), what=what)

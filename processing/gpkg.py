@@ -4,7 +4,7 @@ import math
 import os
 import re
 import sqlite3
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import numpy as np
 from osgeo import ogr, osr
@@ -151,6 +151,40 @@ def write_table(path, name, rows, fields):
     ds.CommitTransaction()
     ds = None
     return f"{path}|layername={name}"
+
+
+@contextmanager
+def writing(path):
+    """Outputs written to `path` fail with one clear sentence (a full disk, a lost drive), and
+    a file this run created is removed rather than left half written: nothing is loaded."""
+    existed = os.path.exists(path)
+    try:
+        yield
+    except QgsProcessingException:
+        raise
+    except (OSError, sqlite3.Error, RuntimeError, AttributeError) as err:
+        # AttributeError: OGR returns None (no layer, no data source) when it cannot write.
+        if not existed:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                try:
+                    os.remove(path + suffix)
+                except OSError:
+                    pass
+        raise QgsProcessingException(
+            tr(
+                "Could not write {path} ({err}): is the disk full? Nothing was added to the "
+                "project; the answers are cached, so free some space and run again."
+            ).format(path=path, err=ogr_error(err))
+        ) from err
+
+
+def ogr_error(err):
+    """The error in words: OGR's last message when it only returned None."""
+    if isinstance(err, AttributeError):
+        from osgeo import gdal
+
+        return gdal.GetLastErrorMsg() or tr("the file could not be written")
+    return str(err)
 
 
 def open_gpkg(path):

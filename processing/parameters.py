@@ -179,16 +179,18 @@ class Connection:
     model: str = ""
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
+    reasoning: bool = False  # a reasoning model whatever its name (else: recognised by name)
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
     MODEL = "MODEL"
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
+    REASONING = "REASONING"
 
     @classmethod
     def add(cls, alg):
@@ -220,6 +222,13 @@ class ConnectionParameters:
                 maxValue=64,
             )
         )  # fmt: skip
+        alg.addParameter(
+            QgsProcessingParameterBoolean(
+                cls.REASONING,
+                tr("Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only"),
+                False,
+            )
+        )
 
     @classmethod
     def read(cls, alg, parameters, context):
@@ -231,7 +240,31 @@ class ConnectionParameters:
             model=alg.parameterAsString(parameters, cls.MODEL, context).strip(),
             api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
+            reasoning=alg.parameterAsBoolean(parameters, cls.REASONING, context),
         )
+
+
+class CacheParameter:
+    """CACHE: the SQLite file answers (and HERB's scores) are cached in; several runs, in
+    QGIS or qgis_process, may share one file at once."""
+
+    CACHE = "CACHE"
+
+    @classmethod
+    def add(cls, alg, label=None):
+        cache = QgsProcessingParameterFile(
+            cls.CACHE, label or tr("Answer cache (empty: the survey cache in the QGIS profile)"),
+            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
+        )  # fmt: skip
+        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
+        alg.addParameter(cache)
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        """The cache file's path: the parameter's, else the profile's survey cache."""
+        from .endpoints import default_cache_path
+
+        return alg.parameterAsFile(parameters, cls.CACHE, context) or default_cache_path()
 
 
 def read_url(alg, parameters, key, context):

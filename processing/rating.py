@@ -1,12 +1,14 @@
 """The survey's rating step: ask, turn answers into rated-point columns, write and load them."""
 
+import sqlite3
+
 import numpy as np
 from qgis.core import QgsProcessingContext, QgsProcessingException
 
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import tr
-from .endpoints import check_reachable, default_cache_path, model_label
+from .endpoints import check_reachable, default_cache_path, model_label, stopped_sentence
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
 from .languages import tagged
@@ -28,10 +30,11 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     """
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
-    from ..core.llm import EndpointError
+    from ..core.llm import EndpointError, EndpointStoppedError
     from ..core.multilingual import estimate_languages, specs_by_language, whole_run
     from ..core.survey import RunStats, SurveySpec, run_survey
 
+    greedy_only(endpoint, score_kind, feedback)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
     languages = list(languages)
     try:
@@ -88,6 +91,16 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 is_cancelled=feedback.isCanceled,
                 stats=stats[code],
             )
+        except EndpointStoppedError as err:
+            raise QgsProcessingException(stopped_sentence(err)) from err
+        except (sqlite3.Error, OSError) as err:  # the cache's writer: a full disk, a lost drive
+            raise QgsProcessingException(
+                tr(
+                    "The answer cache {path} could not be written ({err}): is the disk full? The "
+                    "answers stored before are kept; free some space, then Resume (or running "
+                    "again) continues."
+                ).format(path=cache.path, err=err)
+            ) from err
         except EndpointError as err:
             msg = tr("The endpoint refused the survey: {err}").format(err=err)
             raise QgsProcessingException(msg) from err
@@ -98,7 +111,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     n = len(lon)
     everything = [a for code in languages for a in answers[code]]
     kind, note = resolve_score_kind(score_kind, everything, endpoint)
-    if note:
+    if note and any(a.rating.answered for a in everything):  # only when answers came back
         feedback.pushInfo(note)
     with_language = tagged(languages)
     for code in languages:
@@ -146,6 +159,26 @@ def total_stats(stats):
         out.n_cached += s.n_cached
         out.n_failed += s.n_failed
     return out
+
+
+def greedy_only(endpoint, score_kind, feedback):
+    """Before anything is sent: a model known to give no log-probabilities (a reasoning model,
+    or logprobs off) has greedy ratings only; SCORE=expected is refused rather than run into an
+    empty score column, automatic is said to be greedy."""
+    if not (endpoint.is_reasoning() or endpoint.logprobs is False):
+        return
+    if score_kind == "expected":
+        raise QgsProcessingException(
+            tr("{model} gives no log-probabilities (a reasoning model), so it has no expected "
+               "value: choose the greedy rating or automatic for the score (SCORE).").format(
+                model=endpoint.model
+            )
+        )  # fmt: skip
+    feedback.pushInfo(
+        tr("Greedy ratings only: {model} gives no log-probabilities (a reasoning model).").format(
+            model=endpoint.model
+        )
+    )
 
 
 def resolve_score_kind(score_kind, answers, endpoint):

@@ -26,6 +26,7 @@ FAULTS = (
     "503",
     "reset",  # close the connection without an answer (TCP RST)
     "malformed",  # 200 with a body that is not JSON
+    "html",  # 200 with an HTML page (Content-Type text/html): a portal or proxy's login page
     "truncated",  # 200 with JSON cut in half
     "refusal",  # 200, the model declines to rate
     "empty_choices",  # 200 with "choices": []
@@ -205,9 +206,10 @@ class FaultServer:
                 # cap each connection at about 25 requests/s.
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-            def _send(self, status: int, payload: bytes, headers: dict | None = None):
+            def _send(self, status: int, payload: bytes, headers: dict | None = None,
+                      content_type: str = "application/json"):  # fmt: skip
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(payload)))
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
@@ -230,6 +232,12 @@ class FaultServer:
                     with server.lock:
                         server.n_echo_requests += 1
                         server.authorizations[self.headers.get("Authorization", "")] += 1
+                    if server.always == "html":  # a broken server before HERB's scorer too
+                        page = b"<!doctype html><html><body>Sign in</body></html>"
+                        return self._send(200, page, content_type="text/html")
+                    if server.always == "timeout":
+                        server.closing.wait(server.hang_s)
+                        return self._send(504, b'{"error":"late"}')
                     prompts = body.get("prompt") or []
                     prompts = [prompts] if isinstance(prompts, str) else prompts
                     return self._send(200, json.dumps(echo_response(prompts)).encode())
@@ -294,6 +302,9 @@ class FaultServer:
                     return
                 if fault == "malformed":
                     return self._send(200, b"<html>Bad Gateway</html>")
+                if fault == "html":
+                    page = b"<!doctype html><html><body>Sign in to continue</body></html>"
+                    return self._send(200, page, content_type="text/html; charset=utf-8")
                 if fault == "empty_choices":
                     return self._send(200, b'{"id":"x","object":"chat.completion","choices":[]}')
                 text = "I cannot provide ratings about places." if fault == "refusal" else None

@@ -373,6 +373,7 @@ class GeoBiasDock(QDockWidget):
         """'The survey stopped: <reason>; 8 of 20 answers are cached, Resume continues.'"""
         if reason[:1].isupper() and reason[1:2].islower():  # "The endpoint…" mid-sentence
             reason = reason[0].lower() + reason[1:]
+        reason = reason.rstrip(". ")  # a whole sentence from Processing (a stopped run)
         counts = None
         if self.plan is not None and self.plan.recount is not None:
             try:
@@ -382,6 +383,9 @@ class GeoBiasDock(QDockWidget):
                 log(f"could not count the cached answers: {e!r}", Qgis.MessageLevel.Warning)
         if counts is None:
             return tr("The survey stopped: {reason}.").format(reason=reason)
+        if "Resume" in reason:  # an early stop already says what Resume does: say it once
+            text = tr("The survey stopped: {reason}. {cached} of {total} answers are cached.")
+            return text.format(reason=reason, cached=counts[0], total=counts[1])
         return tr(
             "The survey stopped: {reason}; {cached} of {total} answers are cached, Resume "
             "continues."

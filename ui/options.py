@@ -105,6 +105,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             price_out=self.priceOutSpin.value(),
             concurrency=self.concurrencySpin.value(),
             rpm=self.rpmSpin.value(),
+            reasoning=self.reasoningCheck.isChecked(),
         )
 
     def store_form(self):
@@ -149,6 +150,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.priceOutSpin.setValue(e.price_out)
         self.concurrencySpin.setValue(e.concurrency)
         self.rpmSpin.setValue(e.rpm)
+        self.reasoningCheck.setChecked(e.reasoning)
         editable = not e.is_embedded
         for w in (
             self.nameEdit,

@@ -202,6 +202,7 @@ def connection_of(cfg, base_url=None):
         base_url=base_url or ("" if cfg.is_embedded else cfg.base_url),
         model=cfg.model,
         concurrency=cfg.concurrency,
+        reasoning=bool(getattr(cfg, "reasoning", False)),
     )
 
 
@@ -226,6 +227,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "MODEL": c.model,
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": c.concurrency,
+        "REASONING": c.reasoning,
         "PRESET": PROMPT_PRESETS.index(preset),
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),

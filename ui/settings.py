@@ -38,6 +38,7 @@ class EndpointConfig:
     price_out: float = 0.0  # per 1M completion tokens
     concurrency: int = 4
     rpm: float = 0.0  # requests per minute; 0 = unlimited
+    reasoning: bool = False  # a reasoning model GeoBias does not recognise by its name
 
     @property
     def is_embedded(self):
@@ -55,6 +56,7 @@ class EndpointConfig:
             constraint=preset.get("constraint"),
             concurrency=self.concurrency,
             rpm=self.rpm or None,
+            reasoning=True if self.reasoning else None,
             price_in=self.price_in or None,
             price_out=self.price_out or None,
         )
@@ -90,6 +92,7 @@ def load_endpoints(settings=None):
                 price_out=s.value(f"{p}/price_out", 0.0, type=float),
                 concurrency=s.value(f"{p}/concurrency", 4, type=int),
                 rpm=s.value(f"{p}/rpm", 0.0, type=float),
+                reasoning=s.value(f"{p}/reasoning", False, type=bool),
             )
         )
     return out

@@ -33,11 +33,11 @@ from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
 from ..endpoints import (
     api_key_from_auth,
-    default_cache_path,
     herb_model_label,
     local_scorer,
     make_scorer,
     probe_scorer,
+    stopped_sentence,
 )
 from ..herb_io import (
     format_c_table,
@@ -47,7 +47,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
-from ..parameters import MAY_CREATE, Connection, read_url
+from ..parameters import CacheParameter, Connection, read_url
 from ..progress import Later, RunProgress, herb_key, rate_book, step_text
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
@@ -188,12 +188,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 "REFERENCE_CODE", tr("Reproduce the published code's numbers (its bugs)"), False
             )
         )
-        cache = QgsProcessingParameterFile(
-            "CACHE", tr("Score cache (empty: the survey cache in the QGIS profile)"),
-            optional=True, fileFilter=tr("SQLite (*.sqlite)"),
-        )  # fmt: skip
-        cache.setMetadata({MAY_CREATE: True})  # a new cache file is created
-        self.addParameter(cache)
+        CacheParameter.add(self, tr("Score cache (empty: the survey cache in the QGIS profile)"))
         self.addParameter(
             QgsProcessingParameterBoolean(
                 "ESTIMATE_ONLY", tr("Only estimate (score nothing, write nothing)"), False
@@ -297,7 +292,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             api_key=api_key_from_auth(self.parameterAsString(parameters, "AUTH_CONFIG", context)),
             concurrency=self.parameterAsInt(parameters, "CONCURRENCY", context),
         )
-        cache_path = self.parameterAsFile(parameters, "CACHE", context) or default_cache_path()
+        cache_path = CacheParameter.read(self, parameters, context)
         try:
             from ...core.descriptors import validate_template
 
@@ -354,6 +349,9 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             try:
                 result = run_herb(spec, cache, progress, feedback.isCanceled, reference)
             except IncompleteScoresError as err:
+                if err.stopped is not None:
+                    sentence = stopped_sentence(err.stopped, tr("scores"))
+                    raise QgsProcessingException(sentence) from err
                 raise QgsProcessingException(
                     tr("{err} (scores so far are kept in the cache; nothing was written)").format(
                         err=err

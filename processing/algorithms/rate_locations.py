@@ -11,9 +11,11 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
+from ..gpkg import writing
 from ..parameters import (
     INPUT,
     OUTPUT,
+    CacheParameter,
     ConnectionParameters,
     PromptParameters,
     add_endpoint_parameters,
@@ -57,6 +59,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             )
         )
         add_endpoint_parameters(self)
+        CacheParameter.add(self)
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 OUTPUT, tr("Rated points GeoPackage"), tr("GeoPackage (*.gpkg)")
@@ -75,14 +78,16 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(connection, feedback) as ep:
             # rate() names the model and the time it should take before it starts.
+            cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
-                                languages=languages)  # fmt: skip
+                                cache_path, languages=languages)  # fmt: skip
             step_text(feedback, tr("Writing the rated layers…"))
-            uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
-            record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-            )
-        append_runs(path, language_records(record, languages, stats, template))
+            with writing(path):
+                uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
+                record = run_record(
+                    self.id(), parameters, started, ep, template, topics, n_points=len(lon)
+                )
+                append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         n_answered = int(sum(c["answered"].sum() for c in rated.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

@@ -11,13 +11,14 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
-from ..gpkg import write_table
+from ..gpkg import write_table, writing
 from ..languages import countries_of, tagged
 from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
+    CacheParameter,
     ConnectionParameters,
     PromptParameters,
     SamplingParameters,
@@ -53,6 +54,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
     def initAlgorithm(self, config=None):
         SamplingParameters.add(self)
         add_endpoint_parameters(self)
+        CacheParameter.add(self)
         TruthParameters.add(self)
         AnchorParameters.add(self)
         BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
@@ -97,8 +99,9 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         with running_endpoint(connection, feedback) as ep:
             # The requests fill the bar to 90; metrics and writing the rest (to 100 at the end).
             asking, said = PartFeedback(feedback, 0, 90), []
+            cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
-                                languages=languages, after=said)  # fmt: skip
+                                cache_path, languages=languages, after=said)  # fmt: skip
             step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
             for (topic, code), cols in rated.items():
@@ -123,11 +126,12 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             )
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
-        metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
-        if any(r.get("language") for r in rows):  # home bias read GeoNames' country languages
-            credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
-        append_runs(path, language_records(record, languages, stats, template))
+        with writing(path):  # a full disk: one sentence, no half-written file
+            uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+            metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+            if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
+                credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
+            append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
         feedback.setProgress(100)  # the bar ends before the summary (one stream in qgis_process)
         for line in said + [format_table(rows)]:

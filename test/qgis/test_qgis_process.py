@@ -588,6 +588,42 @@ def test_ablation_and_probes_with_the_embedded_model(qp, one_thread_model, tmp_p
     assert n == 2 and n_a + n_b + n_r + n_u == 2 and sorted(samples) == [0, 1]
 
 
+def test_two_qgis_process_surveys_share_one_cache_at_once(qp, data, tmp_path):
+    """Issue 23 item 5: two runs on the same points and the same CACHE file at the same time
+    both finish, the cache holds every answer once, and a third run sends nothing."""
+    cache = tmp_path / "shared.sqlite"
+    ds = ogr.Open(data["points"])  # kept: OGR's layer dies with its dataset
+    n_points = ds.GetLayer(0).GetFeatureCount()
+    ds = None
+    with FaultServer(delay_s=0.005) as fs:
+        endpoint = {"PROVIDER": 9, "BASE_URL": fs.base_url, "MODEL": "shared-cache",
+                    "CONCURRENCY": 4, "TOPICS": "Infant Mortality Rate"}  # fmt: skip
+
+        def args(name):
+            params = dict(endpoint, INPUT=data["points"], CACHE=cache, OUTPUT=tmp_path / name)
+            return [QGIS_PROCESS, "--json", "run", "geobias:ratelocations", "--",
+                    *(f"{k}={v}" for k, v in params.items())]  # fmt: skip
+
+        runs = [subprocess.Popen(args(f"run{i}.gpkg"), env=qp.env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for i in range(2)]  # fmt: skip
+        done = [p.communicate(timeout=900) for p in runs]
+        for p, (out, err) in zip(runs, done):
+            assert p.returncode == 0, err[-3000:]
+            assert "locked" not in out + err
+            assert json.loads(out[out.index("{") :])["results"]["N_ANSWERED"] == n_points
+        with sqlite3.connect(cache) as con:
+            rows, keys = con.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT key) FROM responses"
+            ).fetchone()
+            assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert rows == keys == n_points
+        sent = fs.n_requests
+        assert n_points <= sent <= 2 * n_points
+        third = qp.run("ratelocations", INPUT=data["points"], CACHE=cache,
+                       OUTPUT=tmp_path / "run3.gpkg", **endpoint)  # fmt: skip
+        assert third["N_ANSWERED"] == n_points and fs.n_requests == sent
+
+
 # --- issue 27: GeoBS scores and the benchmark card in the real qgis_process -------------------
 
 

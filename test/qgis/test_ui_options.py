@@ -117,3 +117,25 @@ def test_the_python_for_the_local_model_is_checked_and_saved(clean_settings, tmp
     assert embedded_python() == str(bare)
     QgsSettings().remove(PYTHON_SETTING)
     assert embedded_python() is None
+
+
+def test_the_reasoning_switch_is_saved_and_reaches_the_survey(clean_settings):
+    """Issue 23 item 3: a reasoning model by another name (an alias) can be surveyed."""
+    from geobias.ui.runner import rate_params, run_endpoint
+    from geobias.ui.settings import SurveySettings
+
+    page = GeoBiasOptionsPage()
+    page.add()
+    page.nameEdit.setText("alias")
+    page.modelCombo.setEditText("my-o3-deployment")
+    page.baseUrlEdit.setText("https://example.invalid/v1")
+    assert not page.reasoningCheck.isChecked()
+    page.reasoningCheck.setChecked(True)
+    page.apply()
+    (cfg,) = [e for e in gs.load_endpoints() if e.name == "alias"]
+    assert cfg.reasoning is True
+    assert run_endpoint(cfg).is_reasoning()  # the estimate's request body and cache key
+    assert rate_params(SurveySettings(), cfg, None, "out.gpkg")["REASONING"] is True
+    page = GeoBiasOptionsPage()  # shown again: the box is ticked
+    page.select([e.name for e in page.endpoints].index("alias"))
+    assert page.reasoningCheck.isChecked()

@@ -145,6 +145,19 @@ def test_failed_run_goes_to_the_message_bar_not_a_dialog(dock, monkeypatch, qgis
     assert dock.panel.runButton.isEnabled() and dock.panel.runButton.text() == "Resume survey"
 
 
+def test_a_broken_endpoint_stops_early_and_the_dock_says_resume_once(dock, monkeypatch):
+    # Every request gets an HTML page with status 200 (a proxy's login page): an early stop.
+    with FaultServer(plan={i: "html" for i in range(100)}) as fs:
+        setup_survey(dock, fs, "stub html", 12, truth=False)
+        pushed = capture_pushes(dock, monkeypatch)
+        run_once(dock, monkeypatch)
+        sent = fs.n_requests
+    text, _details = pushed[-1]
+    assert text.startswith("The survey stopped: stopped early") and "0 of 12" in text, text
+    assert text.count("Resume") == 1, text
+    assert sent <= 8, sent  # not 7 attempts for each of the 12 points
+
+
 def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
     # The failure of issue 9: a GEOS error raised in the background run, after the answers.
     from geobias.processing import rating
@@ -172,6 +185,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
 ):
     from geobias.core import embedded
     from geobias.host import model_install_line
+    from geobias.ui import dock as dock_module
     from geobias.ui.settings import EMBEDDED_NAME
 
     # The only Python found has no site-packages, so no xllamacpp (as on a stock QGIS).
@@ -182,13 +196,16 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
     with FaultServer() as fs:
         setup_survey(dock, fs, "no model", 3, truth=False)
     dock.survey.refresh_models({EMBEDDED_NAME})
-    pushed, confirmed = [], []
-    monkeypatch.setattr(dock, "push", lambda text, level=None, details=None: pushed.append(
-        (text, details)))  # fmt: skip
+    offered, logged, confirmed = [], [], []
+    # The message carries the one-click install; the details go to the GeoBias log.
+    monkeypatch.setattr(dock, "_push_with_button", lambda text, level, button=None: offered.append(
+        (text, button and button[0])))  # fmt: skip
+    monkeypatch.setattr(dock_module, "log", lambda text, level=None: logged.append(text))
     monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
     monkeypatch.setattr(runner, "sample_points", lambda *a, **k: pytest.fail("sampled"))
     dock.run()
     assert dock.panel.task is None and confirmed == []  # stopped before sampling and confirmation
-    ((text, details),) = pushed
+    ((text, label),) = offered
     assert "xllamacpp" in text and model_install_line() in text
-    assert f"{bare}: xllamacpp cannot be imported" in details
+    assert label == "Install local model…"
+    assert any(f"{bare}: xllamacpp cannot be imported" in t for t in logged)
