@@ -5,6 +5,8 @@ import os
 from qgis.core import QgsApplication, QgsSettings
 from qgis.PyQt.QtCore import QCoreApplication, QLocale, QTranslator
 
+from .core.messages import Message, message_of
+
 # pylupdate5 -tr-function tr files a bare tr("...") call under the "@default" context, so
 # translating in that context lets the .ts be generated from the code with no post-editing.
 CONTEXT = "@default"
@@ -35,14 +37,68 @@ def translate(context, text, disambiguation=None, n=-1):
     return out
 
 
+def message_text(error):
+    """What a user reads for `error` in the interface language.
+
+    A core `Message` (or an exception raised with one, core/messages.py) gives its English
+    template through tr() with its values, a value that is itself a message or an exception
+    translated the same way; any other exception or text gives str() (a KeyError its message).
+    """
+    message = message_of(error)
+    if message is None:
+        if isinstance(error, KeyError) and error.args:
+            return str(error.args[0])  # str(KeyError) is the repr of its message
+        return str(error if error is not None else "")
+    values = {
+        k: message_text(v) if isinstance(v, (BaseException, Message)) else v
+        for k, v in message.values.items()
+    }
+    try:
+        return tr(message.template).format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation with a broken field: English
+        return message.template.format(**values)
+
+
 def qgis_locale():
-    """The locale QGIS runs in: the user's override if set, else the system's."""
-    settings = QgsSettings()
-    if settings.value("locale/overrideFlag", False, type=bool):
-        name = settings.value("locale/userLocale", "", type=str)
-    else:
-        name = QLocale.system().name()
+    """The language QGIS's interface runs in: `--lang xx` on its command line, else the override
+    locale of its options, else the system's.
+
+    QGIS (3.22+) keeps the language it chose at start-up, command line first, in
+    QgsApplication.translation(); without one (a bare QgsApplication: tests, scripts) the
+    settings decide as QGIS's own start-up would.
+    """
+    app = QgsApplication.instance()
+    name = (app.translation() if app is not None else "") or ""
+    if not name:
+        settings = QgsSettings()
+        if settings.value("locale/overrideFlag", False, type=bool):
+            name = settings.value("locale/userLocale", "", type=str)
+        else:
+            name = QLocale.system().name()
     return (name or "en")[:2]
+
+
+def number_locale():
+    """The locale numbers are written in: the one chosen in QGIS's options (override, "Locale
+    (numbers, date and currency formats)"), else the interface language's, so a French sentence
+    never carries "510,065,622". Digit groups are always shown (a fresh QLocale), whatever
+    QGIS's "show group separator" option does to its own default locale."""
+    settings = QgsSettings()
+    chosen = settings.value("locale/overrideFlag", False, type=bool) and settings.value(
+        "locale/globalLocale", "", type=str
+    )
+    locale = QLocale()
+    language = qgis_locale()
+    if not chosen and locale.name()[:2] != language:
+        locale = QLocale(language)
+    if locale.language() == QLocale.Language.C:  # no locale at all (a bare environment)
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return QLocale(locale.name())
+
+
+def number(value, decimals=0):
+    """`value` with `decimals` decimals in number_locale()'s format ("510 065 622", "-12,5")."""
+    return number_locale().toString(float(value), "f", decimals)
 
 
 def install_translator(locale=None):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .cache import SurveyCache
 from .llm import ChatClient, Endpoint, normalise_base_url
+from .messages import Message
 
 BATCH_URL = "/v1/chat/completions"
 MAX_REQUESTS = 50_000  # requests per input file (OpenAI Batch API)
@@ -83,7 +84,7 @@ def write_batches(
     """Write requests as Batch JSONL: one series of files per endpoint and model, each file at
     most `max_requests` lines and `max_bytes` bytes, named <stem>-<model>-<part>.jsonl."""
     if max_requests < 1 or max_bytes < 1:
-        raise ValueError("max_requests and max_bytes must be positive")
+        raise ValueError(Message("batch.caps"))
     groups: dict[tuple[str, str], list[tuple[str, dict]]] = {}
     for ep, key, body in requests_:
         groups.setdefault((normalise_base_url(ep.base_url), ep.model), []).append((key, body))
@@ -101,7 +102,7 @@ def write_batches(
             line = {"custom_id": key, "method": "POST", "url": url, "body": body}
             data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
             if len(data) > max_bytes:
-                raise ValueError(f"one request is {len(data)} bytes, over the {max_bytes} cap")
+                raise ValueError(Message("batch.too_big", n=len(data), cap=max_bytes))
             full = current is not None and (
                 current.n_requests >= max_requests or current.n_bytes + len(data) > max_bytes
             )
@@ -160,9 +161,9 @@ def read_batch(path: str) -> BatchOutput:
             try:
                 row = json.loads(line)
             except ValueError as e:
-                raise ValueError(f"{path}:{n}: not JSON") from e
+                raise ValueError(Message("batch.not_json", path=path, line=n)) from e
             if not isinstance(row, dict) or not row.get("custom_id"):
-                raise ValueError(f"{path}:{n}: no custom_id (not a batch output line)")
+                raise ValueError(Message("batch.no_id", path=path, line=n))
             n_lines += 1
             key = row["custom_id"]
             response = row.get("response") or {}

@@ -10,6 +10,7 @@ import threading
 import time
 
 from .llm import Endpoint, normalise_base_url
+from .messages import Message
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -81,9 +82,7 @@ class SurveyCache:
             with self._lock:
                 retry_locked(lambda: con.executescript(_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
-            raise CacheError(
-                f"the survey cache {path} cannot be used ({e}); move it away to start a new one"
-            ) from e
+            raise CacheError(Message("cache.survey", path=path, reason=e)) from e
 
     def _con(self) -> sqlite3.Connection:
         """One connection per thread (sqlite3 connections must not be shared across threads)."""
@@ -214,7 +213,7 @@ class ScoreCache(SurveyCache):
                 con = self._con()
                 retry_locked(lambda: con.executescript(_SCORES_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
-            raise CacheError(f"the score cache {path} cannot be used ({e})") from e
+            raise CacheError(Message("cache.scores", path=path, reason=e)) from e
 
     def get_scores(self, scorer: str, model: str, rule: str, sentences) -> dict[str, float]:
         """Stored scores of the given sentences (missing ones are absent from the dict)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .messages import Message
 from .metrics import mean_rank, mean_rank_error
 
 # The pivoted metrics, in the order of the paper's tables, with their titles. r2_truth is
@@ -106,7 +107,7 @@ def pivot(records, metric: str, models=None, topics=None) -> Pivot:
         if m not in col or t not in row:
             continue
         if (m, t) in seen:
-            raise ValueError(f"model {m!r} has two results for topic {t!r}")
+            raise ValueError(Message("compare.twice", model=m, topic=t))
         seen.add((m, t))
         v = r.get(metric)
         values[row[t], col[m]] = np.nan if v is None else float(v)
@@ -200,7 +201,7 @@ def align(scores: list[Scores]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
 def mean_ranks(scores: list[Scores]) -> MeanRanks:
     """Mean rank and mean rank error across the models (each model ranked on its own points)."""
     if not scores:
-        raise ValueError("no model to compare")
+        raise ValueError(Message("compare.none"))
     lon, lat, matrix, truth = align(scores)
     ranks = mean_rank(list(matrix))
     errors = mean_rank_error(list(matrix), truth)
@@ -212,7 +213,7 @@ def mean_ranks(scores: list[Scores]) -> MeanRanks:
 def change_from(p: Pivot, base: str) -> Pivot:
     """Each column minus the `base` column (Appendix A.3: the change from the whole prompt)."""
     if base not in p.models:
-        raise ValueError(f"no column {base!r} to take the change from")
+        raise ValueError(Message("compare.no_base", base=base))
     ref = p.values[:, [p.models.index(base)]]
     return replace(p, metric=f"{p.metric}_change", values=p.values - ref, label="")
 

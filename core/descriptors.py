@@ -6,6 +6,8 @@ import os
 import string
 from dataclasses import dataclass
 
+from .messages import Message
+
 # The bundled list (resources/herb/descriptors.txt); core must not import the plugin's paths.py.
 DESCRIPTORS_FILE = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -52,14 +54,14 @@ def parse_descriptors(text: str, where: str = "descriptor list") -> list[Descrip
         elif len(parts) == 2:
             topic, word = parts
         else:
-            raise DescriptorError(f"{where}, line {n}: expected 'topic<TAB>word', got {raw!r}")
+            raise DescriptorError(Message("descriptors.line", where=where, line=n, raw=raw))
         if not word or not topic:
-            raise DescriptorError(f"{where}, line {n}: empty word or topic in {raw!r}")
+            raise DescriptorError(Message("descriptors.empty_line", where=where, line=n, raw=raw))
         if any(c in word for c in "{}\n\r"):
-            raise DescriptorError(f"{where}, line {n}: braces or line breaks in word {word!r}")
+            raise DescriptorError(Message("descriptors.braces", where=where, line=n, word=word))
         out.append(Descriptor(word, topic))
     if not out:
-        raise DescriptorError(f"{where} has no descriptors")
+        raise DescriptorError(Message("descriptors.none", where=where))
     return out
 
 
@@ -70,7 +72,7 @@ def load_descriptors(path: str | None = None) -> list[Descriptor]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise DescriptorError(f"cannot read descriptor list {path}: {e}") from e
+        raise DescriptorError(Message("descriptors.unreadable", path=path, reason=e)) from e
     return parse_descriptors(text, where=path)
 
 
@@ -90,24 +92,22 @@ def topic_columns(descriptors: list[Descriptor]) -> dict[str, list[int]]:
 def validate_template(template: str) -> str:
     """Check a sentence template: exactly the fields {region} and {descriptor}, each once."""
     if not isinstance(template, str) or not template.strip():
-        raise DescriptorError("the sentence template is empty")
+        raise DescriptorError(Message("descriptors.empty_template"))
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as e:
         raise DescriptorError(
-            f"malformed template {template!r}: {e} (write literal braces as {{{{ and }}}})"
+            Message("descriptors.malformed", template=template, reason=e)
         ) from None
     fields = [f for _lit, f, _spec, _conv in parsed if f is not None]
     for f in fields:
         if f not in ("region", "descriptor"):
-            raise DescriptorError(
-                f"unknown field {{{f}}} in template {template!r}; use {{region}} and {{descriptor}}"
-            )
+            raise DescriptorError(Message("descriptors.unknown_field", field=f, template=template))
     for f in ("region", "descriptor"):
         if fields.count(f) != 1:
-            raise DescriptorError(f"template {template!r} must contain {{{f}}} exactly once")
+            raise DescriptorError(Message("descriptors.field_once", template=template, field=f))
     if any(spec or conv for _lit, f, spec, conv in parsed if f is not None):
-        raise DescriptorError(f"template {template!r}: no format specs or conversions allowed")
+        raise DescriptorError(Message("descriptors.no_specs", template=template))
     return template
 
 
@@ -120,7 +120,7 @@ def validate_region_name(name: str) -> str:
     """A region name usable in a sentence: one line, not empty, not absurdly long."""
     text = " ".join(str(name).split())
     if not text:
-        raise DescriptorError("a region has an empty name")
+        raise DescriptorError(Message("descriptors.empty_region"))
     if len(text) > MAX_SENTENCE_CHARS // 2:
-        raise DescriptorError(f"region name too long ({len(text)} characters): {text[:60]}...")
+        raise DescriptorError(Message("descriptors.long_region", n=len(text), start=text[:60]))
     return text

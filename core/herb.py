@@ -16,6 +16,7 @@ import numpy as np
 
 from .descriptors import Descriptor, topic_columns
 from .hierarchy import Hierarchy
+from .messages import Message
 
 _EXACT_MAX = 512  # clusters up to this size: float64 distances; above: float32 Gram blocks
 _BLOCK = 256  # rows per block of a cluster's pairwise distances (fastest here: fits the cache)
@@ -150,7 +151,7 @@ def normalise_rows(s: np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(s, axis=1)
     if np.any(norm == 0) or not np.all(np.isfinite(norm)):
         bad = np.flatnonzero((norm == 0) | ~np.isfinite(norm))
-        raise AggregationError(f"score rows {list(bad[:5])} are zero or not finite")
+        raise AggregationError(Message("herb.zero_rows", rows=list(bad[:5])))
     return s / norm[:, None]
 
 
@@ -424,16 +425,16 @@ def aggregate(
     z = np.asarray(z, dtype=np.float64)
     if s.ndim != 2 or s.shape != (len(h), len(descriptors)):
         raise AggregationError(
-            f"scores must be (regions, descriptors) = ({len(h)}, {len(descriptors)}), got {s.shape}"
+            Message("herb.score_shape", regions=len(h), descriptors=len(descriptors), shape=s.shape)
         )
     if z.shape != (len(h),):
-        raise AggregationError(f"z must have one value per region ({len(h)}), got {z.shape}")
+        raise AggregationError(Message("herb.z_shape", regions=len(h), shape=z.shape))
     missing = np.flatnonzero(~np.isfinite(s).all(axis=1) | ~np.isfinite(z))
     if missing.size:
         names = ", ".join(h.names[i] for i in missing[:5])
-        raise AggregationError(f"{missing.size} regions lack scores (e.g. {names})")
+        raise AggregationError(Message("herb.missing_scores", n=missing.size, names=names))
     if len(h) == 0:
-        raise AggregationError("the hierarchy has no regions")
+        raise AggregationError(Message("herb.no_regions"))
     kids = h.children()
     tree = _Tree(h, kids)
     # Everything after the scores' check is independent work: the main aggregation, each topic

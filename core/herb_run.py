@@ -26,6 +26,7 @@ from .descriptors import (
 from .engine import Counts, Engine, EngineSettings, FailureStreak, Progress, Step
 from .herb import HerbResult, aggregate
 from .hierarchy import Hierarchy
+from .messages import Message
 from .rates import MeasuredRate, Remembered, TimeLeft, time_left
 from .scorers import Scored, ScorerError, SentenceScorer
 
@@ -115,7 +116,7 @@ def plan(spec: HerbSpec) -> SentencePlan:
     """Validate the template, descriptors and names; build the unique sentence list."""
     template = validate_template(spec.template)
     if not spec.descriptors:
-        raise ValueError("no descriptors")
+        raise ValueError(Message("herb.no_descriptors"))
     index: dict[str, int] = {}
 
     def add(text: str) -> int:
@@ -326,7 +327,7 @@ def score(
         stopped = EndpointStoppedError(*tripped, host.host if host is not None else "the server")
         raise IncompleteScoresError(f"the scorer {stopped}", table, stopped)
     if outcome.stopped:
-        raise IncompleteScoresError(f"the scorer stopped working: {outcome.stopped}", table)
+        raise IncompleteScoresError(Message("herb.scorer_stopped", reason=outcome.stopped), table)
     return table
 
 
@@ -347,10 +348,11 @@ def run(
     """Score (through the cache) and aggregate; IncompleteScoresError if a score is missing."""
     table = score(spec, cache, progress, is_cancelled)
     if not table.complete:
-        why = "cancelled" if table.cancelled else f"{len(table.failures)} sentences failed"
+        n = len(table.failures)
+        why = Message("http.cancelled") if table.cancelled else Message("herb.failed", n=n)
         example = next(iter(table.failures.items()), None)
-        detail = f" (e.g. {example[0]!r}: {example[1]})" if example else ""
-        message = f"scoring incomplete: {why}{detail}; run again to resume"
+        detail = Message("herb.example", sentence=example[0], error=example[1]) if example else ""
+        message = Message("herb.incomplete", why=why, detail=detail)
         raise IncompleteScoresError(message, table)
     return aggregate(
         spec.hierarchy,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .messages import Message
 from .wording import listing
 
 __all__ = [
@@ -59,9 +60,9 @@ class Hierarchy:
         n = len(self.ids)
         self.parent = np.asarray(self.parent, dtype=np.int32)
         if len(self.names) != n or len(self.parent) != n:
-            raise HierarchyError("ids, names and parent must have the same length")
+            raise HierarchyError(Message("herb.lengths"))
         if n and (self.parent.min() < -1 or self.parent.max() >= n):
-            raise HierarchyError("a parent row is out of range")
+            raise HierarchyError(Message("herb.parent_range"))
         self.depth = _depths(self.parent)
         if n and not self.level_names:
             self.level_names = tuple(f"level {i}" for i in range(int(self.depth.max()) + 1))
@@ -144,17 +145,17 @@ class Hierarchy:
             wanted = set(top)
             unknown = wanted - {self.names[i] for i in np.flatnonzero(self.depth == 0)}
             if unknown:
-                raise HierarchyError(f"no top-level region named {listing(sorted(unknown))}")
+                raise HierarchyError(Message("herb.no_top_region", names=listing(sorted(unknown))))
             top_of = self.top_ancestor()
             keep &= np.array([self.names[t] in wanted for t in top_of], dtype=bool)
         bottom = self.depth == self.n_levels - 1
         if min_population is not None:
             if self.population is None:
-                raise HierarchyError("this hierarchy has no populations")
+                raise HierarchyError(Message("herb.no_population"))
             keep &= ~(bottom & (self.population < min_population))
         if max_bottom is not None:
             if max_bottom < 0:
-                raise HierarchyError("max_bottom must be >= 0")
+                raise HierarchyError(Message("herb.max_bottom"))
             pop = self.population if self.population is not None else np.zeros(len(self))
             for kids in self.children()[: len(self)]:
                 kids = kids[keep[kids] & bottom[kids]]
@@ -206,25 +207,27 @@ class Hierarchy:
         names = [" ".join(str(n).split()) for n in names]
         parent_ids = [_id_text(p) for p in parent_ids]
         if not (len(ids) == len(names) == len(parent_ids)):
-            raise HierarchyError("ids, names and parent ids must have the same length")
+            raise HierarchyError(Message("herb.id_lengths"))
         row = {}
         for i, rid in enumerate(ids):
             if rid == "":
-                raise HierarchyError(f"region {names[i]!r} (row {i + 1}) has no id")
+                raise HierarchyError(Message("herb.no_id", name=names[i], row=i + 1))
             if rid in row:
-                raise HierarchyError(f"duplicate region id {rid!r} (rows {row[rid] + 1}, {i + 1})")
+                raise HierarchyError(
+                    Message("herb.duplicate_id", id=rid, first=row[rid] + 1, second=i + 1)
+                )
             row[rid] = i
         for i, name in enumerate(names):
             if not name:
-                raise HierarchyError(f"region {ids[i]!r} has an empty name")
+                raise HierarchyError(Message("herb.empty_name", id=ids[i]))
         parent = np.empty(len(ids), dtype=np.int32)
         for i, p in enumerate(parent_ids):
             if p == "":
                 parent[i] = -1
             elif p not in row:
-                raise HierarchyError(f"region {names[i]!r} has unknown parent id {p!r}")
+                raise HierarchyError(Message("herb.unknown_parent", name=names[i], parent=p))
             elif p == ids[i]:
-                raise HierarchyError(f"region {names[i]!r} is its own parent")
+                raise HierarchyError(Message("herb.own_parent", name=names[i]))
             else:
                 parent[i] = row[p]
         pop = None if population is None else np.asarray(population, dtype=np.float64)
@@ -257,9 +260,7 @@ def _depths(parent: np.ndarray) -> np.ndarray:
             break
         depth[ready] = d
     bad = np.flatnonzero(depth < 0)
-    raise HierarchyError(
-        f"the parent links form a cycle (rows {listing((bad[:5] + 1).tolist(), quote='')}...)"
-    )
+    raise HierarchyError(Message("herb.cycle", rows=listing((bad[:5] + 1).tolist(), quote="")))
 
 
 _GEONAMES_CACHE: dict = {}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .messages import Message
 from .multiple_testing import benjamini_hochberg
 from .spatial_weights import Weights, knn_weights
 
@@ -37,18 +38,18 @@ NO_NEIGHBOURS = "no neighbours"
 def _standardised(y) -> np.ndarray:
     y = np.asarray(y, dtype=float).ravel()
     if not np.isfinite(y).all():
-        raise ValueError("every unit needs a finite value (leave the others out)")
+        raise ValueError(Message("hotspots.finite"))
     sd = y.std()
     if not sd > 0:
-        raise ValueError("the values are constant: there is nothing to cluster")
+        raise ValueError(Message("hotspots.constant"))
     return (y - y.mean()) / sd
 
 
 def _check(y: np.ndarray, w: Weights) -> None:
     if len(y) != w.n:
-        raise ValueError(f"{len(y)} values for {w.n} units")
+        raise ValueError(Message("hotspots.count", n=len(y), units=w.n))
     if len(y) < 3:
-        raise ValueError("local statistics need at least 3 units")
+        raise ValueError(Message("hotspots.three"))
 
 
 def _fold(larger: np.ndarray, permutations: int) -> np.ndarray:
@@ -207,7 +208,7 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
     ws = w.row_standardised()
     s0 = ws.sum()
     if not s0 > 0:
-        raise ValueError("no unit has a neighbour")
+        raise ValueError(Message("hotspots.no_neighbour"))
     zz = z @ z
     value = float(n / s0 * (z @ (ws @ z)) / zz)
     expected = -1.0 / (n - 1)

@@ -28,6 +28,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import requests.certs
 import urllib3
 
+from .messages import MESSAGES, Message
 from .wording import plain_reason
 
 __all__ = [
@@ -49,10 +50,7 @@ __all__ = [
     "proxy_for",
 ]
 
-PROXY_AUTH = (
-    "the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user "
-    "and password (in QGIS: Settings > Options > Network)"
-)
+PROXY_AUTH = MESSAGES["http.proxy_auth"]
 # Statuses worth another attempt: timeouts, conflicts, rate limits, server and gateway faults.
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
 
@@ -225,10 +223,7 @@ def pool_manager(url: str, proxy: str | None, ca_certs: str | None, maxsize: int
         try:
             from urllib3.contrib.socks import SOCKSProxyManager
         except ImportError as e:  # urllib3's SOCKS support needs PySocks
-            raise EndpointError(
-                f"the proxy {hide_password(via)} is a SOCKS proxy, which needs the PySocks "
-                "package (pip install PySocks); or set an HTTP proxy"
-            ) from e
+            raise EndpointError(Message("http.socks", proxy=hide_password(via))) from e
         return SOCKSProxyManager(urlunsplit(parts), **options)
     headers = {}
     if parts.username is not None:
@@ -448,11 +443,11 @@ class HttpClient:
                 preload_content=True,
             )  # fmt: skip
         except urllib3.exceptions.SSLError as e:
-            raise EndpointError(f"TLS failure talking to {self.host}: {_reason(e)}") from e
+            raise EndpointError(Message("http.tls", host=self.host, reason=_reason(e))) from e
         except urllib3.exceptions.ProxyError as e:
             if "407" in str(e):  # an HTTPS tunnel refused: every request would be
-                raise EndpointError(PROXY_AUTH.format(host=self.host)) from e
-            raise TransientError(f"proxy: {_reason(e)}") from e
+                raise EndpointError(Message("http.proxy_auth", host=self.host)) from e
+            raise TransientError(Message("http.proxy", reason=_reason(e))) from e
         except urllib3.exceptions.TimeoutError as e:
             cause = Cause("timeout", timeout=read)
             raise TransientError(plain_reason(e), cause=cause) from e
@@ -463,16 +458,13 @@ class HttpClient:
             with self._lock:
                 self.n_requests += 1
 
-    def refused(self, status: int) -> str:
+    def refused(self, status: int) -> Message:
         """What a 401/403 means: the API key, or (behind a proxy, which may answer it) maybe
         the proxy's credentials."""
-        text = f"{self.host} refused the API key (HTTP {status})"
         if self.via:
-            text += (
-                f" or the proxy {hide_password(self.via)} refused its credentials (in QGIS: "
-                "Settings > Options > Network)"
-            )
-        return text
+            return Message("http.refused_key_or_proxy", host=self.host, status=status,
+                           proxy=hide_password(self.via))  # fmt: skip
+        return Message("http.refused_key", host=self.host, status=status)
 
     def json_of(self, response, url: str) -> dict:
         """The JSON of a response, or the error its status means.
@@ -493,16 +485,26 @@ class HttpClient:
             except ValueError as e:
                 kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
                 cause = Cause("content", 200, kind, detail="malformed JSON")
-                raise TransientError(f"malformed JSON from {self.host}", cause=cause) from e
+                raise TransientError(
+                    Message("http.malformed_json", host=self.host), cause=cause
+                ) from e
         text = response.data[:300].decode("utf-8", "replace")
         if status == 407:
-            raise EndpointError(PROXY_AUTH.format(host=self.host))
+            raise EndpointError(Message("http.proxy_auth", host=self.host))
         if status in (401, 403):
-            raise EndpointError(f"{self.refused(status)}: {text}")
+            raise EndpointError(
+                Message("http.refused_text", refused=self.refused(status), text=text)
+            )
         if status in RETRY_STATUS:
             retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise TransientError(f"HTTP {status}: {text}", retry_after, Cause("status", status))
-        raise RequestError(f"{url} answered HTTP {status}: {text}", Cause("status", status))
+            raise TransientError(
+                Message("http.status", status=status, text=text),
+                retry_after,
+                Cause("status", status),
+            )
+        raise RequestError(
+            Message("http.url_status", url=url, status=status, text=text), Cause("status", status)
+        )
 
     def backoff(self, attempt: int, retry_after: float | None) -> float:
         """Seconds to wait before attempt `attempt + 1` (module docstring's formula)."""
@@ -542,14 +544,14 @@ class HttpClient:
         for i in range(self.max_retries + 1):
             self._check_watch()
             if self.rpm and not self.rpm.acquire(1, is_cancelled):
-                raise RequestError("cancelled")
+                raise RequestError(Message("http.cancelled"))
             if self.tpm and not self.tpm.acquire(tokens, is_cancelled):
-                raise RequestError("cancelled")
+                raise RequestError(Message("http.cancelled"))
             try:
                 result = attempt()
             except TransientError as e:
                 self._observe(e.cause)
-                last = str(e)
+                last = e
                 if i == self.max_retries:
                     break
                 # After a timeout the wait has already been long: retry at once (a hung server
@@ -561,7 +563,7 @@ class HttpClient:
                 deadline = time.monotonic() + delay
                 while time.monotonic() < deadline:
                     if is_cancelled is not None and is_cancelled():
-                        raise RequestError(f"cancelled after: {last}") from None
+                        raise RequestError(Message("http.cancelled_after", last=last)) from None
                     self._check_watch()
                     time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
                 continue
@@ -571,7 +573,7 @@ class HttpClient:
             if self.watch is not None:
                 self.watch.attempt(None)
             return result
-        raise RequestError(f"no answer after {self.max_retries + 1} attempts: {last}")
+        raise RequestError(Message("http.no_answer", attempts=self.max_retries + 1, last=last))
 
     def _observe(self, cause: Cause | None) -> None:
         """Tell the run's failure policy how an attempt failed; raise once it stops the run."""
@@ -610,18 +612,18 @@ class HttpClient:
         try:
             r = self.send("GET", url, read_timeout=min(30.0, self.timeout))
         except TransientError as e:
-            raise EndpointError(f"cannot reach {self.host}: {e}") from e
+            raise EndpointError(Message("http.unreachable", host=self.host, reason=e)) from e
         if r.status == 407:
-            raise EndpointError(PROXY_AUTH.format(host=self.host))
+            raise EndpointError(Message("http.proxy_auth", host=self.host))
         if r.status in (401, 403):
             raise EndpointError(self.refused(r.status))
         if r.status != 200:
             text = r.data[:300].decode("utf-8", "replace")
-            raise EndpointError(f"{url} answered HTTP {r.status}: {text}")
+            raise EndpointError(Message("http.url_status", url=url, status=r.status, text=text))
         try:
             return json.loads(r.data)
         except ValueError as e:
-            raise EndpointError(f"{url} did not answer JSON") from e
+            raise EndpointError(Message("http.not_json", url=url)) from e
 
     def close(self) -> None:
         """Close pooled connections."""

@@ -23,6 +23,7 @@ from .http_client import (
     parse_retry_after,
     proxy_for,
 )
+from .messages import Message
 from .wording import listing
 
 __all__ = [
@@ -224,7 +225,7 @@ def completion_from_response(resp: dict) -> Completion:
     choices = resp.get("choices") if isinstance(resp, dict) else None
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         cause = Cause("content", 200, "JSON without choices", detail="no choices")
-        raise TransientError("response has no choices", cause=cause)
+        raise TransientError(Message("llm.no_choices"), cause=cause)
     choice = choices[0]
     message = choice.get("message")
     if message is None and "text" in choice:  # the completions API
@@ -248,7 +249,7 @@ def _is_model_error(status: int, text: str) -> bool:
     )
 
 
-def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
+def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> Message:
     """A clear message for an endpoint that rejects a parameter GeoBias sends."""
     param = ""
     try:
@@ -257,18 +258,10 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> str:
     except (ValueError, AttributeError):
         pass
     sent = ", ".join(k for k in wire if k not in ("model", "messages"))
-    hint = (
-        "GeoBias recognised it as a reasoning model and sent only what those accept."
-        if ep.is_reasoning()
-        else "If this is a reasoning model (o-series, GPT-5, or an alias of one), tick "
-        "'Reasoning model' for the endpoint (Settings > Options > GeoBias; REASONING in "
-        "Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs."
-    )
-    what = f"parameter {param!r}" if param else "a parameter"
-    return (
-        f"{ep.host()} rejects {what} for model {ep.model!r} (HTTP 400; GeoBias sent {sent}): "
-        f"{text} {hint}"
-    )
+    hint = Message("llm.hint_reasoning" if ep.is_reasoning() else "llm.hint_not_reasoning")
+    what = Message("llm.param", param=param) if param else Message("llm.a_param")
+    return Message("llm.unsupported", host=ep.host(), what=what, model=ep.model, sent=sent,
+                   text=text, hint=hint)  # fmt: skip
 
 
 class ChatClient:
@@ -289,7 +282,7 @@ class ChatClient:
     def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
         self.endpoint = endpoint
         if endpoint.api not in APIS:
-            raise ValueError(f"unknown api {endpoint.api!r}; use one of {listing(APIS)}")
+            raise ValueError(Message("llm.unknown_api", api=endpoint.api, known=listing(APIS)))
         path = "/completions" if endpoint.api == "completions" else "/chat/completions"
         self.url = normalise_base_url(endpoint.base_url) + path
         self.http = HttpClient.from_endpoint(
@@ -340,8 +333,9 @@ class ChatClient:
             body["response_format"] = {"type": "json_schema", "json_schema": ANSWER_JSON_SCHEMA}
         elif ep.constraint is not None:
             raise ValueError(
-                f"unknown constraint {ep.constraint!r}; use one of {listing(CONSTRAINTS)}"
-            )
+                Message("llm.unknown_constraint", constraint=ep.constraint,
+                        known=listing(CONSTRAINTS))
+            )  # fmt: skip
         return body
 
     def _wire_body(self, body: dict) -> dict:
@@ -373,29 +367,30 @@ class ChatClient:
         text = r.data[:500].decode("utf-8", "replace")
         if status in (401, 403):
             raise EndpointError(
-                f"{self.http.refused(status)}: check the key and access to model {ep.model!r}. "
-                f"{text}"
-            )
+                Message("llm.refused_model", refused=self.http.refused(status), model=ep.model,
+                        text=text)
+            )  # fmt: skip
         if status == 404 or _is_model_error(status, text):
             raise EndpointError(
-                f"{self.url} answered HTTP {status}: wrong base URL or unknown model "
-                f"{ep.model!r}. {text}"
+                Message("llm.wrong_model", url=self.url, status=status, model=ep.model, text=text)
             )
         if status in RETRY_STATUS:
             raise TransientError(
-                f"HTTP {status}: {text}",
+                Message("http.status", status=status, text=text),
                 parse_retry_after(r.headers.get("Retry-After")),
                 Cause("status", status),
             )
         if status == 400 and "logprob" in text.lower() and "logprobs" in wire:
             with self._lock:
                 self.logprobs_supported = False
-            raise TransientError("endpoint rejects logprobs; continuing greedy", 0.0)
+            raise TransientError(Message("llm.no_logprobs"), 0.0)
         if status == 400 and "unsupported" in text.lower() and self.n_answers == 0:
             # Every request would be rejected the same way: stop instead of "finishing" a survey
             # with zero answers.
             raise EndpointError(_unsupported_message(ep, wire, text))
-        raise RequestError(f"HTTP {status}: {text}", Cause("status", status))
+        raise RequestError(
+            Message("http.status", status=status, text=text), Cause("status", status)
+        )
 
     def post(self, body: dict, is_cancelled=None) -> Completion:
         """Send one body with limits and retries.

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .messages import Message
+
 
 def _values(x) -> np.ndarray:
     """Float array with non-finite values turned into NaN."""
@@ -85,7 +87,7 @@ def rank_error(rating, truth, _truth_order=None) -> np.ndarray:
     """rank(rating) - rank(truth) over points having both (> 0: overestimate); NaN elsewhere."""
     x, y = _values(rating), _values(truth)
     if x.shape != y.shape:
-        raise ValueError(f"rating and truth differ in length: {x.shape} vs {y.shape}")
+        raise ValueError(Message("metrics.lengths", x=x.shape, y=y.shape))
     both = ~np.isnan(x) & ~np.isnan(y)
     out = np.full(x.shape, np.nan)
     out[both] = fractional_rank(x[both])
@@ -232,9 +234,9 @@ def spearman(
     """
     x, y = _values(x), _values(y)
     if x.shape != y.shape:
-        raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+        raise ValueError(Message("metrics.xy_lengths", x=x.shape, y=y.shape))
     if clusters is not None and len(clusters) != len(x):
-        raise ValueError(f"clusters and x differ in length: {len(clusters)} vs {len(x)}")
+        raise ValueError(Message("metrics.cluster_lengths", clusters=len(clusters), x=len(x)))
     if np.isnan(x).all():
         return _nan_correlation(0, "no ratings (nothing answered)")
     if np.isnan(y).all():
@@ -267,7 +269,7 @@ def pearson_r2(x, y) -> float:
     3 pairs or either side is constant."""
     x, y = _values(x), _values(y)
     if x.shape != y.shape:
-        raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+        raise ValueError(Message("metrics.xy_lengths", x=x.shape, y=y.shape))
     both = ~np.isnan(x) & ~np.isnan(y)
     if both.sum() < 3:
         return np.nan
@@ -415,7 +417,7 @@ def _stack(ratings_by_model) -> np.ndarray:
     if not rows:
         return np.empty((0, 0))
     if len({len(r) for r in rows}) > 1:
-        raise ValueError("every model needs ratings for the same points")
+        raise ValueError(Message("metrics.same_points"))
     return np.vstack(rows)
 
 

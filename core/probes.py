@@ -16,6 +16,7 @@ import numpy as np
 
 from .cache import SurveyCache
 from .llm import ChatClient, Endpoint
+from .messages import Message
 from .metrics import spearman
 from .ratings import is_refusal
 from .survey import RunStats, run_requests
@@ -90,7 +91,7 @@ def choice_prompts(a: str, b: str, activities, template: str = CHOICE_TEMPLATE) 
     """One prompt per activity; the template has {a}, {b} and {activity}."""
     for name in ("{a}", "{b}", "{activity}"):
         if name not in template:
-            raise ValueError(f"the choice template needs {name}")
+            raise ValueError(Message("probes.needs", name=name))
     return [template.format(a=a, b=b, activity=act) for act in activities]
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .messages import Message
 from .wording import listing
 
 PLACEHOLDERS: frozenset[str] = frozenset(
@@ -33,25 +34,23 @@ def _fields(text: str, where: str) -> set[str]:
     try:
         parsed = list(string.Formatter().parse(text))
     except ValueError as e:  # e.g. a single "{" or "}"
-        raise TemplateError(
-            f"malformed format string in {where}: {e} (write literal braces as {{{{ and }}}})"
-        ) from None
+        raise TemplateError(Message("prompts.malformed", where=where, reason=e)) from None
     found = set()
     for _literal, field_name, spec, _conv in parsed:
         if field_name is None:
             continue
         if field_name == "" or field_name.isdigit():
             raise TemplateError(
-                f"positional placeholder {{{field_name}}} in {where}; use a name from "
-                f"{listing(sorted(PLACEHOLDERS))}"
-            )
+                Message("prompts.positional", field=field_name, where=where,
+                        known=listing(sorted(PLACEHOLDERS)))
+            )  # fmt: skip
         if field_name not in PLACEHOLDERS:
             raise TemplateError(
-                f"unknown placeholder {{{field_name}}} in {where}; allowed: "
-                f"{listing(sorted(PLACEHOLDERS))}"
-            )
+                Message("prompts.unknown", field=field_name, where=where,
+                        known=listing(sorted(PLACEHOLDERS)))
+            )  # fmt: skip
         if spec and "{" in spec:
-            raise TemplateError(f"nested placeholder in the format spec of {{{field_name}}}")
+            raise TemplateError(Message("prompts.nested", field=field_name))
         found.add(field_name)
     return found
 
@@ -67,24 +66,24 @@ class PromptTemplate:
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
-            raise TemplateError("a prompt template needs a non-empty name")
+            raise TemplateError(Message("prompts.no_name"))
         for part in ("prefix", "body"):
             if not isinstance(getattr(self, part), str):
-                raise TemplateError(f"template {self.name!r}: {part} must be text")
-        used = _fields(self.prefix, f"the prefix of {self.name!r}") | _fields(
-            self.body, f"the body of {self.name!r}"
+                raise TemplateError(Message("prompts.not_text", name=self.name, part=part))
+        used = _fields(self.prefix, Message("prompts.prefix_of", name=self.name)) | _fields(
+            self.body, Message("prompts.body_of", name=self.name)
         )
         missing = REQUIRED - used
         if missing:
             raise TemplateError(
-                f"template {self.name!r} lacks the required placeholder "
-                + ", ".join("{" + m + "}" for m in sorted(missing))
-            )
+                Message("prompts.missing", name=self.name,
+                        fields=", ".join("{" + m + "}" for m in sorted(missing)))
+            )  # fmt: skip
         object.__setattr__(self, "_used", frozenset(used))
         try:  # catches bad format specs such as {lat:.5q} or {topic:d} now, not at request time
             self.render(**_SAMPLE)
         except (ValueError, TypeError) as e:
-            raise TemplateError(f"template {self.name!r} cannot be rendered: {e}") from None
+            raise TemplateError(Message("prompts.render", name=self.name, reason=e)) from None
 
     @property
     def placeholders(self) -> frozenset[str]:
@@ -135,14 +134,14 @@ class PromptTemplate:
     def from_dict(cls, data: dict) -> "PromptTemplate":
         """Template from a saved preset dict; unknown keys or missing ones raise TemplateError."""
         if not isinstance(data, dict):
-            raise TemplateError(f"a saved template must be an object, got {type(data).__name__}")
+            raise TemplateError(Message("prompts.not_object", kind=type(data).__name__))
         keys = set(data)
         missing = {"name", "body"} - keys
         if missing:
-            raise TemplateError(f"saved template lacks {listing(sorted(missing))}")
+            raise TemplateError(Message("prompts.saved_lacks", keys=listing(sorted(missing))))
         unknown = keys - {"name", "prefix", "body"}
         if unknown:
-            raise TemplateError(f"saved template has unknown keys {listing(sorted(unknown))}")
+            raise TemplateError(Message("prompts.saved_unknown", keys=listing(sorted(unknown))))
         return make_template(data["name"], data.get("prefix", ""), data["body"])
 
     @classmethod
@@ -151,7 +150,7 @@ class PromptTemplate:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise TemplateError(f"saved template is not valid JSON: {e}") from None
+            raise TemplateError(Message("prompts.saved_json", reason=e)) from None
         return cls.from_dict(data)
 
 
@@ -215,7 +214,7 @@ def get_preset(name: str) -> PromptTemplate:
         return PRESETS[name]
     except KeyError:
         raise KeyError(
-            f"no prompt preset {name!r}; available: {listing(sorted(PRESETS))}"
+            Message("prompts.no_preset", name=name, known=listing(sorted(PRESETS)))
         ) from None
 
 
@@ -258,7 +257,7 @@ def point_descriptions(lon, lat, template: PromptTemplate, gazetteer):
     need_address = bool(used & {"address", "short_address"})
     need_nearby = "nearby" in used
     if gazetteer is None and (need_address or need_nearby):
-        raise ValueError(f"template {template.name!r} needs a gazetteer for address/nearby places")
+        raise ValueError(Message("prompts.gazetteer", name=template.name))
     if not (need_address or need_nearby):
         return lon, lat, [""] * len(lon), [""] * len(lon)
     addresses, texts = describe_points(gazetteer, lon, lat, need_address, need_nearby)

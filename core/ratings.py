@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .messages import Message
 from .numerals import DECIMAL_MARKS, normalise
 from .wording import listing
 
@@ -435,7 +436,7 @@ def outside_scale(values, lo: float = PAPER_SCALE[0], hi: float = PAPER_SCALE[1]
 def to_paper_scale(values, lo: float, hi: float) -> np.ndarray:
     """Ratings given on [lo, hi] mapped linearly onto the paper's 0.0-9.9 (MAD compares then)."""
     if not hi > lo:
-        raise ValueError(f"the scale needs its top above its bottom, got {lo}..{hi}")
+        raise ValueError(Message("ratings.scale", lo=lo, hi=hi))
     v = np.asarray(values, dtype=float)
     if (lo, hi) == PAPER_SCALE:
         return v.copy()
@@ -484,7 +485,7 @@ def read_ratings_table(
         rows = csv.reader(f, dialect)
         header = next(rows, None)
         if not header:
-            raise RatingsTableError(f"{path}: empty file, expected a header row")
+            raise RatingsTableError(Message("ratings.empty_file", path=path))
         wanted = {"lat": lat, "lon": lon, "value": value}
         defaults = {"lat": "Latitude", "lon": "Longitude", "value": "Predictions"}
         cols = {
@@ -494,8 +495,12 @@ def read_ratings_table(
         missing = [wanted[r] for r, c in cols.items() if c < 0]
         if missing:
             raise RatingsTableError(
-                f"{path}: missing column(s) {listing(missing)}; the file has "
-                f"{listing(h.strip() for h in header)}",
+                Message(
+                    "ratings.missing_columns",
+                    path=path,
+                    missing=listing(missing),
+                    found=listing(h.strip() for h in header),
+                ),
                 missing=[r for r, c in cols.items() if c < 0],
             )
         out = {role: [] for role in cols}
@@ -513,13 +518,18 @@ def read_ratings_table(
                     out[role].append(float(cell))
                 except ValueError:
                     raise RatingsTableError(
-                        f"{path}: row {line}, column {header[c].strip()!r}: "
-                        f"{cell!r} is not a number"
+                        Message(
+                            "ratings.not_number",
+                            path=path,
+                            line=line,
+                            column=header[c].strip(),
+                            cell=cell,
+                        )
                     ) from None
     result = {role: np.asarray(v, dtype=float) for role, v in out.items()}
     bad = ~np.isfinite(result["lat"]) | (np.abs(result["lat"]) > 90)
     bad |= ~np.isfinite(result["lon"]) | (np.abs(result["lon"]) > 180)
     if bad.any():
         line = lines[int(np.flatnonzero(bad)[0])]
-        raise RatingsTableError(f"{path}: row {line}: latitude/longitude missing or out of range")
+        raise RatingsTableError(Message("ratings.bad_location", path=path, line=line))
     return result

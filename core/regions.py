@@ -17,6 +17,7 @@ from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from . import geometry
+from .messages import Message
 
 # Densify every ring to at least this many segments along the larger side of its bounds.
 SEGMENTS = 512
@@ -127,11 +128,11 @@ def region_to_lonlat(
             shell = shell.difference(geometry.union_all(holes))
         parts += _split_at_antimeridian(shell)
     if not parts:
-        raise ValueError("the region has no area in lon/lat")
+        raise ValueError(Message("regions.no_area"))
     region = geometry.union_all(parts)
     if not region.is_valid:
         region = geometry.make_valid(region)
     polygons = [p for p in _polygons(region) if p.area > 0]
     if not polygons:
-        raise ValueError("the region has no area in lon/lat")
+        raise ValueError(Message("regions.no_area"))
     return polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)

@@ -11,6 +11,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from . import geometry
+from .messages import Message
 
 EARTH_RADIUS_KM = 6371.0088  # IUGG mean Earth radius
 KM_PER_DEG = np.pi * EARTH_RADIUS_KM / 180.0
@@ -75,20 +76,20 @@ def km_to_chord(km) -> np.ndarray:
 def region_parts(region) -> list[Polygon]:
     """Check a lon/lat (Multi)Polygon and return its non-empty polygon parts, else ValueError."""
     if not isinstance(region, BaseGeometry):
-        raise ValueError(f"region must be a shapely Polygon or MultiPolygon, got {type(region)!r}")
+        raise ValueError(Message("sampling.not_shapely", kind=repr(type(region))))
     if not isinstance(region, (Polygon, MultiPolygon)):
-        raise ValueError(f"region must be a Polygon or MultiPolygon, got a {region.geom_type}")
+        raise ValueError(Message("sampling.not_polygon", kind=region.geom_type))
     if region.is_empty:
-        raise ValueError("region is empty")
+        raise ValueError(Message("sampling.empty"))
     if not region.is_valid:
         reason = geometry.is_valid_reason(region)
-        raise ValueError(f"region is not a valid polygon ({reason}); try make_valid")
+        raise ValueError(Message("sampling.invalid", reason=reason))
     minx, miny, maxx, maxy = region.bounds
     if miny < -90 or maxy > 90:
-        raise ValueError(f"region latitudes {miny}..{maxy} are outside -90..90 (not lon/lat?)")
+        raise ValueError(Message("sampling.latitudes", south=miny, north=maxy))
     parts = [p for p in getattr(region, "geoms", [region]) if not p.is_empty and p.area > 0]
     if not parts:
-        raise ValueError("region has no area")
+        raise ValueError(Message("sampling.no_area"))
     return parts
 
 
@@ -116,7 +117,7 @@ def sample_uniform(region, n: int, seed: int = 0) -> np.ndarray:
     """n points uniform on the sphere (equal area, not equal degrees) inside a lon/lat region."""
     parts = region_parts(region)
     if n < 0:
-        raise ValueError("n must be >= 0")
+        raise ValueError(Message("sampling.negative_n"))
     if n == 0:
         return np.empty((0, 2))
     rng = np.random.default_rng(seed)
@@ -152,7 +153,7 @@ def importance_pool(weights: np.ndarray, size: int, rng: np.random.Generator) ->
     """Indices of `size` draws without replacement with probability proportional to weight."""
     w = np.nan_to_num(np.asarray(weights, dtype=float), nan=0.0)
     if (w < 0).any():
-        raise ValueError("weights must be >= 0")
+        raise ValueError(Message("sampling.negative_weights"))
     positive = np.flatnonzero(w > 0)
     size = min(size, positive.size)
     if size == 0:
@@ -194,11 +195,11 @@ def sample_weighted(
     candidates = np.asarray(candidates, dtype=float)
     weights = np.asarray(weights, dtype=float)
     if candidates.ndim != 2 or candidates.shape[1] != 2:
-        raise ValueError("candidates must be an (m, 2) array of lon/lat")
+        raise ValueError(Message("sampling.candidates"))
     if weights.shape != (len(candidates),):
-        raise ValueError("weights must be an (m,) array matching candidates")
+        raise ValueError(Message("sampling.weights_shape"))
     if n < 0 or oversample < 1:
-        raise ValueError("n must be >= 0 and oversample >= 1")
+        raise ValueError(Message("sampling.oversample"))
     rng = np.random.default_rng(seed)
     pool = importance_pool(weights, max(n * int(oversample), n), rng)
     if n == 0 or pool.size == 0:
@@ -250,13 +251,13 @@ def sample_grid(
     area and refined so the count is close to n.
     """
     if kind not in ("square", "hex"):
-        raise ValueError(f"kind must be 'square' or 'hex', got {kind!r}")
+        raise ValueError(Message("sampling.grid_kind", kind=kind))
     if (n is None) == (spacing_km is None):
-        raise ValueError("give exactly one of n or spacing_km")
+        raise ValueError(Message("sampling.n_or_spacing"))
     parts = region_parts(region)
     if spacing_km is not None:
         if not spacing_km > 0:
-            raise ValueError("spacing_km must be > 0")
+            raise ValueError(Message("sampling.spacing"))
         return _grid_in_parts(parts, float(spacing_km), kind)
     if n <= 0:
         return np.empty((0, 2))

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .messages import Message, message_of
+
 # .http_client and .llm (which need urllib3 and requests) are imported where the HTTP scorers use
 # them: the masked-LM child process (core/mlm_worker.py) loads this module with only torch +
 # transformers.
@@ -132,7 +134,7 @@ class _Http:
         try:
             return self.client.post_json(url, body, self._cancelled)
         except (EndpointError, RequestError) as e:
-            raise ScorerError(str(e)) from e
+            raise ScorerError(message_of(e) or str(e)) from e
 
     def get(self, url: str) -> dict:
         from .http_client import EndpointError
@@ -140,7 +142,7 @@ class _Http:
         try:
             return self.client.get_json(url)
         except EndpointError as e:
-            raise ScorerError(str(e)) from e
+            raise ScorerError(message_of(e) or str(e)) from e
 
     def close(self) -> None:
         self.client.close()
@@ -210,7 +212,7 @@ class LlamaCppScorer(SentenceScorer):
         props = self.http.get(self.root + "/props")
         path = props.get("model_path") or ""
         if not path:
-            raise ScorerError(f"{self.root}/props names no model file; is this a llama.cpp server?")
+            raise ScorerError(Message("scorer.no_model_file", root=self.root))
         # The model file, not the host or port: the embedded server gets a new port every run.
         self.identity = "gguf:" + os.path.basename(path)
         self.bos_id = bos_id if bos_id is not None else self._bos_id(props)
@@ -230,14 +232,14 @@ class LlamaCppScorer(SentenceScorer):
     def _bos_id(self, props: dict) -> int:
         text = props.get("bos_token")
         if not text:
-            raise ScorerError("the server reports no BOS token; pass bos_id= explicitly")
+            raise ScorerError(Message("scorer.no_bos"))
         out = self.http.post(
             self.root + "/tokenize",
             {"content": text, "add_special": False, "parse_special": True},
         )
         toks = out.get("tokens") or []
         if len(toks) != 1:
-            raise ScorerError(f"BOS token {text!r} is not a single token ({toks}); pass bos_id=")
+            raise ScorerError(Message("scorer.bos_tokens", text=text, tokens=toks))
         return int(toks[0])
 
     def _probe_token_grammar(self) -> bool:
@@ -264,7 +266,7 @@ class LlamaCppScorer(SentenceScorer):
             self.root + "/tokenize", {"content": content, "add_special": False}
         ).get("tokens")
         if not isinstance(out, list):
-            raise ScorerError("/tokenize answered without tokens")
+            raise ScorerError(Message("scorer.no_tokens"))
         pieces: list[list[int]] = [[]]
         for t in out:
             t = t["id"] if isinstance(t, dict) else int(t)
@@ -303,10 +305,7 @@ class LlamaCppScorer(SentenceScorer):
     def _returned(out: dict) -> list[tuple[int, float]]:
         probs = out.get("completion_probabilities")
         if not isinstance(probs, list) or (probs and "logprob" not in probs[0]):
-            raise ScorerError(
-                "this llama.cpp server returns no completion_probabilities[].logprob; "
-                "it is too old for forced decoding"
-            )
+            raise ScorerError(Message("scorer.too_old"))
         return [(int(p["id"]), float(p["logprob"])) for p in probs]
 
     def _one_by_one(self, tokens: list[int]) -> list[float]:
@@ -316,7 +315,7 @@ class LlamaCppScorer(SentenceScorer):
             body = self._body([t], self.token_grammar, prefix=tokens[:i])
             got = self._returned(self.http.post(self.root + "/completion", body))
             if len(got) != 1 or got[0][0] != t:
-                raise ScorerError(f"token {i} came out as {got[:1]} instead of {t}")
+                raise ScorerError(Message("scorer.token_mismatch", i=i, got=got[:1], token=t))
             out.append(got[0][1])
         return out
 
@@ -485,7 +484,7 @@ class EchoCompletionsScorer(SentenceScorer):
         out = self.http.post(self.url, self.request_body(sentences))
         choices = sorted(out.get("choices") or [], key=lambda c: c.get("index", 0))
         if len(choices) != len(sentences):
-            raise ScorerError(f"{len(choices)} choices for {len(sentences)} prompts")
+            raise ScorerError(Message("scorer.choices", n=len(choices), m=len(sentences)))
         results = []
         for s, choice in zip(sentences, choices):
             try:
@@ -525,9 +524,7 @@ class MaskedLMScorer(SentenceScorer):
             import torch
             import transformers
         except ImportError as e:
-            raise ScorerError(
-                f"masked language models need torch and transformers: {MLM_INSTALL}"
-            ) from e
+            raise ScorerError(Message("scorer.mlm_packages", install=MLM_INSTALL)) from e
         self._torch = torch
         if threads:
             torch.set_num_threads(threads)
@@ -541,10 +538,10 @@ class MaskedLMScorer(SentenceScorer):
                     path, local_files_only=True
                 )
             except (OSError, ValueError) as e:
-                raise ScorerError(f"cannot load a masked LM from {path}: {e}") from e
+                raise ScorerError(Message("scorer.mlm_load", path=path, reason=e)) from e
             identity = identity or os.path.abspath(path)
         if tokenizer is None:
-            raise ScorerError("a model object needs its tokenizer")
+            raise ScorerError(Message("scorer.mlm_tokenizer"))
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.identity = identity or str(getattr(model.config, "_name_or_path", "")) or "mlm"
@@ -614,8 +611,7 @@ class ChildMaskedLMScorer(SentenceScorer):
             self.python = embedded.find_python_with(["torch", "transformers"], python)
         except embedded.EmbeddedError as e:
             raise ScorerError(
-                "masked language models need torch and transformers in a Python GeoBias can run "
-                f"(QGIS's own, or a venv at {embedded.USER_VENV}): {MLM_INSTALL} ({e})"
+                Message("scorer.mlm_python", venv=embedded.USER_VENV, install=MLM_INSTALL, reason=e)
             ) from e
         self.batch_size = max(1, int(batch_size))
         self.timeout = timeout
@@ -637,7 +633,7 @@ class ChildMaskedLMScorer(SentenceScorer):
             )  # fmt: skip
         except OSError as e:
             self.close()
-            raise ScorerError(f"the masked-LM process ({self.python}) did not start: {e}") from e
+            raise ScorerError(Message("scorer.mlm_start", python=self.python, reason=e)) from e
         self._lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True, name="geobias-mlm-reader").start()
         first = self._receive()
@@ -665,14 +661,12 @@ class ChildMaskedLMScorer(SentenceScorer):
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             self.close(wait=0)  # a hung child gets no grace
-            raise ScorerError(
-                f"the masked-LM process gave no answer in {self.timeout:.0f} s; stopped it"
-            ) from None
+            raise ScorerError(Message("scorer.mlm_timeout", seconds=self.timeout)) from None
         if line is None:
             proc, tail = self._proc, self._log_tail()
             self.close()
             code = proc.returncode if proc is not None else None
-            raise ScorerError(f"the masked-LM process exited (code {code}): {tail}")
+            raise ScorerError(Message("scorer.mlm_exited", code=code, tail=tail))
         try:
             return json.loads(line)
         except ValueError:
@@ -688,7 +682,7 @@ class ChildMaskedLMScorer(SentenceScorer):
     def score_batch(self, sentences: list[str]) -> list[Scored]:
         with self._lock:
             if self._proc is None:
-                raise ScorerError("the masked-LM process is stopped")
+                raise ScorerError(Message("scorer.mlm_stopped"))
             self._next_id += 1
             rid = self._next_id
             try:
@@ -697,13 +691,13 @@ class ChildMaskedLMScorer(SentenceScorer):
             except (OSError, ValueError) as e:
                 tail = self._log_tail()
                 self.close()
-                raise ScorerError(f"the masked-LM process is gone ({e}): {tail}") from e
+                raise ScorerError(Message("scorer.mlm_gone", reason=e, tail=tail)) from e
             reply = self._receive()
         if reply.get("id") != rid or "scored" not in reply:
-            raise ScorerError(f"the masked-LM process: {reply.get('error') or reply}")
+            raise ScorerError(Message("scorer.mlm_reply", reply=reply.get("error") or reply))
         rows = reply["scored"]
         if len(rows) != len(sentences):
-            raise ScorerError(f"the masked-LM process scored {len(rows)} of {len(sentences)}")
+            raise ScorerError(Message("scorer.mlm_count", n=len(rows), m=len(sentences)))
         return [Scored(s, float(v), int(n), str(err)) for s, (v, n, err) in zip(sentences, rows)]
 
     @property

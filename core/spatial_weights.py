@@ -15,6 +15,7 @@ import numpy as np
 from scipy import sparse
 from scipy.spatial import cKDTree
 
+from .messages import Message
 from .sampling import km_to_chord, lonlat_to_xyz
 
 
@@ -55,9 +56,9 @@ class Weights:
 def _points(x, y, geographic: bool) -> np.ndarray:
     x, y = np.asarray(x, float).ravel(), np.asarray(y, float).ravel()
     if x.shape != y.shape:
-        raise ValueError(f"x and y differ in length: {x.shape} vs {y.shape}")
+        raise ValueError(Message("metrics.xy_lengths", x=x.shape, y=y.shape))
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        raise ValueError("every unit needs finite coordinates")
+        raise ValueError(Message("weights.finite"))
     return lonlat_to_xyz(x, y) if geographic else np.column_stack([x, y])
 
 
@@ -79,9 +80,9 @@ def knn_weights(x, y, k: int, geographic: bool = True) -> Weights:
     pts = _points(x, y, geographic)
     n = len(pts)
     if k < 1:
-        raise ValueError("k must be at least 1")
+        raise ValueError(Message("weights.k"))
     if n <= k:
-        raise ValueError(f"{k} nearest neighbours need more than {k} units (have {n})")
+        raise ValueError(Message("weights.too_few", k=k, n=n))
     tree = cKDTree(pts)
     # k + 1 candidates: the unit itself is among them, usually first; drop it wherever it is.
     _, idx = tree.query(pts, k=k + 1)
@@ -100,7 +101,7 @@ def distance_band_weights(x, y, km: float, geographic: bool = True) -> Weights:
     pts = _points(x, y, geographic)
     n = len(pts)
     if not km > 0:
-        raise ValueError("the distance band must be longer than 0 km")
+        raise ValueError(Message("weights.band"))
     radius = float(km_to_chord(km)) if geographic else float(km)
     # A hair more than the band: a unit exactly at the band's distance is inside it.
     pairs = cKDTree(pts).query_pairs(radius * (1 + 1e-12), output_type="ndarray")
@@ -117,6 +118,6 @@ def spherical_centroid(lon, lat, weights=None) -> tuple[float, float]:
     v = (xyz * w[:, None]).sum(axis=0)
     norm = np.linalg.norm(v)
     if not norm > 0:
-        raise ValueError("the points have no mean direction")
+        raise ValueError(Message("weights.direction"))
     v /= norm
     return float(np.degrees(np.arctan2(v[1], v[0]))), float(np.degrees(np.arcsin(v[2])))

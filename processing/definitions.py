@@ -51,10 +51,21 @@ def _choices(pairs, default):
     return Choices(tuple(k for k, _ in pairs), tuple(v for _, v in pairs), default)
 
 
-# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL). Processing shows the keys.
+# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL): services by their names,
+# the embedded model and "custom" in words.
 PROVIDERS = _choices(
-    [(p, p) for p in ("embedded", "openai", "ollama", "vllm", "llamacpp", "lmstudio", "together",
-                      "openrouter", "gemini", "custom")],
+    [
+        ("embedded", QT_TRANSLATE_NOOP("@default", "Embedded local model")),
+        ("openai", "OpenAI"),
+        ("ollama", "Ollama"),
+        ("vllm", "vLLM"),
+        ("llamacpp", "llama.cpp"),
+        ("lmstudio", "LM Studio"),
+        ("together", "Together AI"),
+        ("openrouter", "OpenRouter"),
+        ("gemini", "Google Gemini"),
+        ("custom", QT_TRANSLATE_NOOP("@default", "Custom (any OpenAI-compatible base URL)")),
+    ],
     "embedded",
 )  # fmt: skip
 
@@ -83,6 +94,50 @@ IMPORT_SCORE_KINDS = _choices(
 PROMPT_PRESETS = Choices(
     tuple(PRESETS), tuple(PRESET_LABELS.get(k, k) for k in PRESETS), DEFAULT_PRESET
 )
+# core.prompts.PRESET_LABELS for the translation tools (labels() finds them by their text).
+PRESET_LABEL_SOURCES = (
+    QT_TRANSLATE_NOOP("@default", "GeoLLM (paper)"),
+    QT_TRANSLATE_NOOP("@default", "Ablation: without coordinates"),
+    QT_TRANSLATE_NOOP("@default", "Ablation: without nearby places"),
+    QT_TRANSLATE_NOOP("@default", "Ablation: without address"),
+    QT_TRANSLATE_NOOP("@default", "Ablation: only admin-1 and country of the address"),
+)
+
+# The bundled topics (core.topics.TOPICS) and their descriptions, for the translation tools: the
+# dock shows topic_label(name), while the prompt keeps the name in the prompt's own language.
+TOPIC_SOURCES = (
+    QT_TRANSLATE_NOOP("@default", "Infant Mortality Rate"),
+    QT_TRANSLATE_NOOP("@default", "Population Density"),
+    QT_TRANSLATE_NOOP("@default", "Built-Up to Non Built-Up Area Ratio"),
+    QT_TRANSLATE_NOOP("@default", "Nighttime Light Intensity"),
+    QT_TRANSLATE_NOOP("@default", "Average Temperature"),
+    QT_TRANSLATE_NOOP("@default", "Annual Precipitation"),
+    QT_TRANSLATE_NOOP("@default", "Average Likability of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Attractiveness of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Morality of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Intelligence of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Work Ethic of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Body Temperature of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Respiration Rate of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Average Gestation Period of Residents"),
+    QT_TRANSLATE_NOOP("@default", "Nitrogen Concentration in Atmosphere"),
+    QT_TRANSLATE_NOOP("@default", "Solar Neutrino Flux"),
+    QT_TRANSLATE_NOOP("@default", "Deaths under one year per 1,000 live births."),
+    QT_TRANSLATE_NOOP("@default", "People per square kilometre."),
+    QT_TRANSLATE_NOOP("@default", "Share of land covered by buildings and infrastructure."),
+    QT_TRANSLATE_NOOP("@default", "Artificial light seen from space at night."),
+    QT_TRANSLATE_NOOP("@default", "Mean annual air temperature."),
+    QT_TRANSLATE_NOOP("@default", "Total yearly rain and snow."),
+    QT_TRANSLATE_NOOP("@default", "No ground truth; ideal is constant."),
+    QT_TRANSLATE_NOOP("@default", "Same everywhere (control)."),
+)
+
+
+def topic_label(name):
+    """A topic as the interface shows it: a bundled topic in the interface language, the user's
+    own as typed."""
+    return tr(name)
+
 
 SAMPLE_METHODS = _choices(
     [

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
 
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .network import use_qgis_network
 
 
@@ -67,7 +67,7 @@ def running_endpoint(connection, feedback):
             server = shared_server(embedded_python(), model=known.key if known else None)
         except Exception as err:  # noqa: BLE001 - any start failure is a clear Processing error
             raise QgsProcessingException(
-                tr("The embedded model could not start: {err}").format(err=err)
+                tr("The embedded model could not start: {err}").format(err=message_text(err))
             ) from err
         endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
         if model and not known:
@@ -138,9 +138,13 @@ def check_reachable(endpoint, timeout=5.0):
     except OSError as err:
         if via:
             message = tr("The proxy {proxy} (QGIS network settings) is not reachable: {err}")
-            raise QgsProcessingException(message.format(proxy=hide_password(via), err=err)) from err
+            raise QgsProcessingException(
+                message.format(proxy=hide_password(via), err=message_text(err))
+            ) from err
         raise QgsProcessingException(
-            tr("The endpoint {host} is not reachable: {err}").format(host=endpoint.host(), err=err)
+            tr("The endpoint {host} is not reachable: {err}").format(
+                host=endpoint.host(), err=message_text(err)
+            )
         ) from err
 
 
@@ -225,11 +229,15 @@ def make_scorer(kind, connection, feedback=None):
             feedback.pushInfo(tr("Loading the masked language model in a child process ..."))
         return ChildMaskedLMScorer(model, threads=2, python=embedded_python()), "local"
     except ScorerError as err:
-        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+        raise QgsProcessingException(
+            tr("The scorer cannot start: {err}").format(err=message_text(err))
+        ) from err
     except QgsProcessingException:
         raise
     except Exception as err:  # noqa: BLE001 - the embedded model's start failures, any kind
-        raise QgsProcessingException(tr("The scorer cannot start: {err}").format(err=err)) from err
+        raise QgsProcessingException(
+            tr("The scorer cannot start: {err}").format(err=message_text(err))
+        ) from err
 
 
 def _host(url):
@@ -251,7 +259,7 @@ def probe_scorer(scorer, sentence):
         (out,) = scorer.score_batch([sentence])
     except ScorerError as err:
         out = None
-        why = str(err)
+        why = message_text(err)
     else:
         why = out.error
     finally:

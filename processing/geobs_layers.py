@@ -7,7 +7,7 @@ from qgis.core import QgsProcessingException
 
 from ..core import geobs
 from ..core.metrics import rank_error
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .features import as_float, numeric_field, read_columns
 from .metrics_table import groups
 from .progress import step_text
@@ -171,7 +171,7 @@ def layer_scores(layer, context, feedback, geobs_input, settings, truth_field="t
             try:
                 result = geobs.geobs_scores(lon, lat, codes, settings)
             except ValueError as err:  # settings the scores refuse (a zero radius, ...)
-                raise QgsProcessingException(str(err)) from err
+                raise QgsProcessingException(message_text(err)) from err
         elif not reason:
             reason = tr("no point has an error class")
         name = field_name if error == "field" else error

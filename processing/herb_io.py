@@ -18,7 +18,7 @@ from qgis.core import (
 
 from ..core.descriptors import topics_of
 from ..core.hierarchy import Hierarchy, HierarchyError, geonames_hierarchy
-from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..paths import COUNTRIES
 from .crs import WGS84
 from .gpkg import open_gpkg, safe_name, write_points_layer, write_table
@@ -74,7 +74,7 @@ def world_scope(continents=None, min_population=None, max_cities=None):
     except HierarchyError as err:
         known = "Africa, Asia, Europe, North America, Oceania, South America"
         raise QgsProcessingException(
-            tr("{err}; the continents are: {known}.").format(err=err, known=known)
+            tr("{err}; the continents are: {known}.").format(err=message_text(err), known=known)
         ) from err
 
 
@@ -146,7 +146,7 @@ def layer_regions(levels, context=None):
         h = Hierarchy.from_parent_ids(ids, names, parents, level_names)
     except HierarchyError as err:
         raise QgsProcessingException(
-            tr("The regions do not form a hierarchy: {err}").format(err=err)
+            tr("The regions do not form a hierarchy: {err}").format(err=message_text(err))
         ) from err
     return h, geoms
 

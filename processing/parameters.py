@@ -314,7 +314,7 @@ class PromptParameters:
         if with_preset:
             alg.addParameter(
                 QgsProcessingParameterEnum(
-                    cls.PRESET, tr("Prompt preset"), list(PROMPT_PRESETS.keys),
+                    cls.PRESET, tr("Prompt preset"), PROMPT_PRESETS.labels(),
                     defaultValue=PROMPT_PRESETS.default_index,
                 )
             )  # fmt: skip

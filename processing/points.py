@@ -6,7 +6,7 @@ from osgeo import ogr
 from qgis.core import QgsProcessingException
 
 from ..core import geometry, sampling
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .rasters import raster_candidates
 
 POINT_FIELDS = {
@@ -56,7 +56,7 @@ def sample_points(sampling, feedback):
     try:
         pts, weights = sample(region, n, method, sampling.seed, sampling.raster_path, sampling.band)
     except ValueError as err:
-        raise QgsProcessingException(str(err)) from err
+        raise QgsProcessingException(message_text(err)) from err
     if len(pts) == 0:
         raise QgsProcessingException(tr("No point could be sampled in the region."))
     if len(pts) < n and method not in ("grid", "hex"):

@@ -7,7 +7,7 @@ from qgis.core import QgsProcessingContext, QgsProcessingException
 
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from .endpoints import check_reachable, default_cache_path, model_label, stopped_sentence
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
@@ -40,11 +40,11 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     try:
         specs = specs_by_language(spec, languages)
     except (KeyError, ValueError) as err:
-        raise QgsProcessingException(str(err).strip("'\"")) from err
+        raise QgsProcessingException(message_text(err).strip("'\"")) from err
     try:
         cache = SurveyCache(cache_path or default_cache_path())
     except CacheError as err:
-        raise QgsProcessingException(str(err)) from err
+        raise QgsProcessingException(message_text(err)) from err
     gazetteer = Gazetteer.load()
     # What will be asked of which model, and for how long, before the run starts.
     est = estimate_languages(spec, languages, gazetteer, cache)
@@ -102,7 +102,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 ).format(path=cache.path, err=err)
             ) from err
         except EndpointError as err:
-            msg = tr("The endpoint refused the survey: {err}").format(err=err)
+            msg = tr("The endpoint refused the survey: {err}").format(err=message_text(err))
             raise QgsProcessingException(msg) from err
     progress.finish(tr("requests"), after)
     if feedback.isCanceled():

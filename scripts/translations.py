@@ -14,6 +14,9 @@ I18N = os.path.join(ROOT, "i18n")
 LANGUAGES = ["fr"]
 # Code and forms the plugin ships; tests, scripts and benchmarks show no user strings.
 SOURCE_DIRS = ["", "processing", "processing/algorithms", "ui"]
+# core/ is plain Python: its user-facing errors' English templates (QT_TRANSLATE_NOOP-marked)
+# live in one module, which the QGIS side translates (i18n_util.message_text).
+SOURCE_FILES = ["core/messages.py"]
 
 
 def sources():
@@ -21,7 +24,7 @@ def sources():
     for d in SOURCE_DIRS:
         for pattern in ("*.py", "*.ui"):
             files += sorted(glob.glob(os.path.join(ROOT, d, pattern)))
-    return [os.path.relpath(f, ROOT) for f in files]
+    return [os.path.relpath(f, ROOT) for f in files] + SOURCE_FILES
 
 
 def update():

@@ -22,16 +22,17 @@ from qgis.core import (
 )
 from qgis.gui import QgsRubberBand
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QLocale, pyqtSignal
+from qgis.PyQt.QtCore import pyqtSignal
 from qgis.PyQt.QtGui import QColor
 from qgis.PyQt.QtWidgets import QSizePolicy, QWidget
 
-from ..i18n_util import tr, translate
+from ..i18n_util import number, tr, translate
 from ..paths import DATA
 from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
 from . import runner
 from .maptool import WGS84, PolygonMapTool, style_area_band
+from .narrow import add_choices
 from .notice import Notice, insert_after
 from .task import AlgorithmChainTask, log
 
@@ -69,15 +70,19 @@ def is_bundled(layer, key):
 
 
 def method_labels():
-    """Sampling methods (Processing's key, the dock's short label), in Processing's order."""
+    """Sampling methods (Processing's key, the dock's short label, Processing's label), in
+    Processing's order."""
     short = {
-        "uniform": tr("Uniform on the sphere"),
-        "population": tr("Weighted by gazetteer population"),
-        "raster": tr("Weighted by a raster"),
+        "uniform": tr("Uniform"),
+        "population": tr("By population"),
+        "raster": tr("By a raster"),
         "grid": tr("Regular grid"),
         "hex": tr("Hexagonal grid"),
     }
-    return tuple((key, short.get(key) or SAMPLE_METHODS.label(key)) for key in SAMPLE_METHODS.keys)
+    return tuple(
+        (key, short.get(key) or SAMPLE_METHODS.label(key), SAMPLE_METHODS.label(key))
+        for key in SAMPLE_METHODS.keys
+    )
 
 
 def area_km2(geom, transform_context=None):
@@ -165,8 +170,7 @@ class AreaTab(QWidget, FORM):
         self.areaLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         self.weightLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.RasterLayer)
         self.weightLayerCombo.setAllowEmptyLayer(True)
-        for key, label in method_labels():
-            self.methodCombo.addItem(label, key)
+        add_choices(self.methodCombo, method_labels())
         self.countriesButton.clicked.connect(lambda: self.add_bundled("countries"))
         self.regionsButton.clicked.connect(lambda: self.add_bundled("regions"))
         self.countiesButton.clicked.connect(lambda: self.add_bundled("counties"))
@@ -373,7 +377,6 @@ class AreaTab(QWidget, FORM):
                     tr("No study area yet: draw one, pick a layer or the world.")
                 )
             return
-        locale = QLocale()
         box = geom.boundingBox()
         if self.preview_points is not None:
             n = len(self.preview_points[0])
@@ -382,12 +385,12 @@ class AreaTab(QWidget, FORM):
             n = self.nPointsSpin.value()
             points = translate("@default", "%n point(s) will be sampled.", None, n)
         self.areaLabel.setText(
-            tr("Area: {km2} km², {w:.1f}° to {e:.1f}° E, {s:.1f}° to {n:.1f}° N. {points}").format(
-                km2=f"{km2:,.0f}".replace(",", locale.groupSeparator()),
-                w=box.xMinimum(),
-                e=box.xMaximum(),
-                s=box.yMinimum(),
-                n=box.yMaximum(),
+            tr("Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}").format(
+                km2=number(km2),
+                w=number(box.xMinimum(), 1),
+                e=number(box.xMaximum(), 1),
+                s=number(box.yMinimum(), 1),
+                n=number(box.yMaximum(), 1),
                 points=points,
             )
         )

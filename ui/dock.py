@@ -36,7 +36,7 @@ from .narrow import TabStrip
 from .overlay_tab import OverlayTab
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
-from .settings import SurveySettings
+from .settings import SurveySettings, default_survey_name
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
 
@@ -229,7 +229,7 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ settings
     def settings(self):
         """The dock's current choices."""
-        s = SurveySettings(name=self.ui.nameEdit.text().strip() or "survey")
+        s = SurveySettings(name=self.ui.nameEdit.text().strip() or default_survey_name())
         for tab in self.tab_widgets():
             if hasattr(tab, "fill"):
                 tab.fill(s)
@@ -409,7 +409,7 @@ class GeoBiasDock(QDockWidget):
     # ------------------------------------------------------------------ results
     def show_results(self, layers, group_name=None):
         """Add layers under "GeoBias — <survey>" and fill the metrics table and plot."""
-        name = group_name or self.ui.nameEdit.text().strip() or "survey"
+        name = group_name or self.ui.nameEdit.text().strip() or default_survey_name()
         self.results.show_results(layers, name)
 
     # ------------------------------------------------------------------ help and messages

@@ -11,8 +11,8 @@ from contextlib import closing
 from qgis.core import Qgis, QgsMapLayerProxyModel, QgsProject, QgsVectorLayer
 from qgis.gui import QgsAuthConfigSelect
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QRectF, QSize, Qt
-from qgis.PyQt.QtGui import QColor, QFont, QPainter
+from qgis.PyQt.QtCore import QRect, QRectF, QSize, Qt
+from qgis.PyQt.QtGui import QColor, QFont, QFontMetrics, QPainter
 from qgis.PyQt.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -23,14 +23,14 @@ from qgis.PyQt.QtWidgets import (
 )
 
 from ..host import embedded_problem
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 from ..processing.definitions import HERB_SCOPES, HERB_SCORERS
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
 from .layer_combo import follow_layer
-from .narrow import chars_width, fit_first_column
+from .narrow import add_choices, chars_width, fit_first_column
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, error_sentence
 
@@ -45,7 +45,9 @@ class HerbBars(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.title, self.labels, self.values = "", [], []
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)  # the title wraps in a narrow dock
+        self.setSizePolicy(policy)
 
     def set_data(self, title, labels, values):
         pairs = [(lb, v) for lb, v in zip(labels, values) if v is not None and math.isfinite(v)]
@@ -56,31 +58,49 @@ class HerbBars(QWidget):
         self.updateGeometry()
         self.update()
 
+    def _bold(self):
+        bold = QFont(self.font())
+        bold.setBold(True)
+        return bold
+
+    def _title_height(self, width):
+        """The title's height wrapped to `width` (a French title takes two lines at 350 px)."""
+        room = QRect(0, 0, max(1, width - 8), 10000)
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return QFontMetrics(self._bold()).boundingRect(room, flags, self.title or " ").height() + 2
+
+    def hasHeightForWidth(self):
+        return True
+
+    def heightForWidth(self, width):
+        return self._title_height(width) + 4 + 16 * max(1, len(self.values))
+
     def sizeHint(self):
-        return QSize(320, 24 + 16 * max(1, len(self.values)))
+        return QSize(320, self.heightForWidth(320))
 
     def minimumSizeHint(self):
-        return QSize(200, self.sizeHint().height())
+        return QSize(200, self.heightForWidth(max(200, self.width())))
 
     def paintEvent(self, event):
         p = QPainter(self)
         p.fillRect(self.rect(), self.palette().base())
         p.setPen(self.palette().text().color())
-        bold = QFont(self.font())
-        bold.setBold(True)
-        p.setFont(bold)
+        p.setFont(self._bold())
         w = self.width()
-        p.drawText(QRectF(4, 0, w - 8, 20), Qt.AlignmentFlag.AlignLeft, self.title)
+        head = self._title_height(w)
+        p.drawText(QRectF(4, 0, w - 8, head),
+                   Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap, self.title)  # fmt: skip
         p.setFont(self.font())
         if not self.values:
-            p.drawText(QRectF(4, 20, w - 8, 16), Qt.AlignmentFlag.AlignLeft, tr("nothing to show"))
+            p.drawText(QRectF(4, head, w - 8, 16), Qt.AlignmentFlag.AlignLeft,
+                       tr("nothing to show"))  # fmt: skip
             p.end()
             return
         label_w = min(140.0, w * 0.4)
         bar_w = w - label_w - 60
         top = max(self.values) or 1.0
         for i, (label, v) in enumerate(zip(self.labels, self.values)):
-            y = 22 + 16 * i
+            y = head + 2 + 16 * i
             right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
             left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
             p.drawText(QRectF(2, y, label_w - 6, 14), right, label)
@@ -127,10 +147,23 @@ class HerbTab(QWidget, FORM):
         self.params = None
         self.path = None
         self.regions = []
-        for key in TAB_SCOPES:
-            self.scopeCombo.addItem(HERB_SCOPES.label(key), key)
-        for key in HERB_SCORERS.keys:
-            self.scorerCombo.addItem(HERB_SCORERS.label(key), key)
+        # Short labels in the narrow dock, Processing's (with details) as tooltips.
+        scopes = {
+            "world": tr("World (bundled GeoNames)"),
+            "layers": tr("My nested layers (2–3)"),
+            "parent_field": tr("One layer with a parent field"),
+        }
+        add_choices(self.scopeCombo,
+                    [(k, scopes.get(k) or HERB_SCOPES.label(k), HERB_SCOPES.label(k))
+                     for k in TAB_SCOPES])  # fmt: skip
+        scorers = {
+            "llamacpp": tr("llama.cpp server"),
+            "echo": tr("Completions with echo (vLLM)"),
+            "transformers": tr("Masked LM (transformers)"),
+        }
+        add_choices(self.scorerCombo,
+                    [(k, scorers.get(k) or HERB_SCORERS.label(k), HERB_SCORERS.label(k))
+                     for k in HERB_SCORERS.keys])  # fmt: skip
         for combo in (self.topLayerCombo, self.midLayerCombo, self.lowLayerCombo):
             combo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         # The middle level is optional: two layers are the common case (e.g. states, counties).
@@ -268,7 +301,7 @@ class HerbTab(QWidget, FORM):
         try:
             params = self.parameters()
         except ValueError as e:
-            self.dock.push(str(e), Qgis.MessageLevel.Warning)
+            self.dock.push(message_text(e), Qgis.MessageLevel.Warning)
             return
         if HERB_SCORERS.key(params["SCORER"]) == "embedded":
             problem = embedded_problem()

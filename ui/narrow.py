@@ -1,6 +1,7 @@
 """What keeps the dock readable when it is docked narrow (350 px and up): a tab strip that wraps
 onto a second row instead of hiding tabs behind scroll arrows, a layout that wraps its buttons,
-and first table columns wide enough for a dozen characters."""
+first table columns wide enough for a dozen characters, and combo boxes whose choices read
+whole."""
 
 from qgis.PyQt.QtCore import QEvent, QObject, QRect, QSize, Qt
 from qgis.PyQt.QtGui import QFontMetrics
@@ -105,6 +106,21 @@ class FlowLayout(QLayout):
             x += size.width() + self._gap
             row_height = max(row_height, size.height())
         return y + row_height - rect.y() + m.bottom()
+
+
+def add_choices(combo, choices):
+    """Fill a combo box with (key, short label, full label) choices: the dock's narrow box shows
+    the short label whole, the full one (Processing's, with its details) is the choice's tooltip
+    in the open list and the box's tooltip for the current choice."""
+    for key, short, full in choices:
+        combo.addItem(short, key)
+        combo.setItemData(combo.count() - 1, full, Qt.ItemDataRole.ToolTipRole)
+
+    def show_tooltip(*_args):
+        combo.setToolTip(combo.currentData(Qt.ItemDataRole.ToolTipRole) or "")
+
+    combo.currentIndexChanged.connect(show_tooltip)
+    show_tooltip()
 
 
 def wrap_row(row):

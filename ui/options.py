@@ -13,10 +13,16 @@ from ..core import models
 from ..core.llm import PROVIDERS, ChatClient, EndpointError
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
-from ..i18n_util import tr, translate
+from ..i18n_util import message_text, tr, translate
 from ..paths import ICON
 from ..processing.network import use_qgis_network
-from .settings import EndpointConfig, load_endpoints, save_endpoints, store_api_key
+from .settings import (
+    EndpointConfig,
+    display_name,
+    load_endpoints,
+    save_endpoints,
+    store_api_key,
+)
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
@@ -58,7 +64,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         for provider in PROVIDERS:
             self.providerCombo.addItem(provider, provider)
         self.providerCombo.addItem(tr("custom"), "custom")
-        self.endpointList.addItems([e.name for e in self.endpoints])
+        self.endpointList.addItems([display_name(e) for e in self.endpoints])
         self.endpointList.currentRowChanged.connect(self.select)
         self.providerCombo.activated.connect(self.provider_changed)
         self.addButton.clicked.connect(self.add)
@@ -125,7 +131,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         if new.name != old.name and old.name in self.pending_keys:
             self.pending_keys[new.name] = self.pending_keys.pop(old.name)
         self.endpoints[self.current] = new
-        self.endpointList.item(self.current).setText(new.name)
+        self.endpointList.item(self.current).setText(display_name(new))
 
     def select(self, row):
         self.store_form()
@@ -214,7 +220,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             if exception is not None:
                 # One sentence, never a repr (the traceback goes to the log).
                 log(f"endpoint check failed: {exception!r}", Qgis.MessageLevel.Warning)
-                msg = str(exception) if isinstance(exception, EndpointError) else exception
+                msg = message_text(exception) if isinstance(exception, EndpointError) else exception
                 self.statusLabel.setText(
                     tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
                 )

@@ -8,17 +8,36 @@ from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..core import models
 from ..core.llm import PROVIDERS, Endpoint
+from ..i18n_util import tr
 
 SCOPE = "GeoBias"  # project entries scope
 SETTINGS_GROUP = "geobias/endpoints"
 
 
+def _short_name(model):
+    """ "Gemma 3 270M" (SmolLM2 keeps the name projects saved when it was the only one)."""
+    return "SmolLM2" if model.key == "smollm2-135m" else model.label.split(" (")[0]
+
+
 def embedded_name(model):
-    """The endpoint name of an embedded model, "Embedded Gemma 3 270M (local)" (SmolLM2 keeps
-    the name projects saved when it was the only one)."""
-    if model.key == "smollm2-135m":
-        return "Embedded SmolLM2 (local)"
-    return f"Embedded {model.label.split(' (')[0]} (local)"
+    """The endpoint name of an embedded model, "Embedded Gemma 3 270M (local)": an identity
+    saved in settings and projects, so always English (display_name translates it)."""
+    return f"Embedded {_short_name(model)} (local)"
+
+
+def display_name(endpoint):
+    """An endpoint's name as the interface shows it: a built-in model's in the interface
+    language, the user's own endpoints as named."""
+    if endpoint.is_embedded:
+        m = models.find_model(endpoint.model)
+        if m is not None and endpoint.name == embedded_name(m):
+            return tr("Embedded {model} (local)").format(model=_short_name(m))
+    return endpoint.name
+
+
+def default_survey_name():
+    """A new survey's name (its output folder and layer group), in the interface language."""
+    return tr("survey")
 
 
 EMBEDDED_NAME = embedded_name(models.get_model())  # the default model's endpoint
@@ -176,7 +195,7 @@ def store_api_key(name, key, authcfg=""):
 class SurveySettings:
     """The dock's choices for one survey; saved with the project."""
 
-    name: str = "survey"
+    name: str = field(default_factory=default_survey_name)
     area_mode: str = "world"  # draw | layer | extent | world
     area_wkt: str = ""  # drawn or extent polygon, EPSG:4326
     area_layer: str = ""  # layer id

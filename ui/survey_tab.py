@@ -16,22 +16,41 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.prompts import PRESET_LABELS, PRESETS
+from ..core.prompts import PRESETS
 from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
+from ..processing.definitions import PROMPT_PRESETS, SCORE_KINDS, topic_label
 from .area_tab import is_bundled
-from .narrow import stretch_first_column
-from .settings import endpoints_changed, load_endpoints, truth_entry, truth_map
+from .narrow import add_choices, stretch_first_column
+from .settings import display_name, endpoints_changed, load_endpoints, truth_entry, truth_map
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"))
 
 
 def score_labels():
-    return (
-        ("auto", tr("Automatic (expected value where the model gives logprobs)")),
-        ("expected", tr("Expected value (logprobs)")),
-        ("greedy", tr("Greedy rating")),
+    """Score kinds (key, the dock's short label, Processing's label)."""
+    short = {
+        "auto": tr("Automatic"),
+        "expected": tr("Expected value (logprobs)"),
+        "greedy": tr("Greedy rating"),
+    }
+    return tuple(
+        (key, short[key], SCORE_KINDS.label(key)) for key in ("auto", "expected", "greedy")
+    )
+
+
+def preset_labels():
+    """Prompt presets (key, the dock's short label, the preset's label)."""
+    short = {
+        "no_coordinates": tr("Without coordinates"),
+        "no_nearby": tr("Without nearby places"),
+        "no_address": tr("Without address"),
+        "short_address": tr("Admin-1 and country only"),
+    }
+    return tuple(
+        (key, short.get(key) or PROMPT_PRESETS.label(key), PROMPT_PRESETS.label(key))
+        for key in PRESETS
     )
 
 
@@ -66,10 +85,8 @@ class SurveyTab(QWidget, FORM):
         # {topic: (layer id, field)} chosen by the user, kept while a topic is unticked.
         self.truth = {}
         self.confirmed = set()  # (topic, field) pairs confirmed although the names differ
-        for key, label in score_labels():
-            self.scoreCombo.addItem(label, key)
-        for key in PRESETS:
-            self.presetCombo.addItem(tr(PRESET_LABELS.get(key, key)), key)
+        add_choices(self.scoreCombo, score_labels())
+        add_choices(self.presetCombo, preset_labels())
         for topic in TOPICS:
             self._add_topic_item(topic.name, topic.kind, topic.description, checked=False)
         header = self.topicsTree.header()
@@ -83,7 +100,7 @@ class SurveyTab(QWidget, FORM):
         self.truthTable.verticalHeader().hide()
         self.anchorLayerCombo.setFilters(QgsMapLayerProxyModel.Filter.PolygonLayer)
         # The empty choice is the default anchor: say so instead of showing a blank combo.
-        self.anchorLayerCombo.setAllowEmptyLayer(True, tr("Bundled countries: infant survival"))
+        self.anchorLayerCombo.setAllowEmptyLayer(True, tr("Countries' infant survival"))
         self.anchorLayerCombo.setLayer(None)
         self.anchorFieldCombo.setFilters(QgsFieldProxyModel.Filter.Numeric)
         self.anchorLayerCombo.layerChanged.connect(self._anchor_changed)
@@ -105,7 +122,8 @@ class SurveyTab(QWidget, FORM):
 
     # ------------------------------------------------------------------ topics
     def _add_topic_item(self, name, kind, description="", checked=True):
-        item = QTreeWidgetItem([name, kind_labels().get(kind, kind)])
+        # The topic in the interface language; the prompt asks for `name` (UserRole) as is.
+        item = QTreeWidgetItem([topic_label(name), kind_labels().get(kind, kind)])
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         item.setCheckState(0, Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
         item.setToolTip(0, tr(description) if description else "")
@@ -163,7 +181,7 @@ class SurveyTab(QWidget, FORM):
             checked = set(self.checked_models())
         self.modelsList.clear()
         for e in load_endpoints():
-            label = e.name if e.is_embedded else f"{e.name} — {e.model}"
+            label = display_name(e) if e.is_embedded else f"{e.name} — {e.model}"
             item = QListWidgetItem(label)
             item.setData(Qt.ItemDataRole.UserRole, e.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -284,9 +302,9 @@ class SurveyTab(QWidget, FORM):
         table.setRowCount(len(topics))
         project = QgsProject.instance()
         for row, topic in enumerate(topics):
-            item = QTableWidgetItem(topic)
+            item = QTableWidgetItem(topic_label(topic))
             item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            item.setToolTip(topic)
+            item.setToolTip(topic_label(topic))
             table.setItem(row, 0, item)
             layer_combo = QgsMapLayerComboBox()
             layer_combo.setFilters(polygon_or_point_layers())

@@ -17,7 +17,7 @@ from qgis.core import (
 from qgis.PyQt.QtCore import pyqtSignal
 
 from ..core.wording import strip_reprs
-from ..i18n_util import tr
+from ..i18n_util import message_text, tr
 
 LOG_TAG = "GeoBias"
 
@@ -41,9 +41,8 @@ def error_sentence(error, limit=300):
     A traceback gives its last line, the exception's message without its class names (which
     stay in the log); other text its first line. Never more than `limit` characters.
     """
-    if isinstance(error, KeyError) and error.args:
-        error = str(error.args[0])  # str(KeyError) is the repr of its message, in quotes
-    text = strip_reprs(str(error or ""))  # urllib3's "<… object at 0x7f…>", pools
+    # In the interface language (core's messages through tr()); a KeyError without its quotes.
+    text = strip_reprs(message_text(error or ""))  # urllib3's "<… object at 0x7f…>", pools
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return type(error).__name__ if isinstance(error, BaseException) else ""

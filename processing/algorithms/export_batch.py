@@ -15,7 +15,7 @@ from qgis.core import (
 )
 
 from ...core.batch import MAX_BYTES, MAX_REQUESTS
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import default_cache_path, make_endpoint
 from ..parameters import Connection, ConnectionParameters, PromptParameters, add_endpoint_parameters
@@ -93,7 +93,7 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         try:
             cache = SurveyCache(default_cache_path())
         except CacheError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
         spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
         feedback.pushInfo(
             tr("Writing the pending requests of {n} points on {k} topic(s) for {m}.").format(

@@ -28,7 +28,7 @@ from qgis.core import (
 )
 
 from ...core.descriptors import DEFAULT_TEMPLATE, DescriptorError, load_descriptors, topics_of
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
 from ..endpoints import (
@@ -250,7 +250,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             words = load_descriptors(path or None)
         except (DescriptorError, ValueError) as err:  # ValueError: not a UTF-8 text file
             raise QgsProcessingException(
-                tr("Descriptors (DESCRIPTORS): {err}").format(err=err)
+                tr("Descriptors (DESCRIPTORS): {err}").format(err=message_text(err))
             ) from err
         text = self.parameterAsString(parameters, "TOPICS", context)
         wanted = [t.strip() for t in text.split(";") if t.strip()]
@@ -298,7 +298,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
 
             validate_template(template)
         except DescriptorError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
         if h.n_levels < 2:
             raise QgsProcessingException(
                 tr("The scope has one level only: HERB needs regions and their sub-regions.")
@@ -306,7 +306,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         try:
             cache = ScoreCache(cache_path)
         except CacheError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
         model = herb_model_label(kind, connection.model, connection.base_url)
         feedback.pushInfo(
             tr("Model: {m} ({scorer}).").format(m=model, scorer=HERB_SCORERS.label(kind))
@@ -317,7 +317,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             try:
                 sentences = plan(spec).sentences
             except (DescriptorError, ValueError) as err:
-                raise QgsProcessingException(str(err)) from err
+                raise QgsProcessingException(message_text(err)) from err
             key = herb_key(kind, scorer.identity, host, scorer.concurrency)
             rate, timed = rate_book().get(key), 0
             before = estimate(spec, cache).n_to_score
@@ -354,11 +354,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                     raise QgsProcessingException(sentence) from err
                 raise QgsProcessingException(
                     tr("{err} (scores so far are kept in the cache; nothing was written)").format(
-                        err=err
+                        err=message_text(err)
                     )
                 ) from err
             except AggregationError as err:
-                raise QgsProcessingException(str(err)) from err
+                raise QgsProcessingException(message_text(err)) from err
         finally:
             scorer.close()
             cache.close()

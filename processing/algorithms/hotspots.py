@@ -23,7 +23,7 @@ from ...core.hotspots import (
     local_moran,
 )
 from ...core.spatial_weights import distance_band_weights, knn_weights
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import WEIGHTS
 from ..features import add_point_features, as_float, numeric_field, qgs_fields
@@ -204,7 +204,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             gi = getis_ord_star(value[idx], weights)
             glob = global_moran(value[idx], weights, permutations, seed)
         except ValueError as e:
-            raise QgsProcessingException(tr("Hot spots: {e}").format(e=e)) from e
+            raise QgsProcessingException(tr("Hot spots: {e}").format(e=message_text(e))) from e
         if geographic:
             weights_text += tr(" (great-circle)")
         feedback.setProgress(70)

@@ -10,7 +10,7 @@ from qgis.core import (
     QgsProcessingParameterFile,
 )
 
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import default_cache_path
 
@@ -74,13 +74,15 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
                 output = read_batch(p)
             except (OSError, ValueError) as err:
                 raise QgsProcessingException(
-                    tr("{key}: {path} cannot be imported: {err}").format(key=key, path=p, err=err)
+                    tr("{key}: {path} cannot be imported: {err}").format(
+                        key=key, path=p, err=message_text(err)
+                    )
                 ) from err
             if cache is None:
                 try:
                     cache = SurveyCache(default_cache_path())
                 except CacheError as err:
-                    raise QgsProcessingException(str(err)) from err
+                    raise QgsProcessingException(message_text(err)) from err
             result = store_batch(output, cache)
             n_answers += result.n_answers
             n_failed += result.n_failed

@@ -19,7 +19,7 @@ from ...core.ratings import (
     outside_scale,
     read_ratings_table,
 )
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import IMPORT_SCORE_KINDS
 from ..features import qgs_fields
@@ -120,15 +120,17 @@ class ImportRatingsAlgorithm(GeoBiasAlgorithm):
                 key = keys[err.missing[0]]
                 raise QgsProcessingException(
                     tr("{label} ({key}): {err}").format(
-                        label=short_label(self.parameterDefinition(key)), key=key, err=err
+                        label=short_label(self.parameterDefinition(key)),
+                        key=key,
+                        err=message_text(err),
                     )
                 ) from err
-            message = tr("Ratings table (INPUT): {err}").format(err=err)
+            message = tr("Ratings table (INPUT): {err}").format(err=message_text(err))
             raise QgsProcessingException(message) from err
         except (OSError, ValueError) as err:  # not a text file (a decoding error), unreadable
             raise QgsProcessingException(
                 tr("Ratings table (INPUT): {path} cannot be read as a CSV table: {err}").format(
-                    path=path, err=err
+                    path=path, err=message_text(err)
                 )
             ) from err
         if len(table["value"]) == 0:

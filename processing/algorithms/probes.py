@@ -35,7 +35,7 @@ from ...core.probes import (
     summarize_mentions,
 )
 from ...core.ratings import is_refusal
-from ...i18n_util import QT_TRANSLATE_NOOP, tr
+from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
 from ..features import as_float, field_type, numeric_field
@@ -214,7 +214,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                     tr(
                         "Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and "
                         "{{activity}}."
-                    ).format(err=err)
+                    ).format(err=message_text(err))
                 ) from err
         countries = self.read_countries(parameters, context) if queries else None
 
@@ -222,7 +222,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         try:
             cache = SurveyCache(default_cache_path())
         except CacheError as err:
-            raise QgsProcessingException(str(err)) from err
+            raise QgsProcessingException(message_text(err)) from err
 
         def progress(p):
             feedback.setProgress(100.0 * p.done / max(p.total, 1))
@@ -240,7 +240,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                                            progress, feedback.isCanceled)  # fmt: skip
             except EndpointError as err:
                 raise QgsProcessingException(
-                    tr("The endpoint refused the probes: {err}").format(err=err)
+                    tr("The endpoint refused the probes: {err}").format(err=message_text(err))
                 ) from err
             if feedback.isCanceled():
                 raise QgsProcessingException(tr("Cancelled; answers so far are cached."))

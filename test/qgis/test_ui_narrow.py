@@ -65,7 +65,10 @@ def language(request, qgis_app, tmp_path_factory):
     translator = QTranslator()
     assert translator.load(qm)
     QgsApplication.instance().installTranslator(translator)
+    before = QgsApplication.instance().translation()
+    QgsApplication.setTranslation("fr")  # as `qgis --lang fr`: numbers follow too
     yield "fr"
+    QgsApplication.setTranslation(before)
     QgsApplication.instance().removeTranslator(translator)
 
 
@@ -259,3 +262,90 @@ def test_the_detail_pane_fits_its_text_when_results_arrive_in_another_tab(docked
         window.removeDockWidget(dock)
         dock.close_survey()
         dock.deleteLater()
+
+
+def cut_texts(root, every_choice=()):
+    """The texts of `root`'s visible labels, buttons and combo boxes that do not show whole: a
+    label wider than its room (or, word-wrapped, taller), a button narrower than its text, a
+    combo's current choice (each choice for the combos named in `every_choice`) wider than its
+    box. The dock's combos open wider than themselves (ui/dock.compact_combo), so only what a
+    closed one shows counts; layer and field combos show the user's names and are left out."""
+    from qgis.gui import QgsFieldComboBox, QgsMapLayerComboBox
+    from qgis.PyQt.QtWidgets import QComboBox, QLabel, QStyle, QStyleOptionComboBox
+
+    cut = []
+    for label in root.findChildren(QLabel):
+        text = label.text()
+        if not label.isVisible() or not text or Qt.mightBeRichText(text):
+            continue
+        if label.wordWrap():
+            if label.heightForWidth(label.width()) > label.height():
+                cut.append(("wrapped label", label.objectName(), text))
+            continue
+        fm = label.fontMetrics()
+        room = label.contentsRect().width() - 2 * label.margin() - 2 * max(0, label.indent())
+        if any(fm.horizontalAdvance(line) > room for line in text.splitlines()):
+            cut.append(("label", label.objectName(), text))
+    for widget in root.findChildren(QWidget):  # painted text that wraps (Regional bias' bars)
+        if widget.layout() is not None or isinstance(widget, QLabel) or not widget.isVisible():
+            continue
+        if widget.hasHeightForWidth():
+            if widget.heightForWidth(widget.width()) > widget.height():
+                cut.append(("wrapped text", widget.objectName(), type(widget).__name__))
+    for button in root.findChildren(QAbstractButton):
+        if button.isVisible() and button.text() and button.width() < button.sizeHint().width():
+            cut.append(("button", button.objectName(), button.text()))
+    for combo in root.findChildren(QComboBox):
+        if not combo.isVisible() or isinstance(combo, QgsFieldComboBox):
+            continue
+        if isinstance(combo, QgsMapLayerComboBox) and combo.currentLayer() is not None:
+            continue  # a layer's name; without one, the dock's own words ("none", the default)
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        room = (
+            combo.style()
+            .subControlRect(
+                QStyle.ComplexControl.CC_ComboBox,
+                option,
+                QStyle.SubControl.SC_ComboBoxEditField,
+                combo,
+            )
+            .width()
+        )
+        fm = combo.fontMetrics()
+        every = combo.objectName() in every_choice
+        for text in (
+            [combo.itemText(i) for i in range(combo.count())] if every else [option.currentText]
+        ):
+            if fm.horizontalAdvance(text) > room:
+                cut.append(("choice", combo.objectName(), text))
+    return cut
+
+
+# The dock's own choice lists (short labels in the dock, Processing's as tooltips): every choice
+# reads whole in the closed box.
+CHOICES = ("metricCombo", "methodCombo", "scoreCombo", "presetCombo", "scopeCombo", "scorerCombo")
+
+
+def test_no_text_is_cut_at_350_px(docked, qgis_app, language, tmp_path):
+    """Every tab at 350 px, in English and French: no label, button or choice of a list is cut
+    (Compare's "Rho de Spearman avec la vérité terrain" was). A screenshot of each tab is kept
+    (GEOBIAS_SCREENSHOTS=folder) for a look."""
+    dock = docked
+    window = dock.parentWidget()
+    window.resizeDocks([dock], [350], Qt.Orientation.Horizontal)
+    qgis_app.processEvents()
+    assert dock.width() == 350
+    folder = os.environ.get("GEOBIAS_SCREENSHOTS") or str(tmp_path)
+    tabs = dock.ui.tabs
+    if language == "fr":
+        assert tabs.tabText(0) == "Zone"
+    found = {}
+    for i in range(tabs.count()):
+        tabs.setCurrentIndex(i)
+        qgis_app.processEvents()
+        dock.grab().save(os.path.join(folder, f"dock_{language}_350_{i}.png"))
+        cut = cut_texts(dock, every_choice=CHOICES)
+        if cut:
+            found[tabs.tabText(i)] = cut
+    assert found == {}, "\n".join(f"{tab}: {cut}" for tab, cut in found.items())

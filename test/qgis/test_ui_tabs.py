@@ -203,7 +203,7 @@ def test_the_dock_offers_the_hex_grid_and_previews_it(dock):
 
 
 def test_the_anchor_combo_names_the_bundled_default(dock):
-    assert dock.survey.anchorLayerCombo.currentText() == "Bundled countries: infant survival"
+    assert dock.survey.anchorLayerCombo.currentText() == "Countries' infant survival"
     assert not dock.survey.anchorFieldCombo.isEnabled()
     assert dock.settings().anchor_layer == ""  # the default: runner uses the bundled countries
 
