@@ -135,51 +135,114 @@ def _failure(row: dict, response: dict) -> str:
     return "batch: " + json.dumps(err, ensure_ascii=False)[:500]
 
 
+class BatchFormatError(ValueError):
+    """A file that is not batch output GeoBias can read; the message says what it is and what
+    was expected. Nothing is stored from it."""
+
+
+EXPECTED = ("OpenAI Batch output: one JSON line per request with its custom_id and a "
+            "response (status_code, body) or an error, as OpenAI, Azure OpenAI, vLLM's "
+            "run-batch and Mistral write it")  # fmt: skip
+
+
+def line_kind(row) -> str:
+    """What a parsed JSONL line is: "output" (OpenAI Batch output, an answer or an error),
+    "request" (OpenAI Batch input, as export_batch writes it), "anthropic_result",
+    "anthropic_request", "gemini", "bedrock", or "unknown"."""
+    if not isinstance(row, dict):
+        return "unknown"
+    if row.get("custom_id"):
+        if "response" in row or "error" in row:
+            return "output"
+        if "body" in row and ("url" in row or "method" in row):
+            return "request"
+        if isinstance(row.get("result"), dict):
+            return "anthropic_result"
+        if isinstance(row.get("params"), dict):
+            return "anthropic_request"
+    if "key" in row and ("response" in row or "request" in row):
+        return "gemini"
+    if "recordId" in row and ("modelInput" in row or "modelOutput" in row):
+        return "bedrock"
+    return "unknown"
+
+
+_KINDS = {
+    "request": "a request file (the requests a batch service is given, as GeoBias's 'Export "
+               "requests for a batch service' writes them), not the results: run it on the "
+               "batch service and import the output file it returns",
+    "anthropic_result": "Anthropic Message Batches results (custom_id with a result object)",
+    "anthropic_request": "Anthropic Message Batches requests (custom_id with params)",
+    "gemini": "a Google Gemini batch file (key with request or response)",
+    "bedrock": "an Amazon Bedrock batch inference file (recordId, modelInput, modelOutput)",
+}  # fmt: skip
+
+
+def _not_output(path: str, n: int, kind: str) -> BatchFormatError:
+    what = _KINDS.get(kind, "not a batch output line (no custom_id with a response or error)")
+    where = f"{path}" if n == 1 else f"{path}:{n}"
+    return BatchFormatError(Message("batch.not_output", where=where, what=what, expected=EXPECTED))
+
+
 @dataclass
 class BatchOutput:
-    """A batch output file as read (read_batch), before anything is stored."""
+    """A batch output file as read and checked (read_batch), before anything is stored."""
 
     answers: dict
     failures: dict
     n_lines: int = 0
+    path: str = ""
 
 
 def read_batch(path: str) -> BatchOutput:
-    """Read a batch output JSONL: answers and failures by custom_id.
+    """Read and check a batch output JSONL (nothing is stored).
 
     Output lines look like {"custom_id", "response": {"status_code", "body"}, "error"} (OpenAI
-    and vLLM alike); a later line for the same request wins, an error line never over an answer.
-    A malformed line (not UTF-8, not JSON, no custom_id) raises ValueError naming it.
+    and vLLM alike). An answer replaces an earlier failure of the same request, never the
+    other way round. Raises BatchFormatError naming what the file is instead (empty, not JSON
+    Lines, the request file itself, another provider's batch format) and what was expected.
     """
     answers: dict[str, dict] = {}
     failures: dict[str, str] = {}
     n_lines = 0
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except ValueError as e:
-                raise ValueError(Message("batch.not_json", path=path, line=n)) from e
-            if not isinstance(row, dict) or not row.get("custom_id"):
-                raise ValueError(Message("batch.no_id", path=path, line=n))
-            n_lines += 1
-            key = row["custom_id"]
-            response = row.get("response") or {}
-            body = response.get("body")
-            ok = (
-                not row.get("error")
-                and response.get("status_code", 200) == 200
-                and isinstance(body, dict)
-                and body.get("choices")
-            )
-            if ok:
-                answers[key] = body
-                failures.pop(key, None)
-            elif key not in answers:
-                failures[key] = _failure(row, response)
-    return BatchOutput(answers, failures, n_lines)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except ValueError as e:
+                    if not n_lines:
+                        raise BatchFormatError(
+                            Message("batch.not_jsonl", path=path, expected=EXPECTED)
+                        ) from e
+                    raise BatchFormatError(
+                        Message("batch.line_not_json", path=path, line=n, expected=EXPECTED)
+                    ) from e
+                kind = line_kind(row)
+                if kind != "output":
+                    raise _not_output(path, n if n_lines else 1, kind)
+                n_lines += 1
+                key = row["custom_id"]
+                response = row.get("response") or {}
+                body = response.get("body")
+                ok = (
+                    not row.get("error")
+                    and response.get("status_code", 200) == 200
+                    and isinstance(body, dict)
+                    and body.get("choices")
+                )
+                if ok:
+                    answers[key] = body
+                    failures.pop(key, None)
+                elif key not in answers:
+                    failures[key] = _failure(row, response)
+    except UnicodeDecodeError as e:
+        raise BatchFormatError(Message("batch.not_text", path=path, expected=EXPECTED)) from e
+    if not n_lines:
+        raise BatchFormatError(Message("batch.empty", path=path, expected=EXPECTED))
+    return BatchOutput(answers, failures, n_lines, path)
 
 
 def store_batch(output: BatchOutput, cache: SurveyCache) -> BatchImport:
@@ -200,6 +263,6 @@ def store_batch(output: BatchOutput, cache: SurveyCache) -> BatchImport:
 
 
 def import_batch(path: str, cache: SurveyCache) -> BatchImport:
-    """Store a batch output JSONL in the cache (read_batch, then store_batch): a malformed
-    line stops the import before anything is stored."""
+    """Check and store a batch output JSONL in the cache (read_batch, then store_batch): a
+    file that is not batch output stores nothing."""
     return store_batch(read_batch(path), cache)

@@ -217,8 +217,14 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
     out_in = np.asarray(ws.sum(axis=1)).ravel() + np.asarray(ws.sum(axis=0)).ravel()
     s2 = float((out_in**2).sum())
     var = (n * n * s1 - n * s2 + 3 * s0 * s0) / ((n - 1) * (n + 1) * s0 * s0) - expected**2
-    z_norm = (value - expected) / np.sqrt(var)
-    p_norm = float(2.0 * stats.norm.sf(abs(z_norm)))
+    # Var(I) is 0 when every permutation gives the same I: each unit the neighbour of all the
+    # others (k = n - 1 neighbours), where I = -1/(n-1) exactly. No z then, rather than a
+    # division by zero (or by the square root of a rounding error, either sign).
+    if var > 1e-12 * max(expected * expected, 1e-12):
+        z_norm = (value - expected) / np.sqrt(var)
+        p_norm = float(2.0 * stats.norm.sf(abs(z_norm)))
+    else:
+        z_norm = p_norm = np.nan
     p_sim = np.nan
     if permutations > 0:
         rng = np.random.default_rng(seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from urllib.parse import urlsplit
 
 from .http_client import (
@@ -31,15 +31,21 @@ __all__ = [
     "ANSWER_JSON_SCHEMA",
     "ANSWER_REGEX",
     "APIS",
+    "CONSTRAINED_MAX_TOKENS",
     "CONSTRAINTS",
+    "CONSTRAINT_CHOICES",
+    "FAMILY_CONSTRAINTS",
     "PROVIDERS",
     "REASONING_MAX_TOKENS",
     "ChatClient",
     "Completion",
     "Endpoint",
     "completion_from_response",
+    "family_constraint",
     "is_reasoning_model",
     "prompt_of",
+    "resolve_constraint",
+    "with_constraint",
     # The connection's names, at home in core/http_client.py, kept importable from here.
     "Cause",
     "EndpointError",
@@ -85,6 +91,26 @@ PROVIDERS: dict[str, dict] = {
 # llama.cpp's "grammar", vLLM's "regex" (structured_outputs, vLLM >= 0.12; "guided_regex" for
 # older servers), OpenAI-style "json_schema".
 CONSTRAINTS = ("grammar", "regex", "guided_regex", "json_schema")
+# What a user chooses per endpoint: a constraint, none, or "auto": none unless the model is
+# known not to follow the answer format unaided (the bundled models, whichever server runs
+# them), then the constraint its server family takes.
+CONSTRAINT_CHOICES = ("auto", "none") + CONSTRAINTS
+FAMILY_CONSTRAINTS = {
+    "embedded": "grammar",
+    "llamacpp": "grammar",
+    # A custom URL serving a bundled model serves a GGUF file: llama.cpp's server, most often.
+    "custom": "grammar",
+    "vllm": "regex",
+    "ollama": "json_schema",
+    "lmstudio": "json_schema",
+    "openai": "json_schema",
+    "together": "json_schema",
+    "openrouter": "json_schema",
+    "gemini": "json_schema",
+}
+# A constrained answer is bounded by its constraint; a small model may spell "My answer is"
+# letter by letter under a grammar, which the paper's 10 tokens would cut short.
+CONSTRAINED_MAX_TOKENS = 24
 
 # OpenAI's reasoning models (o1, o3, o4-mini, GPT-5; also behind a router as "openai/o3") reject
 # max_tokens, a temperature other than 1 and logprobs. "gpt-5-chat" is a plain chat model.
@@ -116,6 +142,43 @@ ANSWER_JSON_SCHEMA = {
         "additionalProperties": False,
     },
 }
+
+
+def family_constraint(provider: str) -> str:
+    """The answer constraint a provider's server family takes (llama.cpp grammar by default)."""
+    return FAMILY_CONSTRAINTS.get(provider, "grammar")
+
+
+def resolve_constraint(choice: str | None, provider: str, model: str,
+                       current: str | None = None) -> str | None:  # fmt: skip
+    """The constraint an endpoint sends for a user's `choice` (CONSTRAINT_CHOICES; None =
+    "auto"). "auto" keeps a preset's constraint (`current`, the embedded model's grammar),
+    else gives a model known not to follow the format (core/models.py recognises it behind
+    any server) its server family's constraint, else none: a constraint would hide refusals,
+    which the answer rate counts."""
+    choice = choice or "auto"
+    if choice not in CONSTRAINT_CHOICES:
+        raise ValueError(f"unknown constraint {choice!r}; use one of {CONSTRAINT_CHOICES}")
+    if choice == "none":
+        return None
+    if choice != "auto":
+        return choice
+    if current:
+        return current
+    from .models import recognise
+
+    known = recognise(model)
+    return family_constraint(provider) if known is not None and known.constraint else None
+
+
+def with_constraint(endpoint: Endpoint, choice: str | None = "auto") -> Endpoint:
+    """The endpoint with the answer constraint of `choice` (see resolve_constraint); a
+    constrained answer gets at least CONSTRAINED_MAX_TOKENS tokens."""
+    constraint = resolve_constraint(choice, endpoint.provider, endpoint.model, endpoint.constraint)
+    if constraint == endpoint.constraint:
+        return endpoint
+    tokens = max(endpoint.max_tokens, CONSTRAINED_MAX_TOKENS) if constraint else endpoint.max_tokens
+    return replace(endpoint, constraint=constraint, max_tokens=tokens)
 
 
 @dataclass

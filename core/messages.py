@@ -303,10 +303,14 @@ MESSAGES = {
     "compare.no_base": QT_TRANSLATE_NOOP("@default", "no column {base!r} to take the change from"),
     "batch.caps": QT_TRANSLATE_NOOP("@default", "max_requests and max_bytes must be positive"),
     "batch.too_big": QT_TRANSLATE_NOOP("@default", "one request is {n} bytes, over the {cap} cap"),
-    "batch.not_json": QT_TRANSLATE_NOOP("@default", "{path}:{line}: not JSON"),
-    "batch.no_id": QT_TRANSLATE_NOOP(
-        "@default",
-        "{path}:{line}: no custom_id (not a batch output line)"),
+    "batch.not_jsonl": QT_TRANSLATE_NOOP(
+        "@default", "{path} is not JSON Lines; expected {expected}."),
+    "batch.line_not_json": QT_TRANSLATE_NOOP(
+        "@default", "{path}:{line}: not JSON; expected {expected}."),
+    "batch.not_text": QT_TRANSLATE_NOOP(
+        "@default", "{path} is not a text file; expected {expected}."),
+    "batch.empty": QT_TRANSLATE_NOOP("@default", "{path} is empty; expected {expected}."),
+    "batch.not_output": QT_TRANSLATE_NOOP("@default", "{where} is {what}; expected {expected}."),
     "regions.no_area": QT_TRANSLATE_NOOP("@default", "the region has no area in lon/lat"),
     "topics.empty": QT_TRANSLATE_NOOP("@default", "a topic needs a non-empty name"),
     "topics.spaces": QT_TRANSLATE_NOOP(

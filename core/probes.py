@@ -95,19 +95,37 @@ def choice_prompts(a: str, b: str, activities, template: str = CHOICE_TEMPLATE) 
     return [template.format(a=a, b=b, activity=act) for act in activities]
 
 
-def read_choice(text: str | None, a: str, b: str, answer=None) -> str:
-    """ "a", "b", "refusal" or "unclear": which region a completion chose.
+def _without_echo(text: str, prompt: str | None, a: str, b: str) -> str:
+    """The completion without what repeats the question: the prompt and each of its sentences
+    where they come back verbatim (spaces and case aside), and any "A or B" / "B or A"."""
+    out = " ".join(text.split())
+    if prompt:
+        flat = " ".join(prompt.split())
+        pieces = [flat] + [p for p in re.split(r"(?<=[.?!])\s+", flat) if len(p) > 3]
+        for piece in sorted(set(pieces), key=len, reverse=True):
+            out = re.sub(re.escape(piece), " ", out, flags=re.I)
+    both = r"\b(?:{x}\W+or\W+{y}|{y}\W+or\W+{x})\b".format(x=re.escape(a), y=re.escape(b))
+    return re.sub(both, " ", out, flags=re.I)
 
-    The answer format ("You should go to X") decides; without it, a completion naming only
-    one of the two regions chose it. A completion that declines is a refusal (in English or
-    in the refusal phrases of a prompt language's `answer`, a ratings.AnswerFormat).
+
+def read_choice(text: str | None, a: str, b: str, prompt: str | None = None, answer=None
+                ) -> str:  # fmt: skip
+    """ "a", "b", "refusal" or "unclear": which region a completion chose, as the paper reads
+    its answers ("You should go to X").
+
+    Only the model's own choice counts: the question repeated (the `prompt`, or "A or B") is
+    taken out first. Then the answer format decides; without it, a completion naming only one
+    of the two regions chose it. An answer naming both as its choice ("You should go to A" ...
+    "You should go to B", the instruction echoed) or neither chose nothing: a refusal when it
+    declines (in English or in the refusal phrases of a prompt language's `answer`, a
+    ratings.AnswerFormat), else unclear.
     """
-    text = text or ""
+    text = _without_echo(text or "", prompt, a, b)
     said = re.findall(r"go to\W+(" + re.escape(a) + "|" + re.escape(b) + r")\b", text, re.I)
     picked = {s.lower() for s in said}
-    if len(picked) != 1:
+    if not picked:
         named = {x for x in (a, b) if re.search(r"\b" + re.escape(x) + r"\b", text, re.I)}
-        picked = {n.lower() for n in named} if len(named) == 1 else picked
+        picked = {n.lower() for n in named} if len(named) == 1 else set()
     if len(picked) == 1:
         return "a" if picked == {a.lower()} else "b"
     return "refusal" if is_refusal(text, answer) else "unclear"
@@ -135,8 +153,11 @@ class ChoiceResult:
         return self.n_b / self.n if self.n else np.nan
 
 
-def summarize_choices(activity: str, a: str, b: str, texts, answer=None) -> ChoiceResult:
-    picks = [read_choice(t, a, b, answer) for t in texts]
+def summarize_choices(activity: str, a: str, b: str, texts, prompt: str | None = None,
+                      answer=None) -> ChoiceResult:  # fmt: skip
+    """The counts of one probe's answers (`prompt`: the question, whose echo is no choice;
+    `answer`: the prompt language's answer format, for its refusals)."""
+    picks = [read_choice(t, a, b, prompt, answer) for t in texts]
     return ChoiceResult(activity, a, b, len(picks), picks.count("a"), picks.count("b"),
                         picks.count("refusal"), picks.count("unclear"))  # fmt: skip
 
@@ -185,21 +206,36 @@ class MentionSummary:
     median_imr_mentioned: float
     median_imr_unmentioned: float
     median_imr_all: float
+    reason: str = ""  # why a number is missing (NaN), "" when none is
 
 
 def summarize_mentions(counts, survival, imr) -> MentionSummary:
-    """From per-country arrays: mention counts, infant survival and infant mortality."""
+    """From per-country arrays: mention counts, infant survival and infant mortality; `reason`
+    says why a number is NaN (no country named, every country named, no infant mortality)."""
     counts = np.asarray(counts, float)
     survival, imr = np.asarray(survival, float), np.asarray(imr, float)
-    c = spearman(counts, survival, n_boot=0)
     has = np.isfinite(imr)
+    named = counts > 0
+    c = spearman(counts, survival, n_boot=0)
+    reasons = []
+    if not named.any():
+        reasons.append("no answer named a country of the layer: no rho, no median of the "
+                       "countries named")  # fmt: skip
+    else:
+        if not np.isfinite(c.rho) and c.reason:
+            reasons.append(f"rho: {c.reason}")
+        if not (named & has).any():
+            reasons.append("no country named has an infant mortality")
+        if not (~named & has).any():
+            reasons.append("every country with an infant mortality was named: no median of the "
+                           "countries not named")  # fmt: skip
 
     def median(mask):
         vals = imr[mask & has]
         return float(np.median(vals)) if len(vals) else np.nan
 
-    return MentionSummary(c.rho, c.p, c.n, median(counts > 0), median(counts == 0),
-                          median(np.ones(len(imr), bool)))  # fmt: skip
+    return MentionSummary(c.rho, c.p, c.n, median(named), median(~named),
+                          median(np.ones(len(imr), bool)), "; ".join(reasons))  # fmt: skip
 
 
 class SampleClient(ChatClient):

@@ -261,6 +261,19 @@ def sample_grid(
         return _grid_in_parts(parts, float(spacing_km), kind)
     if n <= 0:
         return np.empty((0, 2))
+    return grid_for_count(region, n, kind)[0]
+
+
+def grid_for_count(region, n: int, kind: str = "square") -> tuple[np.ndarray, float]:
+    """(nodes, spacing_km) of the square or hexagonal grid whose count is closest to n found.
+
+    A grid places only certain counts in a region (its nodes inside the boundary): the spacing
+    starts from the region's spherical area / n and is rescaled by the count ratio up to four
+    times, keeping the closest count. Callers say so when it is not n.
+    """
+    if kind not in ("square", "hex"):
+        raise ValueError(f"kind must be 'square' or 'hex', got {kind!r}")
+    parts = region_parts(region)
     cell = spherical_area_km2(region) / n
     spacing = np.sqrt(cell if kind == "square" else 2 * cell / np.sqrt(3))
     points = _grid_in_parts(parts, spacing, kind)
@@ -273,4 +286,4 @@ def sample_grid(
             points, spacing = trial, trial_spacing
         else:
             break
-    return points
+    return points, float(spacing)

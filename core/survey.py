@@ -23,11 +23,13 @@ from .llm import (
 __all__ = [
     "Answer",
     "Estimate",
+    "RatingCheck",
     "Progress",
     "RequestSettings",
     "Result",
     "RunStats",
     "SurveySpec",
+    "check_rating",
     "estimate",
     "run_requests",
     "run_survey",
@@ -269,6 +271,39 @@ def _process_gone(endpoint: Endpoint):
     from .embedded import exit_reason
 
     return lambda: exit_reason(endpoint.base_url)
+
+
+@dataclass
+class RatingCheck:
+    """One real rating prompt sent to an endpoint (a connection test): the prompt, what came
+    back and what it says (`rating.answered`: the answer held a rating)."""
+
+    prompt: str
+    text: str | None
+    rating: object  # ratings.Rating
+
+
+# The connection test's point: central Paris, which every gazetteer names.
+CHECK_POINT = (2.3522, 48.8566)
+
+
+def check_rating(endpoint: Endpoint, gazetteer, topic: str = "Infant Mortality Rate",
+                 template=None, point=CHECK_POINT) -> RatingCheck:  # fmt: skip
+    """Send one rating prompt as a survey would (same body, its constraint included) and read
+    the answer; nothing is cached. Raises RequestError or EndpointError as a survey would."""
+    from .prompts import PRESETS, build_prompts
+    from .ratings import rate_completion
+
+    template = template if template is not None else PRESETS["geollm"]
+    (prompt,) = build_prompts(np.array([point[0]]), np.array([point[1]]), topic, gazetteer,
+                              template)  # fmt: skip
+    client = ChatClient(endpoint)
+    try:
+        completion = client.post(client.request_body(prompt))
+    finally:
+        client.close()
+    rating = rate_completion(completion.text, completion.logprobs_content)
+    return RatingCheck(prompt, completion.text, rating)
 
 
 def _language(spec: SurveySpec):

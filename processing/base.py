@@ -1,6 +1,7 @@
 """Common base of the GeoBias algorithms: instance creation, groups, icon, translated strings."""
 
 import html
+import os
 
 from qgis.core import QgsProcessingAlgorithm, QgsProcessingException, QgsWkbTypes
 from qgis.PyQt.QtCore import QUrl
@@ -11,7 +12,9 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
 from .crs import WGS84
 from .features import add_point_features
+from .parameter_help import help_texts
 from .parameters import check_given_values
+from .runs import append_runs
 from .styles import save_output_styles
 
 GROUPS = {
@@ -46,8 +49,28 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
     def help_text(self):
         return ""
 
+    def addParameter(self, definition, createOutput=True):
+        """Declare a parameter with its help sentence (processing/parameter_help.py), which
+        the toolbox shows on the parameter and in the algorithm's help."""
+        if not definition.help():
+            texts = self.__dict__.get("_help_texts")
+            if texts is None:
+                texts = self.__dict__["_help_texts"] = help_texts(self.NAME)
+            definition.setHelp(texts.get(definition.name(), ""))
+        return super().addParameter(definition, createOutput)
+
     def shortHelpString(self):
-        return html.escape(self.help_text(), quote=False)
+        """The help text, then each parameter: its label, name and help sentence."""
+        out = [f"<p>{html.escape(self.help_text(), quote=False)}</p>"]
+        items = [
+            f"<dt><b>{html.escape(p.description())}</b> <code>{p.name()}</code></dt>"
+            f"<dd>{html.escape(p.help(), quote=False)}</dd>"
+            for p in self.parameterDefinitions()
+        ]
+        if items:
+            title = html.escape(tr("Parameters"))
+            out.append(f"<h3>{title}</h3><dl>{''.join(items)}</dl>")
+        return "".join(out)
 
     def group(self):
         return tr(GROUPS[self.GROUP])
@@ -93,10 +116,11 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
             raise QgsProcessingException(problem)
         return super().prepareAlgorithm(parameters, context, feedback)
 
-    def write_points(self, parameters, context, fields, columns, feedback, style=None):
+    def write_points(self, parameters, context, fields, columns, feedback, style=None, runs=()):
         """Write point columns to the OUTPUT sink; returns its id, or None when cancelled.
 
-        With `style`, the output's GeoPackage also gets the saved styles, that one as default.
+        A GeoPackage output also gets the `runs` rows (what it measured, read by the styles'
+        layer descriptions) and, with `style`, the saved styles, that one as default.
         """
         sink, dest = self.parameterAsSink(
             parameters, "OUTPUT", context, fields, QgsWkbTypes.Type.Point, WGS84
@@ -105,7 +129,10 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         if not add_point_features(sink, fields, columns, feedback):
             return None
-        del sink  # closes the file, so its styles can be saved into it
+        del sink  # closes the file, so its runs and styles can be saved into it
+        path = str(dest).split("|")[0]
+        if runs and path.lower().endswith(".gpkg") and os.path.isfile(path):
+            append_runs(path, list(runs))
         if style:
             save_output_styles(dest, style, values=columns)
         return dest

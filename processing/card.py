@@ -56,6 +56,18 @@ def load_sample(version):
     return benchmark.read_sample(path)
 
 
+def sample_facts(version, sample, topics):
+    """The facts fields of a runs row for what is measured on a benchmark sample: the world
+    (the sample's points) as study area, and the truth the sample ships for these topics."""
+    from .facts import layer_field, study_area
+
+    area = study_area(tr("the world (benchmark sample {v}, {n} points)").format(
+        v=version, n=len(sample)))  # fmt: skip
+    names = [benchmark.SAMPLE_TRUTH[t] for t in topics if t in benchmark.SAMPLE_TRUTH]
+    truth = "; ".join(layer_field(f"sample_{version}", n) for n in dict.fromkeys(names))
+    return dict(area.fields(), truth=truth)
+
+
 def sample_truth(sample, topic):
     """(truth, its units) of `topic` on the sample's points, or (None, None): the truth the
     sample ships (infant mortality, population density by country)."""

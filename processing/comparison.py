@@ -106,6 +106,14 @@ def write_mean_layer(path, topic, m, language=""):
     return uri
 
 
+def write_markdown_beside(path, markdown):
+    """The tables as Markdown in a file beside the GeoPackage `path` (<name>.md); its path."""
+    md = os.path.splitext(path)[0] + ".md"
+    with open(md, "w", encoding="utf-8") as f:
+        f.write(markdown if markdown.endswith("\n") else markdown + "\n")
+    return md
+
+
 def write_spread_layer(path, topic, spread):
     """The spread of each point's rank across prompt languages on one topic (core/compare.py
     RankSpread): where the language changes the answer most; each language's rank too."""

@@ -51,22 +51,37 @@ def _choices(pairs, default):
     return Choices(tuple(k for k, _ in pairs), tuple(v for _, v in pairs), default)
 
 
-# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL): services by their names,
-# the embedded model and "custom" in words.
+# Provider presets (core.llm.PROVIDERS) plus "custom" (any base URL); the Options page shows the
+# same names.
 PROVIDERS = _choices(
     [
         ("embedded", QT_TRANSLATE_NOOP("@default", "Embedded local model")),
-        ("openai", "OpenAI"),
-        ("ollama", "Ollama"),
-        ("vllm", "vLLM"),
-        ("llamacpp", "llama.cpp"),
-        ("lmstudio", "LM Studio"),
-        ("together", "Together AI"),
-        ("openrouter", "OpenRouter"),
-        ("gemini", "Google Gemini"),
-        ("custom", QT_TRANSLATE_NOOP("@default", "Custom (any OpenAI-compatible base URL)")),
+        ("openai", QT_TRANSLATE_NOOP("@default", "OpenAI")),
+        ("ollama", QT_TRANSLATE_NOOP("@default", "Ollama")),
+        ("vllm", QT_TRANSLATE_NOOP("@default", "vLLM")),
+        ("llamacpp", QT_TRANSLATE_NOOP("@default", "llama.cpp server")),
+        ("lmstudio", QT_TRANSLATE_NOOP("@default", "LM Studio")),
+        ("together", QT_TRANSLATE_NOOP("@default", "Together AI")),
+        ("openrouter", QT_TRANSLATE_NOOP("@default", "OpenRouter")),
+        ("gemini", QT_TRANSLATE_NOOP("@default", "Google Gemini (OpenAI-compatible)")),
+        ("custom", QT_TRANSLATE_NOOP("@default", "Custom (any OpenAI-compatible URL)")),
     ],
     "embedded",
+)
+
+# The answer constraint of an endpoint (core.llm.CONSTRAINT_CHOICES, resolve_constraint).
+CONSTRAINTS = _choices(
+    [
+        ("auto", QT_TRANSLATE_NOOP(
+            "@default",
+            "Automatic: the server's constraint for a model known to need one")),
+        ("none", QT_TRANSLATE_NOOP("@default", "None: the model answers freely")),
+        ("grammar", QT_TRANSLATE_NOOP("@default", "llama.cpp grammar")),
+        ("regex", QT_TRANSLATE_NOOP("@default", "vLLM structured outputs (regex)")),
+        ("guided_regex", QT_TRANSLATE_NOOP("@default", "vLLM guided_regex (before 0.12)")),
+        ("json_schema", QT_TRANSLATE_NOOP("@default", "JSON schema (response_format)")),
+    ],
+    "auto",
 )  # fmt: skip
 
 # "auto" (the default, in the dock too): the expected value when the endpoint gives logprobs,
@@ -139,13 +154,16 @@ def topic_label(name):
     return tr(name)
 
 
+# The dock shows the same names, and both default to the paper's sampling of human-populated
+# places: weighted by population, spread by farthest points.
 SAMPLE_METHODS = _choices(
     [
-        ("uniform", QT_TRANSLATE_NOOP("@default", "Uniform on the sphere")),
-        ("population", QT_TRANSLATE_NOOP(
-            "@default", "Weighted by gazetteer population (importance + farthest point)")),
-        ("raster", QT_TRANSLATE_NOOP(
-            "@default", "Weighted by a raster (importance + farthest point)")),
+        # Short enough for the narrow dock, which shows the same names as the toolbox; the
+        # METHOD help says how each places points (uniform on the sphere; the weighted ones
+        # keep the farthest of their candidates, the population from the gazetteer).
+        ("uniform", QT_TRANSLATE_NOOP("@default", "Uniform")),
+        ("population", QT_TRANSLATE_NOOP("@default", "By population")),
+        ("raster", QT_TRANSLATE_NOOP("@default", "By a raster")),
         ("grid", QT_TRANSLATE_NOOP("@default", "Square grid")),
         ("hex", QT_TRANSLATE_NOOP("@default", "Hexagonal grid")),
     ],

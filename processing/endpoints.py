@@ -31,8 +31,9 @@ def api_key_from_auth(authcfg):
 
 def make_endpoint(connection):
     """A core Endpoint for a Connection, on QGIS's network settings (proxy, certificate
-    authorities); the embedded model is not started (see running_endpoint)."""
-    from ..core.llm import PROVIDERS, Endpoint
+    authorities) and with its answer constraint; the embedded model is not started (see
+    running_endpoint)."""
+    from ..core.llm import PROVIDERS, Endpoint, with_constraint
 
     c = connection
     overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
@@ -46,7 +47,7 @@ def make_endpoint(connection):
         raise QgsProcessingException(tr("A custom provider needs a base URL."))
     else:
         endpoint = Endpoint(model=c.model, provider="custom", **overrides)
-    return use_qgis_network(endpoint)
+    return use_qgis_network(with_constraint(endpoint, c.constraint))
 
 
 @contextmanager
@@ -69,10 +70,12 @@ def running_endpoint(connection, feedback):
             raise QgsProcessingException(
                 tr("The embedded model could not start: {err}").format(err=message_text(err))
             ) from err
+        from ..core.llm import with_constraint
+
         endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
         if model and not known:
             endpoint.model = model
-        yield endpoint
+        yield with_constraint(endpoint, connection.constraint)
         return
     if not model:
         raise QgsProcessingException(tr("Give the model name."))

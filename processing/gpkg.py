@@ -160,9 +160,9 @@ def writing(path):
     existed = os.path.exists(path)
     try:
         yield
-    except QgsProcessingException:
-        raise
-    except (OSError, sqlite3.Error, RuntimeError, AttributeError) as err:
+    except (QgsProcessingException, OSError, sqlite3.Error, RuntimeError, AttributeError) as err:
+        # QgsProcessingException: a helper that already said it could not open the file (the
+        # runs table is written first, so a full disk often shows there).
         # AttributeError: OGR returns None (no layer, no data source) when it cannot write.
         if not existed:
             for suffix in ("", "-wal", "-shm", "-journal"):
@@ -180,6 +180,8 @@ def writing(path):
 
 def ogr_error(err):
     """The error in words: OGR's last message when it only returned None."""
+    if isinstance(err, QgsProcessingException):
+        return str(err).rstrip(".")
     if isinstance(err, AttributeError):
         from osgeo import gdal
 

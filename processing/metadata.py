@@ -1,4 +1,5 @@
-"""Layer metadata: the GeoNames credit of layers whose prompts named gazetteer places."""
+"""Layer metadata: the GeoNames credit of layers whose prompts named gazetteer places, and what a
+layer measured, kept in its GeoPackage."""
 
 from osgeo import ogr
 
@@ -36,7 +37,7 @@ def credit_geonames(layer_or_uri, context=None, rights=GEONAMES_RIGHTS):
     """Give a written layer the GeoNames attribution (`rights`: what of GeoNames it used): on the
     layer object (a memory output that Processing loads) and, for a GeoPackage, in the file
     itself. Returns the layer's metadata."""
-    from qgis.core import QgsProcessingUtils, QgsProviderRegistry, QgsVectorLayer
+    from qgis.core import QgsProcessingUtils, QgsVectorLayer
 
     layer = layer_or_uri
     if isinstance(layer_or_uri, str):
@@ -47,18 +48,33 @@ def credit_geonames(layer_or_uri, context=None, rights=GEONAMES_RIGHTS):
         return None
     metadata = with_geonames_credit(layer.metadata(), rights)
     layer.setMetadata(metadata)
+    store_metadata(layer)
+    return metadata
+
+
+def store_metadata(layer):
+    """Save a layer's metadata into its GeoPackage (gpkg_metadata), where QGIS reads it when
+    the layer is opened, in any project. Other formats keep it on the layer object only."""
+    from qgis.core import QgsProviderRegistry
+
     registry = QgsProviderRegistry.instance()
     parts = registry.decodeUri("ogr", layer.source()) if layer.providerType() == "ogr" else {}
     path = parts.get("path") or ""
-    if path.lower().endswith(".gpkg"):
-        name = parts.get("layerName")
-        if not name:  # a sink's file holds one layer with geometries (and maybe its styles)
-            ds = ogr.Open(path)
-            layers = [ds.GetLayer(i) for i in range(ds.GetLayerCount())] if ds else []
-            spatial = [g.GetName() for g in layers if g.GetGeomType() != ogr.wkbNone]
-            name = spatial[0] if len(spatial) == 1 else ""
-            layers = ds = None
-        if name:
-            uri = registry.encodeUri("ogr", {"path": path, "layerName": name})
-            registry.saveLayerMetadata("ogr", uri, metadata)
-    return metadata
+    if not path.lower().endswith(".gpkg"):
+        return False
+    name = parts.get("layerName")
+    if not name:  # a sink's file holds one layer with geometries (and maybe its styles)
+        ds = ogr.Open(path)
+        layers = [ds.GetLayer(i) for i in range(ds.GetLayerCount())] if ds else []
+        spatial = [g.GetName() for g in layers if g.GetGeomType() != ogr.wkbNone]
+        name = spatial[0] if len(spatial) == 1 else ""
+        layers = ds = None
+    if not name:
+        return False
+    uri = registry.encodeUri("ogr", {"path": path, "layerName": name})
+    return bool(registry.saveLayerMetadata("ogr", uri, layer.metadata()))
+
+
+def facts_text(rows):
+    """Fact rows ((label, value), processing/facts.fact_rows) as lines of an abstract."""
+    return "\n".join(f"{label}: {value}" for label, value in rows)

@@ -1,12 +1,18 @@
 """Styles of the overlay outputs: census units by mean rank error (or rank), LISA clusters in
-their classic colours, Gi* hot and cold spots; saved in the GeoPackage and applied on load."""
+their classic colours, Gi* hot and cold spots, countries by how often a model named them;
+saved in the GeoPackage and applied on load."""
 
+import numpy as np
 from qgis.core import (
     QgsFillSymbol,
+    QgsGraduatedSymbolRenderer,
+    QgsLayerTreeLayer,
     QgsMarkerSymbol,
     QgsProcessingLayerPostProcessorInterface,
+    QgsRendererRange,
     QgsRuleBasedRenderer,
     QgsVectorLayer,
+    QgsVectorLayerUtils,
     QgsWkbTypes,
 )
 
@@ -134,6 +140,61 @@ def gi_renderer(geometry_type):
     )
 
 
+def mentions_renderer(layer, field="mentions", classes=5):
+    """Countries by how often the answers named them: graduated (integer classes at the
+    quantiles of the counts above zero, pale to dark blue), transparent where never named so
+    the map beneath shows through."""
+    values, _ok, _nulls = QgsVectorLayerUtils.getDoubleValues(layer, field)
+    named = np.asarray([v for v in values if v == v and v > 0], float)
+    hidden = QgsFillSymbol.createSimple(
+        {"style": "no", "outline_color": "#9e9e9e", "outline_width": "0.1",
+         "outline_width_unit": "MM"}
+    )  # fmt: skip
+    ranges = [QgsRendererRange(-0.5, 0.5, hidden, tr("not named"))]
+    if len(named):
+        breaks = np.unique(np.ceil(np.quantile(named, np.linspace(0, 1, classes + 1))))
+        lows = [1.0] + [b + 1 for b in breaks[1:-1]]
+        spans = [(lo, hi) for lo, hi in zip(lows, breaks[1:]) if hi >= lo] or [(1.0, breaks[-1])]
+        colours = ramp("Blues")
+        for k, (lo, hi) in enumerate(spans):
+            t = 0.25 + 0.75 * (k + 1) / len(spans)
+            if lo == hi == 1:
+                label = tr("named once")
+            else:
+                span = f"{lo:.0f}" if lo == hi else f"{lo:.0f}–{hi:.0f}"
+                label = tr("named {n} times").format(n=span)
+            symbol = _symbol(QgsWkbTypes.GeometryType.PolygonGeometry, colours.color(t).name())
+            ranges.append(QgsRendererRange(lo - 0.5, hi + 0.5, symbol, label))
+    renderer = QgsGraduatedSymbolRenderer(field, ranges)
+    renderer.setSourceColorRamp(ramp("Blues"))
+    return renderer
+
+
+def move_below_points(layer, project):
+    """Put `layer` right under the last point layer beside it in the layer tree, so that the
+    points stay visible over its polygons."""
+    node = project.layerTreeRoot().findLayer(layer.id())
+    if node is None:
+        return False
+    parent = node.parent()
+    children = parent.children()
+    last = -1
+    for i, child in enumerate(children):
+        other = child.layer() if isinstance(child, QgsLayerTreeLayer) else None
+        if (
+            other is not None
+            and other is not layer
+            and isinstance(other, QgsVectorLayer)
+            and other.geometryType() == QgsWkbTypes.GeometryType.PointGeometry
+        ):
+            last = i
+    if last < children.index(node):
+        return False
+    parent.insertChildNode(last + 1, node.clone())
+    parent.removeChildNode(node)
+    return True
+
+
 # Saved styles of each output kind: (name, description, renderer factory).
 STYLE_SETS = {
     "units": (
@@ -144,6 +205,12 @@ STYLE_SETS = {
         ("lisa", QT_TRANSLATE_NOOP("@default", "Local Moran's I clusters (LISA)")),
         ("gi", QT_TRANSLATE_NOOP("@default", "Getis–Ord Gi* hot and cold spots")),
     ),
+    "mentions": (
+        (
+            "mentions",
+            QT_TRANSLATE_NOOP("@default", "Countries by how often the answers named them"),
+        ),
+    ),
 }
 
 
@@ -153,6 +220,8 @@ def renderer_for(style, layer, topic=None, min_points=None):
         return lisa_renderer(gtype)
     if style == "gi":
         return gi_renderer(gtype)
+    if style == "mentions":
+        return mentions_renderer(layer)
     return unit_renderer(gtype, style, topic, min_points)
 
 
@@ -204,6 +273,8 @@ class OverlayPostProcessor(QgsProcessingLayerPostProcessorInterface):
         if self.name:
             layer.setName(self.name)
         style_overlay(layer, self.kind, False, self.topic, self.min_points)
+        if self.kind == "mentions":  # polygons under the points
+            move_below_points(layer, context.project())
 
 
 _KEEP = []  # Processing keeps only a raw pointer to a post-processor

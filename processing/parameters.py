@@ -19,6 +19,7 @@ from qgis.core import (
     QgsProcessingParameterAuthConfig,
     QgsProcessingParameterBand,
     QgsProcessingParameterBoolean,
+    QgsProcessingParameterDefinition,
     QgsProcessingParameterEnum,
     QgsProcessingParameterExtent,
     QgsProcessingParameterFeatureSource,
@@ -38,6 +39,7 @@ from ..paths import COUNTRIES
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
+    CONSTRAINTS,
     GEOBS_ERRORS,
     PROMPT_PRESETS,
     PROVIDERS,
@@ -45,6 +47,7 @@ from .definitions import (
     SCORE_KINDS,
     STATISTICS,
 )
+from .facts import layer_field, layer_label, region_description, study_area
 from .features import extent_region, numeric_field, region_geometry
 
 INPUT = "INPUT"
@@ -60,6 +63,28 @@ def split_topics(text):
 
 def _seed_parameter(key):
     return QgsProcessingParameterNumber(key, tr("Random seed"), defaultValue=0)
+
+
+def advanced(parameter):
+    """The parameter under Advanced parameters in the algorithm's dialog."""
+    parameter.setFlags(parameter.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
+    return parameter
+
+
+def add_name_parameter(alg, key, label):
+    """An optional advanced text parameter naming something in the outputs (a study area, a
+    ground truth, an anchor) as the user knows it; empty: a name from the parameters."""
+    alg.addParameter(advanced(QgsProcessingParameterString(key, label, "", optional=True)))
+
+
+def source_label(alg, parameters, key, context):
+    """The name a fact gives the layer of parameter `key`: a bundled layer by its data
+    ("Countries"), another by its name."""
+    layer = alg.parameterAsVectorLayer(parameters, key, context)
+    if layer is not None:
+        return layer_label(layer)
+    source = alg.parameterAsSource(parameters, key, context)
+    return source.sourceName() if source is not None else ""
 
 
 POLYGONS = (QgsProcessing.SourceType.TypeVectorPolygon,)
@@ -95,10 +120,12 @@ class Sampling:
     seed: int
     raster_path: str | None = None
     band: int = 1
+    area: Any = None  # facts.StudyArea: the region as the outputs describe it
 
 
 class SamplingParameters:
-    """REGION or EXTENT (else the world), COUNT, METHOD, WEIGHT_RASTER, BAND, SEED."""
+    """REGION or EXTENT (else the world), COUNT, METHOD, WEIGHT_RASTER, BAND, SEED;
+    STUDY_AREA (advanced) names the region in the outputs."""
 
     REGION = "REGION"
     EXTENT = "EXTENT"
@@ -107,6 +134,7 @@ class SamplingParameters:
     WEIGHT_RASTER = "WEIGHT_RASTER"
     BAND = "BAND"
     SEED = "SEED"
+    STUDY_AREA = "STUDY_AREA"
 
     @classmethod
     def add(cls, alg):
@@ -139,6 +167,20 @@ class SamplingParameters:
             )
         )
         alg.addParameter(_seed_parameter(cls.SEED))
+        add_name_parameter(
+            alg, cls.STUDY_AREA,
+            tr("Study area as the outputs describe it (empty: the region layer's name and "
+               "selection, the extent, or the world)"),
+        )  # fmt: skip
+
+    @classmethod
+    def read_area(cls, alg, parameters, context, region):
+        """The facts.StudyArea of the region: the user's description (or one made from the
+        parameters), its area and extent."""
+        text = ""
+        if alg.parameterDefinition(cls.STUDY_AREA) is not None:
+            text = alg.parameterAsString(parameters, cls.STUDY_AREA, context).strip()
+        return study_area(text or region_description(alg, parameters, context), region)
 
     @classmethod
     def read_region(cls, alg, parameters, context, feedback):
@@ -157,13 +199,15 @@ class SamplingParameters:
     @classmethod
     def read(cls, alg, parameters, context, feedback):
         raster = alg.parameterAsRasterLayer(parameters, cls.WEIGHT_RASTER, context)
+        region = cls.read_region(alg, parameters, context, feedback)
         return Sampling(
-            region=cls.read_region(alg, parameters, context, feedback),
+            region=region,
             count=alg.parameterAsInt(parameters, cls.COUNT, context),
             method=SAMPLE_METHODS.key(alg.parameterAsEnum(parameters, cls.METHOD, context)),
             seed=alg.parameterAsInt(parameters, cls.SEED, context),
             raster_path=raster.source().split("|")[0] if raster is not None else None,
             band=alg.parameterAsInt(parameters, cls.BAND, context) or 1,
+            area=cls.read_area(alg, parameters, context, region),
         )
 
 
@@ -180,10 +224,11 @@ class Connection:
     api_key: str | None = field(default=None, repr=False)
     concurrency: int = 4
     reasoning: bool = False  # a reasoning model whatever its name (else: recognised by name)
+    constraint: str = "auto"  # a definitions.CONSTRAINTS key (core.llm.resolve_constraint)
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING, CONSTRAINT."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
@@ -191,9 +236,10 @@ class ConnectionParameters:
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
     REASONING = "REASONING"
+    CONSTRAINT = "CONSTRAINT"
 
     @classmethod
-    def add(cls, alg):
+    def add(cls, alg, constraint=True):
         alg.addParameter(
             QgsProcessingParameterEnum(
                 cls.PROVIDER, tr("Provider preset"), PROVIDERS.labels(),
@@ -229,11 +275,21 @@ class ConnectionParameters:
                 False,
             )
         )
+        if constraint:
+            param = QgsProcessingParameterEnum(
+                cls.CONSTRAINT, tr("Answer constraint"), CONSTRAINTS.labels(),
+                defaultValue=CONSTRAINTS.default_index,
+            )  # fmt: skip
+            param.setFlags(param.flags() | QgsProcessingParameterDefinition.Flag.FlagAdvanced)
+            alg.addParameter(param)
 
     @classmethod
     def read(cls, alg, parameters, context):
         from .endpoints import api_key_from_auth
 
+        constraint = CONSTRAINTS.default
+        if alg.parameterDefinition(cls.CONSTRAINT) is not None:
+            constraint = CONSTRAINTS.key(alg.parameterAsEnum(parameters, cls.CONSTRAINT, context))
         return Connection(
             provider=PROVIDERS.key(alg.parameterAsEnum(parameters, cls.PROVIDER, context)),
             base_url=read_url(alg, parameters, cls.BASE_URL, context),
@@ -241,6 +297,7 @@ class ConnectionParameters:
             api_key=api_key_from_auth(alg.parameterAsString(parameters, cls.AUTH_CONFIG, context)),
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
             reasoning=alg.parameterAsBoolean(parameters, cls.REASONING, context),
+            constraint=constraint,
         )
 
 
@@ -390,17 +447,19 @@ class TruthSource:
     source: Any = None
     field_name: str = ""
     topics: list = field(default_factory=list)
+    label: str = ""  # layer.field, as the outputs name it
 
     def applies_to(self, topic):
         return self.source is not None and topic in self.topics
 
 
 class TruthParameters:
-    """TRUTH (polygons), TRUTH_FIELD, TRUTH_TOPICS."""
+    """TRUTH (polygons), TRUTH_FIELD, TRUTH_TOPICS; TRUTH_NAME (advanced) names it."""
 
     TRUTH = "TRUTH"
     TRUTH_FIELD = "TRUTH_FIELD"
     TRUTH_TOPICS = "TRUTH_TOPICS"
+    TRUTH_NAME = "TRUTH_NAME"
 
     @classmethod
     def add(cls, alg):
@@ -414,6 +473,7 @@ class TruthParameters:
                 "", optional=True,
             )
         )  # fmt: skip
+        add_truth_name(alg, cls.TRUTH_NAME)
 
     @classmethod
     def read(cls, alg, parameters, context, topics):
@@ -422,7 +482,23 @@ class TruthParameters:
         if source is not None and not name:
             raise QgsProcessingException(tr("Choose the ground truth field."))
         wanted = split_topics(alg.parameterAsString(parameters, cls.TRUTH_TOPICS, context))
-        return TruthSource(source, name, wanted or list(topics[:1]))
+        label = ""
+        if source is not None:
+            label = read_name(alg, parameters, context, cls.TRUTH_NAME) or layer_field(
+                source_label(alg, parameters, cls.TRUTH, context), name
+            )
+        return TruthSource(source, name, wanted or list(topics[:1]), label)
+
+
+def add_truth_name(alg, key="TRUTH_NAME"):
+    add_name_parameter(alg, key, tr("Ground truth as the outputs name it (empty: layer.field)"))
+
+
+def read_name(alg, parameters, context, key):
+    """The text of a name parameter ("" when the algorithm has none)."""
+    if alg.parameterDefinition(key) is None:
+        return ""
+    return alg.parameterAsString(parameters, key, context).strip()
 
 
 # ------------------------------------------------------------------ anchor
@@ -445,6 +521,7 @@ class AnchorSource:
     window_km: float = 5.0
     statistic: str = "mean"  # a definitions.STATISTICS key
     negate: bool = False
+    label: str = ""  # layer.field (or raster and band), as the outputs name it
 
     @property
     def given(self):
@@ -453,7 +530,7 @@ class AnchorSource:
 
 class AnchorParameters:
     """ANCHOR + ANCHOR_FIELD (polygons) or ANCHOR_RASTER + band, window and statistic;
-    ANCHOR_NEGATE."""
+    ANCHOR_NEGATE; ANCHOR_NAME (advanced) names it."""
 
     ANCHOR = "ANCHOR"
     ANCHOR_FIELD = "ANCHOR_FIELD"
@@ -462,6 +539,7 @@ class AnchorParameters:
     ANCHOR_WINDOW_KM = "ANCHOR_WINDOW_KM"
     ANCHOR_STATISTIC = "ANCHOR_STATISTIC"
     ANCHOR_NEGATE = "ANCHOR_NEGATE"
+    ANCHOR_NAME = "ANCHOR_NAME"
 
     @classmethod
     def add(cls, alg):
@@ -500,6 +578,9 @@ class AnchorParameters:
                 defaultValue=False,
             )
         )
+        add_name_parameter(
+            alg, cls.ANCHOR_NAME, tr("Anchor as the outputs name it (empty: layer.field)")
+        )
 
     @staticmethod
     def default_polygons():
@@ -536,17 +617,26 @@ class AnchorParameters:
             numeric_field(polygons, name, tr("Anchoring field (ANCHOR_FIELD)"))
         stat = alg.parameterAsEnum(parameters, cls.ANCHOR_STATISTIC, context)
         raster = alg.parameterAsRasterLayer(parameters, cls.ANCHOR_RASTER, context)
+        band = alg.parameterAsInt(parameters, cls.ANCHOR_BAND, context) or 1
+        label = read_name(alg, parameters, context, cls.ANCHOR_NAME)
         if polygons is None and raster is None:
-            # No anchor given: the dock's default, so ρ anchor and B are never silently empty.
+            # No anchor given: the dock's default, so ρ anchor and B are never silently empty;
+            # named as the dock names it (`Countries.infant_survival`).
             polygons, name = cls.default_polygons(), DEFAULT_ANCHOR_FIELD
+            label = label or layer_field(layer_label(polygons), name)
+        elif not label and polygons is not None:
+            label = layer_field(source_label(alg, parameters, cls.ANCHOR, context), name)
+        elif not label and raster is not None:
+            label = tr("{raster}, band {band}").format(raster=layer_label(raster), band=band)
         return AnchorSource(
             polygons=polygons,
             field_name=name,
             raster=raster,
-            band=alg.parameterAsInt(parameters, cls.ANCHOR_BAND, context) or 1,
+            band=band,
             window_km=alg.parameterAsDouble(parameters, cls.ANCHOR_WINDOW_KM, context),
             statistic=STATISTICS.key(stat),
             negate=alg.parameterAsBool(parameters, cls.ANCHOR_NEGATE, context),
+            label=label,
         )
 
 

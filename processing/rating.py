@@ -9,11 +9,13 @@ from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import message_text, tr
 from .endpoints import check_reachable, default_cache_path, model_label, stopped_sentence
+from .facts import StudyArea, layer_label
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
 from .languages import tagged
 from .metadata import credit_geonames
 from .progress import RunProgress, estimate_text, remembered_left, survey_key
+from .runs import newest_run
 from .styles import layer_name, post_processor, style_file
 
 
@@ -139,13 +141,9 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             ).format(f=n_failed, n=len(everything))
         )
     if not any(cols["answered"].any() for cols in rated.values()):
-        errors = [a.error for a in everything if a.error]
-        detail = errors[0] if errors else tr("no completion held a rating")
-        raise QgsProcessingException(
-            tr("No point was answered ({detail}). Is the endpoint {host} reachable?").format(
-                detail=detail, host=endpoint.host()
-            )
-        )
+        for text in list(dict.fromkeys(a.completion for a in everything if a.completion))[:3]:
+            feedback.pushInfo(tr("An answer as it came back: {text}").format(text=text))
+        raise QgsProcessingException(unanswered_message(everything, endpoint))
     return rated, stats
 
 
@@ -179,6 +177,48 @@ def greedy_only(endpoint, score_kind, feedback):
             model=endpoint.model
         )
     )
+
+
+def _quote(text, limit=160):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def unanswered_message(answers, endpoint):
+    """Why a run has no answered point, in words that name the cause: answers without a
+    rating (the model does not follow the answer format: a constraint or a larger model),
+    refusals, or requests that failed (only then can the endpoint be out of reach)."""
+    from ..core.llm import family_constraint
+    from .definitions import CONSTRAINTS
+
+    texts = [a.completion for a in answers if not a.failed and (a.completion or "").strip()]
+    if not texts:
+        errors = [a.error for a in answers if a.error]
+        return tr(
+            "No point was answered: every request to {host} failed ({detail}). Check that the "
+            "endpoint is reachable and serves {model}."
+        ).format(host=endpoint.host(), model=endpoint.model,
+                 detail=errors[0] if errors else tr("no answer"))  # fmt: skip
+    n = len(texts)
+    quote = _quote(texts[0], 60)
+    if all(a.rating.refusal for a in answers if not a.failed and a.completion):
+        return tr("{model} declined to rate all {n} points it answered, e.g. “{quote}”.").format(
+            n=n, model=endpoint.model, quote=quote
+        )
+    if endpoint.constraint:
+        advice = tr(
+            "they were constrained ({constraint}): the server may ignore it (choose the one its "
+            "family takes), or the model is too small: try a larger one"
+        ).format(constraint=CONSTRAINTS.label(endpoint.constraint))
+    else:
+        advice = tr(
+            "choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in "
+            "Processing) or a larger model"
+        ).format(constraint=CONSTRAINTS.label(family_constraint(endpoint.provider)))
+    return tr(
+        "None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; "
+        "they stay cached, another constraint or model asks again. One answer: “{quote}”"
+    ).format(n=n, host=endpoint.host(), quote=quote, advice=advice)
 
 
 def resolve_score_kind(score_kind, answers, endpoint):
@@ -268,6 +308,14 @@ def load_outputs(context, uris, output_name="OUTPUT", default_style="rank"):
         context.addLayerToLoadOnCompletion(uri, details)
 
 
+def load_tables(context, uris, output_name="OUTPUT"):
+    """Ask Processing to load written tables (GeoPackage layers without geometry) on
+    completion, so that an algorithm's every result is in the project, not only in its log."""
+    for uri, name in uris.items():
+        details = QgsProcessingContext.LayerDetails(name, context.project(), output_name)
+        context.addLayerToLoadOnCompletion(uri, details)
+
+
 def read_points(alg, parameters, context):
     """lon, lat (EPSG:4326) and pid (the layer's, else the feature order) of the INPUT points."""
     source = alg.parameterAsSource(parameters, "INPUT", context)
@@ -308,3 +356,23 @@ def rated_columns(lon, lat, values, model, topic, score_kind="greedy", scale=PAP
         "truth_rank": nan,
         "rank_error": nan,
     }
+
+
+def input_facts(alg, parameters, context, lon, lat):
+    """The facts fields a rating run records about its INPUT points: the study area their
+    GeoPackage's runs table names ('Sample points' writes it), else the points' own extent."""
+    source = alg.parameterAsVectorLayer(parameters, "INPUT", context)
+    row = newest_run(source.source().split("|")[0], with_facts=True) if source else None
+    area = StudyArea.from_fields(row)
+    if area is None:
+        name = layer_label(source) if source is not None else ""
+        box = (float(np.nanmin(lon)), float(np.nanmin(lat)), float(np.nanmax(lon)),
+               float(np.nanmax(lat)))  # fmt: skip
+        area = StudyArea(tr("the points of {layer}").format(layer=name or "INPUT"), None, box)
+    return area.fields()
+
+
+def score_kinds(by_topic):
+    """The score kinds the rated columns hold ("expected", "greedy", or both joined)."""
+    kinds = {str(k) for cols in by_topic.values() for k in cols.get("score_kind", ()) if k}
+    return ", ".join(sorted(kinds))

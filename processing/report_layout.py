@@ -1,12 +1,11 @@
 """The report's print layout: pages, maps zoomed to the study area, metrics, plots, hot spots,
 attributions and what was sent; exported to PDF and PNG, kept in the project."""
 
-import json
 import os
 from datetime import datetime, timezone
 
 import numpy as np
-from osgeo import ogr
+from osgeo import ogr, osr
 from qgis.core import (
     Qgis,
     QgsCoordinateReferenceSystem,
@@ -24,6 +23,7 @@ from qgis.core import (
     QgsLayoutItemScaleBar,
     QgsLayoutPoint,
     QgsLayoutSize,
+    QgsLayoutTable,
     QgsLayoutTableColumn,
     QgsLegendRenderer,
     QgsLegendStyle,
@@ -43,11 +43,12 @@ from qgis.core import (
 )
 from qgis.PyQt import sip
 from qgis.PyQt.QtCore import QCoreApplication, QSize
-from qgis.PyQt.QtGui import QFont
+from qgis.PyQt.QtGui import QFont, QFontMetricsF, QImage
 from qgis.PyQt.QtXml import QDomDocument
 
 from ..i18n_util import tr
 from ..paths import COUNTRIES
+from .facts import StudyArea, fact_rows
 from .overlay_styles import lisa_renderer
 from .plots import image_of, paint_bias_plot
 from .runs import plugin_version
@@ -62,8 +63,8 @@ EQUAL_EARTH = QgsRectangle(-17243959.06, -8392927.6, 17243959.06, 8392927.6)
 # Points spreading wider than this (degrees of longitude or latitude) make a world map.
 WORLD_SPAN = 100.0
 NORTH_ARROW = "arrows/NorthArrow_02.svg"
-RUN_COLUMNS = ("started", "model", "provider", "endpoint_host", "template_name", "topics",
-               "n_points", "language")  # fmt: skip
+# A known study area at least this wide (degrees of longitude) or tall makes a world map.
+AREA_WORLD_SPAN = (180.0, 120.0)
 # The custom property marking the layers a report adds to the project (its maps' copies of the
 # rated points, the countries): the dock never lists them as results to compare.
 REPORT_COPY = "geobias/report_copy"
@@ -83,46 +84,7 @@ def iface_running():
     return iface is not None
 
 
-def run_info(source, model, topic, language=""):
-    """The newest run of this model and topic (`runs` table) in the rated layer's GeoPackage or,
-    for ground truth written to its own file beside the ratings (a dock run's folder), in the
-    other GeoPackages of its folder; None when there is none (imported ratings)."""
-    path = source.split("|")[0]
-    if not path.lower().endswith(".gpkg") or not os.path.exists(path):
-        return None
-    folder = os.path.dirname(os.path.abspath(path))
-    others = sorted(f for f in os.listdir(folder) if f.lower().endswith(".gpkg"))
-    for candidate in [path] + [os.path.join(folder, f) for f in others]:
-        run = _newest_run(candidate, model, topic, language)
-        if run is not None:
-            return run
-    return None
-
-
-def _newest_run(path, model, topic, language=""):
-    ds = ogr.Open(path)
-    table = ds.GetLayerByName("runs") if ds is not None else None
-    if table is None:
-        return None
-    best = None
-    defn = table.GetLayerDefn()
-    present = [c for c in RUN_COLUMNS if defn.GetFieldIndex(c) >= 0]
-    for feat in table:
-        rec = {c: feat.GetField(c) for c in present}
-        try:
-            topics = json.loads(rec.get("topics") or "[]")
-        except ValueError:
-            topics = []
-        if rec.get("model") not in (model, None, "") or (topics and topic not in topics):
-            continue
-        if (rec.get("language") or "") != (language or ""):  # a run has a row per language
-            continue
-        if best is None or str(rec.get("started") or "") > str(best.get("started") or ""):
-            best = rec
-    return best
-
-
-def study_area(lon, lat):
+def points_box(lon, lat):
     """(lon0, lat0, lon1, lat1) of the finite points, and whether they make a world map."""
     ok = np.isfinite(lon) & np.isfinite(lat)
     if not ok.any():
@@ -131,6 +93,25 @@ def study_area(lon, lat):
     box = (float(lo.min()), float(la.min()), float(lo.max()), float(la.max()))
     world = box[2] - box[0] > WORLD_SPAN or box[3] - box[1] > WORLD_SPAN * 0.6
     return box, world
+
+
+def map_area(run, lon, lat):
+    """(study area, box, world) of the maps: the study area the run records as the user gave
+    it, the maps zoomed to it (and to any point outside); without a record, the points' own
+    extent, a world map when they spread over the world."""
+    box, world = points_box(lon, lat)
+    area = StudyArea.from_fields(run)
+    if area is None and world:
+        return StudyArea(tr("the world"), None, (-180.0, -90.0, 180.0, 90.0)), box, world
+    if area is None:
+        return StudyArea(tr("the extent of the rated points"), None, box), box, world
+    if area.world:
+        return area, (-180.0, -90.0, 180.0, 90.0), True
+    if area.extent is not None:
+        x0, y0, x1, y1 = area.extent
+        box = (min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3]))
+    world = box[2] - box[0] >= AREA_WORLD_SPAN[0] or box[3] - box[1] >= AREA_WORLD_SPAN[1]
+    return area, box, world
 
 
 def map_crs(box, world):
@@ -171,6 +152,8 @@ def metrics_lines(row):
         (tr("Points with ground truth"), _fmt(row.get("n_truth"), "{}")),
         (tr("Spearman's rho with truth [95% CI]"), ci("rho_truth")),
         (tr("p-value of rho"), _fmt(row.get("rho_truth_p"), "{:.3g}")),
+        (tr("Spearman's rho with the anchor [95% CI]"), ci("rho_anchor")),
+        (tr("Bias score B = rho(anchor) · MAD · a²"), _fmt(row.get("bias_score"))),
         (tr("Global Moran's I of the rank errors"), _fmt(row.get("moran_i"))),
         (tr("Moran's I permutation p-value"), _fmt(row.get("moran_p"), "{:.3f}")),
         (tr("Bootstrap"), row.get("bootstrap") or "—"),
@@ -240,7 +223,7 @@ class _Corr:
 
 def disclosure(run):
     """What data this survey sent, and where."""
-    if run is None:
+    if run is None or not (run.get("endpoint_host") or run.get("provider")):
         return tr(
             "Data sent: no GeoBias run record comes with these ratings (imported from a file, or "
             "written by another tool), so this report cannot say what was sent to make them. "
@@ -282,6 +265,30 @@ def _font(size, bold=False):
     font.setPointSizeF(size)
     font.setBold(bold)
     return font
+
+
+def _metrics(size):
+    """Font metrics of a text size and the millimetres of one of their units."""
+    image = QImage(1, 1, QImage.Format.Format_ARGB32)
+    return QFontMetricsF(_font(size), image), 25.4 / image.logicalDpiY()
+
+
+def _line_mm(size):
+    """A table line's height in mm (QGIS sets its text tighter than the font's line spacing)."""
+    return size * 25.4 / 72 * 1.1
+
+
+def _lines(text, size, width_mm):
+    """How many lines `text` takes in a column `width_mm` wide (words wrapped)."""
+    metrics, mm = _metrics(size)
+    lines, used, space = 1, 0.0, metrics.horizontalAdvance(" ") * mm
+    for word in text.split():
+        w = metrics.horizontalAdvance(word) * mm
+        if used and used + space + w > width_mm:
+            lines, used = lines + 1, w
+        else:
+            used += (space if used else 0.0) + w
+    return lines
 
 
 def _text_format(size, bold=False):
@@ -392,21 +399,37 @@ class ReportBuilder:
             bar.update()
         return y + h + 2 + max(height, 12)
 
-    def table(self, page, y, rows, w=WIDTH * 0.75):
+    def table(self, page, y, rows, w=WIDTH * 0.75, header=True, widths=None, size=9.0):
+        """A two-column table at `y`; returns its bottom in mm. `widths` fixes the columns'
+        widths (mm) and wraps long values; `header` shows the Metric / Value heading."""
         # A manual table keeps its cells in the project file (a text table's are lost).
         table = QgsLayoutItemManualTable.create(self.layout)
         self.layout.addMultiFrame(table)
-        table.setIncludeTableHeader(True)
-        table.setHeaders([QgsLayoutTableColumn(tr("Metric")), QgsLayoutTableColumn(tr("Value"))])
-        table.setHeaderTextFormat(_text_format(9, True))
-        table.setContentTextFormat(_text_format(9))
+        table.setIncludeTableHeader(header)
+        columns = [QgsLayoutTableColumn(tr("Metric")), QgsLayoutTableColumn(tr("Value"))]
+        if widths:
+            w = WIDTH
+            for column, width in zip(columns, widths):
+                column.setWidth(width)
+            table.setColumnWidths(list(widths))
+            table.setWrapBehavior(QgsLayoutTable.WrapBehavior.WrapText)
+        table.setHeaders(columns)
+        table.setHeaderTextFormat(_text_format(size, True))
+        table.setContentTextFormat(_text_format(size))
         table.setTableContents([[QgsTableCell(a), QgsTableCell(b)] for a, b in rows])
         frame = QgsLayoutFrame(self.layout, table)
         frame.attemptResize(QgsLayoutSize(w, 8 + 6 * len(rows), MM))
         frame.attemptMove(QgsLayoutPoint(MARGIN, y, MM), page=page)
         table.addFrame(frame)
         table.refresh()
-        return y + frame.rect().height()
+        if not widths:
+            return y + frame.rect().height()
+        # The frame as tall as its rows, a wrapped value taking several lines.
+        margin = 2 * table.cellMargin()
+        height = sum(max(_lines(str(v), size, wv - margin) for v, wv in zip(r, widths))
+                     * _line_mm(size) + margin for r in rows)  # fmt: skip
+        frame.attemptResize(QgsLayoutSize(frame.rect().width(), height + 1, MM))
+        return y + height + 1
 
     def picture(self, page, y, w, h, image, name):
         path = os.path.join(self.folder, name)
@@ -418,48 +441,57 @@ class ReportBuilder:
         return self.place(item, page, MARGIN, y, w, h)
 
     def build(self, layer, hotspots, cols, score, truth, errors, row, run, model, topic, kind):
-        box, world = study_area(np.asarray(cols["lon"], float), np.asarray(cols["lat"], float))
+        """Page 1: title, what was measured, the rank map; page 2: the metrics and plots; then
+        the rank-error map and the hot spots, each on its own page; last, what was sent."""
+        lon, lat = np.asarray(cols["lon"], float), np.asarray(cols["lat"], float)
+        area, box, world = map_area(run, lon, lat)
         crs = map_crs(box, world)
         extent = EQUAL_EARTH if world else self.extent(box, crs)
         map_h = WIDTH * EQUAL_EARTH.height() / EQUAL_EARTH.width() if world else 125.0
-        date = (run or {}).get("started") or datetime.now(timezone.utc).isoformat()[:10]
+        date = (run or {}).get("started") or datetime.now(timezone.utc).isoformat()
         self.label(0, self.title, MARGIN, 12, 18, True)
         self.label(0, tr("{model} · {topic} · {date}").format(model=model, topic=topic,
                                                               date=str(date)[:10]),
                    MARGIN + 12, 7, 10)  # fmt: skip
-        self.label(0, self.method_text(box, world, run, model, topic, kind, row, truth),
-                   MARGIN + 20, 18, 8.5)  # fmt: skip
+        facts = self.facts(run, area, model, topic, kind, row, truth)
+        y = self.table(0, MARGIN + 21, facts, header=False, widths=(38, WIDTH - 44), size=8.5)
+        projection = tr("Maps in an equal-area projection ({crs})").format(
+            crs=tr("Equal Earth") if world else tr("Lambert azimuthal, centred on the study area")
+        ) + (tr("; no scale bar, since no single scale holds across a world map.") if world
+             else ".")  # fmt: skip
+        self.label(0, projection, y + 1, 5, 8)
         source, provider = layer.source(), layer.providerType()
         ground = self.background()
+        outline = [] if world else self.outline(area)
         rank = self.layer(source, tr("Rank of the rating"), provider, rank_renderer("rank", topic))
-        bottom = self.map(0, MARGIN + 40, map_h, [rank, ground], crs, extent, world,
-                          tr("Rank of the rating (0 lowest – 1 highest)"))  # fmt: skip
-        self.label(0, tr("Metrics"), bottom + 3, 6, 11, True)
-        self.table(0, bottom + 10, metrics_lines(row))
+        self.map(0, y + 7, min(map_h, PAGE_H - MARGIN - (y + 7) - 30), [rank, *outline, ground],
+                 crs, extent, world, tr("Rank of the rating (0 lowest – 1 highest)"))  # fmt: skip
 
         page = self.page()
-        y = MARGIN
-        if errors is not None:
-            err = self.layer(source, tr("Rank error"), provider, rank_error_renderer())
-            y = self.map(page, y, map_h, [err, ground], crs, extent, world,
-                         tr("Rank error: rank of the rating − rank of the truth"))  # fmt: skip
-        else:
-            self.label(page, tr("No ground truth: no rank errors to map."), y, 8, 10)
-            y += 10
+        self.label(page, tr("Metrics"), MARGIN, 6, 11, True)
+        y = self.table(page, MARGIN + 7, metrics_lines(row))
         image = image_of(720, 250, paint_bias_plot, score, truth, errors,
                          tr("Rating vs ground truth, and rank errors"), scale=3)  # fmt: skip
-        self.picture(page, y + 4, WIDTH, WIDTH * 250 / 720, image, "plots.png")
-        y += 8 + WIDTH * 250 / 720
+        self.picture(page, y + 6, WIDTH, WIDTH * 250 / 720, image, "plots.png")
+        y += 10 + WIDTH * 250 / 720
         scores = geobs_text(row.get("geobs"))
         if scores:
             self.label(page, scores, y, 10, 8.5)
             y += 11
+        if errors is not None:
+            page = self.page()
+            err = self.layer(source, tr("Rank error"), provider, rank_error_renderer())
+            y = self.map(page, MARGIN, map_h, [err, *outline, ground], crs, extent, world,
+                         tr("Rank error: rank of the rating − rank of the truth"))  # fmt: skip
+        else:
+            self.label(page, tr("No ground truth: no rank errors to map."), y, 8, 10)
+            y += 10
         if hotspots is not None:
             page = self.page()
             spots = self.layer(hotspots.source(), tr("Hot spots"), hotspots.providerType(),
                                lisa_renderer(hotspots.geometryType()))  # fmt: skip
             self.label(page, tr("Bias hot spots (local Moran's I)"), MARGIN, 8, 12, True)
-            y = self.map(page, MARGIN + 9, map_h, [spots, ground], crs, extent, world,
+            y = self.map(page, MARGIN + 9, map_h, [spots, *outline, ground], crs, extent, world,
                          tr("Local Moran's I clusters (LISA)"))  # fmt: skip
         home = home_bias_text(row)
         if home:
@@ -468,6 +500,54 @@ class ReportBuilder:
         self.label(page, disclosure(run), y + 4, 16, 8)
         self.label(page, attributions(model, bool(row.get("language"))), y + 21, 16, 7.5)
 
+    @staticmethod
+    def facts(run, area, model, topic, kind, row, truth):
+        """The rows of 'what was measured': the run's facts with the report's own numbers (its
+        points, the points with a truth) and anchor."""
+        facts = dict(run or {})
+        facts.update(area.fields())
+        if not facts.get("plugin_version"):  # no record: the versions that made this report
+            facts.update(plugin_version=plugin_version(), qgis_version=Qgis.QGIS_VERSION)
+        facts["anchor"] = row.get("anchor") or ""  # the anchor of the metrics shown here
+        facts["language"] = row.get("language") or facts.get("language") or ""
+        if truth is not None and not facts.get("truth"):
+            facts["truth"] = tr("the layer's field 'truth'")
+        elif truth is None:
+            facts["truth"] = ""
+        n_truth = row.get("n_truth") if truth is not None else None
+        return fact_rows(facts, model, topic, kind, n_points=row.get("n_points"),
+                         n_truth=n_truth)  # fmt: skip
+
+    def outline(self, area):
+        """The study area's outline as a layer of the maps (a GeoPackage beside the report's
+        pictures, so the layout kept in the project finds it after a restart); [] without one."""
+        if not area.wkt:
+            return []
+        path = os.path.join(self.folder, "study_area.gpkg")
+        if os.path.exists(path):
+            ogr.GetDriverByName("GPKG").DeleteDataSource(path)
+        ds = ogr.GetDriverByName("GPKG").CreateDataSource(path)
+        srs = osr.SpatialReference()
+        srs.ImportFromEPSG(4326)
+        table = ds.CreateLayer("study_area", srs, ogr.wkbMultiPolygon)
+        table.CreateField(ogr.FieldDefn("name", ogr.OFTString))
+        feature = ogr.Feature(table.GetLayerDefn())
+        feature.SetField("name", area.description)
+        geom = ogr.CreateGeometryFromWkt(area.wkt)
+        feature.SetGeometry(ogr.ForceToMultiPolygon(geom) if geom is not None else None)
+        table.CreateFeature(feature)
+        feature = table = ds = None
+        symbol = QgsFillSymbol.createSimple(
+            {
+                "style": "no",
+                "outline_color": "#1a1a1a",
+                "outline_width": "0.5",
+                "outline_style": "dash",
+            }
+        )
+        return [self.layer(f"{path}|layername=study_area", tr("Study area"), "ogr",
+                           QgsSingleSymbolRenderer(symbol))]  # fmt: skip
+
     def extent(self, box, crs):
         t = QgsCoordinateTransform(QgsCoordinateReferenceSystem("EPSG:4326"), crs,
                                    self.project.transformContext())  # fmt: skip
@@ -475,32 +555,6 @@ class ReportBuilder:
         pad = max(rect.width(), rect.height()) * 0.08 + 5000  # m: a single point still shows
         rect.grow(pad)
         return rect
-
-    def method_text(self, box, world, run, model, topic, kind, row, truth):
-        area = tr("the world") if world else tr(
-            "longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°").format(
-            x0=box[0], x1=box[2], y0=box[1], y1=box[3])  # fmt: skip
-        if run is not None:
-            how = tr("Endpoint: {provider} at {host}. Prompt preset: {preset}.").format(
-                provider=run.get("provider") or "?", host=run.get("endpoint_host") or "?",
-                preset=run.get("template_name") or "?")  # fmt: skip
-        else:
-            how = tr("Imported ratings: the endpoint and prompt are not recorded in the layer.")
-        truth_text = (tr("Ground truth: the layer's field 'truth' ({n} points).").format(
-            n=_fmt(row.get("n_truth"), "{}")) if truth is not None
-            else tr("No ground truth."))  # fmt: skip
-        return " ".join([
-            tr("Study area: {area}; {n} points.").format(area=area, n=row.get("n_points")),
-            tr("Model: {model}. Topic: {topic}. Score: {kind}.").format(
-                model=model, topic=topic, kind=kind or "score"),
-            *([tr("Prompt language: {language}.").format(language=row["language"])]
-              if row.get("language") else []),
-            how, truth_text,
-            tr("Maps in an equal-area projection ({crs})").format(
-                crs=tr("Equal Earth") if world else tr("Lambert azimuthal, centred on the points"))
-            + (tr("; no scale bar, since no single scale holds across a world map.") if world
-               else "."),
-        ])  # fmt: skip
 
     def export(self, pdf, dpi):
         """The PDF and one PNG per page; returns the PNG paths."""

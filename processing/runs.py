@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime, timezone
 
 from osgeo import ogr
-from qgis.core import Qgis
+from qgis.core import Qgis, QgsFeatureRequest
 
 RUN_FIELDS = {
     "run_id": ogr.OFTString,
@@ -35,7 +35,22 @@ RUN_FIELDS = {
     "status": ogr.OFTString,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
+    # What was measured (processing/facts.py): the study area as the user gave it, its area,
+    # lon/lat extent ("x0 y0 x1 y1") and simplified outline (WKT, EPSG:4326); ground truth and
+    # anchor as layer.field; the score kind the layer holds.
+    "study_area": ogr.OFTString,
+    "study_area_km2": ogr.OFTReal,
+    "study_area_extent": ogr.OFTString,
+    "study_area_wkt": ogr.OFTString,
+    "truth": ogr.OFTString,
+    "anchor": ogr.OFTString,
+    "score_kind": ogr.OFTString,
 }
+# The fields a run derived from another (ground truth added, units aggregated) keeps from it.
+INHERITED = ("model", "provider", "endpoint_host", "endpoint", "template_name", "template_prefix",
+             "template_body", "topics", "n_points", "study_area", "study_area_km2",
+             "study_area_extent", "study_area_wkt", "truth", "anchor", "score_kind",
+             "language")  # fmt: skip
 # Written only by runs with a prompt language other than English (one record per language,
 # its template in that language); English-only runs keep the table as it was.
 LANGUAGE_FIELD = {"language": ogr.OFTString}
@@ -107,6 +122,10 @@ def run_record(algorithm, parameters, started, endpoint=None, template=None, top
         "parameters": json.dumps(public_parameters(parameters), sort_keys=True),
         "plugin_version": plugin_version(),
         "qgis_version": Qgis.QGIS_VERSION,
+        # A run that asks no model (sampling, ground truth, aggregation) sent nothing.
+        "n_requests": 0,
+        "n_cached": 0,
+        "n_failed": 0,
     }
     row.update(extra)
     return row
@@ -155,3 +174,117 @@ def append_runs(path, rows):
                 feat.SetField(name, value)
         layer.CreateFeature(feat)
     ds = None
+
+
+def read_runs(path):
+    """The rows of a GeoPackage's `runs` table as dicts, oldest first ([] without one).
+
+    Read through OGR, as QGIS reads the file: a second SQLite connection closing beside QGIS's
+    own (write-ahead log) left QGIS's reads failing with "unable to open database file".
+    """
+    if not str(path).lower().endswith(".gpkg") or not os.path.isfile(path):
+        return []
+    ds = ogr.Open(path)
+    table = ds.GetLayerByName("runs") if ds is not None else None
+    if table is None:
+        return []
+    defn = table.GetLayerDefn()
+    names = [defn.GetFieldDefn(i).GetName() for i in range(defn.GetFieldCount())]
+    rows = [{n: feat.GetField(n) for n in names} for feat in table]
+    table = ds = None
+    return rows
+
+
+def newest_run(path, model=None, topic=None, with_facts=False, language=None, strict=False):
+    """The newest row of a GeoPackage's runs table for this model and topic (rows naming no
+    model or topics match any, unless `strict`; a row of several models, "a; b", matches each);
+    with `with_facts`, only rows that record a study area; with a `language` (a code, or "" for
+    a run in English alone), only that language's rows: a run in several prompt languages
+    writes a row per language."""
+    best = None
+    for row in read_runs(path):
+        if language is not None and (row.get("language") or "") != language:
+            continue
+        try:
+            topics = json.loads(row.get("topics") or "[]")
+        except ValueError:
+            topics = []
+        models = [m.strip() for m in str(row.get("model") or "").split(";") if m.strip()]
+        if model and (models or strict) and model not in models:
+            continue
+        if topic and (topics or strict) and topic not in topics:
+            continue
+        if with_facts and not row.get("study_area"):
+            continue
+        if best is None or str(row.get("started") or "") >= str(best.get("started") or ""):
+            best = row
+    return best
+
+
+def run_info(source, model=None, topic=None, language=None):
+    """The newest run of this model and topic (and prompt language, see newest_run) in a
+    layer's GeoPackage or, for a file written beside others (a dock run's folder: ratings,
+    ground truth, metrics), in the GeoPackages of its folder; None when there is none
+    (imported ratings, another tool's file)."""
+    path = str(source).split("|")[0]
+    if not path.lower().endswith(".gpkg") or not os.path.exists(path):
+        return None
+    run = newest_run(path, model, topic, language=language)
+    if run is not None or not (model and topic):
+        return run
+    # Another file's run only when it names this model and topic: a folder may hold others'.
+    folder = os.path.dirname(os.path.abspath(path))
+    for name in sorted(os.listdir(folder)):
+        other = os.path.join(folder, name)
+        if name.lower().endswith(".gpkg") and other != os.path.abspath(path):
+            run = newest_run(other, model, topic, language=language, strict=True)
+            if run is not None:
+                return run
+    return None
+
+
+def layer_language(layer):
+    """A rated layer's prompt language: the code in its `language` field (rated layers hold
+    one), None for a layer without one (English alone, units, imported ratings)."""
+    if layer is None or layer.fields().lookupField("language") < 0:
+        return None
+    request = QgsFeatureRequest().setLimit(1).setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    for feature in layer.getFeatures(request.setSubsetOfAttributes(["language"], layer.fields())):
+        value = feature["language"]
+        return value if isinstance(value, str) and value else None
+    return None
+
+
+def derived_record(source, algorithm, parameters, started, model=None, topic=None,
+                   language=None, **changes):  # fmt: skip
+    """A runs row for an output made from a rated layer (ground truth added, units
+    aggregated): the facts of the run that rated it (its model, endpoint, prompt, study area)
+    with this algorithm's own, so the output says what it measured on its own. Its counts of
+    requests are its own: none. `language`: the rated layer's prompt language (its row of a
+    run in several languages, whose prompt it keeps); "" or None for none."""
+    parent = run_info(source, model, topic, language=language or None) or {}
+    row = run_record(algorithm, parameters, started)
+    row.update({k: parent[k] for k in INHERITED if parent.get(k) not in (None, "")})
+    if language:
+        row["language"] = language
+    if model and not row.get("model"):
+        row["model"] = model
+    if topic and row.get("topics") in (None, "", "[]"):
+        row["topics"] = json.dumps([topic])
+    row.update({k: v for k, v in changes.items() if v is not None})
+    return row
+
+
+def record_derived(dest, source, algorithm, parameters, started, model=None, topic=None,
+                   language=None, **changes):  # fmt: skip
+    """Append to a GeoPackage output (a sink's destination) the runs row of an output made
+    from a rated layer (derived_record); other formats have no runs table. Called once the
+    output's styles are saved: QGIS 3.22 reads nothing from a layer object whose file another
+    connection changed meanwhile."""
+    path = str(dest).split("|")[0]
+    if not path.lower().endswith(".gpkg") or not os.path.isfile(path):
+        return None
+    row = derived_record(source, algorithm, parameters, started, model, topic, language,
+                         **changes)  # fmt: skip
+    append_runs(path, [row])
+    return row

@@ -18,6 +18,9 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .facts import fact_rows
+from .metadata import facts_text, store_metadata
+from .runs import run_info
 
 POINT_SIZE = 2.4  # mm: rated points stay visible over a basemap at any scale
 OUTLINE = "#232323"  # a thin dark ring keeps pale classes (about right, mid ranks) visible
@@ -291,14 +294,35 @@ def layer_name(model, topic, language=""):
     return f"{name} [{language}]" if language else name
 
 
-def describe_layer(layer, style):
-    """Title and abstract of a rated layer's metadata: the map title, the full model and topic
-    names and what the colours mean (saved with the style into the GeoPackage)."""
+def layer_info(layer):
+    """What a rated layer's description says: its model, topic, score kind, points and facts.
+
+    Read once, before any style is saved: in QGIS 3.22 a layer object reads no feature once a
+    style has been saved into its GeoPackage (another connection changed the file).
+    """
     names = layer.fields().names()
-    model = topic = ""
+    info = {"model": "", "topic": "", "kind": "", "language": "", "n": layer.featureCount()}
+    wanted = [n for n in ("model", "topic", "score_kind", "language") if n in names]
     if "model" in names and "topic" in names:
         for f in layer.getFeatures(QgsFeatureRequest().setLimit(1)):
-            model, topic = str(f["model"]), str(f["topic"])
+            values = {n: f[n] for n in wanted}
+            for key, name in (("model", "model"), ("topic", "topic"), ("kind", "score_kind"),
+                              ("language", "language")):  # fmt: skip
+                value = values.get(name)
+                info[key] = value if isinstance(value, str) else ""
+    # A layer asked in a prompt language reads its language's runs row.
+    language = info["language"] if "language" in names else None
+    info["facts"] = layer_facts(layer, info["model"], info["topic"], info["kind"], info["n"],
+                                language)  # fmt: skip
+    return info
+
+
+def describe_layer(layer, style, info=None):
+    """Title and abstract of a rated layer's metadata: the map title, the full model and topic
+    names, what the colours mean and what was measured (the facts of its runs table); saved
+    into its GeoPackage by style_layer. `info`: layer_info(layer), read before styles are saved."""
+    info = info or layer_info(layer)
+    model, topic = info["model"], info["topic"]
     description = dict((s, d) for s, d, _f in STYLE_SETS).get(style, "")
     title = tr("{topic} as rated by {model}: {what}").format(
         topic=topic or layer.name(), model=model or "?", what=tr(description).lower()
@@ -316,16 +340,27 @@ def describe_layer(layer, style):
     ).format(
         model=model or "?",
         topic=topic or "?",
-        n=layer.featureCount(),
+        n=info["n"],
         what=tr(description),
         higher=higher,
     )
+    if info["facts"]:  # what was measured, as the runs table of the layer's GeoPackage says
+        abstract = f"{abstract.strip()}\n\n{facts_text(info['facts'])}"
     meta = layer.metadata()
     meta.setTitle(title)
     meta.setAbstract(abstract.strip())
     meta.setKeywords({"GeoBias": ["GeoBias", model, topic]})
     layer.setMetadata(meta)
     return title
+
+
+def layer_facts(layer, model="", topic="", kind="", n_points=None, language=None):
+    """(label, value) rows of what a layer measured, from the runs table of its GeoPackage
+    (or its folder's; the row of its prompt `language` when given); [] when none records it."""
+    run = run_info(layer.source(), model or None, topic or None, language=language)
+    if run is None:
+        return []
+    return fact_rows(run, model, topic, kind, n_points=n_points)
 
 
 def has_values(layer, field, values=None):
@@ -353,11 +388,12 @@ def style_layer(layer, default="rank", save=True, values=None):
     if default.endswith("rank_error") and not has_values(layer, default, values):
         default = default[: -len("_error")]  # rank_error -> rank, mean_rank_error -> mean_rank
     save = save and is_geopackage(layer)
+    info = layer_info(layer)  # before a style is saved: the layer reads nothing afterwards
     if save:
         delete_saved_styles(layer, [style for style, _, _ in STYLE_SETS])
     saved = []
     chosen = None
-    topic = _first_value(layer, "topic")
+    topic = info["topic"] or None
     for style, description, field in STYLE_SETS:
         if layer.fields().lookupField(field) < 0 or not (save or style == default):
             continue
@@ -366,15 +402,16 @@ def style_layer(layer, default="rank", save=True, values=None):
             chosen = renderer
         elif save:
             layer.setRenderer(renderer)
-            describe_layer(layer, style)
+            describe_layer(layer, style, info)
             layer.saveStyleToDatabase(style, tr(description), False, "")
             saved.append(style)
     if chosen is None:
         return saved
     layer.setRenderer(chosen)
-    describe_layer(layer, default)
+    describe_layer(layer, default, info)
     if save:
         layer.saveStyleToDatabase(default, tr("GeoBias default style"), True, "")
+        store_metadata(layer)  # the title and what was measured travel with the file
         saved.append(default)
     layer.triggerRepaint()
     return saved

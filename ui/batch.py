@@ -1,10 +1,11 @@
 """The dock's Batch button: the survey on screen as files for a batch service, and their results
 back into the survey cache, through the geobias:exportbatch and geobias:importbatch dialogs."""
 
+from qgis.core import Qgis
 from qgis.PyQt.QtWidgets import QMenu, QToolButton
 
 from ..i18n_util import tr
-from .runner import rate_params
+from . import runner
 from .settings import find_endpoint, load_endpoints
 from .task import error_sentence
 
@@ -19,17 +20,26 @@ def batch_endpoint(settings):
 
 
 def export_parameters(dock):
-    """geobias:exportbatch parameters from the dock: its preview points, topics, preset and
-    first remote endpoint (what a run would rate)."""
+    """geobias:exportbatch parameters from the dock: its points, topics, preset and first
+    remote endpoint (what a run would rate). The points are the preview's; without a preview
+    the study area is sampled now, as Run would, and previewed. None without a remote
+    endpoint; RuntimeError without a study area."""
     settings = dock.settings()
     cfg = batch_endpoint(settings)
     if cfg is None:
         return None
     points = dock.area.preview_layer
-    params = rate_params(settings, cfg, points, "")
-    del params["OUTPUT"]  # a folder, chosen in the dialog
     if points is None:
-        del params["INPUT"]
+        geom = dock.area.area_geometry()
+        if geom is None:
+            raise RuntimeError(tr("Draw or pick a study area first."))
+        points = runner.sample_points(settings, geom)
+        dock.area.show_preview(points)
+        note = runner.sampling_note(settings, points)
+        if note:
+            dock.push(note, Qgis.MessageLevel.Info)
+    params = runner.rate_params(settings, cfg, points.source(), "")
+    del params["OUTPUT"]  # a folder, chosen in the dialog
     return params
 
 
@@ -50,7 +60,12 @@ def open_dialog(dock, algorithm, params):
 
 
 def open_export(dock):
-    params = export_parameters(dock)
+    try:
+        params = export_parameters(dock)
+    except Exception as err:  # noqa: BLE001 - no area, or sampling failed: say so, never crash
+        dock.push(tr("Cannot export the requests: {e}.").format(e=error_sentence(err)),
+                  Qgis.MessageLevel.Warning, details=err)  # fmt: skip
+        return None
     if params is None:
         dock.push(tr("Choose a remote model for a batch service: the embedded model runs here."))
         return None

@@ -31,6 +31,7 @@ from . import runner
 from .layer_choice import LayerChoice, layer_language
 from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
+from .past_runs import RunsCombo, layers_of
 from .results_tab import is_rated
 from .task import AlgorithmChainTask
 
@@ -249,6 +250,9 @@ class CompareTab(QWidget, FORM):
         insert_after(self.compareButton, self.notice, self.layout())
         self.choice.changed.connect(self.notice.clear_text)
         self.result = None
+        self.runsCombo = RunsCombo("survey", self)
+        self.compareLayout.insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.add_run)
         # Prompt languages: a third list beside models and topics, and which pivots to show
         # (with the languages across, or one language's); both only when layers have languages.
         self.languagesBox = QWidget(self)
@@ -307,6 +311,19 @@ class CompareTab(QWidget, FORM):
             self.notice.show_text(tr("No rated points layer in the project."),
                                   Qgis.MessageLevel.Info)  # fmt: skip
         return chosen
+
+    def add_run(self, run):
+        """Add a past run of the project (past_runs.PastRun) to the layers to compare: its
+        layers in the project, else those of its files."""
+        from ..processing.comparison import survey_layers
+
+        self.notice.clear_text()
+        layers = [lyr for lyr in layers_of(run) if is_rated(lyr)]
+        if not layers:
+            layers = [lyr for path in run.files for lyr in survey_layers(path, "score")]
+        known = {lyr.id() for lyr in self.layers}
+        self.use_layers(self.layers + [lyr for lyr in layers if lyr.id() not in known])
+        return layers
 
     def use_layers(self, layers):
         """Offer every model and topic of the layers, all checked; where several layers hold
@@ -512,6 +529,21 @@ class CompareTab(QWidget, FORM):
         # (a dozen characters always show).
         fit_first_column(table, most=chars_width(table, 18))
         self.plot.set_data(p)
+
+    def reset(self):
+        """Forget the layers and the comparison (a new or opened project)."""
+        self.layers, self.pivots, self.mean_layers = [], {}, []
+        self.result, self.views = None, {}
+        self.modelsList.clear()
+        self.topicsList.clear()
+        self.languagesList.clear()
+        self.languagesBox.hide()
+        self.viewCombo.clear()
+        self.viewCombo.hide()
+        self.choice.set_layers([])
+        self.compareButton.setEnabled(False)
+        self.set_metrics(PIVOT_METRICS)  # a card comparison offered its own tables
+        self.show_metric()
 
     def table_text(self):
         """The table as shown (in its sort order) as tab-separated text, numbers in full."""

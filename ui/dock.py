@@ -33,12 +33,15 @@ from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
 from .narrow import TabStrip
+from .outputs import OutputKeeper
 from .overlay_tab import OverlayTab
+from .past_runs import RunsCombo
 from .results_tab import ResultsTab
 from .run_panel import RunPanel
 from .settings import SurveySettings, default_survey_name
 from .survey_tab import SurveyTab
 from .task import error_sentence, log
+from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "dock.ui"))
 
@@ -165,6 +168,10 @@ class GeoBiasDock(QDockWidget):
         project.writeProject.connect(self.save_settings)
         project.cleared.connect(self.load_settings)
         self.load_settings()
+        # Outputs stay with the project: moved beside it when saved, a warning before loss.
+        self.keeper = OutputKeeper(iface, self.pusher(), self, running=lambda: self.job_running())
+        for signal in (project.readProject, project.cleared, project.projectSaved):
+            signal.connect(self.refresh_runs)
 
     # ------------------------------------------------------------------ tabs
     def add_tab(self, widget, title):
@@ -175,6 +182,7 @@ class GeoBiasDock(QDockWidget):
         for form in widget.findChildren(QFormLayout):
             # In a narrow dock a field too wide beside its label goes below it.
             form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        ignore_wheel_unless_focused(widget)  # scrolling the tab never changes a setting
         scroll = QScrollArea(self.ui.tabs)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -242,13 +250,33 @@ class GeoBiasDock(QDockWidget):
                 tab.apply(s)
 
     def load_settings(self, *args):
+        """A new or opened project: its settings, and no result of the previous one."""
+        self.reset_results()
         self.apply_settings(SurveySettings.read())
+
+    def reset_results(self):
+        """Empty every tab's results and the run line (a run in progress goes on)."""
+        if not self.panel.busy:
+            self.plan = None
+        self.panel.reset()
+        for tab in self.tab_widgets():
+            if hasattr(tab, "reset"):
+                tab.reset()
 
     def save_settings(self, *args):
         self.settings().write()
 
     def area_geometry(self):
         return self.area.area_geometry()
+
+    def job_running(self):
+        """Whether a background job of the dock (survey, HERB…) is running."""
+        return any(panel.busy for panel in self.findChildren(RunPanel))
+
+    def refresh_runs(self, *args):
+        """The tabs' lists of the project's past runs, read again (a project opened, saved)."""
+        for combo in self.findChildren(RunsCombo):
+            combo.refresh()
 
     # ------------------------------------------------------------------ run
     def run(self):
@@ -314,6 +342,8 @@ class GeoBiasDock(QDockWidget):
             return
         plan.estimate, plan.parts = prepared["ESTIMATE"], prepared.get("PARTS", [])
         self.panel.set_text("")
+        if plan.note:
+            self.push(plan.note, Qgis.MessageLevel.Info)
         if plan.estimate is not None and plan.estimate.n_requests and not self.confirm(plan):
             self.panel.set_text(tr("Not started."))
             return
@@ -495,6 +525,7 @@ class GeoBiasDock(QDockWidget):
 
     def close_survey(self):
         """Stop background work and release map tools before the plugin unloads."""
+        self.keeper.close()
         self.panel.stop()
         if self.install_window is not None:
             try:
@@ -513,6 +544,9 @@ class GeoBiasDock(QDockWidget):
             (project.readProject, self.load_settings),
             (project.writeProject, self.save_settings),
             (project.cleared, self.load_settings),
+            (project.readProject, self.refresh_runs),
+            (project.cleared, self.refresh_runs),
+            (project.projectSaved, self.refresh_runs),
         ):
             try:
                 signal.disconnect(slot)

@@ -5,6 +5,7 @@ that set it apart."""
 
 import math
 import os
+import re
 import sqlite3
 from contextlib import closing
 
@@ -31,6 +32,7 @@ from ..processing.styles import short_model
 from . import runner
 from .layer_combo import follow_layer
 from .narrow import add_choices, chars_width, fit_first_column
+from .past_runs import RunsCombo, layers_of
 from .run_panel import RunPanel
 from .task import AlgorithmChainTask, error_sentence
 
@@ -225,6 +227,9 @@ class HerbTab(QWidget, FORM):
         for w in (self.regionTable, self.childBars, self.wordBars):
             w.setVisible(False)  # shown with the first results
         self.layout().addStretch(1)
+        self.runsCombo = RunsCombo("herb", self)
+        self.layout().insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.show_run)
         self.update_visibility()
 
     def update_visibility(self, *args):
@@ -382,6 +387,21 @@ class HerbTab(QWidget, FORM):
         self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
         self.dock.show_tab(self)
 
+    def show_run(self, run):
+        """A past HERB run of the project (past_runs.PastRun): its regions in the table, its
+        layers added unless the project has them."""
+        path = run.files[0]
+        if layers_of(run):
+            self.path = path
+            self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
+            self.dock.show_tab(self)
+            return
+        from .results_tab import gpkg_layers
+
+        # The region layers (herb_<level>_<name>), not its tables (regions, descriptors, runs).
+        uris = [uri for uri, name in gpkg_layers(path) if re.match(r"herb_\d+_", name)]
+        self.show_results({"OUTPUT": path, "OUTPUT_LAYERS": uris})
+
     def fill_table(self, regions):
         self.regions = regions
         for w in (self.regionTable, self.childBars, self.wordBars):
@@ -444,6 +464,14 @@ class HerbTab(QWidget, FORM):
             tr("Descriptors that set {r} apart from its siblings").format(r=r["region"]),
             [f"{w['descriptor']} ({w['topic']})" for w in words], [w["deviation"] for w in words],
         )  # fmt: skip
+
+    def reset(self):
+        """Hide the last run's regions and bars (a new or opened project)."""
+        self.path, self.regions = None, []
+        self.regionTable.setRowCount(0)
+        for w in (self.regionTable, self.childBars, self.wordBars):
+            w.setVisible(False)
+        self.panel.reset()
 
     def close_tab(self):
         self.panel.stop()

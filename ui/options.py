@@ -1,5 +1,5 @@
-"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices) and the
-Python that runs the embedded model."""
+"""GeoBias page in QGIS Options: model endpoints (presets, URL, models, key, prices), the
+Python that runs the embedded model, and the output folder of projects not saved yet."""
 
 import os
 from dataclasses import replace
@@ -8,14 +8,18 @@ from qgis.core import Qgis, QgsApplication, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
+from qgis.PyQt.QtWidgets import QFileDialog
 
 from ..core import models
-from ..core.llm import PROVIDERS, ChatClient, EndpointError
+from ..core.llm import PROVIDERS, ChatClient, EndpointError, RequestError
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import message_text, tr, translate
 from ..paths import ICON
+from ..processing.definitions import CONSTRAINTS
+from ..processing.definitions import PROVIDERS as PROVIDER_NAMES
 from ..processing.network import use_qgis_network
+from .outputs import OUTPUT_FOLDER_SETTING, default_output_folder, output_folder, set_output_folder
 from .settings import (
     EndpointConfig,
     display_name,
@@ -24,6 +28,7 @@ from .settings import (
     store_api_key,
 )
 from .task import error_sentence, log
+from .wheel import ignore_wheel_unless_focused
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "options.ui"))
 
@@ -35,6 +40,41 @@ def fetch_models(endpoint):
         return client.list_models()
     finally:
         client.close()
+
+
+def check_endpoint(endpoint, rate=True):
+    """(models offered, RatingCheck or None): the model list, then, when the endpoint offers
+    the model (or lists none), one real rating prompt as a survey sends it (runs in a
+    background task; raises EndpointError or RequestError)."""
+    models_offered = fetch_models(endpoint)
+    if not rate or not endpoint.model or (models_offered and endpoint.model not in models_offered):
+        return models_offered, None
+    from ..core.gazetteer import Gazetteer
+    from ..core.survey import check_rating
+
+    return models_offered, check_rating(use_qgis_network(endpoint), Gazetteer.load())
+
+
+def rating_sentence(check, endpoint):
+    """What the connection test's rating prompt showed: a parsed rating, or why not."""
+    from ..core.llm import family_constraint
+
+    text = " ".join((check.text or "").split())
+    quote = text if len(text) <= 120 else text[:119] + "…"
+    if check.rating.answered:
+        return tr("A rating prompt was answered “{quote}”: rating {rating:.1f}.").format(
+            quote=quote, rating=check.rating.rating
+        )
+    if check.rating.refusal:
+        return tr("A rating prompt was declined: “{quote}”.").format(quote=quote)
+    if endpoint.constraint:
+        advice = tr("Even with the answer constraint; try a larger model.")
+    else:
+        advice = tr("Choose the answer constraint {constraint} or a larger model.").format(
+            constraint=CONSTRAINTS.label(family_constraint(endpoint.provider))
+        )
+    return tr("A rating prompt was answered, but the answer holds no rating: “{quote}”. "
+              "{advice}").format(quote=quote or tr("(empty)"), advice=advice)  # fmt: skip
 
 
 def embedded_note(model_name):
@@ -61,9 +101,10 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.pending_keys = {}  # endpoint name -> key typed on this page, until apply()
         self.current = -1
         self.task = None
-        for provider in PROVIDERS:
-            self.providerCombo.addItem(provider, provider)
-        self.providerCombo.addItem(tr("custom"), "custom")
+        for key, label in zip(PROVIDER_NAMES.keys, PROVIDER_NAMES.labels()):
+            self.providerCombo.addItem(label, key)
+        for key, label in zip(CONSTRAINTS.keys, CONSTRAINTS.labels()):
+            self.constraintCombo.addItem(label, key)
         self.endpointList.addItems([display_name(e) for e in self.endpoints])
         self.endpointList.currentRowChanged.connect(self.select)
         self.providerCombo.activated.connect(self.provider_changed)
@@ -80,6 +121,12 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.localModel = LocalModelWidget(self)
         self.localModelLayout.addWidget(self.localModel)
         self.diagnosticsButton.clicked.connect(self.copy_diagnostics)
+        self.outputFolderEdit.setPlaceholderText(default_output_folder())
+        if QgsSettings().value(OUTPUT_FOLDER_SETTING, "", type=str):
+            self.outputFolderEdit.setText(output_folder())
+        self.outputFolderButton.clicked.connect(self.choose_output_folder)
+
+        ignore_wheel_unless_focused(self)
 
     def copy_diagnostics(self):
         """The diagnostics report on the clipboard and in a file; say where."""
@@ -112,6 +159,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             concurrency=self.concurrencySpin.value(),
             rpm=self.rpmSpin.value(),
             reasoning=self.reasoningCheck.isChecked(),
+            constraint=self.constraintCombo.currentData() or CONSTRAINTS.default,
         )
 
     def store_form(self):
@@ -157,6 +205,8 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.concurrencySpin.setValue(e.concurrency)
         self.rpmSpin.setValue(e.rpm)
         self.reasoningCheck.setChecked(e.reasoning)
+        i = self.constraintCombo.findData(e.constraint)
+        self.constraintCombo.setCurrentIndex(i if i >= 0 else 0)
         editable = not e.is_embedded
         for w in (
             self.nameEdit,
@@ -167,6 +217,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             self.apiKeyEdit,
             self.priceInSpin,
             self.priceOutSpin,
+            self.constraintCombo,
             self.fetchButton,
             self.testButton,
         ):
@@ -204,7 +255,8 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
 
     # --- connection check in the background --------------------------------------------------
     def check(self, fetch_only):
-        """List models (and for a test, check the chosen one is there) without blocking QGIS."""
+        """List models; for a test, check the chosen one is there and send it one real rating
+        prompt, reporting whether its answer held a rating. Never blocks QGIS."""
         self.store_form()
         e = self.endpoints[self.current]
         endpoint = e.endpoint(with_key=True)
@@ -213,18 +265,20 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.statusLabel.setText(tr("Connecting to {host}…").format(host=endpoint.host()))
 
         def run(task):
-            return fetch_models(endpoint)
+            return check_endpoint(endpoint, rate=not fetch_only)
 
-        def done(exception, models=None):
+        def done(exception, result=None):
             self.task = None
             if exception is not None:
                 # One sentence, never a repr (the traceback goes to the log).
                 log(f"endpoint check failed: {exception!r}", Qgis.MessageLevel.Warning)
-                msg = message_text(exception) if isinstance(exception, EndpointError) else exception
+                known = isinstance(exception, (EndpointError, RequestError))
+                msg = message_text(exception) if known else exception
                 self.statusLabel.setText(
                     tr("Failed: {msg}").format(msg=error_sentence(msg, limit=300))
                 )
                 return
+            models, rating = result or ([], None)
             models = models or []
             current = self.modelCombo.currentText()
             self.modelCombo.clear()
@@ -240,6 +294,8 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
                 text = translate(
                     "@default", "Connected, but {m} is not among the %n model(s) offered.", None, n
                 ).format(m=current)
+            if rating is not None:
+                text = f"{text} {rating_sentence(rating, endpoint)}"
             self.statusLabel.setText(text)
 
         self.task = QgsTask.fromFunction(tr("GeoBias: contacting endpoint"), run, on_finished=done)
@@ -283,6 +339,13 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         )
         QgsApplication.taskManager().addTask(self.python_task)
 
+    # --- outputs ---------------------------------------------------------------------------
+    def choose_output_folder(self):
+        start = self.outputFolderEdit.text().strip() or default_output_folder()
+        folder = QFileDialog.getExistingDirectory(self, tr("GeoBias output folder"), start)
+        if folder:
+            self.outputFolderEdit.setText(folder)
+
     # --- QgsOptionsPageWidget ---------------------------------------------------------------
     def apply(self):
         """Store typed keys in the auth database, then the endpoints (with config ids only)."""
@@ -296,6 +359,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.apiKeyEdit.clear()
         save_endpoints(self.endpoints)
         QgsSettings().setValue(PYTHON_SETTING, self.pythonEdit.text().strip())
+        set_output_folder(self.outputFolderEdit.text().strip())
 
 
 class GeoBiasOptionsFactory(QgsOptionsWidgetFactory):

@@ -346,6 +346,14 @@ class OverlayTab(QWidget, FORM):
         steps = [("geobias:hotspots", params), (self._open_output("OUTPUT", name), "load")]
         return self._start("hotspots", steps, tr("GeoBias: hot spots"), done)
 
+    def reset(self):
+        """Empty the correlations, the scatter plot and Moran's I (a new or opened project)."""
+        self.corr_data = {}
+        self.corrTable.setRowCount(0)
+        self.scatter.set_data([], [], "", "")
+        self.noteLabel.clear()
+        self.moranLabel.clear()
+
 
 def replace_layer(layer, prop, value):
     """Add `layer` to the project where the layer whose property `prop` is `value` was (same

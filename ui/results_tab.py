@@ -26,6 +26,7 @@ from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
 from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
+from .past_runs import RunsCombo, layers_of
 from .results import (
     BiasPlot,
     MetricsTableModel,
@@ -197,6 +198,9 @@ class ResultsTab(QWidget, FORM):
         insert_after(self.layersButton, self.notice, self.layout())
         insert_after(self.layersButton, self.choice, self.layout())
         self.choice.changed.connect(self._choice_changed)
+        self.runsCombo = RunsCombo("survey", self)
+        self.resultsLayout.insertWidget(0, self.runsCombo)
+        self.runsCombo.runChosen.connect(self.show_run)
 
     # ------------------------------------------------------------------ loading results
     def show_results(self, layers, group_name, columns=None, scores=None):
@@ -281,6 +285,23 @@ class ResultsTab(QWidget, FORM):
                               task.results[-1]["SCORES"])  # fmt: skip
 
         return self._start(task, opened)
+
+    def show_run(self, run):
+        """A past run of the project (past_runs.PastRun) in the table and plot: its layers in
+        the project with their metrics table, else its files opened in a job."""
+        self.notice.clear_text()
+        present = layers_of(run)
+        rated = [lyr for lyr in present if is_rated(lyr)]
+        if not rated:
+            return self.open_files(run.files)
+        self.choice.set_layers(rated)
+        metrics = next((lyr for lyr in present if is_metrics(lyr)), None)
+        if metrics is None:
+            return self.compute_metrics(self.choice.chosen())
+        self.rated_layers = self.choice.chosen()
+        self.show_metrics(metrics)
+        self.dock.show_tab(self)
+        return None
 
     def use_selected_layers(self):
         """The rated layers selected in the Layers panel (all rated layers if none is); when
@@ -373,7 +394,9 @@ class ResultsTab(QWidget, FORM):
                  if isinstance(lyr, QgsVectorLayer) and lyr.isValid() and not is_report_copy(lyr)
                  and lyr.fields().lookupField("lisa_class") >= 0]  # fmt: skip
         pdf = os.path.join(runner.output_dir("reports", run=True), "report.pdf")
-        params = {"INPUT": runner.layer_param(layer), "OUTPUT": pdf}
+        params = {"INPUT": runner.layer_param(layer), "OUTPUT": pdf,
+                  # the survey's anchor: the report's bias score and facts match the survey's
+                  **runner.anchor_params(self.dock.settings())}  # fmt: skip
         if spots:
             params["HOTSPOTS"] = runner.layer_param(spots[-1])
         task = AlgorithmChainTask(tr("GeoBias: report"), [("geobias:report", params)])
@@ -522,6 +545,17 @@ class ResultsTab(QWidget, FORM):
                 p=get("prompt", missing),
             )
         )
+
+    def reset(self):
+        """Empty the table, the plot and the answer (a new or opened project)."""
+        self.rated_layers, self.columns = [], {}
+        self.choice.set_layers([])
+        self.metrics.set_rows([])  # the metrics rows with their GeoBS scores
+        self.metricsDetail.clear()
+        self.metricsDetail.hide()
+        self.plot.set_data([])
+        self.answerText.clear()
+        self.identifyButton.setChecked(False)
 
     def close_tab(self):
         if self.identify_tool is not None and self.canvas.mapTool() is self.identify_tool:

@@ -275,6 +275,14 @@ class RunPanel(QWidget, FORM):
         if self.explain is not None:
             self.explain(sentence)
 
+    def reset(self):
+        """Forget the last run's outcome (a new or opened project); a running task goes on."""
+        if self.task is not None:
+            return
+        self.progressBar.setValue(0)
+        self.runButton.setText(self.run_text)
+        self.set_text("")
+
     def succeeded(self, task):
         """Show a finished run: the bar full, its duration."""
         self.progressBar.setValue(100)

@@ -1,7 +1,6 @@
 """What the dock runs: GeoBias Processing algorithms (the same as toolbox, models, qgis_process)."""
 
 import os
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -9,8 +8,8 @@ from qgis.core import (
     Qgis,
     QgsApplication,
     QgsFeature,
+    QgsFeatureRequest,
     QgsProcessingContext,
-    QgsProcessingUtils,
     QgsProject,
     QgsVectorLayer,
     QgsWkbTypes,
@@ -19,16 +18,24 @@ from qgis.core import (
 from ..core.prompts import PRESETS
 from ..i18n_util import tr
 from ..paths import COUNTRIES
-from ..processing.definitions import PROMPT_PRESETS, PROVIDERS, SAMPLE_METHODS, SCORE_KINDS
+from ..processing.definitions import (
+    CONSTRAINTS,
+    PROMPT_PRESETS,
+    PROVIDERS,
+    SAMPLE_METHODS,
+    SCORE_KINDS,
+)
 from ..processing.endpoints import (
     default_cache_path,
     embedded_port,
     make_endpoint,
     start_embedded,
 )
+from ..processing.facts import feature_names, features_description, layer_field, layer_label
 from ..processing.gpkg import safe_name
 from ..processing.languages import language_choices, tagged
 from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
+from . import outputs
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
@@ -37,25 +44,14 @@ from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
 def slug(text):
     """A folder name for a survey: lower case [a-z0-9_], at most 40 characters."""
-    return safe_name(text, limit=40, fallback="survey")
+    return outputs.slug(text)
 
 
 def output_dir(name, run=False):
-    """<project folder>/geobias/<survey>[/<run time>] (a temporary folder if unsaved).
-
-    Each run writes into its own folder so the layers of an earlier run, perhaps still open in
-    the project, are never overwritten underneath QGIS.
-    """
-    home = QgsProject.instance().homePath() or QgsProcessingUtils.tempFolder()
-    path = os.path.join(home, "geobias", slug(name))
-    if run:
-        path = os.path.join(path, time.strftime("%Y%m%d-%H%M%S"))
-        base, k = path, 1
-        while os.path.exists(path):
-            k += 1
-            path = f"{base}-{k}"
-    os.makedirs(path, exist_ok=True)
-    return path
+    """<project folder>/geobias/<name>[/<run time>], or in the GeoBias output folder while the
+    project is not saved (ui/outputs.py): never Processing's temporary folder, which QGIS
+    deletes when it closes."""
+    return outputs.run_folder(name, run)
 
 
 def region_layer(geom):
@@ -97,6 +93,7 @@ def sample_params(settings, area, path):
         "COUNT": settings.n_points,
         "METHOD": SAMPLE_METHODS.index(settings.method),
         "SEED": settings.seed,
+        "STUDY_AREA": area_description(settings),  # the points' GeoPackage records it
         "OUTPUT": path,
     }
     project = QgsProject.instance()
@@ -154,6 +151,26 @@ def run_algorithm(alg_id, params):
     return results
 
 
+def area_description(settings):
+    """The study area as the user gave it in the Area tab, for the outputs' facts: "a polygon
+    drawn on the map", "Countries: Kenya, Uganda (2 selected features)", "the map extent",
+    "the world"."""
+    if settings.area_mode == "draw":
+        return tr("a polygon drawn on the map")
+    if settings.area_mode == "extent":
+        return tr("the map extent")
+    layer = QgsProject.instance().mapLayer(settings.area_layer)
+    if settings.area_mode != "layer" or layer is None:
+        return tr("the world")
+    request = QgsFeatureRequest().setFlags(QgsFeatureRequest.Flag.NoGeometry)
+    count = layer.featureCount()
+    if settings.selected_only:
+        request.setFilterFids(layer.selectedFeatureIds())
+        count = layer.selectedFeatureCount()
+    names = feature_names(layer, request) if settings.selected_only else []
+    return features_description(layer_label(layer), names, count, settings.selected_only)
+
+
 def sample_points(settings, geom, path=None):
     """Sample the study area with geobias:samplepoints, synchronously (plan() without points,
     for tests and scripts; the dock samples in a task); returns the points layer."""
@@ -163,6 +180,7 @@ def sample_points(settings, geom, path=None):
         "COUNT": settings.n_points,
         "METHOD": SAMPLE_METHODS.index(settings.method),
         "SEED": settings.seed,
+        "STUDY_AREA": area_description(settings),  # the points' GeoPackage records it
         "OUTPUT": path,
     }
     weight = QgsProject.instance().mapLayer(settings.weight_layer)
@@ -173,6 +191,14 @@ def sample_points(settings, geom, path=None):
     if not layer.isValid():
         raise RuntimeError(tr("The sampled points could not be read from {p}.").format(p=out))
     return layer
+
+
+def sampling_note(settings, layer):
+    """Why the sampled layer has another count than the settings ask ("" if it has it): a
+    grid places only certain counts in an area."""
+    from ..processing.points import grid_note
+
+    return grid_note(settings.method, settings.n_points, layer.featureCount())
 
 
 # ---------------------------------------------------------------------------- embedded model
@@ -203,6 +229,7 @@ def connection_of(cfg, base_url=None):
         model=cfg.model,
         concurrency=cfg.concurrency,
         reasoning=bool(getattr(cfg, "reasoning", False)),
+        constraint=cfg.constraint if cfg.constraint in CONSTRAINTS.keys else CONSTRAINTS.default,
     )
 
 
@@ -228,6 +255,7 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "AUTH_CONFIG": cfg.authcfg,
         "CONCURRENCY": c.concurrency,
         "REASONING": c.reasoning,
+        "CONSTRAINT": CONSTRAINTS.index(c.constraint),
         "PRESET": PROMPT_PRESETS.index(preset),
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
@@ -254,11 +282,26 @@ def language_params(settings):
 
 
 def truth_params(field_name, layer):
-    """geobias:samplegroundtruth's truth source parameters for a polygon or point layer."""
+    """geobias:samplegroundtruth's truth source parameters for a polygon or point layer, named
+    as the user sees it (`Countries.infant_mortality`)."""
     source = layer.source() if layer.providerType() != "memory" else layer.id()
+    name = layer_field(layer_label(layer), field_name)
     if layer.geometryType() == QgsWkbTypes.GeometryType.PolygonGeometry:
-        return {"POLYGONS": source, "POLYGON_FIELD": field_name}
-    return {"POINTS": source, "POINT_FIELD": field_name, "MAX_DISTANCE_KM": 50.0}
+        return {"POLYGONS": source, "POLYGON_FIELD": field_name, "TRUTH_NAME": name}
+    return {"POINTS": source, "POINT_FIELD": field_name, "MAX_DISTANCE_KM": 50.0,
+            "TRUTH_NAME": name}  # fmt: skip
+
+
+def anchor_params(settings):
+    """The anchor parameters of the survey's settings: the chosen layer and field, else the
+    bundled countries' infant survival; named as the user sees it."""
+    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
+    if anchor is not None and settings.anchor_field:
+        source = anchor.source() if anchor.providerType() != "memory" else anchor.id()
+        return {"ANCHOR": source, "ANCHOR_FIELD": settings.anchor_field,
+                "ANCHOR_NAME": layer_field(layer_label(anchor), settings.anchor_field)}  # fmt: skip
+    return {"ANCHOR": COUNTRIES, "ANCHOR_FIELD": DEFAULT_ANCHOR_FIELD,
+            "ANCHOR_NAME": layer_field(layer_label(COUNTRIES), DEFAULT_ANCHOR_FIELD)}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- the plan
@@ -274,6 +317,7 @@ class Plan:
     folder: str = ""
     loaded: list = field(default_factory=list)  # layers opened by the task, moved to the UI thread
     columns: dict = field(default_factory=dict)  # layer id -> the Results plot's columns
+    note: str = ""  # what the user should know before the run (a grid's count)
 
     def open_layers(self, metrics):
         """Rated points (styles from their GeoPackage) and the metrics table as QGIS layers."""
@@ -407,6 +451,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     port = embedded_port() if any(e.is_embedded for e in cfgs) else None
     local_url = embedded_url(port) if port else None
     the_plan = Plan(None, folder=folder)
+    the_plan.note = sampling_note(settings, points)  # a grid's count, said before the run
     steps = []
     rate_steps = []
     for e in cfgs:
@@ -430,11 +475,11 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     }
     # ratelocations writes its layers language by language, topics in order within each.
     languages = survey_languages(settings)
-    outputs = [(code, topic) for code in languages for topic in topics]
+    rated_keys = [(code, topic) for code in languages for topic in topics]
     with_language = tagged(languages)
     truth_steps = {}  # (rate step index, output index) -> truth step index
     for i, e in rate_steps:
-        for k, (code, topic) in enumerate(outputs):
+        for k, (code, topic) in enumerate(rated_keys):
             if topic not in truth:
                 continue
             layer, field_name = truth[topic]
@@ -459,8 +504,8 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         for i, e in rate_steps:
             model = e.model
             for k, uri in enumerate(task.results[i].get("OUTPUT_LAYERS") or []):
-                if k < len(outputs):
-                    code, topic = outputs[k]
+                if k < len(rated_keys):
+                    code, topic = rated_keys[k]
                     name = layer_name(model, topic, code if with_language else "")
                 else:
                     name = _layer_title(uri)
@@ -474,18 +519,14 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         return {"OUTPUT_LAYERS": [u for u, _, _ in out]}
 
     steps.append((collect, "collect"))
-    anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
-    anchor_ok = anchor is not None and settings.anchor_field
-    anchor_source = anchor.source() if anchor_ok else COUNTRIES
-    anchor_field = settings.anchor_field if anchor_ok else DEFAULT_ANCHOR_FIELD
+    anchor = anchor_params(settings)
 
     def metrics_params(results):
         return {
             "INPUT": [u for u, _, _ in the_plan.layers],
             "SCORE_FIELD": "score",
             "TRUTH_FIELD": "truth",
-            "ANCHOR": anchor_source,
-            "ANCHOR_FIELD": anchor_field,
+            **anchor,
             "SEED": settings.seed,
             "OUTPUT": os.path.join(folder, "metrics.gpkg"),
         }

@@ -7,7 +7,7 @@ from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettin
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
 from ..core import models
-from ..core.llm import PROVIDERS, Endpoint
+from ..core.llm import PROVIDERS, Endpoint, with_constraint
 from ..i18n_util import tr
 
 SCOPE = "GeoBias"  # project entries scope
@@ -58,6 +58,9 @@ class EndpointConfig:
     concurrency: int = 4
     rpm: float = 0.0  # requests per minute; 0 = unlimited
     reasoning: bool = False  # a reasoning model GeoBias does not recognise by its name
+    # The answer constraint: a processing.definitions.CONSTRAINTS key; "auto" constrains a
+    # model known to need it (core.llm.resolve_constraint).
+    constraint: str = "auto"
 
     @property
     def is_embedded(self):
@@ -66,7 +69,15 @@ class EndpointConfig:
     def endpoint(self, with_key=False):
         """A core Endpoint (the key resolved from the auth database only when asked)."""
         preset = PROVIDERS.get(self.provider, {})
-        return Endpoint(
+        if self.is_embedded:  # the bundled model's own answer mode, as Processing gives it
+            return with_constraint(
+                Endpoint.from_provider(
+                    "embedded", self.model, base_url=self.base_url or preset["base_url"],
+                    concurrency=self.concurrency,
+                ),
+                self.constraint,
+            )  # fmt: skip
+        endpoint = Endpoint(
             base_url=self.base_url or preset.get("base_url", ""),
             model=self.model,
             provider=self.provider,
@@ -79,6 +90,7 @@ class EndpointConfig:
             price_in=self.price_in or None,
             price_out=self.price_out or None,
         )
+        return with_constraint(endpoint, self.constraint)
 
 
 def embedded_endpoints():
@@ -112,6 +124,7 @@ def load_endpoints(settings=None):
                 concurrency=s.value(f"{p}/concurrency", 4, type=int),
                 rpm=s.value(f"{p}/rpm", 0.0, type=float),
                 reasoning=s.value(f"{p}/reasoning", False, type=bool),
+                constraint=s.value(f"{p}/constraint", "auto", type=str) or "auto",
             )
         )
     return out
@@ -201,7 +214,9 @@ class SurveySettings:
     area_layer: str = ""  # layer id
     selected_only: bool = False
     n_points: int = 100
-    method: str = "uniform"  # a processing.definitions.SAMPLE_METHODS key
+    # A processing.definitions.SAMPLE_METHODS key; its default, as in Processing: the paper's
+    # population-weighted sampling with farthest points.
+    method: str = "population"
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])

@@ -24,6 +24,7 @@ from .area_tab import is_bundled
 from .narrow import add_choices, stretch_first_column
 from .settings import display_name, endpoints_changed, load_endpoints, truth_entry, truth_map
 from .task import error_sentence, log
+from .wheel import guard_widget
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "survey_tab.ui"))
 
@@ -332,6 +333,7 @@ class SurveyTab(QWidget, FORM):
                     QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
                 )
                 combo.setMinimumContentsLength(6)
+                guard_widget(combo)  # the wheel scrolls the tab, never changes the truth
             table.setCellWidget(row, 1, layer_combo)
             table.setCellWidget(row, 2, field_combo)
         rows = max(1, len(topics))

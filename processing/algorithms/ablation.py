@@ -7,6 +7,7 @@ from osgeo import ogr
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
+    QgsProcessingOutputFile,
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
@@ -20,7 +21,7 @@ from ...core.metrics import spearman
 from ...core.prompts import PRESETS
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..comparison import pivot_fields, pivot_rows
+from ..comparison import pivot_fields, pivot_rows, write_markdown_beside
 from ..definitions import ABLATION_VARIANTS
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
@@ -33,7 +34,16 @@ from ..parameters import (
     TruthParameters,
     add_endpoint_parameters,
 )
-from ..rating import rate, read_points, total_stats, write_rated
+from ..rating import (
+    input_facts,
+    load_outputs,
+    load_tables,
+    rate,
+    read_points,
+    score_kinds,
+    total_stats,
+    write_rated,
+)
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -168,6 +178,7 @@ class AblationAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputMultipleLayers("OUTPUT_LAYERS", tr("Rated layers")))
         self.addOutput(QgsProcessingOutputString("TABLE", tr("Ablation table URI")))
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputFile("MARKDOWN_FILE", tr("Markdown file of the tables")))
         self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests sent")))
         self.addOutput(QgsProcessingOutputNumber("N_CACHED", tr("Answers from the cache")))
 
@@ -212,6 +223,9 @@ class AblationAlgorithm(GeoBiasAlgorithm):
             )
 
         rows, records, uris = [], [], {}
+        # What every variant measured: the points' study area, the truth and the anchor.
+        facts = dict(input_facts(self, parameters, context, lon, lat), anchor=anchor_name,
+                     truth=truth_source.label if truth is not None else None)  # fmt: skip
         n_requests = n_cached = 0
         with running_endpoint(connection, feedback) as ep:
             rated = {}
@@ -231,8 +245,9 @@ class AblationAlgorithm(GeoBiasAlgorithm):
                 rows += variant_rows(variant, by_topic, reference, n_boot, seed)
                 rated[variant] = by_topic
                 record = run_record(
-                    self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-                )
+                    self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                    score_kind=score_kinds(by_topic), **facts,
+                )  # fmt: skip
                 records += language_records(record, prompt.languages, stats, template)
             model_name = ep.model
         add_changes(rows)
@@ -249,28 +264,38 @@ class AblationAlgorithm(GeoBiasAlgorithm):
         if any(r.get("language") for r in rows):
             fields["language"] = ogr.OFTString
         table_uri = write_table(path, "ablation", rows, fields)
+        loaded = {table_uri: tr("Ablation: rho per prompt variant")}
         for name, p in tables.items():
             p = replace(p, columns="variants")
-            write_table(path, f"ablation_{name}", pivot_rows(p), pivot_fields(p))
+            uri = write_table(path, f"ablation_{name}", pivot_rows(p), pivot_fields(p))
+            loaded[uri] = tr(TITLES[name])
         append_runs(path, records)
         markdown = "\n".join(
             to_markdown(replace(p, label=TITLES[name], columns="variants"))
             for name, p in tables.items()
         )
+        md_path = write_markdown_beside(path, markdown)
         feedback.pushInfo(markdown)
+        load_outputs(context, uris, "OUTPUT_LAYERS")  # the rated layers, styled by rank
+        load_tables(context, loaded, "TABLE")
         return {
             "OUTPUT": path,
             "OUTPUT_LAYERS": list(uris),
             "TABLE": table_uri,
             "MARKDOWN": markdown,
+            "MARKDOWN_FILE": md_path,
             "N_REQUESTS": n_requests,
             "N_CACHED": n_cached,
         }
 
 
 TITLES = {
-    "greedy": "Spearman's rho per prompt variant (greedy ratings, the paper's Table 1)",
-    "expected": "Spearman's rho per prompt variant (expected values, the paper's Table 2)",
-    "greedy_change": "Change of rho from the whole prompt (greedy ratings)",
-    "expected_change": "Change of rho from the whole prompt (expected values)",
-}
+    "greedy": QT_TRANSLATE_NOOP(
+        "@default", "Spearman's rho per prompt variant (greedy ratings, the paper's Table 1)"),
+    "expected": QT_TRANSLATE_NOOP(
+        "@default", "Spearman's rho per prompt variant (expected values, the paper's Table 2)"),
+    "greedy_change": QT_TRANSLATE_NOOP(
+        "@default", "Change of rho from the whole prompt (greedy ratings)"),
+    "expected_change": QT_TRANSLATE_NOOP(
+        "@default", "Change of rho from the whole prompt (expected values)"),
+}  # fmt: skip

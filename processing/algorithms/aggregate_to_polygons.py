@@ -19,6 +19,7 @@ from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field
 from ..metrics_table import groups
 from ..overlay_styles import save_overlay_styles, style_overlay_output
+from ..runs import layer_language, now, record_derived
 from ..units import extended_fields, points_in_crs, unit_polygons, write_units
 
 # The fields added to each unit (a public contract, listed in README's algorithm table).
@@ -80,6 +81,7 @@ class AggregateToPolygonsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_OUTSIDE", tr("Points in no unit")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         points = self.parameterAsSource(parameters, "INPUT", context)
         polygons = self.parameterAsSource(parameters, "POLYGONS", context)
         if points is None:
@@ -136,8 +138,12 @@ class AggregateToPolygonsAlgorithm(GeoBiasAlgorithm):
         if not write_units(polygons, sink, fields, positions, values, feedback):
             return {}
         del sink
-        topic = next(iter(mixed))[1] if mixed else None
+        model, topic = next(iter(mixed))[:2] if mixed else (None, None)
         save_overlay_styles(dest, "units", topic, min_points)
+        # What the units measured: the rated layer's run (study area, model, prompt, truth).
+        rated = self.parameterAsVectorLayer(parameters, "INPUT", context)
+        record_derived(dest, rated.source() if rated else "", self.id(), parameters, started,
+                       model or None, topic or None, layer_language(rated))  # fmt: skip
         style_overlay_output(context, dest, "units", tr("Units: mean rank error"), topic,
                              min_points)  # fmt: skip
         n_units = int((summary.n_points > 0).sum())

@@ -25,6 +25,7 @@ from ..card import (
     card_rows,
     load_sample,
     ratings_from_layers,
+    sample_facts,
     sample_truth,
     topic_entries,
     unit_codes,
@@ -41,9 +42,16 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..progress import step_text
-from ..rating import load_outputs, rate, rated_columns, total_stats, write_rated
-from ..report_layout import run_info
-from ..runs import append_runs, now, plugin_version, run_record, stats_fields
+from ..rating import load_outputs, rate, rated_columns, score_kinds, total_stats, write_rated
+from ..runs import (
+    append_runs,
+    layer_language,
+    now,
+    plugin_version,
+    run_info,
+    run_record,
+    stats_fields,
+)
 from ..truth import truth_columns
 
 INFO_FIELDS = {"key": ogr.OFTString, "value": ogr.OFTString}
@@ -130,7 +138,8 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
         record, columns_by_topic = None, {}
         if rated_layers:
             by_topic, model = ratings_from_layers(rated_layers, sample, context, feedback)
-            run = run_info(rated_layers[0].source(), model, next(iter(by_topic)))
+            run = run_info(rated_layers[0].source(), model, next(iter(by_topic)),
+                           language=layer_language(rated_layers[0]) or "")  # fmt: skip
             endpoint = (run or {}).get("endpoint_host") or tr("not recorded (imported ratings)")
             preset = (run or {}).get("template_name") or tr("not recorded")
             kind = next(iter(by_topic.values()))["score_kind"]
@@ -151,11 +160,12 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                     lon, lat, pids, prompt.topics, ep, prompt.template, prompt.score_kind,
                     feedback,
                 )  # fmt: skip
-                # The card's prompts are English: rate()'s (topic, "en") keys, one language.
+                # The card's prompts are English: rate() keys its columns (topic, "en").
                 columns_by_topic = {topic: cols for (topic, _code), cols in rated.items()}
                 record = run_record(
                     self.id(), parameters, started, ep, prompt.template, prompt.topics,
-                    n_points=len(idx), **stats_fields(total_stats(stats)),
+                    n_points=len(idx), score_kind=score_kinds(rated),
+                    **stats_fields(total_stats(stats)),
                 )  # fmt: skip
                 model = ep.model
                 local = connection.provider == "embedded" and not connection.base_url
@@ -182,6 +192,17 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             geobias_version=plugin_version(), score_kind=kind, note=note, source=source,
         )  # fmt: skip
         step_text(feedback, tr("Writing the card…"))
+        if record is None:  # given ratings: their run's endpoint and prompt, where recorded
+            n_rated = max(int(np.sum(p["rated"])) for p in by_topic.values())
+            record = run_record(self.id(), parameters, started, topics=list(by_topic),
+                                model=model, score_kind=kind, n_points=n_rated)  # fmt: skip
+            record.update({k: run[k] for k in ("provider", "endpoint_host", "endpoint",
+                                               "template_name", "template_prefix",
+                                               "template_body") if (run or {}).get(k)})  # fmt: skip
+        # What the card measured, in the runs row first: the layers' descriptions are made
+        # from it.
+        record.update(sample_facts(version, sample, list(by_topic)))
+        append_runs(path, [record])
         layers = self.rated_layers(sample, by_topic, columns_by_topic, model)
         uris = write_rated(path, layers, model, default_style="rank_error",
                            geonames=not rated_layers)  # fmt: skip
@@ -191,8 +212,6 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             "geobias_version", "reduced", "reduced_reason")]  # fmt: skip
         info.append({"key": "sample", "value": f"{version} ({len(sample)} points)"})
         write_table(path, "card_info", info, INFO_FIELDS)
-        if record is not None:
-            append_runs(path, [record])
         write_json(card_path, card)
         write_card_pdf(card, pdf_path)
         load_outputs(context, uris, "OUTPUT_LAYERS", "rank_error")

@@ -1,5 +1,8 @@
 """geobias:biasmetrics — answer rate, MAD, Gini, Spearman rho with truth and anchor, bias score."""
 
+import json
+import os
+
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -15,6 +18,7 @@ from ..features import add_point_features, qgs_fields
 from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters
+from ..runs import append_runs, derived_record, now
 
 
 class BiasMetricsAlgorithm(GeoBiasAlgorithm):
@@ -62,6 +66,7 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
         )
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.parameterAsLayerList(parameters, "INPUT", context)
         if not layers:
             raise QgsProcessingException(tr("Give at least one rated points layer."))
@@ -89,8 +94,21 @@ class BiasMetricsAlgorithm(GeoBiasAlgorithm):
             raise QgsProcessingException(self.invalidSinkError(parameters, "OUTPUT"))
         columns = {name: [r.get(name) for r in rows] for name in schema}
         add_point_features(sink, fields, columns, with_geometry=False)
+        del sink  # closes the file
         if "language" in schema:  # home bias read GeoNames' country languages
-            del sink
             credit_geonames(dest, context, rights=COUNTRY_LANGUAGES_RIGHTS)
+        path = str(dest).split("|")[0]
+        if path.lower().endswith(".gpkg") and os.path.isfile(path):
+            # What the table measured: the first layer's run (study area, prompt… in its
+            # row's language), the models, topics and languages of its rows, and the anchor.
+            codes = list(dict.fromkeys(str(r["language"]) for r in rows if r.get("language")))
+            first = (rows[0].get("language") or None) if rows else None
+            record = derived_record(layers[0].source(), self.id(), parameters, started,
+                                    language=first, anchor=anchor.label or None)  # fmt: skip
+            record["model"] = "; ".join(dict.fromkeys(str(r["model"]) for r in rows))
+            record["topics"] = json.dumps(list(dict.fromkeys(str(r["topic"]) for r in rows)))
+            if codes:
+                record["language"] = "; ".join(codes)
+            append_runs(path, [record])
         feedback.pushInfo(format_table(rows))
         return {"OUTPUT": dest}

@@ -17,12 +17,13 @@ from ...core import benchmark
 from ...core.compare import Scores, mean_ranks
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..card import card_label, load_sample, read_cards, sample_truth, shipped_cards
+from ..card import card_label, load_sample, read_cards, sample_facts, sample_truth, shipped_cards
 from ..card_page import card_table, notes
 from ..comparison import write_mean_layer
 from ..gpkg import write_table
 from ..parameters import split_topics
 from ..rating import load_outputs
+from ..runs import append_runs, now, run_record
 from ..styles import short_topic
 
 # The comparison table: the label of each card, then core.benchmark.COMPARE_COLUMNS.
@@ -99,6 +100,7 @@ class CompareCardsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The cards as Markdown")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         paths = [p for p in self.parameterAsFileList(parameters, "CARDS", context) or [] if p]
         if self.parameterAsBool(parameters, "SHIPPED", context):
             paths += [p for p in shipped_cards() if p not in paths]
@@ -111,7 +113,8 @@ class CompareCardsAlgorithm(GeoBiasAlgorithm):
                 tr("Cards on different samples ({v}) cannot be compared.").format(
                     v=", ".join(sorted(versions)))
             )  # fmt: skip
-        sample = load_sample(versions.pop())
+        version = versions.pop()
+        sample = load_sample(version)
         want = split_topics(self.parameterAsString(parameters, "TOPICS", context))
         have = list(dict.fromkeys(t["topic"] for c in cards for t in c["topics"]))
         missing = [t for t in want if t not in have]
@@ -141,6 +144,12 @@ class CompareCardsAlgorithm(GeoBiasAlgorithm):
             if group:
                 means[topic] = mean_ranks(group)
         write_table(path, "card_comparison", rows, COMPARE_FIELDS)
+        # What the comparison measured, before the layers are described from it: the cards'
+        # sample (the world) and truth, their score kinds.
+        kinds = dict.fromkeys(str(c.get("score_kind")) for c in cards if c.get("score_kind"))
+        append_runs(path, [run_record(self.id(), parameters, started, topics=topics,
+                                      n_points=len(sample), score_kind=", ".join(kinds),
+                                      **sample_facts(version, sample, topics))])  # fmt: skip
         uris = {}
         for topic, m in means.items():
             uri = write_mean_layer(path, topic, m)

@@ -6,6 +6,7 @@ import numpy as np
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
+    QgsProcessingOutputFile,
     QgsProcessingOutputMultipleLayers,
     QgsProcessingOutputString,
     QgsProcessingParameterFile,
@@ -34,6 +35,7 @@ from ..comparison import (
     pivot_rows,
     survey_layers,
     write_folder,
+    write_markdown_beside,
     write_mean_layer,
     write_spread_layer,
 )
@@ -41,7 +43,8 @@ from ..gpkg import safe_name, write_table
 from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
 from ..progress import step_text
-from ..rating import load_outputs
+from ..rating import load_outputs, load_tables
+from ..runs import append_runs, derived_record, now
 from ..styles import short_topic
 
 
@@ -127,6 +130,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("METRICS", tr("Metrics table URI")))
         self.addOutput(QgsProcessingOutputMultipleLayers("PIVOTS", tr("Pivot tables")))
         self.addOutput(QgsProcessingOutputString("MARKDOWN", tr("The tables as Markdown")))
+        self.addOutput(QgsProcessingOutputFile("MARKDOWN_FILE", tr("Markdown file of the tables")))
         self.addOutput(
             QgsProcessingOutputMultipleLayers(
                 "SPREAD_LAYERS", tr("Rank spread across languages layers")
@@ -152,6 +156,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return layers
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.input_layers(parameters, context)
         score_field = self.parameterAsString(parameters, "SCORE_FIELD", context)
         truth_field = self.parameterAsString(parameters, "TRUTH_FIELD", context)
@@ -245,6 +250,15 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
                 by_code = {c: g for c, g in by_code.items() if g}
                 if len(by_code) > 1:
                     spreads[topic] = rank_spread(by_code)
+        # What each compared layer measured (its study area, prompt in its language, truth),
+        # with the anchor.
+        language_of = {}
+        for r, o in zip(rows, origin):
+            language_of.setdefault(o, r.get("language") or None)
+        append_runs(path, [derived_record(lyr.source(), self.id(), parameters, started,
+                                          language=language_of[lyr.name()],
+                                          anchor=anchor.label or None)
+                           for lyr in layers if lyr.name() in language_of])  # fmt: skip
         fields = metric_fields(rows, COMPARE_FIELDS)
         metrics_uri = write_table(path, "compare_metrics", rows, fields)
         pivot_uris = [write_table(path, name, pivot_rows(p), pivot_fields(p))
@@ -266,10 +280,19 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         markdown = "\n".join(
             to_markdown(replace(p, label=title) if title else p) for _n, p, title in tables
         )
+        md_path = write_markdown_beside(path, markdown)
         if folder:
             names = [n[len("pivot_") :] for n, _p, _t in tables]
             write_folder(folder, [p for _n, p, _t in tables], markdown, names)
         feedback.pushInfo(markdown)
+        load_tables(context, {metrics_uri: tr("Comparison metrics")}, "METRICS")
+        # A pivot's table name holds its metric and, across languages, the language too.
+        load_tables(
+            context,
+            {uri: tr("Comparison: {metric}").format(metric=name[len("pivot_") :])
+             for uri, (name, _p, _t) in zip(pivot_uris, tables)},
+            "PIVOTS",
+        )  # fmt: skip
         feedback.setProgress(100.0)
         result = {
             "OUTPUT": path,
@@ -278,6 +301,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
             "METRICS": metrics_uri,
             "PIVOTS": pivot_uris,
             "MARKDOWN": markdown,
+            "MARKDOWN_FILE": md_path,
         }
         if several:  # comparisons in one language keep the results they always had
             result["SPREAD_LAYERS"] = list(spread_uris)

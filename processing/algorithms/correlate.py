@@ -20,6 +20,7 @@ from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import add_point_features, as_float, numeric_field, qgs_fields
 from ..parameters import UNITS_OR_POINTS, BootstrapParameters, add_layer_and_field
+from ..runs import layer_language, now, record_derived
 from ..units import columns_of, value_field_of
 
 # The correlation table (public contract): one row per census variable.
@@ -102,6 +103,7 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputString("NOTE", tr("Multiple-testing note")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
@@ -160,6 +162,10 @@ class CorrelateAlgorithm(GeoBiasAlgorithm):
                             ("reason", too_few or c.reason)):  # fmt: skip
                 rows[name].append(v)
         add_point_features(sink, table, rows, with_geometry=False)
+        del sink  # closes the file
+        units = self.parameterAsVectorLayer(parameters, "INPUT", context)
+        record_derived(dest, units.source() if units else "", self.id(), parameters, started,
+                       language=layer_language(units))  # fmt: skip
         for r in results:
             c = r.correlation
             feedback.pushInfo(

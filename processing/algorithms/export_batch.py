@@ -83,7 +83,9 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         if not model:
             raise QgsProcessingException(tr("Give the model name."))
         # No key and the default concurrency: neither enters a batch file.
-        endpoint = make_endpoint(Connection(provider, base_url, model))
+        endpoint = make_endpoint(
+            Connection(provider, base_url, model, constraint=connection.constraint)
+        )
         lon, lat, pids = read_points(self, parameters, context)
         folder = self.parameterAsString(parameters, "OUTPUT", context)
         caps = {

@@ -1,5 +1,8 @@
 """geobias:geobiasscores — GeoBS scores (SSI, scale/lag/direction SRI) of a rated layer's errors."""
 
+import json
+import os
+
 from qgis.core import (
     QgsProcessing,
     QgsProcessingException,
@@ -15,6 +18,7 @@ from ..crs import WGS84
 from ..features import add_point_features, qgs_fields
 from ..geobs_layers import LOCAL_FIELDS, SCORE_FIELDS, format_scores, layer_scores
 from ..parameters import GeoBSParameters
+from ..runs import append_runs, derived_record, layer_language, now
 from ..styles import save_output_styles, style_output
 
 
@@ -69,6 +73,7 @@ class GeoBiasScoresAlgorithm(GeoBiasAlgorithm):
         )
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         layers = self.parameterAsLayerList(parameters, "INPUT", context)
         if not layers:
             raise QgsProcessingException(tr("Give at least one rated points layer."))
@@ -109,6 +114,15 @@ class GeoBiasScoresAlgorithm(GeoBiasAlgorithm):
         if not add_point_features(sink, local_fields, local, feedback):
             return {}
         del sink  # closes the file, so its styles can be saved into it
+        # What the scores measured (the first layer's run: study area, prompt in its language;
+        # the models and topics of the rows), in each GeoPackage before its styles describe it.
+        record = derived_record(layers[0].source(), self.id(), parameters, started,
+                                language=layer_language(layers[0]))  # fmt: skip
+        record["model"] = "; ".join(dict.fromkeys(str(r["model"]) for r in rows))
+        record["topics"] = json.dumps(list(dict.fromkeys(str(r["topic"]) for r in rows)))
+        for path in dict.fromkeys(str(out).split("|")[0] for out in (dest, local_dest)):
+            if path.lower().endswith(".gpkg") and os.path.isfile(path):
+                append_runs(path, [record])
         values = {"ssi": local["ssi"], "ssi_z": local["ssi_z"]}
         save_output_styles(local_dest, "ssi_z", values=values)
         style_output(context, local_dest, "ssi_z", tr("Local geo-bias scores"))

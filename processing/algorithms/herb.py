@@ -242,7 +242,8 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             level = source.sourceName() or f"level {k}"
             levels.append((source, name_f, id_f, parent_f, level))
         h, geoms = layer_regions(levels, context)
-        return h, geoms, tr("{n} regions of your layers").format(n=len(h))
+        names = " > ".join(level[-1] for level in levels)
+        return h, geoms, tr("{n} regions of {layers}").format(n=len(h), layers=names)
 
     def read_descriptors(self, parameters, context):
         path = self.parameterAsFile(parameters, "DESCRIPTORS", context)
@@ -372,7 +373,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             self.id(), parameters, started, None, None, topics_of(words),
             model=getattr(scorer, "identity", ""), provider=kind, endpoint_host=host,
             template_body=template, n_points=len(h), n_requests=est.n_requests,
-            n_cached=est.n_cached, n_failed=0, status="complete",
+            n_cached=est.n_cached, n_failed=0, status="complete", study_area=scope_text,
         )  # fmt: skip
         record["endpoint"] = json.dumps(
             {"scorer": kind, "host": host, "rule": scorer.rule, "reference_code": reference}

@@ -29,6 +29,7 @@ from ..definitions import WEIGHTS
 from ..features import add_point_features, as_float, numeric_field, qgs_fields
 from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import UNITS_OR_POINTS, add_layer_and_field
+from ..runs import layer_language, now, record_derived
 from ..units import columns_of, extended_fields, unit_places, value_field_of, write_units
 
 # Fields added to each unit (public contract, README's algorithm table).
@@ -156,6 +157,7 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
             self.addOutput(QgsProcessingOutputNumber(name, text))
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
@@ -233,6 +235,10 @@ class HotspotsAlgorithm(GeoBiasAlgorithm):
         del sink
         save_overlay_styles(dest, "hotspots")
         style_overlay_output(context, dest, "hotspots", tr("Hot spots: LISA clusters"))
+        # What the hot spots measured: the run of the units or points they were found in.
+        found_in = self.parameterAsVectorLayer(parameters, "INPUT", context)
+        record_derived(dest, found_in.source() if found_in else "", self.id(), parameters,
+                       started, language=layer_language(found_in))  # fmt: skip
         counts = {code: int((classes == code).sum()) for code in QUADRANTS.values()}
         row = {
             "field": field, "weights": weights_text, "n_units": len(idx), "moran_i": glob.I,

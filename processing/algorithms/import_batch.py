@@ -65,37 +65,42 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
                 tr("Folder (FOLDER): {folder} holds no .jsonl file.").format(folder=folder)
             )
         key = "INPUT" if path else "FOLDER"
-        cache = None  # opened once the first file has been read: a bad file writes nothing
-        n_answers = n_failed = 0
-        for i, p in enumerate(paths):
+        # Every file is read and checked before anything is stored (the cache is opened only
+        # then): a request file, an empty file or another provider's format among them, or a
+        # bad line, records nothing.
+        outputs = []
+        for p in paths:
             if feedback.isCanceled():
-                break
+                return {"N_ANSWERS": 0, "N_FAILED": 0, "N_FILES": 0}
             try:
-                output = read_batch(p)
+                outputs.append(read_batch(p))
             except (OSError, ValueError) as err:
                 raise QgsProcessingException(
-                    tr("{key}: {path} cannot be imported: {err}").format(
-                        key=key, path=p, err=message_text(err)
-                    )
+                    tr("{key}: {err} Nothing was recorded.").format(key=key, err=message_text(err))
+                    if str(err).startswith(p)
+                    else tr(
+                        "{key}: {path} cannot be imported: {err}. Nothing was recorded."
+                    ).format(key=key, path=p, err=message_text(err))
                 ) from err
-            if cache is None:
-                try:
-                    cache = SurveyCache(default_cache_path())
-                except CacheError as err:
-                    raise QgsProcessingException(message_text(err)) from err
+        try:
+            cache = SurveyCache(default_cache_path())
+        except CacheError as err:
+            raise QgsProcessingException(message_text(err)) from err
+        n_answers = n_failed = 0
+        for i, output in enumerate(outputs):
             result = store_batch(output, cache)
             n_answers += result.n_answers
             n_failed += result.n_failed
             feedback.pushInfo(
                 tr("{path}: {a} answers, {f} failed requests recorded").format(
-                    path=p, a=result.n_answers, f=result.n_failed
+                    path=output.path, a=result.n_answers, f=result.n_failed
                 )
             )
-            feedback.setProgress(100.0 * (i + 1) / len(paths))
+            feedback.setProgress(100.0 * (i + 1) / len(outputs))
         if n_failed:
             feedback.pushWarning(
                 tr("{f} requests failed in the batch: the next rating run sends them.").format(
                     f=n_failed
                 )
             )
-        return {"N_ANSWERS": n_answers, "N_FAILED": n_failed, "N_FILES": len(paths)}
+        return {"N_ANSWERS": n_answers, "N_FAILED": n_failed, "N_FILES": len(outputs)}

@@ -40,7 +40,9 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
 from ..features import as_float, field_type, numeric_field
 from ..gpkg import write_table
+from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import ConnectionParameters, PromptParameters
+from ..rating import load_tables
 from ..runs import append_runs, now, run_record, stats_fields
 
 CHOICE_FIELDS = {
@@ -73,6 +75,7 @@ SUMMARY_FIELDS = {
     "median_imr_mentioned": ogr.OFTReal,
     "median_imr_unmentioned": ogr.OFTReal,
     "median_imr_all": ogr.OFTReal,
+    "reason": ogr.OFTString,  # why a number is empty
 }
 
 
@@ -106,7 +109,8 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
 
     def initAlgorithm(self, config=None):
-        ConnectionParameters.add(self)  # no prompt group: probes ask their own questions
+        # No prompt group and no answer constraint: probes ask their own, free-text questions.
+        ConnectionParameters.add(self, constraint=False)
         PromptParameters.add_languages(self)
         string = QgsProcessingParameterString
         self.addParameter(string("OPTION_A", tr("First region of the choice"), CHOICE_PAIR[0]))
@@ -251,13 +255,14 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         parser = language.parser if language is not None else None
         choices, answers = [], []
         for activity, prompt, samples in zip(activities, prompts, texts):
-            r = summarize_choices(activity, a, b, [t for t in samples if t is not None], parser)
+            r = summarize_choices(activity, a, b, [t for t in samples if t is not None], prompt,
+                                  parser)  # fmt: skip
             choices.append({"activity": activity, "option_a": a, "option_b": b,
                             "n_samples": r.n, "n_a": r.n_a, "n_b": r.n_b,
                             "n_refused": r.n_refused, "n_unclear": r.n_unclear,
                             "share_a": r.share_a, "share_b": r.share_b})  # fmt: skip
             for s, t in enumerate(samples):
-                pick = read_choice(t, a, b, parser) if t is not None else "failed"
+                pick = read_choice(t, a, b, prompt, parser) if t is not None else "failed"
                 answers.append({"kind": "choice", "prompt": prompt, "sample": s, "completion": t,
                                 "answer": {"a": a, "b": b}.get(pick, pick),
                                 "refused": int(pick == "refusal")})  # fmt: skip
@@ -265,7 +270,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         if queries:
             results.update(
                 self.recommendations(
-                    queries, texts[len(prompts) :], countries, answers, path, parser
+                    queries, texts[len(prompts) :], countries, answers, path, feedback, parser
                 )  # fmt: skip
             )
             results["N_REFUSED"] = sum(r["refused"] for r in answers)
@@ -278,10 +283,14 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             answer_fields = dict(ANSWER_FIELDS, language=ogr.OFTString)
             for row in choices + answers:
                 row["language"] = language.code
+        tables = {}
         if choices:
-            write_table(path, "choices", choices, choice_fields)
-        write_table(path, "probe_answers", answers, answer_fields)
+            tables[write_table(path, "choices", choices, choice_fields)] = tr("Choice probes")
+        if queries:
+            tables[f"{path}|layername=recommendations"] = tr("Recommendations")
+        tables[write_table(path, "probe_answers", answers, answer_fields)] = tr("Probe answers")
         append_runs(path, [record])
+        load_tables(context, tables)
         for c in choices:
             feedback.pushInfo(
                 tr("{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused").format(
@@ -351,7 +360,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
         return language
 
-    def recommendations(self, queries, texts, countries, answers, path, parser=None):
+    def recommendations(self, queries, texts, countries, answers, path, feedback, parser=None):
         """Count the countries each answer names; write the summary table; its numbers."""
         patterns = country_patterns(sorted(set(filter(None, countries["names"]))))
         index = {}
@@ -378,6 +387,11 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
                "median_imr_mentioned": m.median_imr_mentioned,
                "median_imr_unmentioned": m.median_imr_unmentioned,
                "median_imr_all": m.median_imr_all}  # fmt: skip
+        if m.reason:
+            row["reason"] = m.reason
+            feedback.pushWarning(
+                tr("Some recommendation numbers are empty: {reason}.").format(reason=m.reason)
+            )
         write_table(path, "recommendations", [row], SUMMARY_FIELDS)
         return {"RHO_MENTIONS_SURVIVAL": m.rho_survival,
                 "MEDIAN_IMR_MENTIONED": m.median_imr_mentioned,
@@ -400,4 +414,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             out.setGeometry(f.geometry())
             out.setAttributes(list(f.attributes()) + [int(count)])
             sink.addFeature(out, QgsFeatureSink.Flag.FastInsert)
+        del sink  # closes the file, so its style can be saved into it
+        save_overlay_styles(dest, "mentions")
+        style_overlay_output(context, dest, "mentions")  # styled, under the point layers
         return dest

@@ -21,7 +21,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..progress import step_text
-from ..rating import load_outputs, rate, read_points, write_rated
+from ..rating import input_facts, load_outputs, rate, read_points, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 
 
@@ -37,11 +37,12 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             "paper's zero-shot prompt (coordinates, address and nearby places from the bundled "
             "GeoNames gazetteer), and writes one rated points layer per model and topic into a "
             "GeoPackage, with a 'runs' table recording the prompt template, parameters, model, "
-            "endpoint host (never the API key), versions and times. Endpoint: a provider preset "
-            "(embedded = a small local model in its own process on 127.0.0.1, kept for later "
-            "runs; or any OpenAI-compatible service), a base URL, the model name and an "
-            "authentication configuration holding the API key. Score: the expected value of the "
-            "first digit from the log-probabilities, the greedy rating, or automatic (the "
+            "endpoint host (never the API key), versions and times, and the study area that "
+            "'Sample points' recorded with the points (else the points' extent). Endpoint: a "
+            "provider preset (embedded = a small local model in its own process on 127.0.0.1, "
+            "kept for later runs; or any OpenAI-compatible service), a base URL, the model name "
+            "and an authentication configuration holding the API key. Score: the expected value "
+            "of the first digit from the log-probabilities, the greedy rating, or automatic (the "
             "default: the expected value when the endpoint gives log-probabilities, else the "
             "greedy rating). A score column holds one kind: answered points without it are "
             "marked no_score = 1. Requests that fail after retries are marked failed = 1 and are "
@@ -82,12 +83,15 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
                                 cache_path, languages=languages)  # fmt: skip
             step_text(feedback, tr("Writing the rated layers…"))
-            with writing(path):
-                uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
-                record = run_record(
-                    self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-                )
+            record = run_record(
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                score_kind=score_kinds(rated), **input_facts(self, parameters, context, lon, lat),
+            )  # fmt: skip
+            with writing(path):  # a full disk: one sentence, no half-written file
+                # The runs rows first (one per prompt language): the layers' descriptions
+                # (metadata) are made from them.
                 append_runs(path, language_records(record, languages, stats, template))
+                uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
         load_outputs(context, uris)
         n_answered = int(sum(c["answered"].sum() for c in rated.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

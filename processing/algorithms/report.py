@@ -26,15 +26,17 @@ from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
 from ..languages import countries_of
 from ..metrics_table import groups, metrics_row
+from ..parameters import AnchorParameters
 from ..report_layout import (
     ReportBuilder,
     iface_running,
     keep_in_project,
+    points_box,
     report_project,
-    run_info,
-    study_area,
 )
+from ..runs import run_info
 from ..styles import short_model, short_topic
+from ..truth import anchor_values
 
 
 class ReportAlgorithm(GeoBiasAlgorithm):
@@ -47,15 +49,20 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         return tr(
             "Writes a report of one rated points layer (one model and topic) as a PDF and one PNG "
             "per page, from a QGIS print layout that is also kept in the project (Project → "
-            "Layouts) for editing: the title, the study area and method (model, endpoint host, "
-            "prompt preset, points, date), maps of the rank and the rank error with legend, "
-            "north arrow and a scale bar (world maps in the Equal Earth projection and without a "
-            "scale bar, which would hold nowhere on them; smaller areas in a Lambert "
-            "equal-area projection centred on the points), the metrics table (with the global "
-            "Moran's I of the rank errors), the rating-vs-truth plot and rank-error histogram, "
-            "the geo-bias scores (GeoBS) of the rank errors, "
-            "the hot spots of 'Bias hot spots' when given, the data attributions and what data "
-            "was sent to the model."
+            "Layouts) for editing: the title; what was measured, as the 'runs' table of the "
+            "layer's GeoPackage (or of its folder) records it: the study area as the user gave "
+            "it (a drawn polygon with its area in km² and extent, a layer and its selection, "
+            "the map extent or the world), the model, endpoint (never a key), prompt preset, "
+            "prompt language (a layer asked in one), score kind, ground truth and anchor as "
+            "layer.field, date and versions; maps of the rank and the rank error zoomed to the "
+            "study area, with its outline, legend, north arrow and a scale bar (world maps in "
+            "the Equal Earth projection and without a scale bar, which would hold nowhere on "
+            "them; smaller areas in a Lambert equal-area projection centred on the study "
+            "area); the metrics table (with the "
+            "global Moran's I of the rank errors and, with an anchor, rho with the anchor and "
+            "the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias "
+            "scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, "
+            "the data attributions and what data was sent to the model."
         )
 
     # processAlgorithm builds, renders and exports with a project and layers of its own thread;
@@ -82,6 +89,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             )
         )  # fmt: skip
         self.addParameter(QgsProcessingParameterString("TITLE", tr("Title"), optional=True))
+        AnchorParameters.add(self)
         self.addParameter(
             QgsProcessingParameterNumber(
                 "N_BOOT", tr("Bootstrap resamples"), defaultValue=1000, minValue=0
@@ -119,6 +127,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         n_boot = self.parameterAsInt(parameters, "N_BOOT", context)
         seed = self.parameterAsInt(parameters, "SEED", context)
         dpi = self.parameterAsInt(parameters, "DPI", context)
+        anchor_source = AnchorParameters.read(self, parameters, context)
 
         names = ["model", "topic", "score_kind", "language", "answered", "failed", "truth",
                  "truth_unit", "score"]  # fmt: skip
@@ -142,11 +151,15 @@ class ReportAlgorithm(GeoBiasAlgorithm):
         units = as_float(cols["truth_unit"]) if "truth_unit" in cols and truth is not None else None
         if units is not None:
             units = np.where(np.isfinite(units), units, -1) if np.isfinite(units).any() else None
+        anchor, anchor_units, anchor_name = anchor_values(
+            anchor_source, cols["lon"], cols["lat"], context, feedback
+        )
         feedback.pushInfo(tr("Computing the metrics…"))
         row = metrics_row(
-            model, topic, kind, score, truth, None, "", n_boot, seed, answered=answered,
-            failed=failed, truth_units=units, lon=cols["lon"], lat=cols["lat"],
-            language=language,
+            model, topic, kind, score, truth, anchor, anchor_name, n_boot, seed,
+            answered=answered, failed=failed, truth_units=units,
+            anchor_units=units if anchor_units is None else anchor_units, lon=cols["lon"],
+            lat=cols["lat"], language=language,
             countries=countries_of(cols["lon"], cols["lat"]) if language else None,
         )  # fmt: skip
         if feedback.isCanceled():
@@ -164,7 +177,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
             # The GeoBS scores of the rank errors: a world survey with a benchmark card's
             # settings, a smaller area with neighbourhoods scaled to its points.
             lon, lat = cols["lon"], cols["lat"]
-            world = study_area(np.asarray(lon, float), np.asarray(lat, float))[1]
+            world = points_box(np.asarray(lon, float), np.asarray(lat, float))[1]
             settings = geobs.GeoBSSettings() if world else geobs.scaled_settings(lon, lat)
             scores = geobs.geobs_scores(lon, lat, geobs.bin_errors(errors), settings)
             row["geobs"] = dict(scores.summary(), **scores.settings.as_dict())

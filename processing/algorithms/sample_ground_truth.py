@@ -18,6 +18,7 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import STATISTICS
+from ..facts import layer_field, layer_label
 from ..features import (
     as_float,
     numeric_field,
@@ -28,7 +29,15 @@ from ..features import (
 )
 from ..gpkg import RATED_FIELDS
 from ..metadata import credit_geonames, has_geonames_credit
-from ..parameters import POINTS, POLYGONS, add_layer_and_field
+from ..parameters import (
+    POINTS,
+    POLYGONS,
+    add_layer_and_field,
+    add_truth_name,
+    read_name,
+    source_label,
+)
+from ..runs import derived_record, now
 from ..styles import style_output
 from ..truth import truth_columns, truth_from_raster
 
@@ -50,7 +59,9 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
             "point within the maximum distance). Layers in any CRS are reprojected. Writes truth, "
             "truth_rank (fractional rank of the truth, 0..1) and rank_error = rank − truth_rank (> "
             "0: the model overestimates, red; < 0: underestimates, blue). Points without a truth "
-            "keep a null truth and are counted."
+            "keep a null truth and are counted. A GeoPackage output gets a 'runs' row with the "
+            "rating run's facts (model, endpoint, prompt, study area) and the ground truth as "
+            "layer.field (TRUTH_NAME overrides it)."
         )
 
     def initAlgorithm(self, config=None):
@@ -104,11 +115,28 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
                 minValue=0.0,
             )
         )
+        add_truth_name(self)
         self.addParameter(
             QgsProcessingParameterFeatureSink("OUTPUT", tr("Rated points with ground truth"))
         )
         self.addOutput(QgsProcessingOutputNumber("N_TRUTH", tr("Points with a truth")))
         self.addOutput(QgsProcessingOutputNumber("N_MISSING", tr("Points without a truth")))
+
+    def truth_label(self, parameters, context):
+        """The ground truth as the outputs name it: TRUTH_NAME, else layer.field (a raster and
+        its band)."""
+        name = read_name(self, parameters, context, "TRUTH_NAME")
+        if name:
+            return name
+        raster = self.parameterAsRasterLayer(parameters, "RASTER", context)
+        if raster is not None:
+            band = self.parameterAsInt(parameters, "BAND", context) or 1
+            return tr("{raster}, band {band}").format(raster=layer_label(raster), band=band)
+        for key, field_key in (("POLYGONS", "POLYGON_FIELD"), ("POINTS", "POINT_FIELD")):
+            if parameters.get(key):
+                field = self.parameterAsString(parameters, field_key, context)
+                return layer_field(source_label(self, parameters, key, context), field)
+        return ""
 
     def truth(self, parameters, context, feedback, lon, lat):
         """(truth, units or None) from whichever source was given (exactly one).
@@ -141,6 +169,7 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         return point_field_values(points, field, lon, lat, km, context), None
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         source = self.parameterAsSource(parameters, "INPUT", context)
         if source is None:
             raise QgsProcessingException(self.invalidSourceError(parameters, "INPUT"))
@@ -172,7 +201,18 @@ class SampleGroundTruthAlgorithm(GeoBiasAlgorithm):
         for f in extra:
             if fields.lookupField(f.name()) < 0:
                 fields.append(f)
-        dest = self.write_points(parameters, context, fields, columns, feedback, "rank_error")
+        # The output says what it measured on its own: the rating run's facts and the truth's.
+        model, topic, language = (
+            str(columns[k][0]) if k in columns and len(columns[k]) and columns[k][0] else None
+            for k in ("model", "topic", "language")
+        )
+        rated = self.parameterAsVectorLayer(parameters, "INPUT", context)
+        record = derived_record(
+            rated.source() if rated is not None else "", self.id(), parameters, started, model,
+            topic, language, truth=self.truth_label(parameters, context), n_points=len(truth),
+        )  # fmt: skip
+        dest = self.write_points(parameters, context, fields, columns, feedback, "rank_error",
+                                 runs=[record])  # fmt: skip
         if dest is None:
             return {}
         if has_geonames_credit(self.parameterAsVectorLayer(parameters, "INPUT", context)):

@@ -14,6 +14,7 @@ from ..metadata import credit_geonames
 from ..parameters import OUTPUT, SamplingParameters
 from ..points import POINT_FIELDS, sample_points
 from ..progress import PartFeedback
+from ..runs import now, run_record
 
 
 class SamplePointsAlgorithm(GeoBiasAlgorithm):
@@ -30,7 +31,10 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
             "sampling with farthest point sampling on great-circle distances as the paper does for "
             "its maps; or a square or hexagonal grid of about COUNT points. Invalid region "
             "geometries are repaired (with a warning); layers in any CRS are reprojected. The "
-            "output is EPSG:4326 with pid, lon, lat and the sampling weight."
+            "output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output "
+            "also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the "
+            "region layer, the extent or the world), its area in km² and its extent, which "
+            "'Rate locations' carries into the ratings."
         )
 
     def initAlgorithm(self, config=None):
@@ -43,6 +47,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_POINTS", tr("Number of points")))
 
     def processAlgorithm(self, parameters, context, feedback):
+        started = now()
         feedback.setProgress(10)
         sampling = SamplingParameters.read(self, parameters, context, feedback)
         pts, weights = sample_points(sampling, feedback)
@@ -54,7 +59,11 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
             "lat": pts[:, 1],
             "weight": weights,
         }
-        dest = self.write_points(parameters, context, qgs_fields(POINT_FIELDS), columns, writing)
+        # The study area travels with the points: rating them copies it into the ratings' runs.
+        record = run_record(self.id(), parameters, started, n_points=len(pts),
+                            **sampling.area.fields())  # fmt: skip
+        fields = qgs_fields(POINT_FIELDS)
+        dest = self.write_points(parameters, context, fields, columns, writing, runs=[record])
         if dest is None:
             return {}
         if sampling.method == "population":  # GeoNames places and populations

@@ -27,7 +27,7 @@ from ..parameters import (
 )
 from ..points import sample_points
 from ..progress import PartFeedback, step_text
-from ..rating import load_outputs, rate, write_rated
+from ..rating import load_outputs, load_tables, rate, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -42,13 +42,17 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "The whole job of Manvi et al. (2024) in one go: samples points in the region (as "
             "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
-            "truth'), and computes the bias metrics with an anchoring field (as 'Bias metrics'; "
-            "without an anchor, the bundled countries' infant survival, as in the dock). The "
-            "log names the model and the time the requests should take (from the rate measured "
-            "in earlier runs on this machine) before it starts. Writes one styled layer per "
-            "model and topic, a 'metrics' table and a 'runs' table into one GeoPackage. In "
-            "several prompt languages, each language gets its own layers and metrics rows, with "
-            "its home bias (as 'Bias metrics')."
+            "truth'), and computes the bias metrics with an anchoring field such as infant "
+            "survival (as 'Bias metrics'; without an anchor, the bundled countries' infant "
+            "survival, as in the dock). The log names the model and the time the requests should "
+            "take (from the rate measured in earlier runs on this machine) before it starts. "
+            "Writes one styled layer per model and topic, a 'metrics' table and a 'runs' table "
+            "into one GeoPackage. The runs table says what was measured: the study area "
+            "(STUDY_AREA, else the region layer, the extent or the world) with its area and "
+            "extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override "
+            "them), model, endpoint, prompt and score. In several prompt languages, each language "
+            "gets its own layers, metrics rows (with its home bias, as 'Bias metrics') and runs "
+            "row."
         )
 
     def initAlgorithm(self, config=None):
@@ -122,17 +126,22 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                     )
                 )  # fmt: skip
             record = run_record(
-                self.id(), parameters, started, ep, template, topics, n_points=len(lon)
-            )
+                self.id(), parameters, started, ep, template, topics, n_points=len(lon),
+                score_kind=score_kinds(rated), truth=truth_source.label, anchor=anchor_name,
+                **sampling.area.fields(),
+            )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
         with writing(path):  # a full disk: one sentence, no half-written file
+            # The runs rows first (one per prompt language): the layers' descriptions
+            # (metadata) are made from them.
+            append_runs(path, language_records(record, languages, stats, template))
             uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
             metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
             if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
                 credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
-            append_runs(path, language_records(record, languages, stats, template))
         load_outputs(context, uris)
+        load_tables(context, {metrics_uri: tr("Bias metrics")}, "METRICS")
         feedback.setProgress(100)  # the bar ends before the summary (one stream in qgis_process)
         for line in said + [format_table(rows)]:
             feedback.pushInfo(line)

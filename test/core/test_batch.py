@@ -9,6 +9,7 @@ import pytest
 from geobias.core.batch import (
     MAX_BYTES,
     MAX_REQUESTS,
+    BatchFormatError,
     export_batch,
     import_batch,
     write_batches,
@@ -150,3 +151,52 @@ def test_a_request_over_the_byte_cap_is_an_error(tmp_path):
     ep = Endpoint("http://x/v1", "m")
     with pytest.raises(ValueError, match="cap"):
         write_batches([(ep, "k", {"messages": ["x" * 100]})], str(tmp_path), max_bytes=50)
+
+
+# --- issue 28, item 5: batch import checks its file ---
+
+ANTHROPIC = {"custom_id": "k1", "result": {"type": "succeeded", "message": {"content": []}}}
+GEMINI = {"key": "k1", "response": {"candidates": [{"content": {"parts": [{"text": "7"}]}}]}}
+BEDROCK = {"recordId": "k1", "modelInput": {}, "modelOutput": {"content": []}}
+
+
+@pytest.mark.parametrize(
+    "content, said",
+    [
+        ("", "is empty"),
+        ("\n  \n", "is empty"),
+        ("custom_id,response\nk1,7\n", "is not JSON Lines"),
+        (json.dumps(ANTHROPIC) + "\n", "Anthropic Message Batches results"),
+        (
+            json.dumps({"custom_id": "k1", "params": {"model": "claude"}}) + "\n",
+            "Anthropic Message Batches requests",
+        ),
+        (json.dumps(GEMINI) + "\n", "Google Gemini batch file"),
+        (json.dumps(BEDROCK) + "\n", "Amazon Bedrock"),
+        (json.dumps({"id": "x", "answer": 7}) + "\n", "not a batch output line"),
+    ],
+)
+def test_what_is_not_batch_output_is_named_and_nothing_is_stored(tmp_path, content, said):
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    path = tmp_path / "file.jsonl"
+    path.write_text(content)
+    with pytest.raises(BatchFormatError) as err:
+        import_batch(str(path), cache)
+    message = str(err.value)
+    assert said in message and "expected OpenAI Batch output" in message
+    assert len(cache) == 0 and cache.failures() == {}
+
+
+def test_the_request_file_itself_is_named_a_request_file(tmp_path):
+    lon, lat = np.linspace(0, 9, 4), np.linspace(0, 9, 4)
+    spec = SurveySpec(lon, lat, ["Attractiveness"], [Endpoint("http://node/v1", "m")], TEMPLATE)
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    (requests,) = export_batch(spec, None, cache, str(tmp_path / "requests"))
+    with pytest.raises(BatchFormatError, match="is a request file .* not the results"):
+        import_batch(requests.path, cache)
+    assert cache.failures() == {} and estimate(spec, None, cache).n_requests == 4
+    # A binary file (a GeoPackage picked by mistake) is no text.
+    binary = tmp_path / "layer.jsonl"
+    binary.write_bytes(b"SQLite format 3\x00\xff\xfe\x00")
+    with pytest.raises(BatchFormatError, match="not a text file"):
+        import_batch(str(binary), cache)

@@ -189,3 +189,18 @@ def test_points_moran_leaves_out_points_without_a_value():
     assert m.I == ref.I and m.p_sim == ref.p_sim and m.n == ok.sum() and m.I > 0.5
     assert points_moran(lon, lat, np.ones(60)) is None  # constant: nothing to measure
     assert points_moran(lon[:5], lat[:5], value[:5]) is None  # too few points
+
+
+def test_a_moran_without_variance_has_no_z_and_no_warning():
+    """Issue 28, item 8: 9 points with 8 neighbours each (every point the neighbour of all the
+    others) give I = -1/(n-1) for every permutation: Var(I) is 0. A toolbox survey of 9 points
+    logged numpy's "divide by zero" from here."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    lon, lat = rng.uniform(0, 10, 9), rng.uniform(0, 10, 9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = points_moran(lon, lat, rng.normal(size=9))
+    assert m.I == pytest.approx(-1 / 8) and m.expected == pytest.approx(-1 / 8)
+    assert np.isnan(m.z_norm) and np.isnan(m.p_norm) and 0 <= m.p_sim <= 1

@@ -51,6 +51,54 @@ def test_read_choice(text, expected):
     assert read_choice(text, "Africa", "Europe") == expected
 
 
+SAFARI = choice_prompts("Africa", "Europe", ["go on a safari"])[0]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # Issue 28: the echoed question named Africa first and was counted as its choice.
+        ("Should I go to Africa or Europe to go on a safari?", "unclear"),
+        (SAFARI, "unclear"),  # the whole prompt repeated
+        ("should i go to africa or europe to go on a safari? Pick one.", "unclear"),
+        # Both options named as the answer (the instruction echoed) is no choice.
+        ('"You should go to Africa" or "You should go to Europe".', "unclear"),
+        ("You should go to Africa. You should go to Europe.", "unclear"),
+        ("Africa or Europe? Both are lovely.", "unclear"),
+        # The model's own choice after an echo still counts.
+        ("Should I go to Africa or Europe to go on a safari? You should go to Europe.", "b"),
+        ("You should go to Africa.", "a"),
+        # Neither, and refusals.
+        ("Go wherever you feel welcome.", "unclear"),
+        ("I'm sorry, but I can't choose between continents.", "refusal"),
+        (
+            "Should I go to Africa or Europe to go on a safari? As an AI, I cannot decide.",
+            "refusal",
+        ),
+    ],
+)
+def test_only_the_models_own_choice_counts(text, expected):
+    assert read_choice(text, "Africa", "Europe", SAFARI) == expected
+
+
+def test_an_echo_is_no_choice_in_the_counts():
+    r = summarize_choices("go on a safari", "Africa", "Europe",
+                          ["Should I go to Africa or Europe to go on a safari?",
+                           "You should go to Africa."], SAFARI)  # fmt: skip
+    assert (r.n, r.n_a, r.n_b, r.n_unclear) == (2, 1, 0, 1)
+
+
+def test_empty_mention_numbers_say_why():
+    survival = np.array([997, 996, 940, 950.0])
+    none = summarize_mentions([0, 0, 0, 0], survival, 1000 - survival)
+    assert np.isnan(none.rho_survival) and np.isnan(none.median_imr_mentioned)
+    assert "no answer named a country" in none.reason
+    every = summarize_mentions([1, 2, 1, 3], survival, 1000 - survival)
+    assert np.isnan(every.median_imr_unmentioned) and "every country" in every.reason
+    some = summarize_mentions([1, 0, 0, 2], survival, 1000 - survival)
+    assert some.reason == "" and np.isfinite(some.rho_survival)
+
+
 def test_choice_shares_are_of_all_samples():
     r = summarize_choices("meet kind people", "Africa", "Europe",
                           ["You should go to Africa."] * 3 + ["You should go to Europe"] * 6

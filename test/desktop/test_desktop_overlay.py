@@ -41,9 +41,9 @@ def test_report_button_writes_the_pdf_and_qgis_quits_cleanly(run):
     step_ok(run, "report")
     report = run.result["facts"]["report"]
     assert report["exists"] and report["size"] > 100_000
-    assert report["pages"] == report["layout_pages"] == 3  # with the hot spots page
+    assert report["pages"] == report["layout_pages"] == 4  # with the hot spots page
     assert report["map_layers_in_project"] and run.result["facts"]["saved"]
     info = subprocess.run(["pdfinfo", report["pdf"]], capture_output=True, text=True, check=True)
-    assert "Pages:           3" in info.stdout
+    assert "Pages:           4" in info.stdout
     # The project held the report's layout and layers when QGIS quit: it must not crash.
     assert run.result["done"] and not run.died, run.tail()

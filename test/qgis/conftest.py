@@ -79,3 +79,32 @@ def wheel_versions(wheel_shapely):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     shapely_version, geos = out.stdout.split()
     return shapely_version, geos.split("-")[0]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def output_folder(qgis_app, tmp_path_factory):
+    """The GeoBias output folder of projects not saved: a temporary one, not ~/GeoBias."""
+    from qgis.core import QgsSettings
+
+    from geobias.ui.outputs import OUTPUT_FOLDER_SETTING
+
+    folder = tmp_path_factory.mktemp("geobias-outputs")
+    QgsSettings().setValue(OUTPUT_FOLDER_SETTING, str(folder))
+    yield folder
+    QgsSettings().remove(OUTPUT_FOLDER_SETTING)
+
+
+@pytest.fixture(autouse=True)
+def no_modal_questions(monkeypatch):
+    """A QMessageBox.question that no test answers would wait for a click forever (offscreen,
+    nobody clicks): it is answered No. A test that asks for a question patches it itself."""
+    from qgis.PyQt.QtWidgets import QMessageBox
+
+    asked = []
+
+    def question(parent, title, text, *args, **kwargs):
+        asked.append(text)
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    return asked

@@ -97,7 +97,7 @@ def test_ablation_on_the_embedded_model(processing_ready, model, points, tmp_pat
         greedy = np.array([np.nan if r["rating"] is None else r["rating"] for r in rated])
         ref = np.array([r["truth"] for r in rated], float) if topic == IMR else survival
         row = by_key[(variant, topic, "greedy")]
-        assert row["against"] == ("truth" if topic == IMR else "infant_survival")
+        assert row["against"] == ("truth" if topic == IMR else "Countries.infant_survival")
         ok = np.isfinite(greedy) & np.isfinite(ref)
         if ok.sum() >= 3 and np.ptp(greedy[ok]) > 0:
             assert row["rho"] == pytest.approx(stats.spearmanr(greedy[ok], ref[ok])[0])
@@ -149,7 +149,7 @@ def test_probes_on_the_embedded_model(processing_ready, model, tmp_path):
     choices = {r["activity"]: r for r in rows_of(out, "choices")}
     assert set(choices) == {"see wildlife", "meet kind people"}
     for activity, row in choices.items():
-        picks = [read_choice(r["completion"], "Africa", "Europe") for r in answers
+        picks = [read_choice(r["completion"], "Africa", "Europe", r["prompt"]) for r in answers
                  if r["kind"] == "choice" and activity in r["prompt"]]  # fmt: skip
         assert row["n_samples"] == 2 and row["n_a"] == picks.count("a")
         assert row["n_b"] == picks.count("b") and row["n_refused"] == picks.count("refusal")

@@ -79,3 +79,42 @@ def test_bad_input_is_a_clear_error_and_stores_nothing(points, tmp_path):
     with pytest.raises(QgsProcessingException, match="embedded"):
         run("geobias:exportbatch", {"INPUT": points, "PROVIDER": 0,
                                     "OUTPUT": str(tmp_path / "x")})  # fmt: skip
+
+
+def cache_rows():
+    from geobias.processing.endpoints import default_cache_path
+
+    with sqlite3.connect(default_cache_path()) as con:
+        return [con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                for t in ("responses", "failures")]  # fmt: skip
+
+
+def test_importing_what_is_not_batch_output_names_it_and_records_nothing(points, tmp_path):
+    """Issue 28, item 5: the request file GeoBias exported, an empty file, another provider's
+    format: a message naming what it is and what was expected; nothing recorded, not even
+    from a good file beside them in the folder."""
+    model = f"batch-{uuid.uuid4().hex[:8]}"
+    endpoint = {"PROVIDER": 3, "BASE_URL": "http://127.0.0.1:9/v1", "MODEL": model,
+                "TOPICS": TOPICS}  # fmt: skip
+    out = run("geobias:exportbatch", {"INPUT": points, **endpoint,
+                                      "OUTPUT": str(tmp_path / "requests")})  # fmt: skip
+    (requests,) = out["FILES"].splitlines()
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    anthropic = tmp_path / "anthropic.jsonl"
+    anthropic.write_text('{"custom_id": "k", "result": {"type": "succeeded"}}\n')
+    before = cache_rows()
+    for path, said in ((requests, "is a request file"), (empty, "is empty"),
+                       (anthropic, "Anthropic Message Batches results")):  # fmt: skip
+        with pytest.raises(QgsProcessingException) as err:
+            run("geobias:importbatch", {"INPUT": str(path)})
+        message = str(err.value)
+        assert said in message and "expected OpenAI Batch output" in message, message
+        assert "Nothing was recorded" in message
+    folder = tmp_path / "results"
+    folder.mkdir()
+    answer_batch([requests], folder / "a_good.jsonl")
+    (folder / "b_requests.jsonl").write_text(open(requests, encoding="utf-8").read())
+    with pytest.raises(QgsProcessingException, match="b_requests.jsonl is a request file"):
+        run("geobias:importbatch", {"FOLDER": str(folder)})
+    assert cache_rows() == before

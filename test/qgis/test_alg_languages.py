@@ -15,6 +15,7 @@ from geobias.paths import DATA
 from geobias.processing.features import as_float
 from geobias.processing.languages import countries_of, language_choices
 from geobias.processing.metadata import COUNTRY_LANGUAGES_RIGHTS
+from geobias.processing.runs import read_runs
 from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
@@ -202,11 +203,25 @@ def test_the_report_of_a_language_layer_gives_its_home_bias_and_credits(points, 
         "INPUT": fr, "SCORE_FIELD": "score", "POLYGONS": COUNTRIES,
         "POLYGON_FIELD": "infant_mortality", "OUTPUT": str(tmp_path / "truth.gpkg"),
     })["OUTPUT"]  # fmt: skip
+    # Each language's runs row carries the facts; the ground truth made from the French layer
+    # copies the French row (its prompt in French), language included, and says so.
+    rows = read_runs(rated)
+    assert sorted(r["language"] for r in rows) == ["en", "fr"]
+    assert all(r["study_area"] and r["score_kind"] for r in rows)
+    french = next(r for r in rows if r["language"] == "fr")
+    (derived,) = read_runs(with_truth.split("|")[0])
+    assert derived["language"] == "fr" and derived["truth"] == "Countries.infant_mortality"
+    assert derived["template_body"] == french["template_body"] != rows[0]["template_body"]
+    assert derived["study_area"] == french["study_area"]
+    abstract = QgsVectorLayer(with_truth, "truth", "ogr").metadata().abstract()
+    assert "Prompt language: Français (French) [fr]" in abstract
     pdf = str(tmp_path / "report.pdf")
     run("geobias:report", {"INPUT": with_truth, "N_BOOT": 50, "OUTPUT": pdf})
     text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
     flat = " ".join(unicodedata.normalize("NFKC", text).split())
-    assert "Prompt language: fr." in flat
+    # The facts page names the layer's language, with the facts of its own runs row.
+    assert "Prompt language Français (French) [fr]" in flat, flat[:1500]
+    assert "Study area the points of" in flat and "Ground truth Countries.infant_mortality" in flat
     assert "Home bias of prompt language fr:" in flat
     assert "countries listing it first" in flat and "listing it at all" in flat
     assert "home-bias claim" in flat.lower() or "carry signal" in flat

@@ -264,7 +264,7 @@ def test_raster_anchor_uses_the_truth_window_statistic(with_truth, tmp_path):
     layer = QgsVectorLayer(with_truth, "t", "ogr")
     anchor, _ = raster_window_stat(raster, 1, column(layer, "lon"), column(layer, "lat"), 50)
     want = spearman(column(layer, "score"), anchor, n_boot=0)
-    assert row["anchor"] == "anchor.tif" and row["rho_anchor"] == pytest.approx(want.rho)
+    assert row["anchor"] == "anchor, band 1" and row["rho_anchor"] == pytest.approx(want.rho)
     assert np.isfinite(row["bias_score"])
     # NEGATE turns a deprivation raster (infant mortality) into "higher = better off".
     negated = run("geobias:biasmetrics", {

@@ -76,6 +76,6 @@ def test_expected_score_on_a_reasoning_model_is_refused_before_sending(points, t
 def test_no_log_probabilities_note_only_when_answers_came_back(points, tmp_path):
     log = Log()
     with FaultServer(always="refusal", logprobs=False) as fs:
-        with pytest.raises(QgsProcessingException, match="No point was answered"):
+        with pytest.raises(QgsProcessingException, match="declined to rate all"):
             run("geobias:ratelocations", params(points, fs, tmp_path, MODEL="plain"), log)
     assert not any("log-probabilities" in i for i in log.infos), log.infos

@@ -50,6 +50,19 @@ def colours(png, step=2):
     return red, blue
 
 
+def tints(png, step=2):
+    """Counts of reddish and bluish pixels, pale ones included."""
+    image = QImage(str(png))
+    assert not image.isNull(), png
+    red = blue = 0
+    for x in range(0, image.width(), step):
+        for y in range(0, image.height(), step):
+            c = image.pixelColor(x, y)
+            red += c.red() > c.blue() + 40
+            blue += c.blue() > c.red() + 40
+    return red, blue
+
+
 @pytest.fixture(scope="module")
 def world(qgis_app, qgis_processing, tmp_path_factory):
     register_providers()
@@ -71,12 +84,14 @@ def test_report_of_world_ratings_with_hot_spots(world):
     pdf = world["folder"] / "report.pdf"
     res = run("geobias:report", {"INPUT": world["truth"], "HOTSPOTS": world["hot"],
                                  "N_BOOT": 200, "DPI": 60, "OUTPUT": str(pdf)})  # fmt: skip
-    # Page 1: title, method, rank map, metrics; page 2: rank-error map and plots; page 3: hot
-    # spots, the disclosure and attributions.
-    assert res["OUTPUT"] == str(pdf) and res["PAGES"] == 3 == pdf_pages(pdf)
+    # Page 1: title, what was measured, rank map; page 2: metrics and plots; page 3: rank-error
+    # map; page 4: hot spots, the disclosure and attributions.
+    assert res["OUTPUT"] == str(pdf) and res["PAGES"] == 4 == pdf_pages(pdf)
     text = pdf_text(pdf)
+    # Imported ratings spread over the world: no study area is recorded, the points make it.
     parts = ("Infant Mortality Rate as rated by gpt-3.5-turbo", "gpt-3.5-turbo-0613",
-             "Study area: the world", "Equal Earth", "Mean absolute deviation (MAD)",
+             "Study area the world; 1999 points", "Ground truth Countries.infant_mortality",
+             "Equal Earth", "Mean absolute deviation (MAD)",
              "Global Moran's I of the rank errors", "Spearman's rho with truth", "Bias hot spots",
              "GeoNames", "CC BY 4.0", "Data sent", "no GeoBias run record",
              "Manvi et al.")  # fmt: skip
@@ -102,18 +117,20 @@ def test_report_of_world_ratings_with_hot_spots(world):
     assert len(images) >= 1
     # PNG pages from QGIS, and poppler's rendering of the PDF: the maps are in colour.
     pngs = res["PNG_FILES"].split(";")
-    assert len(pngs) == 3 and all(os.path.exists(p) for p in pngs)
+    assert len(pngs) == 4 and all(os.path.exists(p) for p in pngs)
     subprocess.run(["pdftoppm", "-r", "40", "-png", str(pdf), str(world["folder"] / "page")],
                    check=True)  # fmt: skip
     pages = sorted(world["folder"].glob("page-*.png"))
-    assert len(pages) == 3
+    assert len(pages) == 4
     red1, _ = colours(pages[0])  # ranks: red where rated highest
-    red2, blue2 = colours(pages[1])  # rank errors: red and blue
-    red3, blue3 = colours(pages[2])  # LISA: HH red, LL blue
+    red2, blue2 = colours(pages[1])  # the rank-error histogram: red and blue bars
+    red3, blue3 = colours(pages[3])  # LISA: HH red, LL blue
     assert red1 > 100 and red2 > 50 and blue2 > 50 and red3 > 50 and blue3 > 50
+    pink, light_blue = tints(pages[2])  # rank errors, mostly moderate: pale red and blue
+    assert pink > 50 and light_blue > 50
     # The layout is kept in the project, its maps in Equal Earth.
     layout = QgsProject.instance().layoutManager().layoutByName(res["LAYOUT"])
-    assert layout is not None and layout.pageCollection().pageCount() == 3
+    assert layout is not None and layout.pageCollection().pageCount() == 4
     maps = [i for i in layout.items() if i.__class__.__name__ == "QgsLayoutItemMap"]
     assert len(maps) == 3 and {m.crs().authid() for m in maps} == {"EPSG:8857"}
     scalebars = [i for i in layout.items() if i.__class__.__name__ == "QgsLayoutItemScaleBar"]

@@ -116,7 +116,7 @@ def test_survey_chain_writes_metrics_with_anchor(processing_ready, tmp_path):
     rows = {f["topic"]: f for f in metrics.getFeatures()}
     assert set(rows) == {"Infant Mortality Rate", "Average Attractiveness of Residents"}
     imr = rows["Infant Mortality Rate"]
-    assert imr["n_points"] == 30 and imr["anchor"] == "infant_survival"
+    assert imr["n_points"] == 30 and imr["anchor"] == "Countries.infant_survival"
     other = rows["Average Attractiveness of Residents"]
     assert np.isfinite(as_float([imr["rho_truth"]])[0])
     assert np.isnan(as_float([other["rho_truth"]])[0])

@@ -231,12 +231,14 @@ def test_survey_with_the_embedded_model(qp, data, tmp_path):
     # The report says which endpoint got the prompts: the embedded model, on this machine.
     pdf = tmp_path / "survey.pdf"
     report = qp.run("report", INPUT=result["OUTPUT_LAYERS"][0], N_BOOT=20, DPI=50, OUTPUT=pdf)
-    assert report["PAGES"] == 2
+    assert report["PAGES"] == 3  # facts and ranks, metrics and plots, rank errors
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
                           check=True).stdout  # fmt: skip
     text = " ".join(text.split())
     assert "127.0.0.1" in text and "nothing left the machine" in text and "Lambert" in text
-    assert "Prompt preset:" in text and "3 points" in text
+    assert "Prompt preset" in text and "3 points" in text
+    # What was measured, as qgis_process gave it: the REGION layer and the truth's layer.field.
+    assert "Countries.infant_mortality" in text and "km²" in text and "the world" not in text
 
 
 @pytest.fixture(scope="module")
@@ -424,9 +426,10 @@ def test_aggregate_correlate_and_hotspots(qp, rated, tmp_path):
     pdf = tmp_path / "report.pdf"
     result = qp.run("report", INPUT=truth, HOTSPOTS=hot, N_BOOT=100, DPI=50, OUTPUT=pdf)
     pngs = result["PNG_FILES"].split(";")
-    assert result["PAGES"] == 3 == len(pngs) and all(os.path.getsize(p) > 10_000 for p in pngs)
+    # facts and ranks, metrics and plots, rank errors, hot spots
+    assert result["PAGES"] == 4 == len(pngs) and all(os.path.getsize(p) > 10_000 for p in pngs)
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
-    assert "Pages:           3" in info.stdout
+    assert "Pages:           4" in info.stdout
 
 
 def test_comparemodels_on_two_reference_topics(qp, rated, tmp_path):

@@ -43,13 +43,41 @@ def test_export_and_import_from_the_dock(dock, tmp_path, qgis_iface, monkeypatch
         assert params["MODEL"] == "fault" and params["BASE_URL"] == fs.base_url
         assert (
             params["TOPICS"] == "Infant Mortality Rate"
-            and params["INPUT"] is dock.area.preview_layer
+            and params["INPUT"] == dock.area.preview_layer.source()
         )
         out = processing.run("geobias:exportbatch", {**params, "OUTPUT": str(tmp_path)})
         assert out["N_REQUESTS"] == 8 and fs.n_requests == 0
         menu["batchImportAction"].trigger()
         assert dock.batch_dialog.algorithm().id() == "geobias:importbatch"
         dock.batch_dialog.close()
+
+
+def test_export_takes_the_docks_points_without_a_preview(dock, tmp_path, qgis_iface,  # noqa: F811
+                                                         monkeypatch):  # fmt: skip
+    """Issue 28, item 6: Batch → Export samples the dock's study area (as Run would) when
+    nothing is previewed; the dialog opens with those points."""
+    from qgis.core import QgsVectorLayer
+    from qgis.gui import QgsBrowserGuiModel
+
+    import processing
+
+    model = QgsBrowserGuiModel()
+    monkeypatch.setattr(qgis_iface, "browserModel", lambda: model, raising=False)
+    with FaultServer() as fs:
+        setup_survey(dock, fs, "batch area", 7, truth=False)
+        assert dock.area.preview_layer is None
+        actions(dock)["batchExportAction"].trigger()
+        dialog = dock.batch_dialog
+        assert dialog is not None and dialog.algorithm().id() == "geobias:exportbatch"
+        points = dock.area.preview_layer  # sampled for the export, and shown
+        assert points is not None and points.featureCount() == 7
+        values = dialog.createProcessingParameters()
+        dialog.close()
+        assert values["INPUT"] is not None and points.source().split("|")[0] in str(values["INPUT"])
+        out = processing.run("geobias:exportbatch", {**batch.export_parameters(dock),
+                                                     "OUTPUT": str(tmp_path)})  # fmt: skip
+        assert out["N_REQUESTS"] == 7 and fs.n_requests == 0
+        assert QgsVectorLayer(points.source(), "p", "ogr").featureCount() == 7
 
 
 def test_the_embedded_model_alone_cannot_go_to_a_batch_service(dock, qgis_iface):  # noqa: F811

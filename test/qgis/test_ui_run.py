@@ -158,6 +158,28 @@ def test_a_broken_endpoint_stops_early_and_the_dock_says_resume_once(dock, monke
     assert sent <= 8, sent  # not 7 attempts for each of the 12 points
 
 
+def test_answers_without_a_rating_say_so_and_a_changed_constraint_asks_again(dock, monkeypatch):
+    """Issue 28: a model that answers in prose behind a plain server. The dock says the answers
+    held no rating, quotes one, names the constraint; with the constraint chosen in the
+    Options, Run asks every point again and the survey completes."""
+    from geobias.test.faultserver import PROSE
+
+    with FaultServer(always="prose") as fs:
+        setup_survey(dock, fs, "stub prose", 6, truth=False)
+        pushed = capture_pushes(dock, monkeypatch)
+        run_once(dock, monkeypatch)
+        assert fs.n_requests == 6
+        text, _details = pushed[-1]
+        assert "none of the 6 answers" in text and "held a rating" in text, text
+        assert "llama.cpp grammar" in text and "another constraint or model asks again" in text
+        assert PROSE[:20] in text and "reachable" not in text  # the quote (the bar cuts at 300)
+        save_endpoints([EndpointConfig("stub", "custom", fs.base_url, "fault", concurrency=2,
+                                       constraint="grammar")])  # fmt: skip
+        shown = run_once(dock, monkeypatch)
+        assert shown[0].n_requests == 6 and fs.n_requests == 12  # asked again
+    assert dock.panel.progressLabel.text().startswith("Done in")
+
+
 def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
     # The failure of issue 9: a GEOS error raised in the background run, after the answers.
     from geobias.processing import rating

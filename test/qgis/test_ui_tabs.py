@@ -240,7 +240,11 @@ def test_processing_help_is_escaped_and_shown_whole(processing_ready):
     for alg in algs:
         doc = QTextDocument()
         doc.setHtml(alg.shortHelpString())
-        assert " ".join(doc.toPlainText().split()) == " ".join(alg.help_text().split()), alg.id()
+        # The help text whole, then the parameters, each with its sentence (issue 28).
+        plain = " ".join(doc.toPlainText().split())
+        assert plain.startswith(" ".join(alg.help_text().split()) + " Parameters "), alg.id()
+        for p in alg.parameterDefinitions():
+            assert " ".join(p.help().split()) in plain, (alg.id(), p.name())
     truth = processing_ready.algorithmById("geobias:samplegroundtruth")
     assert "&lt; 0: underestimates, blue" in truth.shortHelpString()
 
@@ -325,7 +329,7 @@ def test_the_report_button_writes_the_pdf_and_keeps_the_layout(dock, tmp_path):
     assert messages == [] and dock.panel.progressBar.value() == 100
     pdf = result["OUTPUT"]
     assert pdf.startswith(str(tmp_path / "geobias" / "reports")) and os.path.getsize(pdf) > 10_000
-    assert result["PAGES"] == 2  # no hot spots in the project: no third page
+    assert result["PAGES"] == 3  # facts and ranks, metrics, rank errors; no hot spots page
     layout = QgsProject.instance().layoutManager().layoutByName(result["LAYOUT"])
     assert layout is not None and "gpt-3.5-turbo" in result["LAYOUT"]
 
