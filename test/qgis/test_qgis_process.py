@@ -333,7 +333,9 @@ def test_survey_prints_one_progress_stream_and_anchors_on_infant_survival(qp, da
     with sqlite3.connect(tmp_path / "survey.gpkg") as con:
         con.row_factory = sqlite3.Row
         (row,) = con.execute("SELECT * FROM metrics").fetchall()
-    assert row["anchor"] == "infant_survival"
+        (run,) = con.execute("SELECT anchor FROM runs").fetchall()
+    # Named as the dock names it, in the metrics and in the facts of the runs row.
+    assert row["anchor"] == run["anchor"] == "Countries.infant_survival"
     assert row["rho_anchor"] is not None and row["bias_score"] is not None
 
 
