@@ -7,10 +7,13 @@ calling thread reports progress and watches for a cancel, and a failure policy m
 (`FailureStreak`; the place for an early stop on a broken endpoint).
 
 Progress of a run that starts with ``d0`` items done (``a0`` answered, ``f0`` failed) and has
-done ``d`` more (``a`` answered, ``f`` failed) in ``t`` seconds, out of ``N``::
+done ``d`` more (``a`` answered, ``f`` failed) out of ``N``::
 
-    done = d0 + d,  rate = d / t,  eta = (N - done) / rate,
-    answer_rate = (a0 + a) / (done - f0 - f)      (failed items were not asked)
+    done = d0 + d,  answer_rate = (a0 + a) / (done - f0 - f)      (failed items were not asked)
+
+The rate and the time left follow this run's completions (`core.rates.RateTracker`: a moving
+rate after a short calibration, the time left as a range); until the calibration is over the
+rate is d / t and the ETA `eta_unknown`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
+
+from .rates import MeasuredRate, RateSettings, RateTracker
 
 __all__ = [
     "Counts",
@@ -42,8 +47,10 @@ Item = TypeVar("Item")
 
 @dataclass
 class Progress:
-    """Run progress for a progress bar: done/total, items per second, ETA, answer rate and
-    failures so far."""
+    """Run progress for a progress bar: done/total, items per second (the moving rate once
+    calibrated), ETA, answer rate and failures so far; the ETA's range (None while the rate is
+    being calibrated) and the rate measured so far (`core.rates.MeasuredRate`, None before the
+    first completions: what a caller remembers between runs)."""
 
     done: int
     total: int
@@ -51,6 +58,9 @@ class Progress:
     eta_s: float
     answer_rate: float = 0.0
     failed: int = 0
+    eta_low: float | None = None
+    eta_high: float | None = None
+    measured: MeasuredRate | None = None
 
 
 @dataclass
@@ -150,11 +160,12 @@ class FailureStreak:
 @dataclass
 class EngineSettings:
     """How the engine runs: worker threads, how often it reports progress (0: after every
-    item), and the ETA it reports while no rate is known yet."""
+    item), the ETA it reports while no rate is known yet, and how the rate is measured."""
 
     concurrency: int = 1
     progress_every_s: float = 0.2
     eta_unknown: float = math.inf
+    rates: RateSettings = field(default_factory=RateSettings)
 
 
 @dataclass
@@ -315,6 +326,7 @@ class Engine:
             return False
 
         writer = Writer(self.commit, self.writer_close) if self.commit is not None else None
+        tracker = RateTracker(settings.rates)
 
         def absorb(step: Step) -> None:
             if writer is not None:
@@ -322,6 +334,7 @@ class Engine:
                     writer.put(record)
             with lock:
                 counts.done += step.done
+                tracker.observe(time.monotonic(), counts.done)  # at the completion itself
                 counts.answered += step.answered
                 counts.failed += step.failed
                 reason = self.policy.observe(step) if self.policy is not None else None
@@ -350,6 +363,7 @@ class Engine:
                 ticks.put(None)
 
         t0 = time.monotonic()
+        tracker.observe(t0, 0)
         last = [-math.inf]
 
         def report(force: bool = False) -> None:
@@ -361,12 +375,18 @@ class Engine:
             last[0] = now
             with lock:
                 d, a, f = counts.done, counts.answered, counts.failed
-            rate = d / max(now - t0, 1e-9)
+                moving = tracker.rate(now)
+                left = tracker.time_left(total - start.done - d, now)
+                measured = tracker.overall()
+            rate = moving.per_s if moving is not None else d / max(now - t0, 1e-9)
             done = start.done + d
-            eta = (total - done) / rate if rate > 0 else settings.eta_unknown
+            eta, low, high = settings.eta_unknown, None, None
+            if left is not None:
+                eta, low, high = left.seconds, left.low, left.high
             asked = done - start.failed - f  # failed items were not asked
             answer_rate = (start.answered + a) / asked if asked else 0.0
-            self.progress(Progress(done, total, rate, eta, answer_rate, start.failed + f))
+            self.progress(Progress(done, total, rate, eta, answer_rate, start.failed + f, low,
+                                   high, measured))  # fmt: skip
 
         n_threads = max(1, min(settings.concurrency, todo.qsize()))
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(n_threads)]

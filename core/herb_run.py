@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from .engine import Counts, Engine, EngineSettings, FailureStreak, Progress, Ste
 from .herb import HerbResult, aggregate
 from .hierarchy import Hierarchy
 from .messages import Message
+from .rates import MeasuredRate, Remembered, TimeLeft, time_left
 from .scorers import Scored, ScorerError, SentenceScorer
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "ScoreTable",
     "SentencePlan",
     "cache_rule",
+    "calibrate",
     "estimate",
     "plan",
     "run",
@@ -77,13 +80,15 @@ class SentencePlan:
 
 @dataclass
 class HerbEstimate:
-    """Before a run: sentences in all, already cached, still to score, requests, time."""
+    """Before a run: sentences in all, already cached, still to score, requests, time (None
+    when no rate is known for this scorer) and its range (core.rates.TimeLeft, None then)."""
 
     n_sentences: int
     n_cached: int
     n_to_score: int
     n_requests: int
-    seconds: float | None  # None when no rate is known for this scorer
+    seconds: float | None
+    left: TimeLeft | None = None
 
 
 # Progress of the scoring: sentences done of total, sentences per second, time left (0 while
@@ -138,8 +143,18 @@ def cache_rule(spec: HerbSpec) -> str:
     return f"{scorer.rule}#{hashlib.sha256(words.encode('utf-8')).hexdigest()[:12]}"
 
 
-def estimate(spec: HerbSpec, cache: ScoreCache, rate: float | None = None) -> HerbEstimate:
-    """How much of the run is left after the cache; `rate` (sentences/s) gives a time."""
+def estimate(spec: HerbSpec, cache: ScoreCache, rate=None, coverage: float = 0.8) -> HerbEstimate:
+    """How much of the run is left after the cache, and how long it should take.
+
+    Parameters
+    ----------
+    rate : float, core.rates.MeasuredRate or Remembered, optional
+        Sentences per second: measured on this machine (`calibrate`, a range from its spread
+        and the load that may change, at least ×/÷ e^(z·0.25)), remembered from earlier runs
+        (a wider range), or a bare number (no range). None: no time.
+    coverage : float
+        The share of runs the range should hold.
+    """
     p = plan(spec)
     s = spec.scorer
     have = cache.get_scores(s.kind, s.identity, cache_rule(spec), p.sentences)
@@ -147,8 +162,63 @@ def estimate(spec: HerbSpec, cache: ScoreCache, rate: float | None = None) -> He
     n_requests = int(np.ceil(todo * s.requests_per_sentence))
     if todo and s.kind == "llamacpp":
         n_requests += int(np.ceil(todo / s.batch_size))  # one /tokenize per batch
-    seconds = todo / rate if rate else (0.0 if not todo else None)
-    return HerbEstimate(len(p.sentences), len(have), todo, n_requests, seconds)
+    if isinstance(rate, MeasuredRate):
+        # A short calibration: the machine's load may change over the run.
+        left = time_left(todo, rate.per_s, float(np.hypot(rate.spread, 0.25)), coverage)
+    elif isinstance(rate, Remembered):
+        left = time_left(todo, rate.per_s, float(np.hypot(rate.spread, 0.2)), coverage,
+                         "remembered")  # fmt: skip
+    elif rate:
+        left = time_left(todo, float(rate), 0.0, coverage)
+    else:
+        left = TimeLeft(0.0, 0.0, 0.0) if not todo else None
+    seconds = left.seconds if left is not None else None
+    return HerbEstimate(len(p.sentences), len(have), todo, n_requests, seconds, left)
+
+
+def calibrate(spec: HerbSpec, cache: ScoreCache, seconds: float = 8.0, at_most_s: float = 60.0,
+              share: float = 0.25,
+              is_cancelled: Callable[[], bool] | None = None) -> MeasuredRate | None:  # fmt: skip
+    """Time the scorer on this machine: score the first batches until the rate is calibrated
+    and `seconds` have passed, or `at_most_s`, or `share` of what is left is scored (the batches
+    in flight then finish too); what is scored stays in the cache, so the run does not score it
+    again.
+
+    Returns
+    -------
+    MeasuredRate or None
+        Sentences per second measured after the first batch (a model's start is no rate).
+        When time ran out before the rate was calibrated (a loaded machine, batches that come
+        back two by two), the sentences over the whole time instead, slower than the run will
+        be rather than faster, with a wide spread (0.7 on the log scale). None when nothing
+        was scored.
+    """
+    last: list[Progress] = []
+    t0 = time.monotonic()
+
+    def enough() -> bool:
+        if is_cancelled is not None and is_cancelled():
+            return True
+        spent = time.monotonic() - t0
+        if not last:
+            return spent >= at_most_s
+        m = last[-1].measured
+        done, todo = last[-1].done - last[0].done, last[0].total - last[0].done
+        return (spent >= at_most_s or done >= share * todo
+                or (m is not None and m.calibrated and spent >= seconds))  # fmt: skip
+
+    try:
+        score(spec, cache, last.append, enough)
+    except IncompleteScoresError:
+        pass  # a broken scorer is the run's to report; no rate then
+    spent = time.monotonic() - t0
+    if not last or last[-1].done <= last[0].done:
+        return None
+    m = last[-1].measured
+    if m is not None and m.calibrated:
+        return m
+    n = last[-1].done - last[0].done
+    return MeasuredRate(n / spent, 0.7, n, spent, False)
 
 
 def score(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .survey import Estimate, Progress, RunStats, SurveySpec, estimate, run_survey
 
-__all__ = ["estimate_languages", "run_survey_languages", "specs_by_language"]
+__all__ = ["estimate_languages", "run_survey_languages", "specs_by_language", "whole_run"]
 
 
 def specs_by_language(spec: SurveySpec, languages) -> list[SurveySpec]:
@@ -67,13 +67,27 @@ def run_survey_languages(
     for k, s in enumerate(specs):
         if is_cancelled is not None and is_cancelled():
             break
-        offset = k * per
-
-        def relay(p: Progress, offset=offset) -> None:
-            left = total - offset - p.done
-            eta = left / p.rate if p.rate > 0 else float("inf")
-            progress(Progress(offset + p.done, total, p.rate, eta, p.answer_rate))
-
-        answers += run_survey(s, gazetteer, cache, relay if progress else None, is_cancelled,
-                              stats)  # fmt: skip
+        relay = whole_run(progress, k * per, total) if progress else None
+        answers += run_survey(s, gazetteer, cache, relay, is_cancelled, stats)
     return answers
+
+
+def whole_run(progress: Callable[[Progress], None], offset: int, total: int):
+    """A progress callback for one language's survey that reports to `progress` over the whole
+    run: done counted from `offset` of `total`, and the language's time left (and its range)
+    scaled to what all languages leave (they ask the same prompts, one after the other)."""
+
+    def relay(p: Progress) -> None:
+        left = total - offset - p.done
+        scale = left / max(p.total - p.done, 1)
+        eta = (
+            p.eta_s * scale
+            if p.eta_low is not None
+            else (left / p.rate if p.rate > 0 else float("inf"))
+        )
+        low = p.eta_low * scale if p.eta_low is not None else None
+        high = p.eta_high * scale if p.eta_high is not None else None
+        progress(Progress(offset + p.done, total, p.rate, eta, p.answer_rate, p.failed, low,
+                          high, p.measured))  # fmt: skip
+
+    return relay

@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="360"/>
+        <location filename="../ui/dock.py" line="380"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -39,12 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="542"/>
-        <source>Anchoring polygons</source>
-        <translation>Polygones d'ancrage</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameters.py" line="542"/>
+        <location filename="../processing/parameters.py" line="550"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -59,7 +54,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="333"/>
+        <location filename="../ui/runner.py" line="334"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -119,7 +114,7 @@
         <translation>Points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="46"/>
+        <location filename="../processing/algorithms/sample_points.py" line="47"/>
         <source>Number of points</source>
         <translation>Nombre de points</translation>
     </message>
@@ -209,7 +204,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="277"/>
+        <location filename="../processing/endpoints.py" line="308"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -229,52 +224,52 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="57"/>
+        <location filename="../processing/rating.py" line="69"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="92"/>
+        <location filename="../processing/rating.py" line="107"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="95"/>
+        <location filename="../processing/rating.py" line="111"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="245"/>
+        <location filename="../processing/parameters.py" line="247"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="251"/>
+        <location filename="../processing/parameters.py" line="253"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="257"/>
+        <location filename="../processing/parameters.py" line="259"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="740"/>
+        <location filename="../processing/parameters.py" line="765"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="745"/>
+        <location filename="../processing/parameters.py" line="770"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="374"/>
+        <location filename="../processing/parameters.py" line="376"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="380"/>
+        <location filename="../processing/parameters.py" line="382"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -289,17 +284,17 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="386"/>
+        <location filename="../processing/parameters.py" line="388"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="56"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="57"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="63"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="64"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -309,24 +304,19 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="66"/>
+        <location filename="../processing/algorithms/survey.py" line="70"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="69"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="70"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="312"/>
+        <location filename="../processing/rating.py" line="328"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="80"/>
-        <source>Rating {n} points on {k} topic(s) with {m} at {h}.</source>
-        <translation>Notation de {n} points sur {k} thème(s) avec {m} sur {h}.</translation>
     </message>
     <message>
         <location filename="../processing/truth.py" line="32"/>
@@ -434,22 +424,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="143"/>
+        <location filename="../processing/parameters.py" line="145"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="149"/>
+        <location filename="../processing/parameters.py" line="151"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="163"/>
+        <location filename="../processing/parameters.py" line="165"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="166"/>
+        <location filename="../processing/parameters.py" line="168"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -459,7 +449,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="198"/>
+        <location filename="../processing/parameters.py" line="200"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -479,32 +469,32 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="157"/>
+        <location filename="../processing/parameters.py" line="159"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="472"/>
+        <location filename="../processing/parameters.py" line="474"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="61"/>
+        <location filename="../processing/algorithms/survey.py" line="65"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="67"/>
+        <location filename="../processing/algorithms/survey.py" line="71"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="485"/>
+        <location filename="../processing/parameters.py" line="487"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="84"/>
+        <location filename="../processing/algorithms/survey.py" line="88"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -544,7 +534,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="257"/>
+        <location filename="../ui/dock.py" line="293"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -574,70 +564,47 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="260"/>
+        <location filename="../ui/dock.py" line="296"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="344"/>
+        <location filename="../ui/dock.py" line="68"/>
         <source>Estimated cost: {c:.4f} (at the prices set in the options).</source>
         <translation>Coût estimé : {c:.4f} (aux prix définis dans les options).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="344"/>
+        <location filename="../ui/dock.py" line="68"/>
         <source>No price is set for these endpoints.</source>
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="349"/>
-        <source>{n} requests will be sent to {hosts} ({cached} of {total} answers come from the cache).
-About {tok} prompt tokens.
-{cost}
-
-Start the survey?</source>
-        <translation>{n} requêtes seront envoyées à {hosts} ({cached} réponses sur {total} proviennent du cache).
-Environ {tok} jetons de prompt.
-{cost}
-
-Lancer l'enquête ?</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="352"/>
-        <source>no host</source>
-        <translation>aucun hôte</translation>
-    </message>
-    <message>
-        <location filename="../ui/run_panel.py" line="127"/>
+        <location filename="../ui/run_panel.py" line="150"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="165"/>
-        <source>{text} · ETA {eta}</source>
-        <translation>{text} · temps restant estimé {eta}</translation>
-    </message>
-    <message>
-        <location filename="../ui/run_panel.py" line="136"/>
+        <location filename="../ui/run_panel.py" line="161"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="126"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="372"/>
+        <location filename="../ui/dock.py" line="392"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="90"/>
+        <location filename="../ui/dock.py" line="126"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="225"/>
+        <location filename="../ui/run_panel.py" line="289"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -652,7 +619,7 @@ Lancer l'enquête ?</translation>
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="501"/>
+        <location filename="../ui/dock.py" line="521"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -817,7 +784,7 @@ Lancer l'enquête ?</translation>
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="180"/>
+        <location filename="../ui/task.py" line="187"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -832,12 +799,12 @@ Lancer l'enquête ?</translation>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="446"/>
+        <location filename="../ui/runner.py" line="449"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="533"/>
+        <location filename="../ui/runner.py" line="536"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -857,7 +824,7 @@ Lancer l'enquête ?</translation>
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="29"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="30"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -877,12 +844,12 @@ Lancer l'enquête ?</translation>
         <translation>Grille hexagonale</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="21"/>
+        <location filename="../processing/algorithms/sample_points.py" line="22"/>
         <source>Sample points</source>
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="36"/>
+        <location filename="../processing/algorithms/survey.py" line="37"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
@@ -942,7 +909,7 @@ Lancer l'enquête ?</translation>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="88"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="85"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1077,27 +1044,27 @@ Lancer l'enquête ?</translation>
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="101"/>
+        <location filename="../ui/dock.py" line="137"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="138"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="103"/>
+        <location filename="../ui/dock.py" line="139"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="318"/>
+        <location filename="../ui/dock.py" line="354"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="321"/>
+        <location filename="../ui/dock.py" line="357"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1110,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="325"/>
+        <location filename="../ui/dock.py" line="361"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="333"/>
+        <location filename="../ui/dock.py" line="369"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1174,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="65"/>
+        <location filename="../ui/dock.py" line="101"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1240,7 +1207,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="87"/>
+        <location filename="../processing/algorithms/survey.py" line="91"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1260,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="546"/>
+        <location filename="../processing/parameters.py" line="556"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="551"/>
+        <location filename="../processing/parameters.py" line="561"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="556"/>
+        <location filename="../processing/parameters.py" line="566"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="562"/>
+        <location filename="../processing/parameters.py" line="572"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="568"/>
+        <location filename="../processing/parameters.py" line="578"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="644"/>
+        <location filename="../processing/parameters.py" line="669"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="583"/>
+        <location filename="../processing/parameters.py" line="603"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="600"/>
+        <location filename="../processing/parameters.py" line="620"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1335,22 +1302,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="121"/>
+        <location filename="../processing/rating.py" line="137"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="213"/>
+        <location filename="../processing/rating.py" line="229"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="221"/>
+        <location filename="../processing/rating.py" line="237"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="225"/>
+        <location filename="../processing/rating.py" line="241"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1380,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="301"/>
+        <location filename="../ui/dock.py" line="337"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="395"/>
+        <location filename="../ui/dock.py" line="415"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="399"/>
+        <location filename="../ui/dock.py" line="419"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="408"/>
+        <location filename="../ui/dock.py" line="428"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1875,67 +1842,67 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="198"/>
+        <location filename="../ui/task.py" line="205"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="52"/>
+        <location filename="../processing/algorithms/compare_models.py" line="53"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="84"/>
+        <location filename="../processing/algorithms/compare_models.py" line="86"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="90"/>
+        <location filename="../processing/algorithms/compare_models.py" line="92"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="95"/>
+        <location filename="../processing/algorithms/compare_models.py" line="97"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="114"/>
+        <location filename="../processing/algorithms/compare_models.py" line="116"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="119"/>
+        <location filename="../processing/algorithms/compare_models.py" line="121"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="125"/>
+        <location filename="../processing/algorithms/compare_models.py" line="127"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="129"/>
+        <location filename="../processing/algorithms/compare_models.py" line="131"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="130"/>
+        <location filename="../processing/algorithms/compare_models.py" line="132"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="151"/>
+        <location filename="../processing/algorithms/compare_models.py" line="153"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="172"/>
+        <location filename="../processing/algorithms/compare_models.py" line="174"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="207"/>
+        <location filename="../processing/algorithms/compare_models.py" line="209"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -1945,17 +1912,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="321"/>
+        <location filename="../processing/algorithms/compare_models.py" line="323"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="327"/>
+        <location filename="../processing/algorithms/compare_models.py" line="329"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="335"/>
+        <location filename="../processing/algorithms/compare_models.py" line="337"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
@@ -1975,102 +1942,102 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="59"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="47"/>
+        <location filename="../processing/herb_io.py" line="28"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="50"/>
+        <location filename="../processing/herb_io.py" line="31"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="53"/>
+        <location filename="../processing/herb_io.py" line="34"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="95"/>
+        <location filename="../processing/herb_io.py" line="76"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="116"/>
+        <location filename="../processing/herb_io.py" line="97"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="120"/>
+        <location filename="../processing/herb_io.py" line="101"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="127"/>
+        <location filename="../processing/herb_io.py" line="108"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="135"/>
+        <location filename="../processing/herb_io.py" line="116"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="154"/>
+        <location filename="../processing/herb_io.py" line="135"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="159"/>
+        <location filename="../processing/herb_io.py" line="140"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="167"/>
+        <location filename="../processing/herb_io.py" line="148"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="206"/>
+        <location filename="../processing/endpoints.py" line="237"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="208"/>
+        <location filename="../processing/endpoints.py" line="239"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="221"/>
+        <location filename="../processing/endpoints.py" line="252"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="238"/>
+        <location filename="../processing/endpoints.py" line="269"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="312"/>
+        <location filename="../processing/endpoints.py" line="343"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="306"/>
+        <location filename="../processing/herb_io.py" line="287"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="308"/>
+        <location filename="../processing/herb_io.py" line="289"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="90"/>
+        <location filename="../processing/algorithms/herb.py" line="100"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
@@ -2085,42 +2052,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="170"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="96"/>
+        <location filename="../processing/algorithms/herb.py" line="106"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="102"/>
+        <location filename="../processing/algorithms/herb.py" line="112"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="108"/>
+        <location filename="../processing/algorithms/herb.py" line="118"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="115"/>
+        <location filename="../processing/algorithms/herb.py" line="125"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="121"/>
+        <location filename="../processing/algorithms/herb.py" line="131"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="127"/>
+        <location filename="../processing/algorithms/herb.py" line="137"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="133"/>
+        <location filename="../processing/algorithms/herb.py" line="143"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
@@ -2145,82 +2112,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="733"/>
+        <location filename="../processing/parameters.py" line="758"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="734"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="142"/>
+        <location filename="../processing/algorithms/herb.py" line="152"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="225"/>
+        <location filename="../ui/herb_tab.py" line="227"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="148"/>
+        <location filename="../processing/algorithms/herb.py" line="158"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="155"/>
+        <location filename="../processing/algorithms/herb.py" line="165"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="314"/>
+        <location filename="../processing/parameters.py" line="316"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="156"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="161"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="176"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="167"/>
+        <location filename="../processing/algorithms/herb.py" line="177"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="168"/>
+        <location filename="../processing/algorithms/herb.py" line="178"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="169"/>
+        <location filename="../processing/algorithms/herb.py" line="179"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="170"/>
+        <location filename="../processing/algorithms/herb.py" line="180"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="171"/>
+        <location filename="../processing/algorithms/herb.py" line="181"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="172"/>
+        <location filename="../processing/algorithms/herb.py" line="182"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
@@ -2230,52 +2197,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="186"/>
+        <location filename="../processing/algorithms/herb.py" line="196"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="192"/>
+        <location filename="../processing/algorithms/herb.py" line="202"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="196"/>
+        <location filename="../processing/algorithms/herb.py" line="206"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="202"/>
+        <location filename="../processing/algorithms/herb.py" line="212"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="227"/>
+        <location filename="../processing/algorithms/herb.py" line="237"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="263"/>
+        <location filename="../processing/algorithms/herb.py" line="274"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="296"/>
-        <source>{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left</source>
-        <translation>{d}/{t} phrases, {r:.1f}/s, {m:.0f} min restantes</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/herb.py" line="309"/>
+        <location filename="../processing/algorithms/herb.py" line="331"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="319"/>
+        <location filename="../processing/algorithms/herb.py" line="343"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="339"/>
+        <location filename="../ui/herb_tab.py" line="302"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2565,22 +2527,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Ablations du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="143"/>
-        <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (e.g. infant survival) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
-        <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (p. ex. la survie infantile) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/ablation.py" line="163"/>
+        <location filename="../processing/algorithms/ablation.py" line="164"/>
         <source>Prompt variants</source>
         <translation>Variantes du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="172"/>
+        <location filename="../processing/algorithms/ablation.py" line="173"/>
         <source>Ablation GeoPackage</source>
         <translation>GeoPackage des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="178"/>
+        <location filename="../processing/algorithms/ablation.py" line="179"/>
         <source>Ablation table URI</source>
         <translation>URI de la table des ablations</translation>
     </message>
@@ -2595,22 +2552,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Réponses tirées du cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="193"/>
+        <location filename="../processing/algorithms/ablation.py" line="194"/>
         <source>Choose at least one prompt variant.</source>
         <translation>Choisissez au moins une variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="218"/>
+        <location filename="../processing/algorithms/ablation.py" line="219"/>
         <source>No ground truth or anchor for {topics}: their rho stays empty.</source>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="111"/>
+        <location filename="../ui/run_panel.py" line="128"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="234"/>
+        <location filename="../processing/algorithms/ablation.py" line="235"/>
         <source>Prompt variant {i}/{n}: {name}</source>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
@@ -2735,77 +2692,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="379"/>
-        <source>time unknown (no measured rate for this scorer)</source>
-        <translation>durée inconnue (pas de débit mesuré pour ce modèle)</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="381"/>
-        <source>about {s:.0f} s</source>
-        <translation>environ {s:.0f} s</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="383"/>
-        <source>about {m:.0f} min</source>
-        <translation>environ {m:.0f} min</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="385"/>
-        <source>about {h:.1f} h</source>
-        <translation>environ {h:.1f} h</translation>
-    </message>
-    <message>
-        <location filename="../processing/herb_io.py" line="391"/>
-        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}.</source>
-        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes vers {host} ; {t}.</translation>
-    </message>
-    <message>
-        <location filename="../ui/dock.py" line="106"/>
+        <location filename="../ui/dock.py" line="142"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="102"/>
+        <location filename="../ui/herb_tab.py" line="104"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="232"/>
+        <location filename="../ui/herb_tab.py" line="243"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="232"/>
+        <location filename="../ui/herb_tab.py" line="243"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="232"/>
+        <location filename="../ui/herb_tab.py" line="243"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="232"/>
+        <location filename="../ui/herb_tab.py" line="243"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="307"/>
+        <location filename="../ui/herb_tab.py" line="331"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="341"/>
+        <location filename="../ui/herb_tab.py" line="365"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="340"/>
+        <location filename="../ui/herb_tab.py" line="364"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="359"/>
+        <location filename="../ui/herb_tab.py" line="383"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2814,62 +2746,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="360"/>
+        <location filename="../ui/herb_tab.py" line="384"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="366"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="369"/>
+        <location filename="../ui/herb_tab.py" line="393"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="353"/>
+        <location filename="../ui/herb_tab.py" line="377"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="229"/>
+        <location filename="../ui/herb_tab.py" line="240"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="344"/>
+        <location filename="../ui/herb_tab.py" line="368"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="229"/>
+        <location filename="../ui/herb_tab.py" line="240"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="378"/>
+        <location filename="../ui/herb_tab.py" line="402"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="467"/>
+        <location filename="../ui/herb_tab.py" line="491"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="472"/>
+        <location filename="../ui/herb_tab.py" line="496"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="484"/>
+        <location filename="../ui/herb_tab.py" line="508"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="104"/>
+        <location filename="../ui/dock.py" line="140"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -3134,7 +3066,7 @@ Lancer HERB ?</translation>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="108"/>
+        <location filename="../ui/dock.py" line="144"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3144,17 +3076,17 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="226"/>
+        <location filename="../processing/endpoints.py" line="257"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="111"/>
+        <location filename="../ui/run_panel.py" line="128"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="206"/>
+        <location filename="../ui/run_panel.py" line="270"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
@@ -3169,142 +3101,142 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="345"/>
+        <location filename="../processing/parameters.py" line="347"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="423"/>
+        <location filename="../processing/parameters.py" line="425"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="855"/>
+        <location filename="../processing/parameters.py" line="880"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="871"/>
+        <location filename="../processing/parameters.py" line="896"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="886"/>
+        <location filename="../processing/parameters.py" line="911"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="892"/>
+        <location filename="../processing/parameters.py" line="917"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="902"/>
+        <location filename="../processing/parameters.py" line="927"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="904"/>
+        <location filename="../processing/parameters.py" line="929"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="916"/>
+        <location filename="../processing/parameters.py" line="941"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="930"/>
+        <location filename="../processing/parameters.py" line="955"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="931"/>
+        <location filename="../processing/parameters.py" line="956"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="941"/>
+        <location filename="../processing/parameters.py" line="966"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="944"/>
+        <location filename="../processing/parameters.py" line="969"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="947"/>
+        <location filename="../processing/parameters.py" line="972"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="947"/>
+        <location filename="../processing/parameters.py" line="972"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="947"/>
+        <location filename="../processing/parameters.py" line="972"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="973"/>
+        <location filename="../processing/parameters.py" line="998"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="975"/>
+        <location filename="../processing/parameters.py" line="1000"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="990"/>
+        <location filename="../processing/parameters.py" line="1015"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="993"/>
+        <location filename="../processing/parameters.py" line="1018"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1039"/>
+        <location filename="../processing/parameters.py" line="1064"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1006"/>
+        <location filename="../processing/parameters.py" line="1031"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1008"/>
+        <location filename="../processing/parameters.py" line="1033"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1013"/>
+        <location filename="../processing/parameters.py" line="1038"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1041"/>
+        <location filename="../processing/parameters.py" line="1066"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1055"/>
+        <location filename="../processing/parameters.py" line="1080"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="145"/>
+        <location filename="../processing/algorithms/compare_models.py" line="147"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="219"/>
+        <location filename="../processing/algorithms/herb.py" line="229"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -3374,7 +3306,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="66"/>
+        <location filename="../ui/dock.py" line="102"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
@@ -3389,12 +3321,12 @@ Lancer HERB ?</translation>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="67"/>
+        <location filename="../ui/dock.py" line="103"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="183"/>
+        <location filename="../ui/dock.py" line="219"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -3484,17 +3416,17 @@ Lancer HERB ?</translation>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="210"/>
+        <location filename="../ui/run_panel.py" line="274"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="430"/>
+        <location filename="../ui/runner.py" line="433"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="185"/>
+        <location filename="../ui/task.py" line="192"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
@@ -4332,27 +4264,27 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="168"/>
+        <location filename="../ui/herb_tab.py" line="170"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="169"/>
+        <location filename="../ui/herb_tab.py" line="171"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="176"/>
+        <location filename="../ui/herb_tab.py" line="178"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="177"/>
+        <location filename="../ui/herb_tab.py" line="179"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="178"/>
+        <location filename="../ui/herb_tab.py" line="180"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4592,52 +4524,52 @@ Prompt :
         <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="52"/>
+        <location filename="../processing/card.py" line="53"/>
         <source>The benchmark sample {v} is missing ({path}).</source>
         <translation>L’échantillon de référence {v} est introuvable ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="97"/>
+        <location filename="../processing/card.py" line="98"/>
         <source>Layer {layer} has no field &apos;score&apos;: give rated points layers.</source>
         <translation>La couche {layer} n’a pas de champ « score » : donnez des couches de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="109"/>
+        <location filename="../processing/card.py" line="110"/>
         <source>Topic {topic} is rated in two layers: give one per topic.</source>
         <translation>Le thème {topic} est noté dans deux couches : donnez-en une par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="123"/>
+        <location filename="../processing/card.py" line="124"/>
         <source>Layer {layer}: {err}</source>
         <translation>Couche {layer} : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="128"/>
+        <location filename="../processing/card.py" line="129"/>
         <source>Layer {layer} has no point of the benchmark sample {v} (points are matched by their coordinates, to 1e-5 degrees).</source>
         <translation>La couche {layer} n’a aucun point de l’échantillon de référence {v} (les points sont appariés par leurs coordonnées, à 1e-5 degré près).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="134"/>
+        <location filename="../processing/card.py" line="135"/>
         <source>Layer {layer}: {k} of its {n} points are not in the sample; they are left out.</source>
         <translation>Couche {layer} : {k} de ses {n} points ne sont pas dans l’échantillon ; ils sont écartés.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="143"/>
+        <location filename="../processing/card.py" line="144"/>
         <source>A card is one model&apos;s; these layers hold {models}.</source>
         <translation>Une fiche porte sur un seul modèle ; ces couches en contiennent plusieurs : {models}.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="154"/>
+        <location filename="../processing/card.py" line="155"/>
         <source>Card: metrics and GeoBS scores of {topic}…</source>
         <translation>Fiche : métriques et scores GeoBS de {topic}…</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="206"/>
+        <location filename="../processing/card.py" line="207"/>
         <source>{param}: {path} is not a benchmark card ({err}).</source>
         <translation>{param} : {path} n’est pas une fiche de référence ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="220"/>
+        <location filename="../processing/card.py" line="221"/>
         <source>(reduced)</source>
         <translation>(réduite)</translation>
     </message>
@@ -4742,122 +4674,117 @@ Prompt :
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="71"/>
+        <location filename="../processing/geobs_layers.py" line="72"/>
         <source>answered = +1, not = −1</source>
         <translation>répondu = +1, non = −1</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="77"/>
+        <location filename="../processing/geobs_layers.py" line="78"/>
         <source>no ground truth: no rank errors</source>
         <translation>pas de vérité terrain : pas d’erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="134"/>
+        <location filename="../processing/geobs_layers.py" line="135"/>
         <source>Error field (ERROR_FIELD)</source>
         <translation>Champ d’erreur (ERROR_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="136"/>
+        <location filename="../processing/geobs_layers.py" line="137"/>
         <source>TRUTH_FIELD: layer {layer} has no field &apos;{name}&apos;: rank errors need the ground truth (&apos;Sample ground truth&apos;), or choose another error.</source>
         <translation>TRUTH_FIELD : la couche {layer} n’a pas de champ « {name} » : les erreurs de rang demandent la vérité terrain (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="146"/>
+        <location filename="../processing/geobs_layers.py" line="147"/>
         <source>Layer {layer} has no ground truth in &apos;{name}&apos;: no rank errors to score.</source>
         <translation>La couche {layer} n’a pas de vérité terrain dans « {name} » : pas d’erreurs de rang à évaluer.</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="161"/>
+        <location filename="../processing/geobs_layers.py" line="162"/>
         <source>GeoBS scores of {model} · {topic} ({n} points)…</source>
         <translation>Scores GeoBS de {model} · {topic} ({n} points)…</translation>
     </message>
     <message>
-        <location filename="../processing/geobs_layers.py" line="173"/>
+        <location filename="../processing/geobs_layers.py" line="176"/>
         <source>no point has an error class</source>
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="398"/>
+        <location filename="../processing/parameters.py" line="400"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="416"/>
+        <location filename="../processing/parameters.py" line="418"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1097"/>
+        <location filename="../processing/parameters.py" line="1122"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1103"/>
+        <location filename="../processing/parameters.py" line="1128"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1113"/>
+        <location filename="../processing/parameters.py" line="1138"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1119"/>
+        <location filename="../processing/parameters.py" line="1144"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1147"/>
+        <location filename="../processing/parameters.py" line="1172"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1154"/>
+        <location filename="../processing/parameters.py" line="1179"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1158"/>
+        <location filename="../processing/parameters.py" line="1183"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="69"/>
-        <source>Prompt language {i}/{n}: {code}</source>
-        <translation>Langue du prompt {i}/{n} : {code}</translation>
-    </message>
-    <message>
-        <location filename="../processing/rating.py" line="114"/>
+        <location filename="../processing/rating.py" line="130"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -4962,114 +4889,109 @@ Prompt :
         <translation>SSI {a:.2f}–{b:.2f} nats</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="61"/>
+        <location filename="../processing/algorithms/benchmark.py" line="62"/>
         <source>Benchmark card</source>
         <translation>Fiche de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="66"/>
+        <location filename="../processing/algorithms/benchmark.py" line="67"/>
         <source>A benchmark card anyone can rerun and compare: the model rates the points of a fixed, versioned world sample (v1: the paper&apos;s own 2,000 points) on the paper&apos;s 16 topics, and the card gives per topic the answer rate, Spearman&apos;s rho with the truth the sample ships (infant mortality and population density by country, cluster bootstrap over countries), MAD, Gini, the bias score B against infant survival (a bias for the sensitive topics and controls; for an objective topic it measures knowledge and the page leaves it out) and the GeoBS scores of the rank errors. Writes one GeoPackage (a rated layer per topic, the tables card and card_info, the runs table), the card as JSON (model, endpoint host without any key, prompt preset and language, date, GeoBias version, the settings, and each topic&apos;s scores on the sample&apos;s points) and a one-page PDF. A run on fewer topics or points (N_POINTS: the first points of the sample) is a reduced card and says so on its face. With RATED, ratings already made on the sample&apos;s points (e.g. imported files) make the card and no model is asked. Compare cards with &apos;Compare benchmark cards&apos; or in the Compare tab.</source>
         <translation>Une fiche de référence que chacun peut refaire et comparer : le modèle note les points d’un échantillon mondial fixe et versionné (v1 : les 2 000 points de l’article) sur les 16 thèmes de l’article, et la fiche donne par thème le taux de réponse, le rho de Spearman avec la vérité fournie avec l’échantillon (mortalité infantile et densité de population par pays, bootstrap par grappes de pays), la MAD, le Gini, le score de biais B par rapport à la survie infantile (un biais pour les thèmes sensibles et les témoins ; pour un thème objectif il mesure une connaissance et la page l’omet) et les scores GeoBS des erreurs de rang. Écrit un GeoPackage (une couche notée par thème, les tables card et card_info, la table runs), la fiche en JSON (modèle, hôte du point d’accès sans aucune clé, préréglage et langue du prompt, date, version de GeoBias, les réglages et les scores de chaque thème sur les points de l’échantillon) et un PDF d’une page. Une exécution sur moins de thèmes ou de points (N_POINTS : les premiers points de l’échantillon) donne une fiche réduite, qui le dit clairement. Avec RATED, des notes déjà faites sur les points de l’échantillon (par exemple des fichiers importés) font la fiche et aucun modèle n’est interrogé. Comparez les fiches avec « Comparer des fiches de référence » ou dans l’onglet Comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="85"/>
+        <location filename="../processing/algorithms/benchmark.py" line="86"/>
         <source>Benchmark sample</source>
         <translation>Échantillon de référence</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="91"/>
+        <location filename="../processing/algorithms/benchmark.py" line="92"/>
         <source>Ratings already made on the sample&apos;s points (instead of a model)</source>
         <translation>Notes déjà faites sur les points de l’échantillon (au lieu d’un modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="100"/>
+        <location filename="../processing/algorithms/benchmark.py" line="101"/>
         <source>Points of the sample (0: all; fewer make a reduced card)</source>
         <translation>Points de l’échantillon (0 : tous ; moins donnent une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="107"/>
+        <location filename="../processing/algorithms/benchmark.py" line="108"/>
         <source>A note on the card (makes it a reduced card)</source>
         <translation>Une remarque sur la fiche (en fait une fiche réduite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="112"/>
+        <location filename="../processing/algorithms/benchmark.py" line="113"/>
         <source>Card GeoPackage</source>
         <translation>GeoPackage de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="117"/>
+        <location filename="../processing/algorithms/benchmark.py" line="118"/>
         <source>Card (JSON)</source>
         <translation>Fiche (JSON)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="117"/>
+        <location filename="../processing/algorithms/benchmark.py" line="118"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="120"/>
+        <location filename="../processing/algorithms/benchmark.py" line="121"/>
         <source>Card page (PDF)</source>
         <translation>Page de la fiche (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="120"/>
+        <location filename="../processing/algorithms/benchmark.py" line="121"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="124"/>
+        <location filename="../processing/algorithms/benchmark.py" line="125"/>
         <source>Reduced card (1) or full (0)</source>
         <translation>Fiche réduite (1) ou complète (0)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="125"/>
+        <location filename="../processing/algorithms/benchmark.py" line="126"/>
         <source>Model of the card</source>
         <translation>Modèle de la fiche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="142"/>
+        <location filename="../processing/algorithms/benchmark.py" line="143"/>
         <source>not recorded (imported ratings)</source>
         <translation>non enregistré (notes importées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="143"/>
+        <location filename="../processing/algorithms/benchmark.py" line="144"/>
         <source>not recorded</source>
         <translation>non enregistré</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="145"/>
+        <location filename="../processing/algorithms/benchmark.py" line="146"/>
         <source>from the layers {names}</source>
         <translation>des couches {names}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="154"/>
+        <location filename="../processing/algorithms/benchmark.py" line="155"/>
         <source>Benchmark card: {m} rates {n} points of sample {v} on {k} topic(s).</source>
         <translation>Fiche de référence : {m} note {n} points de l’échantillon {v} sur {k} thème(s).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="171"/>
+        <location filename="../processing/algorithms/benchmark.py" line="172"/>
         <source>embedded model (this computer)</source>
         <translation>modèle intégré (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="193"/>
+        <location filename="../processing/algorithms/benchmark.py" line="194"/>
         <source>Writing the card…</source>
         <translation>Écriture de la fiche…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="218"/>
+        <location filename="../processing/algorithms/benchmark.py" line="219"/>
         <source>Reduced card: {why}</source>
         <translation>Fiche réduite : {why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/benchmark.py" line="219"/>
+        <location filename="../processing/algorithms/benchmark.py" line="220"/>
         <source>Card written: {json} and {pdf}.</source>
         <translation>Fiche écrite : {json} et {pdf}.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/bias_metrics.py" line="30"/>
-        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field (e.g. infant survival by country), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
-        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones (par exemple la survie infantile par pays), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
         <location filename="../processing/algorithms/compare_cards.py" line="58"/>
@@ -5112,27 +5034,22 @@ Prompt :
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="56"/>
-        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
-        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/compare_models.py" line="100"/>
+        <location filename="../processing/algorithms/compare_models.py" line="102"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="132"/>
+        <location filename="../processing/algorithms/compare_models.py" line="134"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="201"/>
+        <location filename="../processing/algorithms/compare_models.py" line="203"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="224"/>
+        <location filename="../processing/algorithms/compare_models.py" line="226"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
@@ -5257,27 +5174,27 @@ Prompt :
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="121"/>
+        <location filename="../ui/dock.py" line="157"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="122"/>
+        <location filename="../ui/dock.py" line="158"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="453"/>
+        <location filename="../ui/dock.py" line="473"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="440"/>
+        <location filename="../ui/dock.py" line="460"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="443"/>
+        <location filename="../ui/dock.py" line="463"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5485,57 +5402,57 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="307"/>
+        <location filename="../processing/algorithms/herb.py" line="329"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="324"/>
+        <location filename="../processing/endpoints.py" line="355"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="326"/>
+        <location filename="../processing/endpoints.py" line="357"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="327"/>
+        <location filename="../processing/endpoints.py" line="358"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="331"/>
+        <location filename="../processing/endpoints.py" line="362"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="333"/>
+        <location filename="../processing/endpoints.py" line="364"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="334"/>
+        <location filename="../processing/endpoints.py" line="365"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="340"/>
+        <location filename="../processing/endpoints.py" line="371"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="342"/>
+        <location filename="../processing/endpoints.py" line="373"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="347"/>
+        <location filename="../processing/endpoints.py" line="378"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="352"/>
+        <location filename="../processing/endpoints.py" line="383"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5550,32 +5467,32 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="273"/>
+        <location filename="../processing/parameters.py" line="275"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="314"/>
+        <location filename="../processing/parameters.py" line="316"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="84"/>
+        <location filename="../processing/rating.py" line="99"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="153"/>
+        <location filename="../processing/rating.py" line="169"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="159"/>
+        <location filename="../processing/rating.py" line="175"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="397"/>
+        <location filename="../ui/dock.py" line="417"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -5585,7 +5502,7 @@ Prompt :
         <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
     </message>
     <message>
-        <location filename="../processing/card.py" line="63"/>
+        <location filename="../processing/card.py" line="64"/>
         <source>the world (benchmark sample {v}, {n} points)</source>
         <translation>le monde (échantillon de référence {v}, {n} points)</translation>
     </message>
@@ -5675,17 +5592,17 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="172"/>
+        <location filename="../processing/parameters.py" line="174"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="496"/>
+        <location filename="../processing/parameters.py" line="498"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="575"/>
+        <location filename="../processing/parameters.py" line="585"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5695,7 +5612,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="355"/>
+        <location filename="../processing/rating.py" line="371"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -5720,12 +5637,12 @@ Prompt :
         <translation>le champ « truth » de la couche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="210"/>
+        <location filename="../processing/algorithms/herb.py" line="220"/>
         <source>{n} regions of {layers}</source>
         <translation>{n} régions de {layers}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="34"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="35"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
@@ -5740,14 +5657,9 @@ Prompt :
         <translation>Ajoute aux points notés la vérité terrain tirée de l'une de vos couches et calcule les erreurs de rang. Indiquez exactement une source : un raster (la statistique des cellules d'une fenêtre carrée de la taille donnée en km autour de chaque point, sans les valeurs nodata ; l'article utilisait des surfaces de 25 km², soit une fenêtre de 5 km), une couche de polygones et un champ (la valeur du polygone qui contient le point, par exemple une unité de recensement ; son identifiant va dans truth_unit, si bien que « Métriques de biais » rééchantillonne ensemble les points d'une même unité), ou une couche de points et un champ (le point le plus proche dans la distance maximale). Les couches de tout SCR sont reprojetées. Écrit truth, truth_rank (rang fractionnaire de la vérité, 0..1) et rank_error = rank − truth_rank (&gt; 0 : le modèle surestime, en rouge ; &lt; 0 : il sous-estime, en bleu). Les points sans vérité terrain gardent une valeur nulle et sont comptés. Une sortie GeoPackage reçoit une ligne « runs » avec les faits de l'exécution qui a noté les points (modèle, point d'accès, prompt, zone d'étude) et la vérité terrain sous la forme couche.champ (TRUTH_NAME la remplace).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/sample_points.py" line="25"/>
+        <location filename="../processing/algorithms/sample_points.py" line="26"/>
         <source>Samples the locations to rate inside a region: the polygons of a layer (or only its selected features), an extent, or the whole world when neither is given. Methods: uniform on the sphere (not uniform in degrees); weighted by the population of the bundled GeoNames places or by a weight raster (e.g. population), combining importance sampling with farthest point sampling on great-circle distances as the paper does for its maps; or a square or hexagonal grid of about COUNT points. Invalid region geometries are repaired (with a warning); layers in any CRS are reprojected. The output is EPSG:4326 with pid, lon, lat and the sampling weight; a GeoPackage output also gets a 'runs' table naming the study area (as STUDY_AREA gives it, or the region layer, the extent or the world), its area in km² and its extent, which 'Rate locations' carries into the ratings.</source>
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
-    </message>
-    <message>
-        <location filename="../processing/algorithms/survey.py" line="40"/>
-        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;). Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
-        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais »). Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
     <message>
         <location filename="../ui/options.py" line="345"/>
@@ -6066,737 +5978,732 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="98"/>
-        <source>Polygons holding the anchoring variable of the bias score (higher = better off).</source>
-        <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé).</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameter_help.py" line="101"/>
+        <location filename="../processing/parameter_help.py" line="102"/>
         <source>The anchoring field, higher = better off (e.g. infant survival).</source>
         <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="102"/>
+        <location filename="../processing/parameter_help.py" line="103"/>
         <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
         <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="105"/>
+        <location filename="../processing/parameter_help.py" line="106"/>
         <source>The band of the anchoring raster.</source>
         <translation>La bande du raster d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="106"/>
+        <location filename="../processing/parameter_help.py" line="107"/>
         <source>The side of the square window read around each point from the anchoring raster, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="109"/>
+        <location filename="../processing/parameter_help.py" line="110"/>
         <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="113"/>
+        <location filename="../processing/parameter_help.py" line="114"/>
         <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
         <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="116"/>
+        <location filename="../processing/parameter_help.py" line="117"/>
         <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
         <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="120"/>
+        <location filename="../processing/parameter_help.py" line="121"/>
         <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
         <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="121"/>
+        <location filename="../processing/parameter_help.py" line="122"/>
         <source>The field holding the score (default score).</source>
         <translation>Le champ qui contient le score (par défaut score).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="122"/>
+        <location filename="../processing/parameter_help.py" line="123"/>
         <source>Leave out units flagged few_points (too few rated points to trust).</source>
         <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="123"/>
+        <location filename="../processing/parameter_help.py" line="124"/>
         <source>The significance level of the tests.</source>
         <translation>Le seuil de signification des tests.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="125"/>
+        <location filename="../processing/parameter_help.py" line="126"/>
         <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
         <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="129"/>
+        <location filename="../processing/parameter_help.py" line="130"/>
         <source>The numeric field holding the error, when its classes are scored.</source>
         <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="130"/>
+        <location filename="../processing/parameter_help.py" line="131"/>
         <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
         <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="134"/>
+        <location filename="../processing/parameter_help.py" line="135"/>
         <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
         <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="138"/>
+        <location filename="../processing/parameter_help.py" line="139"/>
         <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
         <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="142"/>
+        <location filename="../processing/parameter_help.py" line="143"/>
         <source>The width of the distance rings of the distance-decay SRI, in km.</source>
         <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="143"/>
+        <location filename="../processing/parameter_help.py" line="144"/>
         <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
         <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="144"/>
+        <location filename="../processing/parameter_help.py" line="145"/>
         <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
         <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="145"/>
+        <location filename="../processing/parameter_help.py" line="146"/>
         <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
         <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="146"/>
+        <location filename="../processing/parameter_help.py" line="147"/>
         <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
         <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="149"/>
+        <location filename="../processing/parameter_help.py" line="150"/>
         <source>Where the results are written.</source>
         <translation>Où les résultats sont écrits.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="158"/>
+        <location filename="../processing/parameter_help.py" line="159"/>
         <source>The band of the weight raster.</source>
         <translation>La bande du raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="159"/>
+        <location filename="../processing/parameter_help.py" line="160"/>
         <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
         <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="162"/>
+        <location filename="../processing/parameter_help.py" line="163"/>
         <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
         <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="166"/>
+        <location filename="../processing/parameter_help.py" line="167"/>
         <source>The points to rate (their pid is kept).</source>
         <translation>Les points à noter (leur pid est conservé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="167"/>
+        <location filename="../processing/parameter_help.py" line="168"/>
         <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="170"/>
+        <location filename="../processing/parameter_help.py" line="171"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="171"/>
+        <location filename="../processing/parameter_help.py" line="172"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="172"/>
+        <location filename="../processing/parameter_help.py" line="173"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="173"/>
+        <location filename="../processing/parameter_help.py" line="174"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="176"/>
+        <location filename="../processing/parameter_help.py" line="177"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="180"/>
+        <location filename="../processing/parameter_help.py" line="181"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="181"/>
+        <location filename="../processing/parameter_help.py" line="182"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="186"/>
+        <location filename="../processing/parameter_help.py" line="187"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="187"/>
+        <location filename="../processing/parameter_help.py" line="188"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="192"/>
+        <location filename="../processing/parameter_help.py" line="193"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="197"/>
+        <location filename="../processing/parameter_help.py" line="198"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="201"/>
+        <location filename="../processing/parameter_help.py" line="202"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="202"/>
+        <location filename="../processing/parameter_help.py" line="203"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="203"/>
+        <location filename="../processing/parameter_help.py" line="204"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="206"/>
+        <location filename="../processing/parameter_help.py" line="207"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="209"/>
+        <location filename="../processing/parameter_help.py" line="210"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="212"/>
+        <location filename="../processing/parameter_help.py" line="213"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="215"/>
+        <location filename="../processing/parameter_help.py" line="216"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="216"/>
+        <location filename="../processing/parameter_help.py" line="217"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="217"/>
+        <location filename="../processing/parameter_help.py" line="218"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="220"/>
+        <location filename="../processing/parameter_help.py" line="221"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="221"/>
+        <location filename="../processing/parameter_help.py" line="222"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="222"/>
+        <location filename="../processing/parameter_help.py" line="223"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="223"/>
+        <location filename="../processing/parameter_help.py" line="224"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="227"/>
+        <location filename="../processing/parameter_help.py" line="228"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="232"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="232"/>
+        <location filename="../processing/parameter_help.py" line="233"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="235"/>
+        <location filename="../processing/parameter_help.py" line="236"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="236"/>
+        <location filename="../processing/parameter_help.py" line="237"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="240"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="242"/>
+        <location filename="../processing/parameter_help.py" line="243"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="245"/>
+        <location filename="../processing/parameter_help.py" line="246"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="246"/>
+        <location filename="../processing/parameter_help.py" line="247"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="247"/>
+        <location filename="../processing/parameter_help.py" line="248"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="248"/>
+        <location filename="../processing/parameter_help.py" line="249"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="252"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="253"/>
+        <location filename="../processing/parameter_help.py" line="254"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="254"/>
+        <location filename="../processing/parameter_help.py" line="255"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="255"/>
+        <location filename="../processing/parameter_help.py" line="256"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="256"/>
+        <location filename="../processing/parameter_help.py" line="257"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="257"/>
+        <location filename="../processing/parameter_help.py" line="258"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="258"/>
+        <location filename="../processing/parameter_help.py" line="259"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="259"/>
+        <location filename="../processing/parameter_help.py" line="260"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="260"/>
+        <location filename="../processing/parameter_help.py" line="261"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="261"/>
+        <location filename="../processing/parameter_help.py" line="262"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="262"/>
+        <location filename="../processing/parameter_help.py" line="263"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="265"/>
+        <location filename="../processing/parameter_help.py" line="266"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="268"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="269"/>
+        <location filename="../processing/parameter_help.py" line="270"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="271"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="271"/>
+        <location filename="../processing/parameter_help.py" line="272"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="324"/>
+        <location filename="../processing/parameter_help.py" line="325"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="274"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="278"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="282"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="285"/>
+        <location filename="../processing/parameter_help.py" line="286"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="291"/>
+        <location filename="../processing/parameter_help.py" line="292"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="294"/>
+        <location filename="../processing/parameter_help.py" line="295"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="297"/>
+        <location filename="../processing/parameter_help.py" line="298"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="300"/>
+        <location filename="../processing/parameter_help.py" line="301"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="304"/>
+        <location filename="../processing/parameter_help.py" line="305"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="308"/>
+        <location filename="../processing/parameter_help.py" line="309"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="311"/>
+        <location filename="../processing/parameter_help.py" line="312"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="312"/>
+        <location filename="../processing/parameter_help.py" line="313"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="316"/>
+        <location filename="../processing/parameter_help.py" line="317"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="319"/>
+        <location filename="../processing/parameter_help.py" line="320"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="320"/>
+        <location filename="../processing/parameter_help.py" line="321"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="321"/>
+        <location filename="../processing/parameter_help.py" line="322"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="325"/>
+        <location filename="../processing/parameter_help.py" line="326"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="329"/>
+        <location filename="../processing/parameter_help.py" line="330"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="330"/>
+        <location filename="../processing/parameter_help.py" line="331"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="333"/>
+        <location filename="../processing/parameter_help.py" line="334"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="336"/>
+        <location filename="../processing/parameter_help.py" line="337"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="339"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="341"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="341"/>
+        <location filename="../processing/parameter_help.py" line="342"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="342"/>
+        <location filename="../processing/parameter_help.py" line="343"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="343"/>
+        <location filename="../processing/parameter_help.py" line="344"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="344"/>
+        <location filename="../processing/parameter_help.py" line="345"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="347"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="348"/>
+        <location filename="../processing/parameter_help.py" line="349"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="349"/>
+        <location filename="../processing/parameter_help.py" line="350"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="350"/>
+        <location filename="../processing/parameter_help.py" line="351"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="351"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="353"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="353"/>
+        <location filename="../processing/parameter_help.py" line="354"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="354"/>
+        <location filename="../processing/parameter_help.py" line="355"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="355"/>
+        <location filename="../processing/parameter_help.py" line="356"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="356"/>
+        <location filename="../processing/parameter_help.py" line="357"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="357"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="358"/>
+        <location filename="../processing/parameter_help.py" line="359"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="359"/>
+        <location filename="../processing/parameter_help.py" line="360"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="361"/>
+        <location filename="../processing/parameter_help.py" line="362"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="364"/>
+        <location filename="../processing/parameter_help.py" line="365"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="365"/>
+        <location filename="../processing/parameter_help.py" line="366"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="367"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="368"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="368"/>
+        <location filename="../processing/parameter_help.py" line="369"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="370"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="370"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="373"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="373"/>
+        <location filename="../processing/parameter_help.py" line="374"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="374"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="376"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="376"/>
+        <location filename="../processing/parameter_help.py" line="377"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="379"/>
+        <location filename="../processing/parameter_help.py" line="380"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="381"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="381"/>
+        <location filename="../processing/parameter_help.py" line="382"/>
         <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
         <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="409"/>
+        <location filename="../processing/parameter_help.py" line="410"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="411"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="411"/>
+        <location filename="../processing/parameter_help.py" line="412"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="412"/>
+        <location filename="../processing/parameter_help.py" line="413"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="413"/>
+        <location filename="../processing/parameter_help.py" line="414"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="418"/>
+        <location filename="../processing/parameter_help.py" line="419"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="419"/>
+        <location filename="../processing/parameter_help.py" line="420"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="422"/>
+        <location filename="../processing/parameter_help.py" line="423"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="281"/>
+        <location filename="../processing/parameters.py" line="283"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -6811,77 +6718,77 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="129"/>
+        <location filename="../processing/rating.py" line="145"/>
         <source>An answer as it came back: {text}</source>
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="181"/>
+        <location filename="../processing/rating.py" line="197"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="184"/>
+        <location filename="../processing/rating.py" line="200"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="189"/>
+        <location filename="../processing/rating.py" line="205"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="193"/>
+        <location filename="../processing/rating.py" line="209"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="198"/>
+        <location filename="../processing/rating.py" line="214"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="202"/>
+        <location filename="../processing/rating.py" line="218"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="131"/>
+        <location filename="../processing/algorithms/compare_models.py" line="133"/>
         <source>Markdown file of the tables</source>
         <translation>Fichier Markdown des tables</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="266"/>
+        <location filename="../processing/algorithms/ablation.py" line="267"/>
         <source>Ablation: rho per prompt variant</source>
         <translation>Ablation : rho par variante du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="292"/>
+        <location filename="../processing/algorithms/ablation.py" line="293"/>
         <source>Spearman&apos;s rho per prompt variant (greedy ratings, the paper&apos;s Table 1)</source>
         <translation>Rho de Spearman par variante du prompt (notes gloutonnes, tableau 1 de l'article)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="294"/>
+        <location filename="../processing/algorithms/ablation.py" line="295"/>
         <source>Spearman&apos;s rho per prompt variant (expected values, the paper&apos;s Table 2)</source>
         <translation>Rho de Spearman par variante du prompt (espérances, tableau 2 de l'article)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="296"/>
+        <location filename="../processing/algorithms/ablation.py" line="297"/>
         <source>Change of rho from the whole prompt (greedy ratings)</source>
         <translation>Écart de rho au prompt entier (notes gloutonnes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/ablation.py" line="298"/>
+        <location filename="../processing/algorithms/ablation.py" line="299"/>
         <source>Change of rho from the whole prompt (expected values)</source>
         <translation>Écart de rho au prompt entier (espérances)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="286"/>
+        <location filename="../processing/algorithms/compare_models.py" line="288"/>
         <source>Comparison metrics</source>
         <translation>Métriques de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="288"/>
+        <location filename="../processing/algorithms/compare_models.py" line="290"/>
         <source>Comparison: {metric}</source>
         <translation>Comparaison : {metric}</translation>
     </message>
@@ -7011,11 +6918,6 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="61"/>
-        <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field.</source>
-        <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage.</translation>
-    </message>
-    <message>
         <location filename="../processing/definitions.py" line="231"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
@@ -7051,114 +6953,334 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="250"/>
+        <location filename="../processing/endpoints.py" line="281"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="257"/>
+        <location filename="../processing/endpoints.py" line="288"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="266"/>
+        <location filename="../processing/endpoints.py" line="297"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="714"/>
+        <location filename="../processing/parameters.py" line="739"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="720"/>
+        <location filename="../processing/parameters.py" line="745"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="726"/>
+        <location filename="../processing/parameters.py" line="751"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="195"/>
+        <location filename="../ui/herb_tab.py" line="197"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="786"/>
+        <location filename="../processing/parameters.py" line="811"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="788"/>
+        <location filename="../processing/parameters.py" line="813"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="791"/>
+        <location filename="../processing/parameters.py" line="816"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="797"/>
+        <location filename="../processing/parameters.py" line="822"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="804"/>
+        <location filename="../processing/parameters.py" line="829"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="64"/>
-        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, the requests still needed and the time, and writes nothing.</source>
-        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, et n’écrit rien.</translation>
-    </message>
-    <message>
-        <location filename="../ui/herb_tab.py" line="143"/>
+        <location filename="../ui/herb_tab.py" line="145"/>
         <source>HERB&apos;s default model is SmolLM2 135M: it scores HERB&apos;s sentences about 2.7 times as fast as Gemma 3 270M, the survey&apos;s default, so a HERB run takes a third of the time. Choose Gemma to use one model for both papers.</source>
         <translation>Le modèle par défaut de HERB est SmolLM2 135M : il évalue les phrases de HERB environ 2,7 fois plus vite que Gemma 3 270M, le modèle par défaut de l’enquête, si bien qu’une exécution de HERB prend trois fois moins de temps. Choisissez Gemma pour utiliser un seul modèle pour les deux articles.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="386"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="390"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The bundled model the embedded scorer runs (SmolLM2 135M by default: Gemma 3 270M is about three times slower per sentence).</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré (SmolLM2 135M par défaut : Gemma 3 270M est environ trois fois plus lent par phrase).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="394"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="401"/>
+        <location filename="../processing/parameter_help.py" line="402"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="405"/>
+        <location filename="../processing/parameter_help.py" line="406"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="414"/>
+        <location filename="../processing/parameter_help.py" line="415"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="387"/>
-        <source>{scope}: {n} sentences, {c} already cached, scored by the local model on this computer; {t}.</source>
-        <translation>{scope} : {n} phrases, {c} déjà en cache, notées par le modèle local sur cet ordinateur ; {t}.</translation>
+        <location filename="../processing/endpoints.py" line="180"/>
+        <source>the model served at {url}</source>
+        <translation>le modèle servi à {url}</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="362"/>
+        <source>time unknown until the first sentences are timed on this machine</source>
+        <translation>durée inconnue tant que les premières phrases ne sont pas chronométrées sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="364"/>
+        <source>nothing left to score</source>
+        <translation>plus rien à évaluer</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="366"/>
+        <source>about {span} (rate measured now on this machine, on {k} sentences)</source>
+        <translation>environ {span} (débit mesuré à l’instant sur cette machine, sur {k} phrases)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="376"/>
+        <source>{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="61"/>
+        <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field (Countries.infant_survival for the default anchor).</source>
+        <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage (Pays.infant_survival pour l'ancrage par défaut).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="98"/>
+        <source>Polygons holding the anchoring variable of the bias score (higher = better off); empty, with no raster: the bundled countries&apos; infant survival, as in the dock.</source>
+        <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="550"/>
+        <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
+        <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="594"/>
+        <source>The bundled countries layer is missing: {p}</source>
+        <translation>La couche des pays fournie est absente : {p}</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="109"/>
+        <source>{s} s</source>
+        <translation>{s} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="118"/>
+        <source>{a}–{b} s</source>
+        <translation>{a}–{b} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="122"/>
+        <source>{a} – {b} min</source>
+        <translation>{a} – {b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="124"/>
+        <source>{b} min</source>
+        <translation>{b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="124"/>
+        <source>{a}–{b} min</source>
+        <translation>{a}–{b} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="127"/>
+        <source>{a} min – {b:.1f} h</source>
+        <translation>{a} min – {b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="129"/>
+        <source>{b:.1f} h</source>
+        <translation>{b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="130"/>
+        <source>{a:.1f}–{b:.1f} h</source>
+        <translation>{a:.1f}–{b:.1f} h</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="137"/>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} h {m:02d} min</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="139"/>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} min {s:02d} s</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="147"/>
+        <source>time unknown until the first requests are timed on this machine</source>
+        <translation>durée inconnue tant que les premières requêtes ne sont pas chronométrées sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="149"/>
+        <source>nothing left to do</source>
+        <translation>plus rien à faire</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="152"/>
+        <source>about {span} (rate of {n} earlier run(s) on this machine; the load of the machine changes it)</source>
+        <translation>environ {span} (débit de {n} exécution(s) précédente(s) sur cette machine ; la charge de la machine le modifie)</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="154"/>
+        <source>about {span} (rate measured now on this machine)</source>
+        <translation>environ {span} (débit mesuré à l’instant sur cette machine)</translation>
+    </message>
+    <message>
+        <location filename="../processing/progress.py" line="162"/>
+        <source>Measured on this machine: {r:.2f} {unit}/s over {t}.</source>
+        <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="55"/>
+        <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
+        <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="72"/>
+        <source>{code}: {text}</source>
+        <translation>{code} : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="78"/>
+        <source>Prompt languages, one after the other: {codes}.</source>
+        <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="109"/>
+        <source>requests</source>
+        <translation>requêtes</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/ablation.py" line="143"/>
+        <source>Appendix A.3 of Manvi et al. (2024): the model rates the same points and topics with the whole prompt and with each ablation (without coordinates, without nearby places, without the address, with only the last two parts of the address), and Spearman&apos;s rho is computed per variant against the ground truth for the truth topics and against the anchor (by default the bundled countries&apos; infant survival, as in the dock) for the others: Table 1 with the greedy ratings, Table 2 with the expected values (w/ logprobs), each with its change from the whole prompt. Answers come from the survey cache where they were asked before (the whole prompt of an earlier survey on the same points is not asked again). Writes the rated layers of every variant, the table &apos;ablation&apos; and the pivots into one GeoPackage.</source>
+        <translation>Annexe A.3 de Manvi et al. (2024) : le modèle note les mêmes points et thèmes avec le prompt complet et avec chaque ablation (sans coordonnées, sans lieux proches, sans adresse, avec seulement les deux dernières parties de l'adresse), et le rho de Spearman est calculé pour chaque variante contre la vérité terrain pour les thèmes qui en ont une et contre l'ancrage (par défaut la survie infantile des pays fournis, comme dans le dock) pour les autres : tableau 1 avec les notes gloutonnes, tableau 2 avec les espérances (avec logprobs), chacun avec son écart au prompt complet. Les réponses viennent du cache d'enquête quand elles ont déjà été demandées (le prompt complet d'une enquête antérieure sur les mêmes points n'est pas redemandé). Écrit les couches notées de chaque variante, la table « ablation » et les tableaux croisés dans un GeoPackage.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/bias_metrics.py" line="30"/>
+        <source>Computes, for every model and topic in the rated points layers: the number of points and answered points, the answer rate a, the mean absolute deviation (MAD) and Gini coefficient of the scores, Spearman's rho with the ground truth (field 'truth') with its p-value and a bootstrap 95% interval, Spearman's rho with an anchoring distribution taken from a polygon layer field or a raster (without one: the bundled countries' infant survival, as in the dock), and the bias score B = rho(anchor) · MAD · a² of Manvi et al. (2024). With ground truth, the global Moran's I of the rank errors (each point's 8 nearest points, great-circle, with a permutation p-value) says whether the errors cluster in space. Degenerate cases (no answers, constant ratings) give empty values with a reason. Layers asked in a prompt language (field language) get a row per language with its home bias: the mean rank error of the points in the countries where the language is spoken minus elsewhere (GeoNames' country languages: listed first, and listed at all), with a 95% bootstrap interval over countries; without signal (rho with the truth's interval spans 0) the reason says that no home-bias claim holds.</source>
+        <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
+        <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="70"/>
+        <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. The log names the model before anything is scored. 'Only estimate' prints the number of sentences, the requests still needed and the time as a range from the rate measured on this machine, and writes nothing: with a model on this machine (embedded, masked LM, a local server) it first scores for a few seconds to time it (those scores stay in the cache and count for the run); otherwise the rate of earlier runs, if any.</source>
+        <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : SmolLM2 135M ou Gemma 3 270M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="283"/>
+        <source>Model: {m} ({scorer}).</source>
+        <translation>Modèle : {m} ({scorer}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="303"/>
+        <source>Timing the model on this machine…</source>
+        <translation>Chronométrage du modèle sur cette machine…</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="320"/>
+        <source>{d}/{t} sentences, {r:.1f}/s</source>
+        <translation>{d}/{t} phrases, {r:.1f}/s</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <source>sentences</source>
+        <translation>phrases</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/survey.py" line="41"/>
+        <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
+        <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="78"/>
+        <source>• {model} at {host}: {n} requests, {time}</source>
+        <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
+    </message>
+    <message>
+        <location filename="../ui/dock.py" line="84"/>
+        <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
+{models}
+About {tok} prompt tokens.
+{cost}
+
+Start the survey?</source>
+        <translation>{n} requêtes seront envoyées ({cached} réponses sur {total} proviennent du cache) :
+{models}
+Environ {tok} jetons de prompt.
+{cost}
+
+Lancer l'enquête ?</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="300"/>
+        <source>Model: {m}, on this machine</source>
+        <translation>Modèle : {m}, sur cette machine</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="222"/>
+        <source>{text} · timing this machine…</source>
+        <translation>{text} · chronométrage de cette machine…</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="226"/>
+        <source>{text} · {span} left in this step</source>
+        <translation>{text} · {span} restant(es) pour cette étape</translation>
+    </message>
+    <message>
+        <location filename="../ui/run_panel.py" line="228"/>
+        <source>{text} · {span} left</source>
+        <translation>{text} · {span} restant(es)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="372"/>
+        <source>{scope}: {n} sentences, {c} already cached, scored by {model} on this computer; {t}.</source>
+        <translation>{scope} : {n} phrases, {c} déjà en cache, notées par {model} sur cet ordinateur ; {t}.</translation>
     </message>
 </context>
 <context>

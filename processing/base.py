@@ -101,6 +101,13 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
         problem = check_given_values(self, parameters, context)
         return (False, problem) if problem else (True, "")
 
+    def postProcessAlgorithm(self, context, feedback):
+        # One progress stream that ends at 100 (qgis_process prints it: "0...10...100 - done")
+        # whatever the steps reached.
+        if feedback is not None:
+            feedback.setProgress(100.0)
+        return {}
+
     def prepareAlgorithm(self, parameters, context, feedback):
         # Also here: alg.run() and some callers skip checkParameterValues.
         problem = shapely_problem() if self.USES_GEOS else None

@@ -14,6 +14,7 @@ from ..i18n_util import message_text, tr
 from ..paths import BENCHMARK_SAMPLE_V1, RESOURCES
 from .features import as_float, read_columns
 from .metrics_table import groups
+from .progress import step_text
 
 SAMPLES = {"v1": BENCHMARK_SAMPLE_V1}
 SHIPPED_CARDS = os.path.join(RESOURCES, "benchmark", "cards")
@@ -151,7 +152,7 @@ def topic_entries(by_topic, sample, n_boot, seed, feedback):
     """The card's entries, one per topic: {topic: placed ratings} on the rated points only."""
     entries = []
     for k, (topic, placed) in enumerate(by_topic.items()):
-        feedback.setProgressText(tr("Card: metrics and GeoBS scores of {topic}…").format(
+        step_text(feedback, tr("Card: metrics and GeoBS scores of {topic}…").format(
             topic=topic))  # fmt: skip
         rated = placed["rated"]
         truth, units = sample_truth(sample, topic)

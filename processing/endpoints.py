@@ -157,6 +157,37 @@ def check_reachable(endpoint, timeout=5.0):
 HERB_EMBEDDED_MODEL = HERB_MODELS.default
 
 
+def model_label(name):
+    """A model as people know it: a bundled embedded model's label ("Gemma 3 270M (base,
+    Q4_K_M)"), any other model's own name."""
+    from ..core.models import find_model
+
+    known = find_model(name) if name else None
+    return known.label if known is not None else (name or "?")
+
+
+def herb_model_label(kind, model="", url="", embedded=None, model_file=""):
+    """The model HERB scores with, named before the run: the embedded one's label (`embedded`: a
+    definitions.HERB_MODELS key, else the default; `model_file`: a GGUF file instead), the model
+    name or folder given, or the server's."""
+    if kind == "embedded":
+        if model_file:
+            return os.path.basename(model_file)
+        return model_label(embedded or HERB_EMBEDDED_MODEL)
+    if model:
+        return model_label(model)
+    if url:
+        return tr("the model served at {url}").format(url=url)
+    return "?"
+
+
+def local_scorer(kind, host):
+    """Whether a HERB scorer runs on this machine (the embedded model, a masked LM, a server on
+    127.0.0.1 or localhost): timing it before the user agrees sends nothing away."""
+    h = (host or "").lower()
+    return kind in ("embedded", "transformers") or h.startswith(("127.", "localhost", "[::1]"))
+
+
 class _OwnServerScorer:
     """A forced-decoding scorer on a llama.cpp server started for it alone (a GGUF file the
     shared embedded server does not serve); closing it stops the server."""

@@ -10,6 +10,7 @@ from ..core.metrics import rank_error
 from ..i18n_util import message_text, tr
 from .features import as_float, numeric_field, read_columns
 from .metrics_table import groups
+from .progress import step_text
 
 SCORE_FIELDS = {
     "model": ogr.OFTString,
@@ -158,10 +159,12 @@ def layer_scores(layer, context, feedback, geobs_input, settings, truth_field="t
         group = {k: ([v[i] for i in idx] if isinstance(v, list) else np.asarray(v)[idx])
                  for k, v in columns.items()}  # fmt: skip
         codes, edges_text, reason = error_codes(group, error, truth_field, field_name, edges)
-        feedback.setProgressText(
+        step_text(
+            feedback,
             tr("GeoBS scores of {model} · {topic} ({n} points)…").format(
-                model=model, topic=topic, n=len(idx))
-        )  # fmt: skip
+                model=model, topic=topic, n=len(idx)
+            ),
+        )
         result = None
         if np.isfinite(codes).any():
             lon, lat = group["lon"], group["lat"]

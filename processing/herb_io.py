@@ -22,27 +22,8 @@ from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..paths import COUNTRIES
 from .crs import WGS84
 from .gpkg import open_gpkg, safe_name, write_points_layer, write_table
+from .progress import estimate_text, span_text
 from .styles import delete_saved_styles, quantile_breaks, ramp
-
-# The embedded SmolLM2's scorer (prefix sharing, 2 slots) on 2 idle cores: 14.5 sentences/s in
-# bench_herb.py and 14.6 in make demo-herb (docs/core-api.md); a loaded machine is far slower.
-EMBEDDED_RATE = 14.0
-# Sentences/s of the embedded scorers by (method, model), until core has a measured-rate
-# estimator (issue 21's, not merged yet). Whole sentences: Gemma 3 270M used 0.045 CPU s per
-# sentence in make demo-herb (one llama.cpp thread, 2,688 sentences), so ~20/s on an idle
-# core; SmolLM2 scored 2.7 times as fast side by side in the same run. Forced decoding with
-# Gemma has no measured rate here (None: the estimate says the time is unknown).
-EMBEDDED_RATES = {
-    ("forced", "smollm2-135m"): EMBEDDED_RATE,
-    ("whole", "smollm2-135m"): 50.0,
-    ("whole", "gemma3-270m"): 20.0,
-}
-
-
-def embedded_rate(method, model, model_file=""):
-    """Sentences/s to estimate an embedded run with (None: unknown, e.g. a GGUF file)."""
-    return None if model_file else EMBEDDED_RATES.get((method, model))
-
 
 LEGEND_C = QT_TRANSLATE_NOOP(
     "@default", "regional bias C (higher = more inconsistent judgements of its sub-regions)"
@@ -373,22 +354,26 @@ def format_c_table(result, limit=60):
     return "\n".join(lines)
 
 
-def format_estimate(est, host, scope_text):
-    """The line shown before a run: sentences, requests after the cache, host, time."""
-    if est.seconds is None:
-        when = tr("time unknown (no measured rate for this scorer)")
-    elif est.seconds < 90:
-        when = tr("about {s:.0f} s").format(s=est.seconds)
-    elif est.seconds < 5400:
-        when = tr("about {m:.0f} min").format(m=est.seconds / 60)
+def format_estimate(est, host, scope_text, model="", timed=0, runs=0):
+    """The line shown before a run: sentences, requests after the cache, model and host, and
+    the time as a range from the rate measured on this machine (`timed` sentences scored just
+    now to measure it; else `runs` earlier runs; else unknown)."""
+    if est.left is None:
+        when = tr("time unknown until the first sentences are timed on this machine")
+    elif est.left.seconds <= 0:
+        when = tr("nothing left to score")
+    elif timed:
+        when = tr("about {span} (rate measured now on this machine, on {k} sentences)").format(
+            span=span_text(est.left.low, est.left.high), k=timed
+        )
     else:
-        when = tr("about {h:.1f} h").format(h=est.seconds / 3600)
+        when = estimate_text(est.left, runs)
     if host == "local":  # scored in the model's own child process: no requests, no host
         return tr(
-            "{scope}: {n} sentences, {c} already cached, scored by the local model on this "
-            "computer; {t}."
-        ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, t=when)
+            "{scope}: {n} sentences, {c} already cached, scored by {model} on this computer; {t}."
+        ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, model=model or "?",
+                 t=when)  # fmt: skip
     return tr(
-        "{scope}: {n} sentences, {c} already cached, {r} requests to {host}; {t}."
-    ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests, host=host,
-             t=when)  # fmt: skip
+        "{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}."
+    ).format(scope=scope_text, n=est.n_sentences, c=est.n_cached, r=est.n_requests,
+             model=model or "?", host=host, t=when)  # fmt: skip

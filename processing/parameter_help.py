@@ -59,7 +59,8 @@ def _shared():
             "the truth layer's name and field."
         ),
         "ANCHOR_NAME": tr(
-            "How the outputs name the anchoring variable; empty: the anchor layer's name and field."
+            "How the outputs name the anchoring variable; empty: the anchor layer's name and "
+            "field (Countries.infant_survival for the default anchor)."
         ),
         "CACHE": tr(
             "The SQLite file answers are cached in (empty: the survey cache in the QGIS "
@@ -95,7 +96,8 @@ def _shared():
             "The topics the ground truth measures, separated by ; (empty: the first topic)."
         ),
         "ANCHOR": tr(
-            "Polygons holding the anchoring variable of the bias score (higher = better off)."
+            "Polygons holding the anchoring variable of the bias score (higher = better off); "
+            "empty, with no raster: the bundled countries' infant survival, as in the dock."
         ),
         "ANCHOR_FIELD": tr("The anchoring field, higher = better off (e.g. infant survival)."),
         "ANCHOR_RASTER": tr(

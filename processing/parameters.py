@@ -29,11 +29,13 @@ from qgis.core import (
     QgsProcessingParameterRasterLayer,
     QgsProcessingParameterString,
     QgsProperty,
+    QgsVectorLayer,
     QgsWkbTypes,
 )
 
 from ..core.prompts import PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from ..paths import COUNTRIES
 from .crs import WGS84
 from .definitions import (
     BOOTSTRAPS,
@@ -506,6 +508,12 @@ def read_name(alg, parameters, context, key):
 # ------------------------------------------------------------------ anchor
 
 
+# The anchor when none is given, in Processing and in the dock alike: infant survival of the
+# bundled countries (1 - infant mortality; higher = better off), as Manvi et al. (2024) anchor.
+DEFAULT_ANCHOR = COUNTRIES
+DEFAULT_ANCHOR_FIELD = "infant_survival"
+
+
 @dataclass
 class AnchorSource:
     """The anchoring distribution (higher = better off): a polygon field or a raster window."""
@@ -540,7 +548,9 @@ class AnchorParameters:
     @classmethod
     def add(cls, alg):
         add_layer_and_field(
-            alg, cls.ANCHOR, tr("Anchoring polygons"), POLYGONS,
+            alg, cls.ANCHOR,
+            tr("Anchoring polygons (empty, with no raster: the bundled countries' infant "
+               "survival)"), POLYGONS,
             cls.ANCHOR_FIELD, tr("Anchoring field (higher = better off, e.g. infant survival)"),
         )  # fmt: skip
         alg.addParameter(
@@ -576,6 +586,16 @@ class AnchorParameters:
             alg, cls.ANCHOR_NAME, tr("Anchor as the outputs name it (empty: layer.field)")
         )
 
+    @staticmethod
+    def default_polygons():
+        """The bundled countries layer, the default anchor's polygons."""
+        layer = QgsVectorLayer(DEFAULT_ANCHOR, "countries", "ogr")
+        if not layer.isValid():
+            raise QgsProcessingException(
+                tr("The bundled countries layer is missing: {p}").format(p=DEFAULT_ANCHOR)
+            )
+        return layer
+
     @classmethod
     def two_anchors_message(cls, parameters):
         """The error for an anchor given both as polygons and as a raster, else ""."""
@@ -603,7 +623,12 @@ class AnchorParameters:
         raster = alg.parameterAsRasterLayer(parameters, cls.ANCHOR_RASTER, context)
         band = alg.parameterAsInt(parameters, cls.ANCHOR_BAND, context) or 1
         label = read_name(alg, parameters, context, cls.ANCHOR_NAME)
-        if not label and polygons is not None:
+        if polygons is None and raster is None:
+            # No anchor given: the dock's default, so ρ anchor and B are never silently empty;
+            # named as the dock names it (`Countries.infant_survival`).
+            polygons, name = cls.default_polygons(), DEFAULT_ANCHOR_FIELD
+            label = label or layer_field(layer_label(polygons), name)
+        elif not label and polygons is not None:
             label = layer_field(source_label(alg, parameters, cls.ANCHOR, context), name)
         elif not label and raster is not None:
             label = tr("{raster}, band {band}").format(raster=layer_label(raster), band=band)

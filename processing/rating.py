@@ -8,28 +8,32 @@ from qgis.core import QgsProcessingContext, QgsProcessingException
 from ..core.metrics import fractional_rank
 from ..core.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import message_text, tr
-from .endpoints import check_reachable, default_cache_path, stopped_sentence
+from .endpoints import check_reachable, default_cache_path, model_label, stopped_sentence
 from .facts import StudyArea, layer_label
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
 from .languages import tagged
 from .metadata import credit_geonames
+from .progress import RunProgress, estimate_text, remembered_left, survey_key
 from .runs import newest_run
 from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
-         languages=("en",)):  # fmt: skip
+         languages=("en",), after=None):  # fmt: skip
     """Run the survey in each prompt language; returns ({(topic, language): rated columns},
     {language: RunStats}). Raises on fatal errors.
 
     Rated columns carry a `language` field unless the only language is English (whose outputs
-    stay as they were before languages came).
+    stay as they were before languages came). The log names the model and the time it should
+    take before the requests start, and the rate measured after; `after` (a list): that last
+    line goes there instead, for a caller whose progress bar goes on (qgis_process would print
+    it in the middle of the bar).
     """
     from ..core.cache import CacheError, SurveyCache
     from ..core.gazetteer import Gazetteer
     from ..core.llm import EndpointError, EndpointStoppedError
-    from ..core.multilingual import estimate_languages, specs_by_language
+    from ..core.multilingual import estimate_languages, specs_by_language, whole_run
     from ..core.survey import RunStats, SurveySpec, run_survey
 
     greedy_only(endpoint, score_kind, feedback)
@@ -44,37 +48,48 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     except CacheError as err:
         raise QgsProcessingException(message_text(err)) from err
     gazetteer = Gazetteer.load()
+    # What will be asked of which model, and for how long, before the run starts.
+    est = estimate_languages(spec, languages, gazetteer, cache)
+    key = survey_key(endpoint)
+    left, runs = remembered_left(key, est.n_requests)
+    feedback.pushInfo(
+        tr("Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} "
+           "answers from the cache; {time}.").format(
+            n=len(lon), k=len(topics), model=model_label(endpoint.model), host=endpoint.host(),
+            r=est.n_requests, c=est.n_cached, t=est.n_total, time=estimate_text(left, runs),
+        )
+    )  # fmt: skip
     # Answers imported from a batch service need no endpoint: check it only if there is work.
-    if estimate_languages(spec, languages, gazetteer, cache).n_requests:
+    if est.n_requests:
         check_reachable(endpoint)
+
+    asking = [languages[0]]  # the language in flight, named in the running text
+
+    def text(p):
+        line = tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
+            d=p.done, t=p.total, r=p.rate, a=p.answer_rate
+        )
+        return tr("{code}: {text}").format(code=asking[0], text=line) if len(specs) > 1 else line
 
     per = len(lon) * len(topics)
     total = per * len(specs)
-
-    def progress(p, offset=0):
-        done = offset + p.done
-        feedback.setProgress(100.0 * done / max(total, 1))
-        feedback.setProgressText(
-            tr("{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}").format(
-                d=done, t=total, r=p.rate, a=p.answer_rate
-            )
-        )
-
+    progress = RunProgress(feedback, text, key=key)  # one bar and time left over all languages
+    if len(specs) > 1:  # said once before the bar starts (qgis_process prints it in the stream)
+        feedback.pushInfo(tr("Prompt languages, one after the other: {codes}.").format(
+            codes=", ".join(languages)))  # fmt: skip
     stats = {}
     answers = {}
     for k, (code, one) in enumerate(zip(languages, specs)):
         if feedback.isCanceled():
             break
-        if len(specs) > 1:
-            feedback.pushInfo(tr("Prompt language {i}/{n}: {code}").format(
-                i=k + 1, n=len(specs), code=code))  # fmt: skip
+        asking[0] = code
         stats[code] = RunStats()
         try:
             answers[code] = run_survey(
                 one,
                 gazetteer,
                 cache,
-                progress=lambda p, offset=k * per: progress(p, offset),
+                progress=whole_run(progress, k * per, total),
                 is_cancelled=feedback.isCanceled,
                 stats=stats[code],
             )
@@ -91,6 +106,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         except EndpointError as err:
             msg = tr("The endpoint refused the survey: {err}").format(err=message_text(err))
             raise QgsProcessingException(msg) from err
+    progress.finish(tr("requests"), after)
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
     rated = {}

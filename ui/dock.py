@@ -58,6 +58,42 @@ def step_labels():
     }
 
 
+def confirmation_text(plan):
+    """What the survey will ask of which model, how long it should take (from the rate each
+    model had on this machine before), its cost, and the question."""
+    from ..processing.endpoints import model_label
+    from ..processing.progress import estimate_text, remembered_left, survey_key
+
+    est = plan.estimate
+    cost = (
+        tr("Estimated cost: {c:.4f} (at the prices set in the options).").format(c=est.cost)
+        if est.cost is not None
+        else tr("No price is set for these endpoints.")
+    )
+    lines = []
+    for ep, part in plan.parts:
+        if not part.n_requests:
+            continue
+        left, runs = remembered_left(survey_key(ep), part.n_requests)
+        lines.append(
+            tr("• {model} at {host}: {n} requests, {time}").format(
+                model=model_label(ep.model), host=ep.host(), n=part.n_requests,
+                time=estimate_text(left, runs),
+            )
+        )  # fmt: skip
+    return tr(
+        "{n} requests will be sent ({cached} of {total} answers come from the cache):\n"
+        "{models}\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"
+    ).format(
+        n=est.n_requests,
+        cached=est.n_cached,
+        total=est.n_total or est.n_requests + est.n_cached,
+        models="\n".join(lines) or ", ".join(est.hosts),
+        tok=est.prompt_tokens,
+        cost=cost,
+    )
+
+
 def prepare_labels(n):
     """What the progress line says while a survey is prepared (points sampled, requests
     counted) before its confirmation."""
@@ -304,7 +340,7 @@ class GeoBiasDock(QDockWidget):
                 details=e,
             )
             return
-        plan.estimate = prepared["ESTIMATE"]
+        plan.estimate, plan.parts = prepared["ESTIMATE"], prepared.get("PARTS", [])
         self.panel.set_text("")
         if plan.note:
             self.push(plan.note, Qgis.MessageLevel.Info)
@@ -340,23 +376,7 @@ class GeoBiasDock(QDockWidget):
         return True
 
     def confirm(self, plan):
-        est = plan.estimate
-        cost = (
-            tr("Estimated cost: {c:.4f} (at the prices set in the options).").format(c=est.cost)
-            if est.cost is not None
-            else tr("No price is set for these endpoints.")
-        )
-        text = tr(
-            "{n} requests will be sent to {hosts} ({cached} of {total} answers come from the "
-            "cache).\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"
-        ).format(
-            n=est.n_requests,
-            hosts=", ".join(est.hosts) or tr("no host"),
-            cached=est.n_cached,
-            total=est.n_total or est.n_requests + est.n_cached,
-            tok=est.prompt_tokens,
-            cost=cost,
-        )
+        text = confirmation_text(plan)
         answer = QMessageBox.question(
             self,
             tr("GeoBias survey"),

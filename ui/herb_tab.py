@@ -16,6 +16,7 @@ from qgis.PyQt.QtCore import QRect, QRectF, QSize, Qt
 from qgis.PyQt.QtGui import QColor, QFont, QFontMetrics, QPainter
 from qgis.PyQt.QtWidgets import (
     QHeaderView,
+    QLabel,
     QMessageBox,
     QSizePolicy,
     QTableWidgetItem,
@@ -32,6 +33,7 @@ from ..processing.definitions import (
     HERB_SCORERS,
     REFERENCE_PARTS,
 )
+from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
 from . import runner
@@ -223,6 +225,15 @@ class HerbTab(QWidget, FORM):
         self.authSelect = QgsAuthConfigSelect(self)
         self.authLayout.addWidget(self.authSelect)
         self.descriptorsFile.setFilter(tr("Text files (*.txt *.tsv)"))
+        # The model HERB will score with, named before the run (the embedded one is not the
+        # survey's: "Embedded local model" alone does not say which).
+        self.modelNameLabel = QLabel(self)
+        self.modelNameLabel.setWordWrap(True)
+        self.modelForm.insertRow(1, self.modelNameLabel)
+        self.modelEdit.textChanged.connect(self.show_model)
+        self.urlEdit.textChanged.connect(self.show_model)
+        self.embeddedModelCombo.currentIndexChanged.connect(self.show_model)
+        self.modelFile.fileChanged.connect(self.show_model)
         self.scopeCombo.currentIndexChanged.connect(self.update_visibility)
         self.scorerCombo.currentIndexChanged.connect(self.update_visibility)
         # The dock shows this panel below the tabs while this tab is current.
@@ -277,6 +288,19 @@ class HerbTab(QWidget, FORM):
                   self.embeddedModelCombo, self.modelFileLabel, self.modelFile,
                   self.defaultModelNote):  # fmt: skip
             w.setVisible(kind == "embedded")
+        self.show_model()
+
+    def show_model(self, *args):
+        """Name the model the run will use under the scorer choice."""
+        kind = self.scorerCombo.currentData()
+        name = herb_model_label(kind, self.modelEdit.text().strip(), self.urlEdit.text().strip(),
+                                embedded=self.embeddedModelCombo.currentData(),
+                                model_file=self.modelFile.filePath().strip())  # fmt: skip
+        if kind == "embedded":
+            text = tr("Model: {m}, on this machine")
+        else:
+            text = tr("Model: {m}")
+        self.modelNameLabel.setText(text.format(m=name))
 
     # ------------------------------------------------------------------ run
     def parameters(self):

@@ -1,17 +1,25 @@
 """One run panel for every background job of the dock: Run (or Resume), Cancel, a progress bar
 and a line saying what runs, how far it is and when it should end; why it stopped in one
-sentence, with the traceback only in the GeoBias log."""
+sentence, with the traceback only in the GeoBias log.
+
+The time left is the running step's, as a range: the one the step measures itself (the
+requests and sentences of a survey or HERB, from core/engine.py), else a moving rate of the
+step's own progress (core/rates.py), never the elapsed time stretched over the whole bar.
+"""
 
 import gc
+import math
 import os
 import time
 
 from qgis.core import Qgis, QgsApplication
 from qgis.PyQt import uic
-from qgis.PyQt.QtCore import QCoreApplication, pyqtSignal
+from qgis.PyQt.QtCore import QCoreApplication, QTimer, pyqtSignal
 from qgis.PyQt.QtWidgets import QWidget
 
+from ..core.rates import RateTracker
 from ..i18n_util import tr
+from ..processing.progress import span_text
 from .task import error_sentence, log
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "run_panel.ui"))
@@ -78,6 +86,15 @@ class RunPanel(QWidget, FORM):
         self.explain = None
         self.resumable = True
         self.labels = self.step_labels
+        self.tracker = RateTracker()  # the running step's progress, percent per second
+        self.step_eta = None  # (received at, seconds, low, high) measured by the step itself
+        self.step_percent = 0.0
+        self.several_steps = False
+        self.clock = time.monotonic  # tests replay recorded progress on their own clock
+        # The time left moves while nothing happens (a pause, a long batch): refresh it.
+        self.ticker = QTimer(self)
+        self.ticker.setInterval(1000)
+        self.ticker.timeout.connect(lambda: self._show_progress_text(self.progressBar.value()))
 
     @property
     def busy(self):
@@ -115,8 +132,14 @@ class RunPanel(QWidget, FORM):
         )
         self.started = time.monotonic()
         self.step_text = ""
+        self._new_step()
+        steps = getattr(task, "steps", [])
+        self.several_steps = sum(not callable(alg) for alg, _p in steps) > 1
         task.progressChanged.connect(self._progress)
+        task.feedback.progressChanged.connect(self._step_progress)
         task.feedback.text.connect(self._progress_text)
+        if hasattr(task.feedback, "eta"):
+            task.feedback.eta.connect(self._step_eta)
         task.stepStarted.connect(self._step_started)
         task.feedback.message.connect(lambda m, level: log(m, Qgis.MessageLevel(level)))
         task.taskCompleted.connect(self._completed)
@@ -125,6 +148,7 @@ class RunPanel(QWidget, FORM):
         self.cancelButton.setEnabled(True)
         self.progressBar.setValue(0)
         self.set_text(tr("Starting…"))
+        self.ticker.start()
         freeze_heap()
         QgsApplication.taskManager().addTask(task)
         self.busyChanged.emit(True)
@@ -132,18 +156,27 @@ class RunPanel(QWidget, FORM):
 
     def cancel(self):
         if self.task is not None:
+            self.ticker.stop()  # "Cancelling…" stays until the task ends
             # First: a task that has not started yet ends inside cancel(), saying so.
             self.set_text(tr("Cancelling…"))
             self.task.cancel()
 
     def stop(self):
         """Cancel and forget the running task (the plugin unloads)."""
+        self.ticker.stop()
         if self.task is not None:
             self.task.cancel()
             self.task = None
             thaw_heap()
 
+    def _new_step(self):
+        self.tracker.reset()
+        self.step_eta = None
+        self.step_percent = 0.0
+        self.tracker.observe(self.clock(), 0.0)
+
     def _step_started(self, index, name):
+        self._new_step()
         text = self.labels.get(name)
         if text:
             self._progress_text(text)
@@ -152,20 +185,51 @@ class RunPanel(QWidget, FORM):
         self.progressBar.setValue(int(percent))
         self._show_progress_text(percent)
 
+    def _step_progress(self, percent):
+        """The running step's own progress (0–100): what its moving rate is measured on."""
+        self.step_percent = float(percent)
+        self.tracker.observe(self.clock(), self.step_percent)
+
+    def _step_eta(self, seconds, low, high):
+        """The time left the step measures itself (NaN range: still timing this machine)."""
+        self.step_eta = (self.clock(), seconds, low, high)
+        self._show_progress_text(self.progressBar.value())
+
     def _progress_text(self, text):
         self.step_text = text
         self._show_progress_text(self.progressBar.value())
 
+    def time_left(self):
+        """(low, high) seconds left in the running step, "timing" while it is being measured,
+        None when nothing says."""
+        now = self.clock()
+        if self.step_eta is not None:
+            at, _seconds, low, high = self.step_eta
+            if math.isnan(low) or math.isnan(high):
+                return "timing"
+            waited = now - at
+            return max(low - waited, 0.0), max(high - waited, 0.0)
+        left = self.tracker.time_left(100.0 - self.step_percent, now)
+        if left is None:
+            return None
+        return left.low, left.high
+
     def _show_progress_text(self, percent):
-        """The step's own text (done/total, rate, answer rate) and the run's ETA."""
-        elapsed = time.monotonic() - self.started
-        eta = elapsed * (100.0 - percent) / percent if percent > 1 else None
+        """The step's own text (done/total, rate, answer rate) and the time it has left."""
         text = self.step_text
-        if eta is not None:
-            text = tr("{text} · ETA {eta}").format(text=text, eta=fmt_duration(eta))
+        left = self.time_left() if self.task is not None else None
+        if left == "timing":
+            text = tr("{text} · timing this machine…").format(text=text)
+        elif left is not None:
+            span = span_text(*left)
+            if self.several_steps:
+                text = tr("{text} · {span} left in this step").format(text=text, span=span)
+            else:
+                text = tr("{text} · {span} left").format(text=text, span=span)
         self.progressLabel.setText(text)
 
     def _finish(self):
+        self.ticker.stop()
         task, self.task = self.task, None
         if task is not None:
             thaw_heap()

@@ -34,12 +34,12 @@ from ..processing.endpoints import (
 from ..processing.facts import feature_names, features_description, layer_field, layer_label
 from ..processing.gpkg import safe_name
 from ..processing.languages import language_choices, tagged
-from ..processing.parameters import Connection
+from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
 from . import outputs
 from .settings import find_endpoint, load_endpoints, truth_map
 from .task import AlgorithmChainTask, Feedback, error_sentence, log
 
-DEFAULT_ANCHOR_FIELD = "infant_survival"
+# DEFAULT_ANCHOR_FIELD is Processing's default anchor (processing/parameters.py): one for both.
 
 
 def slug(text):
@@ -311,6 +311,7 @@ class Plan:
 
     task: AlgorithmChainTask
     estimate: object = None
+    parts: list = field(default_factory=list)  # (endpoint, its estimate), for the confirmation
     layers: list = field(default_factory=list)  # (uri, display name, style), filled by the task
     recount: object = None  # () -> the estimate again: what the cache holds now
     folder: str = ""
@@ -409,7 +410,8 @@ def run_endpoints(settings):
 
 def prepare_task(settings, area, preview=None):
     """The survey's first background job: sample the points (unless `preview`, the previewed
-    (layer, (lon, lat))) and count the requests; results[-1] holds LAYER, LONLAT, ESTIMATE."""
+    (layer, (lon, lat))) and count the requests; results[-1] holds LAYER, LONLAT, ESTIMATE and
+    PARTS ([(endpoint, its estimate)])."""
     endpoints = run_endpoints(settings)
     steps = []
     if preview is None:
@@ -423,8 +425,9 @@ def prepare_task(settings, area, preview=None):
         else:
             layer, lonlat = preview
         lonlat = tuple(np.asarray(v, float) for v in lonlat)
-        estimate = estimate_requests(settings, lonlat, endpoints)
-        return {"LAYER": layer, "LONLAT": lonlat, "ESTIMATE": estimate}
+        parts = estimate_parts(settings, lonlat, endpoints)  # each model's, for its time
+        return {"LAYER": layer, "LONLAT": lonlat, "ESTIMATE": combine(e for _ep, e in parts),
+                "PARTS": parts}  # fmt: skip
 
     steps.append((count, "estimate"))
     return AlgorithmChainTask(tr("GeoBias: preparing the survey"), steps)
@@ -538,7 +541,8 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
         lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
     the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)
     if estimate:
-        the_plan.estimate = the_plan.recount()
+        the_plan.parts = estimate_parts(settings, lonlat, endpoints)
+        the_plan.estimate = combine(est for _ep, est in the_plan.parts)
     return the_plan
 
 
@@ -575,3 +579,27 @@ def estimate_requests(settings, lonlat, endpoints, cache_path=None):
         return estimate_languages(spec, survey_languages(settings), Gazetteer.load(), cache)
     finally:
         cache.close()
+
+
+def estimate_parts(settings, lonlat, endpoints, cache_path=None):
+    """[(endpoint, core.survey Estimate)]: what each model will be asked (its time is its own:
+    each runs at its own rate, one after the other)."""
+    return [(ep, estimate_requests(settings, lonlat, [ep], cache_path)) for ep in endpoints]
+
+
+def combine(estimates):
+    """One core.survey Estimate of several (requests, tokens and costs added, hosts joined)."""
+    from ..core.survey import Estimate
+
+    out = Estimate(0, 0, 0, 0, [], None, 0, 0)
+    for e in estimates:
+        out.n_requests += e.n_requests
+        out.n_cached += e.n_cached
+        out.prompt_tokens += e.prompt_tokens
+        out.completion_tokens += e.completion_tokens
+        out.hosts += [h for h in e.hosts if h not in out.hosts]
+        if e.cost is not None:
+            out.cost = (out.cost or 0.0) + e.cost
+        out.n_failed_before += e.n_failed_before
+        out.n_total += e.n_total
+    return out

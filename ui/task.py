@@ -55,10 +55,17 @@ def error_sentence(error, limit=300):
 
 
 class Feedback(QgsProcessingFeedback):
-    """Processing feedback that forwards progress text and messages as (queued) signals."""
+    """Processing feedback that forwards progress text, the step's time left and messages as
+    (queued) signals. The run panel shows the text in place (`live_text`): the algorithms send
+    their running counts to it, not to qgis_process's output or the Processing log."""
 
     text = pyqtSignal(str)
     message = pyqtSignal(str, int)
+    eta = pyqtSignal(float, float, float)  # seconds left, its range (NaN while timing)
+    live_text = True
+
+    def set_eta(self, seconds, low, high):
+        self.eta.emit(float(seconds), float(low), float(high))
 
     def setProgressText(self, text):
         super().setProgressText(text)

@@ -41,6 +41,7 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
+from ..progress import step_text
 from ..rating import load_outputs, rate, rated_columns, score_kinds, total_stats, write_rated
 from ..runs import (
     append_runs,
@@ -190,7 +191,7 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
             model, endpoint, entries, sample, prompt_preset=preset, language=DEFAULT_LANGUAGE,
             geobias_version=plugin_version(), score_kind=kind, note=note, source=source,
         )  # fmt: skip
-        feedback.setProgressText(tr("Writing the card…"))
+        step_text(feedback, tr("Writing the card…"))
         if record is None:  # given ratings: their run's endpoint and prompt, where recorded
             n_rated = max(int(np.sum(p["rated"])) for p in by_topic.values())
             record = run_record(self.id(), parameters, started, topics=list(by_topic),

@@ -42,6 +42,7 @@ from ..comparison import (
 from ..gpkg import safe_name, write_table
 from ..metrics_table import layer_metrics, metric_fields
 from ..parameters import AnchorParameters, BootstrapParameters, split_topics
+from ..progress import step_text
 from ..rating import load_outputs, load_tables
 from ..runs import append_runs, derived_record, now
 from ..styles import short_topic
@@ -56,7 +57,8 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         return tr(
             "Compares several models and topics rated on the same points, as the tables and maps "
             "of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' "
-            "(Spearman's rho with the ground truth and with the anchor, bias score, MAD, answer "
+            "(Spearman's rho with the ground truth and with the anchor, by default the bundled "
+            "countries' infant survival as in the dock, bias score, MAD, answer "
             "rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per "
             "metric (topics down, models across) with the mean across models and the mean across "
             "topics, written into the output GeoPackage (tables pivot_<metric> and the long table "
@@ -169,7 +171,7 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
 
         rows, arrays, origin = [], [], []
         for k, layer in enumerate(layers):
-            feedback.setProgressText(tr("Metrics of {layer}…").format(layer=layer.name()))
+            step_text(feedback, tr("Metrics of {layer}…").format(layer=layer.name()))
             for row, cols in layer_metrics(
                 layer, context, feedback, score_field, truth_field, truth_named, bootstrap, anchor
             ):

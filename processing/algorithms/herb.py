@@ -29,10 +29,15 @@ from qgis.core import (
 from ...core.descriptors import DescriptorError, load_descriptors, topics_of
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
-from ..definitions import HERB_SCOPES
-from ..endpoints import make_scorer, probe_scorer, stopped_sentence
+from ..definitions import HERB_SCOPES, HERB_SCORERS
+from ..endpoints import (
+    herb_model_label,
+    local_scorer,
+    make_scorer,
+    probe_scorer,
+    stopped_sentence,
+)
 from ..herb_io import (
-    embedded_rate,
     format_c_table,
     format_estimate,
     layer_regions,
@@ -41,6 +46,7 @@ from ..herb_io import (
     write_results,
 )
 from ..parameters import CacheParameter, HerbModelParameters, HerbReferenceParameters
+from ..progress import Later, RunProgress, herb_key, rate_book, step_text
 from ..rating import load_outputs
 from ..runs import append_runs, now, run_record
 from ..styles import short_model
@@ -82,8 +88,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             "released code' switches the released scripts' template (no period), descriptor "
             "words (ten with leading spaces), masked-LM padding and aggregation together; each "
             "part can also be set on its own. Scores are "
-            "cached: a cancelled run resumes. 'Only estimate' prints the number of sentences, "
-            "the requests still needed and the time, and writes nothing."
+            "cached: a cancelled run resumes. The log names the model before anything is "
+            "scored. 'Only estimate' prints the number of sentences, the requests still needed "
+            "and the time as a range from the rate measured on this machine, and writes "
+            "nothing: with a model on this machine (embedded, masked LM, a local server) it "
+            "first scores for a few seconds to time it (those scores stay in the cache and "
+            "count for the run); otherwise the rate of earlier runs, if any."
         )
 
     def initAlgorithm(self, config=None):
@@ -238,6 +248,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         from ...core.herb_run import (
             HerbSpec,
             IncompleteScoresError,
+            calibrate,
             estimate,
             plan,
         )
@@ -267,6 +278,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             cache = ScoreCache(cache_path)
         except CacheError as err:
             raise QgsProcessingException(message_text(err)) from err
+        model = herb_model_label(kind, how.connection.model, how.connection.base_url,
+                                 embedded=how.model, model_file=how.model_file)  # fmt: skip
+        feedback.pushInfo(
+            tr("Model: {m} ({scorer}).").format(m=model, scorer=HERB_SCORERS.label(kind))
+        )
         scorer, host = make_scorer(
             kind, how.connection, feedback, method=how.method, model=how.model,
             model_file=how.model_file, reference_padding=options.padding,
@@ -277,12 +293,21 @@ class HerbAlgorithm(GeoBiasAlgorithm):
                 sentences = plan(spec).sentences
             except (DescriptorError, ValueError) as err:
                 raise QgsProcessingException(message_text(err)) from err
-            # The embedded scorers' rates as benchmarked (no measured-rate estimator in core yet).
-            rate = None
-            if kind == "embedded":
-                rate = embedded_rate(how.method, how.model, how.model_file)
+            key = herb_key(kind, scorer.identity, host, scorer.concurrency)
+            rate, timed = rate_book().get(key), 0
+            before = estimate(spec, cache).n_to_score
+            # A run worth estimating (a few batches per slot) on a model of this machine: time
+            # it now, a short run whose scores stay in the cache (a quarter of the work at most).
+            worth = 4 * scorer.batch_size * max(1, scorer.concurrency)
+            if only_estimate and local_scorer(kind, host) and before >= worth:
+                step_text(feedback, tr("Timing the model on this machine…"))
+                measured = calibrate(spec, cache, is_cancelled=feedback.isCanceled)
+                if measured is not None:
+                    rate_book().record(key, measured)
+                    rate, timed = measured, before - estimate(spec, cache).n_to_score
             est = estimate(spec, cache, rate)
-            text = format_estimate(est, host, scope_text)
+            text = format_estimate(est, host, scope_text, model, timed,
+                                   rate.runs if hasattr(rate, "runs") else 0)  # fmt: skip
             feedback.pushInfo(text)
             results = {"N_SENTENCES": est.n_sentences, "N_TO_SCORE": est.n_to_score,
                        "ESTIMATE": text}  # fmt: skip
@@ -291,14 +316,11 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             if est.n_to_score:
                 probe_scorer(scorer, sentences[0])
 
-            def progress(p):
-                feedback.setProgress(90.0 * p.done / max(p.total, 1))
-                feedback.setProgressText(
-                    tr("{d}/{t} sentences, {r:.1f}/s, {m:.0f} min left").format(
-                        d=p.done, t=p.total, r=p.rate, m=p.eta_s / 60
-                    )
-                )
+            def text_of(p):
+                return tr("{d}/{t} sentences, {r:.1f}/s").format(d=p.done, t=p.total, r=p.rate)
 
+            # Scoring fills the bar to 90; the layers and tables the rest.
+            progress = RunProgress(feedback, text_of, 0.0, 90.0, key)
             try:
                 result = run_herb(spec, cache, progress, feedback.isCanceled,
                                   options.aggregation)  # fmt: skip
@@ -316,10 +338,12 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         finally:
             scorer.close()
             cache.close()
-        feedback.setProgressText(tr("Writing the region layers…"))
+        said = []  # said once the bar is full: qgis_process prints it in the middle otherwise
+        progress.finish(tr("sentences"), said)
+        step_text(feedback, tr("Writing the region layers…"))
         if geoms is None:
             geoms = world_geometries(h, feedback)
-        uris, regions = write_results(path, result, geoms, feedback)
+        uris, regions = write_results(path, result, geoms, Later(said))
         record = run_record(
             self.id(), parameters, started, None, None, topics_of(words),
             model=getattr(scorer, "identity", ""), provider=kind, endpoint_host=host,
@@ -334,9 +358,10 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         )  # fmt: skip
         append_runs(path, [record])
         load_outputs(context, uris)
-        feedback.pushInfo(format_c_table(result))
+        feedback.setProgress(100)
         model_name = short_model(getattr(scorer, "identity", "").replace("gguf:", ""))
-        feedback.pushInfo(tr("Model: {m}").format(m=model_name))
+        for line in said + [format_c_table(result), tr("Model: {m}").format(m=model_name)]:
+            feedback.pushInfo(line)
         results.update(OUTPUT=path, OUTPUT_LAYERS=list(uris), REGION_TABLE=regions,
                        DESCRIPTOR_TABLE=f"{path}|layername=herb_descriptors",
                        C_ROOT=float(result.C_w[result.root]))  # fmt: skip

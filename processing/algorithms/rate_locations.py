@@ -20,6 +20,7 @@ from ..parameters import (
     PromptParameters,
     add_endpoint_parameters,
 )
+from ..progress import step_text
 from ..rating import input_facts, load_outputs, rate, read_points, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 
@@ -77,15 +78,11 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         languages = prompt.languages
         lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(connection, feedback) as ep:
-            feedback.pushInfo(
-                tr("Rating {n} points on {k} topic(s) with {m} at {h}.").format(
-                    n=len(lon), k=len(topics), m=ep.model, h=ep.host()
-                )
-            )
+            # rate() names the model and the time it should take before it starts.
             cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
                                 cache_path, languages=languages)  # fmt: skip
-            feedback.setProgressText(tr("Writing the rated layers…"))
+            step_text(feedback, tr("Writing the rated layers…"))
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
                 score_kind=score_kinds(rated), **input_facts(self, parameters, context, lon, lat),

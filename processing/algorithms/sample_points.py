@@ -13,6 +13,7 @@ from ..features import qgs_fields
 from ..metadata import credit_geonames
 from ..parameters import OUTPUT, SamplingParameters
 from ..points import POINT_FIELDS, sample_points
+from ..progress import PartFeedback
 from ..runs import now, run_record
 
 
@@ -51,6 +52,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         sampling = SamplingParameters.read(self, parameters, context, feedback)
         pts, weights = sample_points(sampling, feedback)
         feedback.setProgress(60)
+        writing = PartFeedback(feedback, 60, 100)  # the features' progress, after the sampling
         columns = {
             "pid": np.arange(len(pts), dtype=np.int64),
             "lon": pts[:, 0],
@@ -61,7 +63,7 @@ class SamplePointsAlgorithm(GeoBiasAlgorithm):
         record = run_record(self.id(), parameters, started, n_points=len(pts),
                             **sampling.area.fields())  # fmt: skip
         fields = qgs_fields(POINT_FIELDS)
-        dest = self.write_points(parameters, context, fields, columns, feedback, runs=[record])
+        dest = self.write_points(parameters, context, fields, columns, writing, runs=[record])
         if dest is None:
             return {}
         if sampling.method == "population":  # GeoNames places and populations

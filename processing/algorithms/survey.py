@@ -26,6 +26,7 @@ from ..parameters import (
     add_endpoint_parameters,
 )
 from ..points import sample_points
+from ..progress import PartFeedback, step_text
 from ..rating import load_outputs, load_tables, rate, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
@@ -42,13 +43,16 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             "'Sample points'), has the model rate them on each topic (as 'Rate locations'), takes "
             "the ground truth of the truth topics from a polygon layer field (as 'Sample ground "
             "truth'), and computes the bias metrics with an anchoring field such as infant "
-            "survival (as 'Bias metrics'). Writes one styled layer per model and topic, a "
-            "'metrics' table and a 'runs' table into one GeoPackage. The runs table says what "
-            "was measured: the study area (STUDY_AREA, else the region layer, the extent or the "
-            "world) with its area and extent, ground truth and anchor as layer.field "
-            "(TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In "
-            "several prompt languages, each language gets its own layers, metrics rows (with "
-            "its home bias, as 'Bias metrics') and runs row."
+            "survival (as 'Bias metrics'; without an anchor, the bundled countries' infant "
+            "survival, as in the dock). The log names the model and the time the requests should "
+            "take (from the rate measured in earlier runs on this machine) before it starts. "
+            "Writes one styled layer per model and topic, a 'metrics' table and a 'runs' table "
+            "into one GeoPackage. The runs table says what was measured: the study area "
+            "(STUDY_AREA, else the region layer, the extent or the world) with its area and "
+            "extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override "
+            "them), model, endpoint, prompt and score. In several prompt languages, each language "
+            "gets its own layers, metrics rows (with its home bias, as 'Bias metrics') and runs "
+            "row."
         )
 
     def initAlgorithm(self, config=None):
@@ -97,9 +101,12 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         languages = prompt.languages
         countries = countries_of(lon, lat) if tagged(languages) else None
         with running_endpoint(connection, feedback) as ep:
+            # The requests fill the bar to 90; metrics and writing the rest (to 100 at the end).
+            asking, said = PartFeedback(feedback, 0, 90), []
             cache_path = CacheParameter.read(self, parameters, context)
-            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
-                                cache_path, languages=languages)  # fmt: skip
+            rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
+                                cache_path, languages=languages, after=said)  # fmt: skip
+            step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
             for (topic, code), cols in rated.items():
                 t = truth if (truth is not None and truth_source.applies_to(topic)) else None
@@ -135,5 +142,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
                 credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
         load_outputs(context, uris)
         load_tables(context, {metrics_uri: tr("Bias metrics")}, "METRICS")
-        feedback.pushInfo(format_table(rows))
+        feedback.setProgress(100)  # the bar ends before the summary (one stream in qgis_process)
+        for line in said + [format_table(rows)]:
+            feedback.pushInfo(line)
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "METRICS": metrics_uri}

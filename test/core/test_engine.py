@@ -44,7 +44,9 @@ def test_progress_counts_what_was_done_before_and_leaves_failures_out_of_the_ans
     assert (first.done, first.total, first.rate, first.eta_s) == (10, 20, 0.0, math.inf)
     assert (last.done, last.failed) == (16, 3)
     assert last.answer_rate == pytest.approx((7 + 2) / (16 - 1 - 2))
-    assert last.rate > 0 and last.eta_s == pytest.approx(4 / last.rate)
+    # Three items in no time: the rate is the average so far, the ETA still unknown (the
+    # moving rate is calibrated on the first completions, see test_rates.py).
+    assert last.rate > 0 and last.eta_s == math.inf and last.eta_low is None
 
 
 def test_a_failure_streak_stops_the_run_with_its_reason():

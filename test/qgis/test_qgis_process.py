@@ -295,6 +295,50 @@ def test_biasmetrics_with_truth_and_anchor(qp, rated, tmp_path):
     assert row["rho_anchor"] < 0 and row["bias_score"] is not None
 
 
+# --- issue 21 item 10: one progress stream that reaches 100, the dock's default anchor ---
+
+STREAM = "0...10...20...30...40...50...60...70...80...90...100 - done."
+
+
+def printed_progress(stdout):
+    """The lines qgis_process printed from the first progress mark to "done"."""
+    lines = stdout.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("0..."))
+    end = next(i for i, ln in enumerate(lines) if ln.endswith(" - done."))
+    return lines[start : end + 1]
+
+
+def test_samplepoints_progress_reaches_100(qp, tmp_path):
+    proc = qp.call("run", "geobias:samplepoints", "--", "EXTENT=-10,30,35,60 [EPSG:4326]",
+                   "COUNT=20", "METHOD=0", f"OUTPUT={tmp_path / 'points.gpkg'}")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert printed_progress(proc.stdout) == [STREAM]  # it stopped at 60
+
+
+def test_survey_prints_one_progress_stream_and_anchors_on_infant_survival(qp, data, tmp_path):
+    # No ANCHOR: the bundled countries' infant survival, as the dock does (rho anchor and B
+    # were empty); the model named before the requests, their counts kept out of the stream.
+    with FaultServer(delay_s=0.02) as fs:
+        proc = qp.call("run", "geobias:survey", "--", f"REGION={data['region']}", "COUNT=25",
+                       "METHOD=0", "PROVIDER=9", f"BASE_URL={fs.base_url}", "MODEL=fault",
+                       "CONCURRENCY=1", "TOPICS=Infant Mortality Rate", "N_BOOT=20",
+                       f"TRUTH={COUNTRIES}|layername=countries", "TRUTH_FIELD=infant_mortality",
+                       f"OUTPUT={tmp_path / 'survey.gpkg'}")  # fmt: skip
+        host = fs.base_url.split("//")[1].split("/")[0]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert printed_progress(proc.stdout) == [STREAM]  # was ~65 "n/25 requests" lines in it
+    before = proc.stdout[: proc.stdout.index(STREAM)]
+    assert f"Rating 25 points on 1 topic(s) with fault at {host}: 25 requests" in before
+    assert "/25 requests" not in proc.stdout
+    with sqlite3.connect(tmp_path / "survey.gpkg") as con:
+        con.row_factory = sqlite3.Row
+        (row,) = con.execute("SELECT * FROM metrics").fetchall()
+        (run,) = con.execute("SELECT anchor FROM runs").fetchall()
+    # Named as the dock names it, in the metrics and in the facts of the runs row.
+    assert row["anchor"] == run["anchor"] == "Countries.infant_survival"
+    assert row["rho_anchor"] is not None and row["bias_score"] is not None
+
+
 # --- issue 13 where the user runs it: regions in projected CRSs, field errors, rating scales ---
 
 
