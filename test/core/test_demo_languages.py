@@ -80,25 +80,39 @@ def home_bias(values, countries, home, n_boot, seed, ci=0.95):
     return diff, np.percentile(boots, tail), np.percentile(boots, 100 - tail), len(h), len(o)
 
 
-def countries_by_shapely(lon, lat):
-    """Each point's ISO alpha-2 from the bundled countries (first polygon holding it)."""
-    import shapely
-    from osgeo import ogr
+def gpkg_wkb(blob):
+    """The WKB inside a GeoPackage geometry blob (GeoPackage 1.3, 2.1.3: "GP", version, flags,
+    srs id, then an envelope of 0, 4, 6, 6 or 8 doubles by the flags' bits 1-3)."""
+    flags = blob[3]
+    doubles = {0: 0, 1: 4, 2: 6, 3: 6, 4: 8}[(flags >> 1) & 0b111]
+    return bytes(blob[8 + 8 * doubles :])
 
-    ds = ogr.Open(os.path.join(ROOT, "resources", "data", "world_countries.gpkg"))
+
+def countries_by_shapely(lon, lat):
+    """Each point's ISO alpha-2 from the bundled countries (first polygon holding it), read with
+    sqlite3 and shapely alone (no GDAL: the floor and shapely 1.8 runs have none)."""
+    import sqlite3
+    from contextlib import closing
+
+    from shapely import wkb
+    from shapely.geometry import Point
+
+    path = os.path.join(ROOT, "resources", "data", "world_countries.gpkg")
+    with closing(sqlite3.connect(path)) as con:
+        (column,) = con.execute(
+            "SELECT column_name FROM gpkg_geometry_columns WHERE table_name = 'countries'"
+        ).fetchone()
+        rows = con.execute(f'SELECT "{column}", iso_a2 FROM countries').fetchall()
     polys, codes = [], []
-    for f in ds.GetLayerByName("countries"):
-        g = f.GetGeometryRef()
-        code = f.GetField("iso_a2")
-        if g is None or not (isinstance(code, str) and len(code) == 2 and code.isalpha()):
+    for blob, code in rows:
+        if blob is None or not (isinstance(code, str) and len(code) == 2 and code.isalpha()):
             continue
-        geom = shapely.from_wkb(bytes(g.ExportToWkb()))
-        polys.append(geom if geom.is_valid else shapely.make_valid(geom))
+        geom = wkb.loads(gpkg_wkb(blob))
+        polys.append(geom if geom.is_valid else geom.buffer(0))
         codes.append(code)
-    ds = None
     out = np.full(len(lon), "", dtype=object)
     for i, (x, y) in enumerate(zip(lon, lat)):
-        p = shapely.Point(x, y)
+        p = Point(x, y)
         for poly, code in zip(polys, codes):
             if poly.covers(p):
                 out[i] = code
