@@ -214,13 +214,17 @@ class FaultServer:
 
             def _send(self, status: int, payload: bytes, headers: dict | None = None,
                       content_type: str = "application/json"):  # fmt: skip
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(payload)))
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", content_type)
+                    self.send_header("Content-Length", str(len(payload)))
+                    for k, v in (headers or {}).items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    # The client gave up first (a timeout, a stopped run): nothing to answer.
+                    self.close_connection = True
 
             def do_GET(self):
                 with server.lock:

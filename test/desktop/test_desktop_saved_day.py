@@ -99,7 +99,7 @@ def test_reopened_project_has_every_layer_styled_and_lists_its_runs(day):
 def test_overlay_compare_and_herb_of_the_day(day):
     facts = day["save"].result["facts"]
     assert facts["correlate_rows"] > 0, facts["correlate_note"]
-    assert "Moran" in facts["moran"]
+    assert "Moran" in facts["moran"], facts["hotspots_panel"]
     # The report's copies were selected too: they do not count, so no "two layers" error.
     assert len(facts["compare_selected"]) >= 2, facts["compare_selected"]
     assert len(facts["compare_models"]) == 1 and not facts["compare_notice"], facts
