@@ -714,37 +714,37 @@
         <translation>Score de biais</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="235"/>
+        <location filename="../ui/results.py" line="237"/>
         <source>Spearman&apos;s rho of the ratings with the ground truth</source>
         <translation>rho de Spearman entre les notes et la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="236"/>
+        <location filename="../ui/results.py" line="238"/>
         <source>Bootstrap 95% interval of rho</source>
         <translation>Intervalle bootstrap à 95 % de rho</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="237"/>
+        <location filename="../ui/results.py" line="239"/>
         <source>Answer rate: share of points the model rated</source>
         <translation>Taux de réponse : part des points que le modèle a notés</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="238"/>
+        <location filename="../ui/results.py" line="240"/>
         <source>Mean absolute deviation of the ratings</source>
         <translation>Écart absolu moyen (MAD) des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="239"/>
+        <location filename="../ui/results.py" line="241"/>
         <source>Gini coefficient of the ratings</source>
         <translation>Coefficient de Gini des notes</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="240"/>
+        <location filename="../ui/results.py" line="242"/>
         <source>Spearman&apos;s rho with the anchoring distribution (infant survival)</source>
         <translation>rho de Spearman avec la distribution d'ancrage (survie infantile)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="243"/>
+        <location filename="../ui/results.py" line="245"/>
         <source>Bias score: rho(anchor) × MAD × answer rate²</source>
         <translation>Score de biais : rho(ancrage) × MAD × taux de réponse²</translation>
     </message>
@@ -1327,22 +1327,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="278"/>
+        <location filename="../ui/results.py" line="280"/>
         <source>{a} ({n} failed)</source>
         <translation>{a} ({n} en échec)</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="302"/>
+        <location filename="../ui/results.py" line="304"/>
         <source>Bootstrap: {kind}</source>
         <translation>Bootstrap : {kind}</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="307"/>
+        <location filename="../ui/results.py" line="309"/>
         <source>{n} requests failed: not asked, outside the answer rate</source>
         <translation>{n} requêtes en échec : non demandées, hors du taux de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="310"/>
+        <location filename="../ui/results.py" line="312"/>
         <source>{n} answered points have no score of this kind</source>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
@@ -2871,12 +2871,12 @@ Lancer HERB ?</translation>
         <translation>I de Moran</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="244"/>
+        <location filename="../ui/results.py" line="246"/>
         <source>Global Moran&apos;s I of the rank errors (each point&apos;s 8 nearest points): above 0 when the errors cluster in space</source>
         <translation>I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point) : au-dessus de 0 quand les erreurs se regroupent dans l'espace</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="300"/>
+        <location filename="../ui/results.py" line="302"/>
         <source>permutation p = {p:.3f}</source>
         <translation>p par permutations = {p:.3f}</translation>
     </message>
@@ -5377,12 +5377,12 @@ Prompt :
         <translation>SRI échelle/dist./dir.</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="248"/>
+        <location filename="../ui/results.py" line="250"/>
         <source>GeoBS spatial self-information of the rank errors (nats, 1,500 km neighbourhoods): how surprising their arrangement is</source>
         <translation>Auto-information spatiale GeoBS des erreurs de rang (nats, voisinages de 1 500 km) : à quel point leur disposition est surprenante</translation>
     </message>
     <message>
-        <location filename="../ui/results.py" line="252"/>
+        <location filename="../ui/results.py" line="254"/>
         <source>GeoBS spatial relative information of the rank errors (nats) by scale grid, distance lag and direction sector: near 0 as by chance</source>
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
@@ -7281,6 +7281,16 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/herb_io.py" line="372"/>
         <source>{scope}: {n} sentences, {c} already cached, scored by {model} on this computer; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, notées par {model} sur cet ordinateur ; {t}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="78"/>
+        <source>GeoBS self-information SSI (nats)</source>
+        <translation>Auto-information GeoBS SSI (nats)</translation>
+    </message>
+    <message>
+        <location filename="../ui/results.py" line="79"/>
+        <source>GeoBS relative information SRI: scale / lag / direction (nats)</source>
+        <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
 </context>
 <context>

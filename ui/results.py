@@ -75,6 +75,8 @@ def detail_labels():
         "anchor_rho": tr("ρ with the anchor"),
         "bias_score": tr("Bias score B"),
         "moran_i": tr("Moran's I of the rank errors"),
+        "ssi": tr("GeoBS self-information SSI (nats)"),
+        "sri": tr("GeoBS relative information SRI: scale / lag / direction (nats)"),
     }
 
 
@@ -87,7 +89,7 @@ def metric_details(model, row):
     if not index.isValid():
         return ""
     values = model.rows[row]
-    names = detail_labels()
+    names = detail_labels()  # every column has one (a test checks): no bare key is shown
     lines = [f"<p><b>{escape(str(values.get('model', '')))}</b><br>"
              f"{escape(str(values.get('topic', '')))}</p>",
              "<table cellspacing='0' cellpadding='1'>"]  # fmt: skip

@@ -261,3 +261,12 @@ def test_the_docs_agree_on_the_embedded_models_python():
         model = [m for m in minimums if m.group(1) == "3.10"
                  and "xllamacpp" in text[max(0, m.start() - 300) : m.end() + 300]]  # fmt: skip
         assert model, f"{name} does not say the embedded model needs Python 3.10 or newer"
+
+
+def test_the_detail_pane_names_every_metric_in_words():
+    from geobias.ui.results import COLUMNS, detail_labels
+
+    labels = detail_labels()
+    for key, _header, _aliases in COLUMNS:
+        if key not in ("model", "topic"):
+            assert labels.get(key, key) != key, key  # a bare key ("ssi") read as a name
