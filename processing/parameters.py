@@ -779,11 +779,14 @@ class HerbModelParameters:
         from .endpoints import api_key_from_auth
 
         kind = HERB_SCORERS.key(alg.parameterAsEnum(parameters, cls.SCORER, context))
+        model_file = alg.parameterAsFile(parameters, cls.MODEL_FILE, context).strip()
+        if model_file:
+            check_gguf(model_file, kind)
         return HerbModel(
             kind=kind,
             method=HERB_METHODS.key(alg.parameterAsEnum(parameters, cls.METHOD, context)),
             model=HERB_MODELS.key(alg.parameterAsEnum(parameters, cls.EMBEDDED_MODEL, context)),
-            model_file=alg.parameterAsFile(parameters, cls.MODEL_FILE, context).strip(),
+            model_file=model_file,
             connection=Connection(
                 provider=kind,
                 base_url=read_url(alg, parameters, cls.URL, context),
@@ -793,6 +796,28 @@ class HerbModelParameters:
                 ),
                 concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
             ),
+        )
+
+
+def check_gguf(path, kind):
+    """MODEL_FILE before anything starts: a GGUF file (its first bytes say so), for the embedded
+    scorer only; otherwise an error naming the parameter."""
+    name = tr("Embedded model file (MODEL_FILE)")
+    if kind != "embedded":
+        raise QgsProcessingException(
+            tr("{name}: a model file is scored by the embedded scorer only (SCORER).").format(
+                name=name)
+        )  # fmt: skip
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as err:
+        raise QgsProcessingException(
+            tr("{name}: cannot read {path} ({err}).").format(name=name, path=path, err=err.strerror)
+        ) from err
+    if magic != b"GGUF":
+        raise QgsProcessingException(
+            tr("{name}: {path} is not a GGUF model file.").format(name=name, path=path)
         )
 
 
