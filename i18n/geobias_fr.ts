@@ -2127,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="227"/>
+        <location filename="../ui/herb_tab.py" line="236"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2237,7 +2237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="302"/>
+        <location filename="../ui/herb_tab.py" line="311"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2702,42 +2702,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="243"/>
+        <location filename="../ui/herb_tab.py" line="252"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="243"/>
+        <location filename="../ui/herb_tab.py" line="252"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="243"/>
+        <location filename="../ui/herb_tab.py" line="252"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="243"/>
+        <location filename="../ui/herb_tab.py" line="252"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="331"/>
+        <location filename="../ui/herb_tab.py" line="340"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="365"/>
+        <location filename="../ui/herb_tab.py" line="374"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="364"/>
+        <location filename="../ui/herb_tab.py" line="373"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="383"/>
+        <location filename="../ui/herb_tab.py" line="392"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2746,57 +2746,57 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="384"/>
+        <location filename="../ui/herb_tab.py" line="393"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="390"/>
+        <location filename="../ui/herb_tab.py" line="399"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="393"/>
+        <location filename="../ui/herb_tab.py" line="402"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="377"/>
+        <location filename="../ui/herb_tab.py" line="386"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="240"/>
+        <location filename="../ui/herb_tab.py" line="249"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="368"/>
+        <location filename="../ui/herb_tab.py" line="377"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="240"/>
+        <location filename="../ui/herb_tab.py" line="249"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="402"/>
+        <location filename="../ui/herb_tab.py" line="411"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="491"/>
+        <location filename="../ui/herb_tab.py" line="500"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="496"/>
+        <location filename="../ui/herb_tab.py" line="505"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="508"/>
+        <location filename="../ui/herb_tab.py" line="517"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -6983,7 +6983,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="197"/>
+        <location filename="../ui/herb_tab.py" line="206"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -7258,7 +7258,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="300"/>
+        <location filename="../ui/herb_tab.py" line="309"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -7311,6 +7311,31 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/parameters.py" line="819"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="186"/>
+        <source>Whole sentences</source>
+        <translation>Phrases entières</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="186"/>
+        <source>Forced decoding</source>
+        <translation>Décodage forcé</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="198"/>
+        <source>As the switch says</source>
+        <translation>Selon l'interrupteur</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="198"/>
+        <source>GeoBias&apos;s</source>
+        <translation>Celui de GeoBias</translation>
+    </message>
+    <message>
+        <location filename="../ui/herb_tab.py" line="199"/>
+        <source>Released scripts&apos;</source>
+        <translation>Celui des scripts publiés</translation>
     </message>
 </context>
 <context>

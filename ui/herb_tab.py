@@ -182,17 +182,26 @@ class HerbTab(QWidget, FORM):
         add_choices(self.scorerCombo,
                     [(k, scorers.get(k) or HERB_SCORERS.label(k), HERB_SCORERS.label(k))
                      for k in HERB_SCORERS.keys])  # fmt: skip
-        for combo, choices in ((self.methodCombo, HERB_METHODS),
-                               (self.embeddedModelCombo, HERB_MODELS)):  # fmt: skip
-            for key in choices.keys:
-                combo.addItem(choices.label(key), key)
-            combo.setCurrentIndex(choices.default_index)
+        # Short names in the narrow dock; Processing's whole wording is each choice's tooltip.
+        methods = {"whole": tr("Whole sentences"), "forced": tr("Forced decoding")}
+        add_choices(self.methodCombo, [
+            (k, methods.get(k) or HERB_METHODS.label(k), HERB_METHODS.label(k))
+            for k in HERB_METHODS.keys
+        ])  # fmt: skip
+        self.methodCombo.setCurrentIndex(HERB_METHODS.default_index)
+        for key in HERB_MODELS.keys:
+            self.embeddedModelCombo.addItem(HERB_MODELS.label(key), key)
+        self.embeddedModelCombo.setCurrentIndex(HERB_MODELS.default_index)
         self.parts = {"TEMPLATE": self.templatePartCombo, "RELEASED_WORDS": self.wordsPartCombo,
                       "REFERENCE_PADDING": self.paddingPartCombo,
                       "REFERENCE_AGGREGATION": self.aggregationPartCombo}  # fmt: skip
+        parts = {"switch": tr("As the switch says"), "paper": tr("GeoBias's"),
+                 "released": tr("Released scripts'")}  # fmt: skip
         for combo in self.parts.values():
-            for key in REFERENCE_PARTS.keys:
-                combo.addItem(REFERENCE_PARTS.label(key), key)
+            add_choices(combo, [
+                (k, parts.get(k) or REFERENCE_PARTS.label(k), REFERENCE_PARTS.label(k))
+                for k in REFERENCE_PARTS.keys
+            ])  # fmt: skip
             combo.setMinimumContentsLength(8)
         self.modelFile.setFilter(tr("GGUF models (*.gguf)"))
         self.defaultModelNote.setText(tr(DEFAULT_MODEL_NOTE))
