@@ -38,7 +38,10 @@ SPREAD_FIXED = {
 
 def survey_layers(path, score_field):
     """The rated point layers of a survey GeoPackage (those with model, topic and the score)."""
-    ds = ogr.Open(path)
+    try:
+        ds = ogr.Open(path)
+    except RuntimeError:  # GDAL with exceptions on (QGIS 3.40+): the same as None
+        ds = None
     if ds is None:
         raise QgsProcessingException(
             tr("Survey GeoPackage (SURVEY): {path} cannot be opened.").format(path=path)

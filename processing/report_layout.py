@@ -672,7 +672,9 @@ def keep_in_project(project, kept, with_layers, later=None):
     manager.addLayout(layout)
     pending = list(chunks)
 
-    def add_next():
+    def add_next(doc=doc, context=context):
+        # doc and context ride along: the elements and the read context must outlive this
+        # function when the chunks are added later (QGIS 3.44 crashed reading a freed DOM).
         if not pending or sip.isdeleted(layout):
             return
         part, holder = pending.pop(0)

@@ -97,7 +97,8 @@ def test_the_trie_shares_prefixes_and_never_decodes_a_last_token():
 @pytest.mark.parametrize("share", [True, False])
 def test_batches_respect_every_budget_and_hold_each_sentence_once(share):
     rng = np.random.default_rng(7)
-    sentences = [list(rng.integers(2, 40, rng.integers(1, 9))) for _ in range(300)]
+    # Python ints, as token ids come from the tokenizer (numpy 2's scalar rules differ).
+    sentences = [[int(t) for t in rng.integers(2, 40, rng.integers(1, 9))] for _ in range(300)]
     packer = Packer(BOS, max_tokens=24, max_seqs=9, share_prefix=share)
     batches, errors = packer.pack(sentences)
     assert errors == {}

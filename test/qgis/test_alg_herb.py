@@ -190,6 +190,7 @@ def test_whole_sentence_scoring_equals_forced_decoding(processing_ready, tmp_pat
     assert out["whole"]["C_ROOT"] == pytest.approx(out["forced"]["C_ROOT"], rel=1e-2)
 
 
+@pytest.mark.integration  # a masked LM needs torch (native only, not in make test-matrix)
 def test_the_reference_switch_sets_template_words_and_padding(processing_ready, scope, tmp_path):
     """REFERENCE_CODE: the released scripts' template (no period), their descriptor words
     (leading spaces kept) and their padding rule together; each part still set alone."""
