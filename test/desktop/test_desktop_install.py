@@ -79,7 +79,9 @@ def test_install_from_the_wheel_folder_checks_the_model_and_shows_its_disk(run):
     assert "--no-index --find-links" in inst["log_tail"] or inst["log_lines"] > 10
     # Each step showed in the progress line, and QGIS's own Python still has no xllamacpp.
     texts = " ".join(t for _s, t in inst["seen"])
-    assert "Installing xllamacpp" in texts and "asking it one question" in texts
+    assert "Installing xllamacpp" in texts
+    # The check step can pass between two polls on an idle machine: its log line says it ran.
+    assert "asking it one question" in texts or "asking one prompt" in inst["log_tail"], texts
     assert inst["qgis_python_has_xllamacpp"] is False
     for name in ("install_03_options_during", "install_04_options_after"):
         assert os.path.getsize(os.path.join(OUT, f"{name}.png")) > 10_000
@@ -103,7 +105,11 @@ def test_remove_leaves_nothing_behind(run):
     assert "Surveys and their cached answers are kept" in confirm
     assert "Removed the model environment" in rm["notice"]
     assert "not installed" in rm["status"]
-    assert not [p for p in rm["home_after"] if "geobias" in p.lower()], rm["home_after"]
+    # The survey's results stay: ~/GeoBias is the user's output folder (Options), not the
+    # model environment ("Surveys and their cached answers are kept").
+    left = [p for p in rm["home_after"] if "geobias" in p.lower() and p.split("/")[0] != "GeoBias"]
+    assert not left, rm["home_after"]
+    assert any(p.startswith("GeoBias/") for p in rm["home_after"])  # the survey's outputs
     # Not even the folders the install made on the way (~/.local/share on a fresh account).
     made = set(rm["home_after"]) - set(facts["home_before"])
     assert not {".local", ".local/share"} & made, sorted(made)
