@@ -125,3 +125,16 @@ def pytest_unconfigure(config):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(getattr(config, "_geobias_exitstatus", 0))
+
+
+@pytest.fixture()
+def layer_tree_view(qgis_iface, monkeypatch):
+    """A real layer tree view behind pytest-qgis's mock iface: QGIS 3.44's result loading
+    (processing.runAndLoadResults) hands iface.layerTreeView() to C++, which refuses a mock."""
+    from qgis.core import QgsLayerTreeModel, QgsProject
+    from qgis.gui import QgsLayerTreeView
+
+    view = QgsLayerTreeView()
+    view.setModel(QgsLayerTreeModel(QgsProject.instance().layerTreeRoot()))
+    monkeypatch.setattr(qgis_iface, "layerTreeView", lambda: view)
+    yield view

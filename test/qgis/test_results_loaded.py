@@ -19,6 +19,7 @@ from geobias.processing.definitions import PROVIDERS
 from geobias.test.faultserver import FaultServer
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
+pytestmark = pytest.mark.usefixtures("layer_tree_view")  # results loaded as the toolbox does
 
 
 class Log(QgsProcessingFeedback):

@@ -62,18 +62,11 @@ def open_results(dock, paths):
     return dock.results.rated_layers
 
 
-def test_a_rated_layer_is_named_topic_and_model_even_alone(dock, qgis_iface, monkeypatch, tmp_path):
+def test_a_rated_layer_is_named_topic_and_model_even_alone(dock, layer_tree_view, tmp_path):
     (layer,) = open_results(dock, [rated_with_truth(tmp_path)])
     assert layer.name() == f"{IMR} · gpt-3.5-turbo"
-    # The toolbox names its outputs the same way. (QGIS 3.44's result loading hands the
-    # layer tree view to C++: a real one, not pytest-qgis's mock.)
-    from qgis.gui import QgsLayerTreeView
-
+    # The toolbox names its outputs the same way.
     import processing
-
-    view = QgsLayerTreeView()
-    view.setModel(QgsLayerTreeModel(QgsProject.instance().layerTreeRoot()))
-    monkeypatch.setattr(qgis_iface, "layerTreeView", lambda: view)
 
     out = processing.runAndLoadResults("geobias:importratings", {
         "INPUT": CSV, "MODEL": "gpt-3.5-turbo-0613", "TOPIC": IMR,
