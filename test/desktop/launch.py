@@ -50,10 +50,12 @@ def fresh_profile(profiles, zip_path=ZIP, locale="en_US"):
     return os.path.join(plugins, "geobias")
 
 
-def run_scenario(script, out_dir, profiles, timeout=900, env=None, zip_path=ZIP):
-    """Run `script` inside `qgis --code` on a virtual screen; its JSON result is read back."""
+def run_scenario(script, out_dir, profiles, timeout=900, env=None, zip_path=ZIP, reuse=False):
+    """Run `script` inside `qgis --code` on a virtual screen; its JSON result is read back.
+    `reuse`: keep the profile an earlier session left in `profiles` (a user's next day)."""
     assert os.path.isfile(zip_path), f"{zip_path} missing: run `make package`"
-    fresh_profile(profiles, zip_path)
+    if not (reuse and os.path.isdir(os.path.join(profiles, "profiles", "geobias"))):
+        fresh_profile(profiles, zip_path)
     os.makedirs(out_dir, exist_ok=True)
     result_path = os.path.join(out_dir, "result.json")
     if os.path.exists(result_path):

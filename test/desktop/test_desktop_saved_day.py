@@ -30,10 +30,13 @@ def day(tmp_path_factory):
            "GEOBIAS_DAY_OUTPUTS": os.path.join(OUT, "GeoBias")}  # fmt: skip
     os.makedirs(os.path.join(OUT, "project"))
     runs = {}
+    # One profile for the three sessions, as a user has: the bundled layers the project names
+    # (Countries) stay where the first session found them.
+    profiles = str(tmp_path_factory.mktemp("profiles-day"))
     for part in ("save", "reopen", "again"):
         runs[part] = run_scenario(
-            SCRIPT, os.path.join(OUT, part), str(tmp_path_factory.mktemp(f"profiles-{part}")),
-            timeout=2400, env=dict(env, GEOBIAS_DAY_PART=part),
+            SCRIPT, os.path.join(OUT, part), profiles, timeout=2400,
+            env=dict(env, GEOBIAS_DAY_PART=part), reuse=True,
         )  # fmt: skip
         assert runs[part].result, f"part {part} wrote no result\n" + runs[part].tail()
         assert not runs[part].died, f"QGIS died in part {part}\n" + runs[part].tail()
