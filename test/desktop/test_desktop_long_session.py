@@ -67,10 +67,10 @@ def test_ten_surveys_and_three_herb_runs_finished(facts):
 
 def test_every_run_click_started_its_tasks_once(facts):
     """A connection left by an unloaded plugin (or made twice by a reload) handles a click
-    twice: the same click would start its tasks twice. A survey is one task, HERB two (the
-    estimate, then the scoring)."""
+    twice: the same click would start its tasks twice. A survey is two tasks (preparing the
+    points and the estimate, then the run), HERB two (the estimate, then the scoring)."""
     runs = facts["runs"]
-    assert [r["tasks"] for r in runs if r["kind"] == "survey"] == [1] * N_SURVEYS
+    assert [r["tasks"] for r in runs if r["kind"] == "survey"] == [2] * N_SURVEYS
     assert [r["tasks"] for r in runs if r["kind"] == "herb"] == [2, 2, 2]
 
 
