@@ -18,7 +18,9 @@ import pytest
 from geobias.test.desktop.launch import ROOT, run_scenario, step_ok
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenario_saved_day.py")
-OUT = os.path.join(ROOT, "build", "desktop-day")
+# The real path: QGIS writes the project's relative paths from it, and a path through the
+# .venv/src/geobias link (ROOT) would read them from elsewhere when both sit under /tmp.
+OUT = os.path.realpath(os.path.join(ROOT, "build", "desktop-day"))
 
 
 @pytest.fixture(scope="module")
