@@ -70,8 +70,12 @@ def layer_facts():
 def show_dock():
     iface.mainWindow().setGeometry(0, 0, SCREEN[0], SCREEN[1])
     action = iface.mainWindow().findChild(QAction, "GeoBiasShowDock")
-    action.trigger()
-    wait_until(lambda: dock().isVisible(), 10, "the dock to show")
+    # The action toggles the dock; a later session of the same profile may open it by itself.
+    pump(0.5)
+    current = getattr(plugins["geobias"], "dock", None)
+    if current is None or not current.isVisible():
+        action.trigger()
+    wait_until(lambda: dock() is not None and dock().isVisible(), 10, "the dock to show")
 
 
 # ---------------------------------------------------------------------------- part one
