@@ -51,6 +51,27 @@ def start_qgis():
     return app, provider
 
 
+def run_with_embedded_model(run, args):
+    """`run(args, endpoint)` in a standalone QGIS against the embedded model with one thread
+    per slot (on two shared cores llama.cpp's second thread spins at its barriers and the server
+    ran ten times slower: docs/design.md). Answers are cached under the model's name, not its
+    port, so a rerun reads them back."""
+    import gc
+
+    from geobias.core.embedded import EmbeddedServer
+
+    app, _provider = start_qgis()
+    server = EmbeddedServer(parallel=2, threads=1)
+    server.start()
+    try:
+        run(args, {"PROVIDER": 0, "BASE_URL": server.base_url, "MODEL": server.model_name,
+                   "CONCURRENCY": 2})  # fmt: skip
+    finally:
+        server.stop()
+        gc.collect()  # every layer gone before exitQgis (else a crash at exit)
+        app.exitQgis()
+
+
 def render_png(layer, renderer, outline, path, title, size=(1600, 800),
                extent=(-180, -60, 180, 85), above=(), legend_title=""):  # fmt: skip
     """Render one layer (with `above` layers on top) over the country outlines to a PNG with

@@ -9,11 +9,10 @@ and the mean rank / mean rank error maps as PNGs in output/demo-compare/.
 """
 
 import argparse
-import gc
 import os
 import time
 
-from demo import PrintFeedback, outline_layer, render_png, start_qgis
+from demo import PrintFeedback, outline_layer, render_png, run_with_embedded_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPICS = ["Infant Mortality Rate", "Average Attractiveness of Residents"]
@@ -27,21 +26,7 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(ROOT, "output", "demo-compare"))
     parser.add_argument("--n-boot", type=int, default=1000)
     args = parser.parse_args(argv)
-    from geobias.core.embedded import EmbeddedServer
-
-    app, _provider = start_qgis()
-    # The embedded model with one thread: on two cores shared with other work, llama.cpp's
-    # second thread spins at its barriers and the server ran ten times slower (docs/design.md).
-    # Its answers are cached under the model's name, not its port: the demo's cache still serves.
-    server = EmbeddedServer(parallel=2, threads=1)
-    server.start()
-    try:
-        run(args, {"PROVIDER": 0, "BASE_URL": server.base_url, "MODEL": server.model_name,
-                   "CONCURRENCY": 2})  # fmt: skip
-    finally:
-        server.stop()
-        gc.collect()  # every layer gone before exitQgis (else a crash at exit)
-        app.exitQgis()
+    run_with_embedded_model(run, args)
 
 
 def run(args, endpoint):

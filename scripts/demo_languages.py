@@ -17,12 +17,11 @@ a home-bias claim only for a language whose ratings do.
 
 import argparse
 import csv
-import gc
 import os
 import threading
 import time
 
-from demo import PrintFeedback, outline_layer, render_png, start_qgis
+from demo import PrintFeedback, outline_layer, render_png, run_with_embedded_model
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPIC = "Infant Mortality Rate"
@@ -68,20 +67,7 @@ def main(argv=None):
     parser.add_argument("--n-boot", type=int, default=1000)
     args = parser.parse_args(argv)
     args.languages = [c.strip() for c in args.languages.split(",") if c.strip()]
-    from geobias.core.embedded import EmbeddedServer
-
-    app, _provider = start_qgis()
-    # One thread per slot, as make demo-compare: on two shared cores llama.cpp's second thread
-    # spins at its barriers (docs/design.md).
-    server = EmbeddedServer(parallel=2, threads=1)
-    server.start()
-    try:
-        run(args, {"PROVIDER": 0, "BASE_URL": server.base_url, "MODEL": server.model_name,
-                   "CONCURRENCY": 2})  # fmt: skip
-    finally:
-        server.stop()
-        gc.collect()  # every layer gone before exitQgis (else a crash at exit)
-        app.exitQgis()
+    run_with_embedded_model(run, args)
 
 
 def run(args, endpoint):
