@@ -67,6 +67,8 @@ def main(argv=None):
     parser.add_argument("--n-boot", type=int, default=1000)
     args = parser.parse_args(argv)
     args.languages = [c.strip() for c in args.languages.split(",") if c.strip()]
+    if len(set(args.languages)) < 2:  # the comparison across languages needs two
+        parser.error("--languages: give at least two prompt languages (e.g. en,fr)")
     run_with_embedded_model(run, args)
 
 
