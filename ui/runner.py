@@ -37,7 +37,14 @@ from ..processing.languages import language_choices, tagged
 from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
 from . import outputs
 from .settings import find_endpoint, load_endpoints, truth_map
-from .task import AlgorithmChainTask, Feedback, error_sentence, log
+from .task import (
+    AlgorithmChainTask,
+    Feedback,
+    LayerSnapshot,
+    error_sentence,
+    log,
+    resolve_snapshots,
+)
 
 # DEFAULT_ANCHOR_FIELD is Processing's default anchor (processing/parameters.py): one for both.
 
@@ -74,20 +81,19 @@ class StudyArea:
     selected: bool = False
 
 
-def layer_param(layer):
+def layer_param(layer, selected=False):
     """A layer as an algorithm running in a task should read it: a file layer by its source
-    (opened anew in the task's thread), any other by its id in the project (added if needed)."""
-    if layer.providerType() in ("ogr", "gdal") and not layer.subsetString():
+    (opened anew in the task's thread), any other (memory, filtered, database) or its selected
+    features as a LayerSnapshot made here, on the main thread."""
+    if layer.providerType() in ("ogr", "gdal") and not layer.subsetString() and not selected:
         return layer.source()
-    if QgsProject.instance().mapLayer(layer.id()) is None:
-        QgsProject.instance().addMapLayer(layer, False)
-    return layer.id()
+    return LayerSnapshot(layer, selected)
 
 
 def sample_params(settings, area, path):
     """geobias:samplepoints parameters for a StudyArea, as a callable for AlgorithmChainTask:
     a polygon's memory layer is made in the task's thread, where it is read."""
-    from qgis.core import QgsGeometry, QgsProcessingFeatureSourceDefinition
+    from qgis.core import QgsGeometry
 
     params = {
         "COUNT": settings.n_points,
@@ -102,7 +108,7 @@ def sample_params(settings, area, path):
         params["WEIGHT_RASTER"] = weight.source()
     layer = project.mapLayer(area.layer_id) if area.layer_id else None
     if layer is not None and area.selected:
-        params["REGION"] = QgsProcessingFeatureSourceDefinition(layer.id(), True)
+        params["REGION"] = layer_param(layer, selected=True)
     elif layer is not None:
         params["REGION"] = layer_param(layer)
 
@@ -144,7 +150,7 @@ def run_algorithm(alg_id, params):
     context = QgsProcessingContext()
     context.setProject(QgsProject.instance())
     feedback = Feedback()
-    results, ok = alg.run(params, context, feedback)
+    results, ok = alg.run(resolve_snapshots(params, context), context, feedback)
     if not ok:
         log(feedback.textLog(), Qgis.MessageLevel.Critical)  # a traceback stays in the log
         raise RuntimeError(error_sentence(feedback.last_error) or alg.displayName())
@@ -284,7 +290,7 @@ def language_params(settings):
 def truth_params(field_name, layer):
     """geobias:samplegroundtruth's truth source parameters for a polygon or point layer, named
     as the user sees it (`Countries.infant_mortality`)."""
-    source = layer.source() if layer.providerType() != "memory" else layer.id()
+    source = layer_param(layer)
     name = layer_field(layer_label(layer), field_name)
     if layer.geometryType() == QgsWkbTypes.GeometryType.PolygonGeometry:
         return {"POLYGONS": source, "POLYGON_FIELD": field_name, "TRUTH_NAME": name}
@@ -297,8 +303,7 @@ def anchor_params(settings):
     bundled countries' infant survival; named as the user sees it."""
     anchor = QgsProject.instance().mapLayer(settings.anchor_layer)
     if anchor is not None and settings.anchor_field:
-        source = anchor.source() if anchor.providerType() != "memory" else anchor.id()
-        return {"ANCHOR": source, "ANCHOR_FIELD": settings.anchor_field,
+        return {"ANCHOR": layer_param(anchor), "ANCHOR_FIELD": settings.anchor_field,
                 "ANCHOR_NAME": layer_field(layer_label(anchor), settings.anchor_field)}  # fmt: skip
     return {"ANCHOR": COUNTRIES, "ANCHOR_FIELD": DEFAULT_ANCHOR_FIELD,
             "ANCHOR_NAME": layer_field(layer_label(COUNTRIES), DEFAULT_ANCHOR_FIELD)}  # fmt: skip

@@ -6,6 +6,8 @@ import time
 from qgis.core import (
     Qgis,
     QgsApplication,
+    QgsFeatureRequest,
+    QgsMemoryProviderUtils,
     QgsMessageLog,
     QgsProcessingAlgorithm,
     QgsProcessingContext,
@@ -13,6 +15,7 @@ from qgis.core import (
     QgsProcessingFeedback,
     QgsProject,
     QgsTask,
+    QgsVectorLayerFeatureSource,
 )
 from qgis.PyQt.QtCore import pyqtSignal
 
@@ -87,6 +90,49 @@ class Feedback(QgsProcessingFeedback):
         self.message.emit(error, int(Qgis.MessageLevel.Critical))
 
 
+class LayerSnapshot:
+    """A layer of the user's project as a task's algorithm reads it: made on the main thread
+    from QGIS's thread-safe feature source (all features or the selected ones), copied into a
+    memory layer in the task's thread. The task never touches the project's layers, which the
+    main thread may be adding, restyling or removing meanwhile (that race crashed QGIS)."""
+
+    def __init__(self, layer, selected=False):
+        self.source = QgsVectorLayerFeatureSource(layer)
+        self.name, self.fields = layer.name(), layer.fields()
+        self.wkb_type, self.crs = layer.wkbType(), layer.crs()
+        self.fids = layer.selectedFeatureIds() if selected else None
+
+    def layer(self):
+        """The copy, in the calling (task's) thread."""
+        copy = QgsMemoryProviderUtils.createMemoryLayer(
+            self.name, self.fields, self.wkb_type, self.crs
+        )
+        request = QgsFeatureRequest()
+        if self.fids is not None:
+            request.setFilterFids(self.fids)
+        copy.dataProvider().addFeatures(list(self.source.getFeatures(request)))
+        return copy
+
+
+def resolve_snapshots(params, context, made=None):
+    """`params` with each LayerSnapshot (also in lists) replaced by its copy's id in the
+    context's own layer store; `made` maps snapshots already copied to their ids."""
+    made = {} if made is None else made
+
+    def resolve(value):
+        if isinstance(value, (list, tuple)):
+            return [resolve(v) for v in value]
+        if not isinstance(value, LayerSnapshot):
+            return value
+        if id(value) not in made:
+            copy = value.layer()
+            context.temporaryLayerStore().addMapLayer(copy)
+            made[id(value)] = copy.id()
+        return made[id(value)]
+
+    return {key: resolve(value) for key, value in params.items()}
+
+
 class AlgorithmChainTask(QgsTask):
     """Runs steps [(algorithm id, params or callable(previous results) -> params)] in a thread.
 
@@ -94,10 +140,13 @@ class AlgorithmChainTask(QgsTask):
     thread between algorithms (start the embedded model, style written layers).
     Each algorithm is prepared and run in the task's thread and post-processed on the main
     thread when the task ends, as the Processing toolbox runs it (the report adds its layout
-    to the project there). Outputs should be files (GeoPackages): layers are opened in the
-    task and moved to the main thread, which only adds them. `results` holds each step's
-    outputs; `error` the first failure as one sentence, `details` its full text, `bug` whether
-    that text is a traceback (a bug, logged) rather than a user's mistake (said in the tab).
+    to the project there). In the thread the context's project is an empty one with the
+    user's project's CRS, ellipsoid and transformations: a layer of the user's project
+    reaches an algorithm as a file path (opened anew) or a LayerSnapshot. Outputs should be
+    files (GeoPackages): layers are opened in the task and moved to the main thread, which only
+    adds them. `results` holds each step's outputs; `error` the first failure as one sentence,
+    `details` its full text, `bug` whether that text is a traceback (a bug, logged) rather than
+    a user's mistake (said in the tab).
     """
 
     stepStarted = pyqtSignal(int, str)
@@ -112,7 +161,12 @@ class AlgorithmChainTask(QgsTask):
         self.feedback = Feedback()
         self.feedback.progressChanged.connect(self._step_progress)
         self.project = project or QgsProject.instance()
+        # What the thread's own project copies of the user's, read here on the main thread.
+        self.settings = (self.project.crs(), self.project.ellipsoid(),
+                         self.project.transformContext())  # fmt: skip
         self.context = None  # made in run(): a context belongs to the thread that creates it
+        self.own_project = None
+        self.snapshots = {}  # LayerSnapshot copies made in this run
         self.current = 0
         self.started_at = None
         self.elapsed = 0.0
@@ -135,8 +189,13 @@ class AlgorithmChainTask(QgsTask):
 
     def run(self):
         self.started_at = time.monotonic()
+        crs, ellipsoid, transforms = self.settings
+        self.own_project = QgsProject()
+        self.own_project.setCrs(crs)
+        self.own_project.setEllipsoid(ellipsoid)
+        self.own_project.setTransformContext(transforms)
         self.context = QgsProcessingContext()
-        self.context.setProject(self.project)
+        self.context.setProject(self.own_project)
         registry = QgsApplication.processingRegistry()
         try:
             for i, (alg_id, params) in enumerate(self.steps):
@@ -171,6 +230,8 @@ class AlgorithmChainTask(QgsTask):
             self.elapsed = time.monotonic() - self.started_at
             # Temporary layers die with the context here, in the thread that made them.
             self.context = None
+            self.own_project = None
+            self.snapshots = {}
 
     def run_algorithm(self, alg, params, index):
         """Run an algorithm (an instance, or its id from a callable step) in this thread as
@@ -191,6 +252,7 @@ class AlgorithmChainTask(QgsTask):
         ):
             self.fail(tr("{alg} cannot run in the background.").format(alg=alg.displayName()))
             return None
+        params = resolve_snapshots(params, self.context, self.snapshots)
         ok_params, msg = alg.checkParameterValues(params, self.context)
         if not ok_params:
             self.fail(msg)
