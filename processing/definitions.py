@@ -243,7 +243,8 @@ HERB_MODELS = _choices(
         ("smollm2-135m", QT_TRANSLATE_NOOP("@default", "SmolLM2 135M")),
         ("gemma3-270m", QT_TRANSLATE_NOOP("@default", "Gemma 3 270M")),
     ],
-    "smollm2-135m",
+    # The survey's default too: one model for both papers (issue 25 item 4; README's HERB).
+    "gemma3-270m",
 )  # fmt: skip
 # One part of HERB's reference-code mode (core/reference.py): as the switch says, or set alone.
 REFERENCE_PARTS = _choices(

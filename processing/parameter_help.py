@@ -389,8 +389,8 @@ def _specific():
             "remote llama.cpp server always uses)."
         ),
         "herb/EMBEDDED_MODEL": tr(
-            "The bundled model the embedded scorer runs (SmolLM2 135M by default: Gemma 3 270M "
-            "is about three times slower per sentence)."
+            "The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey's "
+            "model; SmolLM2 135M scores about three times as many sentences per second."
         ),
         "herb/MODEL_FILE": tr(
             "Any GGUF model file to score with instead of a bundled model, in a child process."

@@ -711,7 +711,7 @@ class HerbModel:
 
     kind: str = "embedded"
     method: str = "whole"
-    model: str = "smollm2-135m"
+    model: str = HERB_MODELS.default
     model_file: str = ""
     connection: Connection = field(default_factory=Connection)
 

@@ -76,7 +76,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
             "countries → cities (a population threshold, at most N largest cities per country, "
             "a subset of continents), or your own nested polygon layers (2–3 layers whose lower "
             "layers name their parent's id, or one layer with a parent field). Model: the "
-            "embedded model (the default, runs out of the box: SmolLM2 135M or Gemma 3 270M, or "
+            "embedded model (the default, runs out of the box: Gemma 3 270M or SmolLM2 135M, or "
             "any GGUF model file; by default it scores each sentence in one pass in a child "
             "process, forced decoding one token at a time stays the reference path), a "
             "llama.cpp server (forced decoding), a "

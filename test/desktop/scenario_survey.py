@@ -507,7 +507,8 @@ def herb_tab():
              "seconds": time.monotonic() - t0}  # fmt: skip
     groups = [g.name() for g in QgsProject.instance().layerTreeRoot().findGroups()]
     facts["groups"] = groups
-    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — HERB — SmolLM2-135M")
+    # Named for HERB's default model, Gemma 3 270M.
+    group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — HERB — gemma-3-270m")
     layers = [n.layer() for n in group.findLayers()] if group is not None else []
     facts["layers"] = []
     for lyr in layers:

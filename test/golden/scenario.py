@@ -51,6 +51,7 @@ EVERY = 8  # rows kept of each reference file (250 of 2,000): small snapshots, q
 # (its GGUF file name); part of every survey cache key.
 MODEL = "gemma-3-270m-q4_k_m"
 IMR, ATTR = "Infant Mortality Rate", "Average Attractiveness of Residents"
+SMOLLM2 = {"EMBEDDED_MODEL": 0}  # geobias:herb's bundled models: SmolLM2 135M, Gemma 3 270M
 HERB_REGIONS = {  # a synthetic two-level hierarchy: id -> (name, parent id, x0 of its square)
     "N": ("Northland", "", 0), "S": ("Southland", "", 10),
     "N1": ("Ashford", "N", 0), "N2": ("Birchwood", "N", 3), "N3": ("Cedarville", "N", 6),
@@ -269,7 +270,8 @@ def steps(work, inputs, endpoint, batch_output):
          {"INPUT": w("batch_points.gpkg"), **endpoint, "TOPICS": IMR,
           "OUTPUT": w("batch_rated.gpkg")}),
         # HERB on the synthetic hierarchy; scores from the HERB cache. Its embedded scorer takes
-        # no URL: it starts SmolLM2 in a child process (whole sentences, the default; its scores
+        # no URL: it starts SmolLM2 in a child process (chosen: HERB's default became Gemma after
+        # the recording; whole sentences, the default; its scores
         # share forced decoding's cache key) and, starting, reads its model file (part of the
         # cache key). A cached run scores no sentence (N_TO_SCORE = 0, the cache gains no row),
         # which the test checks. The reference-code run keeps the paper's template (recorded
@@ -277,11 +279,11 @@ def steps(work, inputs, endpoint, batch_output):
         ("herb_nested_layers", "herb",
          {"SCOPE": 1, "LAYER_1": f"{herb}|layername=provinces", "NAME_FIELD_1": "name",
           "ID_FIELD_1": "id", "LAYER_2": f"{herb}|layername=districts", "NAME_FIELD_2": "name",
-          "ID_FIELD_2": "id", "PARENT_FIELD_2": "up", "SCORER": 0, "DESCRIPTORS": words,
+          "ID_FIELD_2": "id", "PARENT_FIELD_2": "up", "SCORER": 0, **SMOLLM2, "DESCRIPTORS": words,
           "CACHE": w("herb_cache.sqlite"), "OUTPUT": w("herb.gpkg")}),
         ("herb_parent_field", "herb",
          {"SCOPE": 2, "LAYER_1": f"{herb}|layername=regions", "NAME_FIELD_1": "name",
-          "ID_FIELD_1": "id", "PARENT_FIELD_1": "up", "SCORER": 0, "DESCRIPTORS": words,
+          "ID_FIELD_1": "id", "PARENT_FIELD_1": "up", "SCORER": 0, **SMOLLM2, "DESCRIPTORS": words,
           "REFERENCE_CODE": True, "TEMPLATE": "People in {region} are {descriptor}.",
           "CACHE": w("herb_cache.sqlite"),
           "OUTPUT": w("herb_table.gpkg")}),

@@ -173,7 +173,10 @@ def test_whole_sentence_scoring_equals_forced_decoding(processing_ready, tmp_pat
                               ("Konya", "5", "TR", 8), ("Ankara", "6", "TR", 9)])  # fmt: skip
     base = {"SCOPE": 1, "LAYER_1": top, "NAME_FIELD_1": "name", "ID_FIELD_1": "id",
             "LAYER_2": low, "NAME_FIELD_2": "name", "PARENT_FIELD_2": "up",
-            "DESCRIPTORS": str(words)}  # fmt: skip
+            "DESCRIPTORS": str(words), "EMBEDDED_MODEL": 0}  # fmt: skip
+    # SmolLM2 (EMBEDDED_MODEL 0): Gemma's forced decoding on the shared server, once earlier
+    # runs have used it, differs by up to 0.035 on a few sentences (the server's cached
+    # prompts); test/integration/test_whole_sentence.py compares Gemma on a fresh server.
     out = {}
     for method in ("forced", "whole"):
         out[method] = run(dict(base, METHOD=["whole", "forced"].index(method),

@@ -15,6 +15,7 @@ from qgis.core import (
 from geobias.core.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE, load_descriptors
 from geobias.core.herb import aggregate
 from geobias.core.hierarchy import geonames_hierarchy
+from geobias.processing.definitions import HERB_MODELS
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.parameters import HerbReferenceParameters
 from geobias.processing.runs import append_runs
@@ -40,7 +41,8 @@ def test_the_tab_turns_its_choices_into_herb_parameters(dock):
     assert "AUTH_CONFIG" not in p
     # The embedded model: whole sentences by default, the bundled model or a GGUF file.
     assert herb.methodCombo.isVisibleTo(herb) and herb.modelFile.isVisibleTo(herb)
-    assert p["METHOD"] == 0 and p["MODEL_FILE"] == "" and p["EMBEDDED_MODEL"] == 0
+    assert p["METHOD"] == 0 and p["MODEL_FILE"] == ""
+    assert p["EMBEDDED_MODEL"] == HERB_MODELS.index("gemma3-270m")  # the survey's model too
     herb.methodCombo.setCurrentIndex(herb.methodCombo.findData("forced"))
     herb.modelFile.setFilePath("/models/other.gguf")
     p = herb.parameters()
