@@ -4,8 +4,11 @@ The rule (whole-sentence scoring, core/whole_sentence_worker.py):
 
 - threads = the physical cores this process may run on: the CPUs of its affinity mask (Linux;
   elsewhere every CPU), counted once per core when the system says which CPUs are hyperthread
-  siblings; less one per unit of the 1-minute load average when the child starts (cores other
-  processes keep busy), at least 1. llama.cpp's matrix kernels keep a core's arithmetic units
+  siblings; less the cores other processes keep busy when the child starts, at least 1. Busy
+  cores: the 1-minute load average, or fewer if the CPU time used over a quarter second at start
+  says so (Linux): the load average lags a minute behind, so right after a run ends it still
+  counts that run's cores busy (a HERB bench on 2 idle cores gave Gemma 1 thread and half its
+  speed that way). llama.cpp's matrix kernels keep a core's arithmetic units
   busy, so a second hyperthread adds little; and its threads wait for each other at a barrier
   after every operation, spinning: a thread more than the free cores makes every operation wait
   for a thread the system has descheduled (docs/design.md measured a 2-thread server 10x
@@ -22,9 +25,17 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass
 
-__all__ = ["LOGITS_BUDGET", "ScoringBudget", "physical_cores", "scoring_budget", "usable_cpus"]
+__all__ = [
+    "LOGITS_BUDGET",
+    "ScoringBudget",
+    "busy_cores",
+    "physical_cores",
+    "scoring_budget",
+    "usable_cpus",
+]
 
 LOGITS_BUDGET = 256 * 2**20  # bytes of float32 logits one decode may return
 BATCH_TOKENS = 512
@@ -68,13 +79,36 @@ def physical_cores(cpus: list[int], sys_cpu: str = _SYS_CPU) -> int:
     return max(1, len(cores))
 
 
-def busy_cores() -> int:
-    """Cores other processes keep busy: the 1-minute load average, rounded down (0 where the
-    system has none)."""
+def cpu_times(path: str = "/proc/stat") -> tuple[int, int]:
+    """(all, idle) CPU time since boot in clock ticks, over every CPU (Linux's /proc/stat)."""
+    with open(path) as f:
+        values = [int(v) for v in f.readline().split()[1:9]]
+    return sum(values), values[3] + values[4]  # idle + iowait
+
+
+def busy_now(window: float = 0.25) -> int | None:
+    """Cores busy over the next `window` seconds (CPU time used, rounded down); None where the
+    system does not say."""
     try:
-        return int(os.getloadavg()[0])
+        all0, idle0 = cpu_times()
+        time.sleep(window)
+        all1, idle1 = cpu_times()
+    except (OSError, ValueError, IndexError):
+        return None
+    if all1 <= all0:
+        return None
+    return int((1.0 - (idle1 - idle0) / (all1 - all0)) * (os.cpu_count() or 1))
+
+
+def busy_cores() -> int:
+    """Cores other processes keep busy: the 1-minute load average rounded down, or what the CPU
+    time used right now says if that is fewer (the average lags); 0 where neither is known."""
+    try:
+        load = int(os.getloadavg()[0])
     except (AttributeError, OSError):
-        return 0
+        load = 0
+    now = busy_now() if load else None
+    return load if now is None else min(load, now)
 
 
 def default_threads() -> int:

@@ -367,6 +367,9 @@ class HerbTab(QWidget, FORM):
             if problem:
                 self.dock.offer_install(problem)
                 return
+        # The task reads the user's layers as files or snapshots, never the project's objects.
+        params = {k: runner.layer_param(v) if k.startswith("LAYER_") else v
+                  for k, v in params.items()}  # fmt: skip
         self.params = params
         self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
         steps = [("geobias:herb", dict(params, ESTIMATE_ONLY=True, OUTPUT=self.path))]

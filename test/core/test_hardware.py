@@ -43,9 +43,31 @@ def test_busy_cores_are_left_to_the_processes_that_keep_them_busy(monkeypatch):
     monkeypatch.setattr(hardware, "usable_cpus", lambda: [0, 1, 2, 3])
     monkeypatch.setattr(hardware, "physical_cores", lambda cpus: 4)
     monkeypatch.setattr(hardware.sys, "platform", "linux")
+    monkeypatch.setattr(hardware, "busy_now", lambda: None)  # a system that does not say
     for load, threads in ((0.3, 4), (1.9, 3), (3.2, 1), (12.0, 1)):
         monkeypatch.setattr(hardware.os, "getloadavg", lambda load=load: (load, load, load))
         assert hardware.default_threads() == threads
+    # The load average lags: cores that were busy a minute ago and are idle now count as free;
+    # cores busy now count as busy whatever the average says.
+    monkeypatch.setattr(hardware.os, "getloadavg", lambda: (1.9, 1.0, 0.5))
+    for now, threads in ((0, 4), (1, 3), (3, 3)):
+        monkeypatch.setattr(hardware, "busy_now", lambda now=now: now)
+        assert hardware.default_threads() == threads
+
+
+def test_busy_now_reads_the_cpu_time_used_over_its_window(monkeypatch):
+    from geobias.core import hardware
+
+    # (all, idle) ticks at the window's start and end: 400 ticks over 4 CPUs, 100 of them idle.
+    samples = iter([(1000, 500), (1400, 600)])
+    monkeypatch.setattr(hardware, "cpu_times", lambda: next(samples))
+    monkeypatch.setattr(hardware.os, "cpu_count", lambda: 4)
+    assert hardware.busy_now(window=0) == 3  # 75% of 4 CPUs
+    monkeypatch.setattr(hardware, "cpu_times", lambda: (5, 5))  # no time passed
+    assert hardware.busy_now(window=0) is None
+    if os.path.exists("/proc/stat"):  # the real file: a count of this machine's CPUs
+        monkeypatch.undo()
+        assert 0 <= hardware.busy_now(window=0.05) <= (os.cpu_count() or 1)
 
 
 def test_logits_rows_follow_the_vocabulary_and_the_budget():

@@ -165,3 +165,38 @@ def test_results_show_as_layers_a_table_sorted_by_c_and_bars(dock, tmp_path):
     assert len(herb.childBars.values) == 2 and all(v > 0 for v in herb.childBars.values)
     assert "France" in herb.wordBars.title and len(herb.wordBars.values) == 10
     assert herb.wordBars.values == sorted(herb.wordBars.values, reverse=True)
+
+
+@pytest.mark.integration  # the embedded model scores (Gemma 3 270M, HERB's default)
+def test_the_tab_runs_herb_on_the_users_memory_layers(dock, tmp_path, monkeypatch):
+    """The user's own layers (memory ones here) reach the background job as snapshots made on
+    the main thread, never as the project's objects; the run scores and shows its results."""
+    from qgis.PyQt.QtWidgets import QMessageBox
+    from qtstub import wait_for
+
+    from geobias.ui.task import LayerSnapshot
+
+    country = squares("country", [("Utopia", "U", None), ("Erewhon", "E", None)])
+    towns = squares("towns", [("Ash", "1", "U"), ("Birch", "2", "U"), ("Cedar", "3", "E"),
+                              ("Dune", "4", "E")])  # fmt: skip
+    QgsProject.instance().addMapLayers([country, towns])
+    herb = dock.herb
+    herb.scopeCombo.setCurrentIndex(1)
+    herb.topLayerCombo.setLayer(country)
+    herb.lowLayerCombo.setLayer(towns)
+    for combo, field in ((herb.topNameCombo, "name"), (herb.topIdCombo, "id"),
+                         (herb.lowNameCombo, "name"), (herb.lowParentCombo, "up")):  # fmt: skip
+        combo.setField(field)
+    words = tmp_path / "words.txt"
+    words.write_text("morality\thonest\nmorality\tcruel\n")
+    herb.descriptorsFile.setFilePath(str(words))
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: QMessageBox.StandardButton.Yes)  # fmt: skip
+    herb.run()
+    assert isinstance(herb.params["LAYER_1"], LayerSnapshot)
+    assert isinstance(herb.params["LAYER_2"], LayerSnapshot)
+    root = QgsProject.instance().layerTreeRoot()
+    wait_for(lambda: root.findGroup("GeoBias — HERB — gemma-3-270m") is not None
+             and herb.panel.task is None, 300, "HERB on the user's layers")  # fmt: skip
+    assert herb.regionTable.rowCount() >= 3  # the Earth and the two countries have a C
+    assert country.featureCount() == 2 and towns.featureCount() == 4  # untouched
