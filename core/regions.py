@@ -132,7 +132,11 @@ def region_to_lonlat(
     region = geometry.union_all(parts)
     if not region.is_valid:
         region = geometry.make_valid(region)
-    polygons = [p for p in _polygons(region) if p.area > 0]
+    # make_valid can leave a sliver of a closing point's rounding (area ~1e-27 deg² beside a
+    # 1,700 deg² quadrilateral drawn on the map): a part with no area to speak of is dropped.
+    found = list(_polygons(region))
+    tiny = 1e-12 * sum(p.area for p in found)
+    polygons = [p for p in found if p.area > tiny]
     if not polygons:
         raise ValueError(Message("regions.no_area"))
     return polygons[0] if len(polygons) == 1 else MultiPolygon(polygons)

@@ -118,3 +118,17 @@ def test_ring_around_the_south_pole_without_a_pole_test():
 def test_region_outside_the_projection_is_an_error():
     with pytest.raises(ValueError, match="no area"):
         region_to_lonlat(box(0, 0, 1, 1), lambda x, y: (np.full(len(x), np.nan), y))
+
+
+def test_a_quadrilateral_drawn_on_the_map_stays_one_polygon():
+    # Four clicks on a lon/lat map (CI stop 30's desktop run): make_valid had left a sliver of
+    # area 1e-27 beside the 1,735 deg² area, so the study area came out as a MultiPolygon.
+    clicked = [
+        (-12.035297190703481, 4.983888475969841),
+        (30.03743226481207, 5.030042739538812),
+        (29.98451092962666, 50.028681152508526),
+        (-5.015170909811749, 50.035143074570826),
+    ]
+    region = region_to_lonlat(Polygon(clicked), lambda x, y: (np.asarray(x), np.asarray(y)))
+    assert region.geom_type == "Polygon"
+    assert region.area == pytest.approx(Polygon(clicked).area, rel=1e-9)

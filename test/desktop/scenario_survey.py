@@ -135,13 +135,26 @@ def draw_area():
     expected = QgsGeometry.fromPolygonXY([[_pt(x, y) for x, y in POLYGON + POLYGON[:1]]])
     rec.facts["draw"] = {
         # The area reaches lon/lat densified (lonlat_region): its corners are the clicked ones.
-        "vertices": len(corners.asPolygon()[0]) - 1 if not corners.isMultipart() else -1,
+        "vertices": corner_count(corners.asPolygon()[0]) if not corners.isMultipart() else -1,
         "area_deg2": drawn.area(),
         "expected_area_deg2": expected.area(),
         "label": ui.areaLabel.text(),
         "draw_radio": ui.drawRadio.isChecked(),
         "tool_released": not ui.drawButton.isChecked(),
     }
+
+
+def corner_count(ring):
+    """The corners of a closed ring: points where it turns. Simplifying keeps a ring's first
+    point even when it lies on an edge (the densified ring may start mid-edge), so count
+    cyclically."""
+    pts = ring[:-1]
+    n = len(pts)
+
+    def turn(a, b, c):
+        return abs((b.x() - a.x()) * (c.y() - b.y()) - (b.y() - a.y()) * (c.x() - b.x()))
+
+    return sum(turn(pts[i - 1], pts[i], pts[(i + 1) % n]) > 1e-6 for i in range(n))
 
 
 def _pt(x, y):
