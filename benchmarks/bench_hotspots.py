@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 from osgeo import ogr
 
-from geobias.core.hotspots import getis_ord_star, global_moran, local_moran
-from geobias.core.spatial_weights import knn_weights
+from geobias.core.stats.hotspots import getis_ord_star, global_moran, local_moran
+from geobias.core.stats.spatial_weights import knn_weights
 from geobias.paths import DATA
 
 

@@ -11,10 +11,10 @@ import time
 import numpy as np
 import requests
 
-from geobias.core.cache import SurveyCache
-from geobias.core.llm import ChatClient, Endpoint
-from geobias.core.prompts import PRESETS, make_template
-from geobias.core.survey import SurveySpec, estimate, run_survey
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, Endpoint, server_endpoint
+from geobias.core.survey.prompts import PRESETS, make_template
+from geobias.core.survey.run import SurveySpec, estimate, run_survey
 
 STUB = "from geobias.test.faultserver import serve_instant; serve_instant()"
 
@@ -92,15 +92,15 @@ def bench_embedded(tmp, n=12, parallel=2, repeats=3):
     reuses the shared prompt prefix for both alike; identical prompts would favour whichever
     runs second), and they swap point sets and order every repeat.
     """
-    from geobias.core.embedded import EmbeddedServer
-    from geobias.core.gazetteer import Gazetteer
-    from geobias.core.prompts import build_prompts
+    from geobias.core.geo.gazetteer import Gazetteer
+    from geobias.core.runtime.embedded import EmbeddedServer
+    from geobias.core.survey.prompts import build_prompts
 
     gaz = Gazetteer.load()
     topic = "Average Attractiveness of Residents"
     t_raw = t_survey = 0.0
     with EmbeddedServer(parallel=parallel) as server:
-        ep = server.endpoint(concurrency=parallel)
+        ep = server_endpoint(server, concurrency=parallel)
         client = ChatClient(ep)
         for rep in range(repeats):
             sets = [points(n, seed=100 + 2 * rep), points(n, seed=101 + 2 * rep)]
@@ -124,16 +124,16 @@ def bench_topics(tmp, n=10, parallel=2, repeats=2):
     """(d) a two-topic survey on the embedded server: the runner's order (a point's topics back
     to back from one worker, so the slot's cached prompt covers all but the topic) against the
     order it had before (topic by topic), side by side on point sets that swap every repeat."""
-    from geobias.core.embedded import EmbeddedServer
-    from geobias.core.gazetteer import Gazetteer
-    from geobias.core.prompts import build_prompts
-    from geobias.core.survey import run_requests
+    from geobias.core.geo.gazetteer import Gazetteer
+    from geobias.core.runtime.embedded import EmbeddedServer
+    from geobias.core.survey.prompts import build_prompts
+    from geobias.core.survey.run import run_requests
 
     gaz = Gazetteer.load()
     topics = ["Infant Mortality Rate", "Average Attractiveness of Residents"]
     t_point = t_topic = 0.0
     with EmbeddedServer(parallel=parallel) as server:
-        ep = server.endpoint(concurrency=parallel)
+        ep = server_endpoint(server, concurrency=parallel)
         for rep in range(repeats):
             sets = [points(n, seed=200 + 2 * rep), points(n, seed=201 + 2 * rep)]
             if rep % 2:
@@ -156,7 +156,7 @@ def bench_topics(tmp, n=10, parallel=2, repeats=2):
 
 def bench_rerun(tmp, n=10_000):
     """(c) a finished n-point survey (paper prompts with gazetteer) re-run: requests, seconds."""
-    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.geo.gazetteer import Gazetteer
 
     gaz = Gazetteer.load()
     proc, url = start_stub()

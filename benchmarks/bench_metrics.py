@@ -5,7 +5,7 @@ import time
 
 import numpy as np
 
-from geobias.core.metrics import (
+from geobias.core.stats.metrics import (
     answer_rate,
     bias_score,
     fractional_rank,
@@ -16,7 +16,7 @@ from geobias.core.metrics import (
     rank_error,
     spearman,
 )
-from geobias.core.ratings import rate_completion
+from geobias.core.survey.ratings import rate_completion
 
 
 def timed(fn, repeat=3):

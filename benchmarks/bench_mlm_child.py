@@ -13,7 +13,7 @@ import os
 import tempfile
 import time
 
-from geobias.core.scorers import ChildMaskedLMScorer, MaskedLMScorer
+from geobias.core.herb.scorers import ChildMaskedLMScorer, MaskedLMScorer
 from geobias.test.tiny_mlm import build
 
 WORDS = ["people", "in", "are", ".", "paris", "lima", "oslo", "quito", "wise", "kind", "very",

@@ -168,8 +168,8 @@ def main():
         write_raster(RASTER)
         print(f"  written in {time.perf_counter() - t:.0f} s", flush=True)
     bench_sampling()
-    from geobias.core.gazetteer import Gazetteer
-    from geobias.core.sampling import sample_weighted
+    from geobias.core.geo.gazetteer import Gazetteer
+    from geobias.core.geo.sampling import sample_weighted
 
     gaz = Gazetteer.load()
     places, population = gaz.candidates(None)

@@ -1,4 +1,4 @@
-"""How honest the time estimates are (core/rates.py), on recorded and simulated runs.
+"""How honest the time estimates are (core/engine/throughput.py), on recorded and simulated runs.
 
 For each run and each point of its progress (10%, 50%, 90% of its items), the estimate of the
 time left is compared with the time the run actually took from there:
@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from geobias.core.rates import replay
+from geobias.core.engine.throughput import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "test", "core", "data", "rate_sequences.json")

@@ -13,8 +13,8 @@ import time
 import numpy as np
 import shapely
 
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.sampling import sample_uniform, sample_weighted
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.geo.sampling import sample_uniform, sample_weighted
 
 WORLD_MAP = "/usr/share/qgis/resources/data/world_map.gpkg"
 PAPER_REQUESTS_PER_S = 1.0  # Nominatim / Overpass usage policies: about one request per second

@@ -3,8 +3,8 @@
 For SmolLM2 and Gemma 3 270M, on the first N (default 2,000) sentences a GeoNames HERB run
 scores (core/herb_run.plan, the bundled 112 descriptors):
 
-(a) sentences/s of core/whole_sentence.py WholeSentenceScorer (exact numerics, the default) and
-    of forced decoding (core/scorers.py LlamaCppScorer on an embedded server with 2 slots,
+(a) sentences/s of core/herb/whole_sentence.py WholeSentenceScorer (exact numerics, the default) and
+    of forced decoding (core/herb/scorers.py LlamaCppScorer on an embedded server with 2 slots,
     16-sentence batches on 2 threads, as HERB runs it), and their ratio on one line:
     "whole-sentence vs forced decoding: N.N×" (target >= 3×);
 (b) whole-sentence tokens/s (packed tokens over the scorer's wall time: tokenising, packing,
@@ -20,12 +20,13 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from geobias.core.descriptors import load_descriptors
-from geobias.core.embedded import EmbeddedServer
-from geobias.core.herb_run import HerbSpec, plan
-from geobias.core.hierarchy import geonames_hierarchy
-from geobias.core.scorers import LlamaCppScorer
-from geobias.core.whole_sentence import WholeSentenceScorer
+from geobias.core.engine.chat import server_endpoint
+from geobias.core.herb.descriptors import load_descriptors
+from geobias.core.herb.hierarchy import geonames_hierarchy
+from geobias.core.herb.run import HerbSpec, plan
+from geobias.core.herb.scorers import LlamaCppScorer
+from geobias.core.herb.whole_sentence import WholeSentenceScorer
+from geobias.core.runtime.embedded import EmbeddedServer
 
 MODELS = ["smollm2-135m", "gemma3-270m"]
 
@@ -38,7 +39,7 @@ def sentences(n):
 def forced_decoding(key, texts):
     """Sentences/s of forced decoding, HERB's way: 16 per batch, 2 batches in flight."""
     with EmbeddedServer(key, parallel=2) as server:
-        sc = LlamaCppScorer.from_endpoint(server.endpoint())
+        sc = LlamaCppScorer.from_endpoint(server_endpoint(server))
         sc.score_batch(["People in Warmup are kind."])
         chunks = [texts[i : i + 16] for i in range(0, len(texts), 16)]
         t0 = time.perf_counter()

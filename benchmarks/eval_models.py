@@ -2,8 +2,8 @@
 
 Rates the same world sample (gazetteer population importance + farthest point, as `make demo`)
 on the paper's objective topics that have bundled country truth (resources/data/
-world_countries.gpkg) with every model in core/models.py and every answer mode that makes sense
-for it, then prints Spearman's rho of the expected value and of the greedy rating with the
+world_countries.gpkg) with every model in core/runtime/models.py and every answer mode that makes
+sense for it, then prints Spearman's rho of the expected value and of the greedy rating with the
 truth (95% bootstrap CI, resampling whole countries when core.metrics offers it), the answer
 rate, MAD and seconds per request. Answers go to a survey cache, so a re-run (or a run cut
 short and started again) only sends what is missing.
@@ -27,14 +27,16 @@ import time
 
 import numpy as np
 
-from geobias.core import geometry, metrics, models, sampling
-from geobias.core.cache import SurveyCache
-from geobias.core.embedded import EmbeddedServer
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.llm import ChatClient, Endpoint, completion_from_response
-from geobias.core.prompts import build_prompts
-from geobias.core.ratings import rate_completion
-from geobias.core.survey import run_requests
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, Endpoint, completion_from_response
+from geobias.core.geo import geometry, sampling
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.runtime import models
+from geobias.core.runtime.embedded import EmbeddedServer
+from geobias.core.stats import metrics
+from geobias.core.survey.prompts import build_prompts
+from geobias.core.survey.ratings import rate_completion
+from geobias.core.survey.run import run_requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COUNTRIES = os.path.join(ROOT, "resources", "data", "world_countries.gpkg")

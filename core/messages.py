@@ -23,7 +23,7 @@ def QT_TRANSLATE_NOOP(context, text):  # noqa: N802 (the name pylupdate5 looks f
 # pylupdate5 misses a QT_TRANSLATE_NOOP call with a trailing comma: keep the formatter away.
 # fmt: off
 MESSAGES = {
-    # HTTP and endpoints (core/http_client.py, core/llm.py)
+    # HTTP and endpoints (core/engine/http_client.py, core/engine/chat.py)
     "http.socks": QT_TRANSLATE_NOOP(
         "@default",
         "the proxy {proxy} is a SOCKS proxy, which needs the PySocks package (pip install "
@@ -75,7 +75,7 @@ MESSAGES = {
     "llm.no_logprobs": QT_TRANSLATE_NOOP(
         "@default", "endpoint rejects logprobs; continuing greedy"
     ),
-    # Sampling (core/sampling.py)
+    # Sampling (core/geo/sampling.py)
     "sampling.not_shapely": QT_TRANSLATE_NOOP(
         "@default", "region must be a shapely Polygon or MultiPolygon, got {kind}"
     ),
@@ -97,7 +97,7 @@ MESSAGES = {
     ),
     "sampling.n_or_spacing": QT_TRANSLATE_NOOP("@default", "give exactly one of n or spacing_km"),
     "sampling.spacing": QT_TRANSLATE_NOOP("@default", "spacing_km must be > 0"),
-    # Metrics and ratings (core/metrics.py, core/ratings.py)
+    # Metrics and ratings (core/stats/metrics.py, core/survey/ratings.py)
     "metrics.lengths": QT_TRANSLATE_NOOP(
         "@default", "rating and truth differ in length: {x} vs {y}"
     ),
@@ -129,7 +129,7 @@ MESSAGES = {
     "cache.scores": QT_TRANSLATE_NOOP(
         "@default", "the score cache {path} cannot be used ({reason})"
     ),
-    # HERB (core/herb.py, core/herb_run.py, core/hierarchy.py, core/descriptors.py)
+    # HERB (core/herb/: aggregation.py, run.py, hierarchy.py, descriptors.py)
     "herb.zero_rows": QT_TRANSLATE_NOOP("@default", "score rows {rows} are zero or not finite"),
     "herb.score_shape": QT_TRANSLATE_NOOP(
         "@default",
@@ -196,7 +196,7 @@ MESSAGES = {
     "descriptors.long_region": QT_TRANSLATE_NOOP(
         "@default", "region name too long ({n} characters): {start}..."
     ),
-    # Scorers (core/scorers.py)
+    # Scorers (core/herb/scorers.py)
     "scorer.no_model_file": QT_TRANSLATE_NOOP(
         "@default", "{root}/props names no model file; is this a llama.cpp server?"
     ),
@@ -241,7 +241,8 @@ MESSAGES = {
     ),
     "scorer.mlm_reply": QT_TRANSLATE_NOOP("@default", "the masked-LM process: {reply}"),
     "scorer.mlm_count": QT_TRANSLATE_NOOP("@default", "the masked-LM process scored {n} of {m}"),
-    # Prompts, topics, hot spots, spatial weights, comparison, batch files (core/prompts.py, ...)
+    # Prompts, topics, hot spots, spatial weights, comparison, batch files (core/survey/prompts.py,
+    # ...)
     "prompts.malformed": QT_TRANSLATE_NOOP(
         "@default",
         "malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})"),

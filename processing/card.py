@@ -8,8 +8,8 @@ import numpy as np
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from ..core import benchmark
-from ..core.topics import topic_names
+from ..core.survey import benchmark
+from ..core.survey.topics import topic_names
 from ..i18n_util import message_text, tr
 from ..paths import BENCHMARK_SAMPLE_V1, RESOURCES
 from .features import as_float, read_columns
@@ -59,7 +59,7 @@ def load_sample(version):
 def sample_facts(version, sample, topics):
     """The facts fields of a runs row for what is measured on a benchmark sample: the world
     (the sample's points) as study area, and the truth the sample ships for these topics."""
-    from .facts import layer_field, study_area
+    from .run_facts import layer_field, study_area
 
     area = study_area(tr("the world (benchmark sample {v}, {n} points)").format(
         v=version, n=len(sample)))  # fmt: skip

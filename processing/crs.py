@@ -10,7 +10,7 @@ from qgis.core import (
     QgsProject,
 )
 
-from ..core import geometry
+from ..core.geo import geometry
 from ..i18n_util import tr
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
@@ -53,7 +53,7 @@ def lonlat_region(region, crs):
     """A shapely (Multi)Polygon in `crs` as a lon/lat region: densified, split at ±180 and with
     polar caps closed (core.regions), so areas across the antimeridian or around a pole keep
     their shape."""
-    from ..core.regions import region_to_lonlat
+    from ..core.geo.regions import region_to_lonlat
 
     srs = _osr(crs)
     wgs = osr.SpatialReference()

@@ -8,7 +8,7 @@ order of a choice list, so reordering one here cannot silently break the dock.
 
 from dataclasses import dataclass
 
-from ..core.prompts import DEFAULT_PRESET, PRESET_LABELS, PRESETS
+from ..core.survey.prompts import DEFAULT_PRESET, PRESET_LABELS, PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 
 
@@ -226,7 +226,7 @@ HERB_SCORERS = _choices(
 )  # fmt: skip
 
 # How the embedded models (and a GGUF file) score a sentence: in one pass of llama.cpp's C API
-# in a child process (core/whole_sentence.py), or token by token from the embedded server (the
+# in a child process (core/herb/whole_sentence.py), or token by token from the embedded server (the
 # reference path; a remote llama.cpp server is always scored this way).
 HERB_METHODS = _choices(
     [
@@ -237,7 +237,7 @@ HERB_METHODS = _choices(
     ],
     "whole",
 )  # fmt: skip
-# The bundled models HERB's embedded scorer offers (core/models.py keys).
+# The bundled models HERB's embedded scorer offers (core/runtime/models.py keys).
 HERB_MODELS = _choices(
     [
         ("smollm2-135m", QT_TRANSLATE_NOOP("@default", "SmolLM2 135M")),
@@ -246,7 +246,8 @@ HERB_MODELS = _choices(
     # The survey's default too: one model for both papers (issue 25 item 4; README's HERB).
     "gemma3-270m",
 )  # fmt: skip
-# One part of HERB's reference-code mode (core/reference.py): as the switch says, or set alone.
+# One part of HERB's reference-code mode (core/herb/reference_code.py): as the switch says, or
+# set alone.
 REFERENCE_PARTS = _choices(
     [
         ("switch", QT_TRANSLATE_NOOP("@default", "As the reference-code switch says")),

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProcessingException
 
+from ..core.engine.chat import server_endpoint
 from ..i18n_util import message_text, tr
 from .definitions import HERB_MODELS
 from .network import use_qgis_network
@@ -34,7 +35,7 @@ def make_endpoint(connection):
     """A core Endpoint for a Connection, on QGIS's network settings (proxy, certificate
     authorities) and with its answer constraint; the embedded model is not started (see
     running_endpoint)."""
-    from ..core.llm import PROVIDERS, Endpoint, with_constraint
+    from ..core.engine.chat import PROVIDERS, Endpoint, with_constraint
 
     c = connection
     overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
@@ -56,11 +57,11 @@ def running_endpoint(connection, feedback):
     """The endpoint to use; for the embedded provider without a URL, the shared local model."""
     model, concurrency = connection.model, connection.concurrency
     if connection.provider == "embedded" and not connection.base_url:
-        from ..core import models
-        from ..core.embedded import shared_port, shared_server
+        from ..core.runtime import models
+        from ..core.runtime.embedded import shared_port, shared_server
         from ..host import embedded_python
 
-        # MODEL may name a bundled model (core/models.py); otherwise the default serves it.
+        # MODEL may name a bundled model (core/runtime/models.py); otherwise the default serves it.
         known = models.find_model(model) if model else None
         if shared_port() is None:
             feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
@@ -71,9 +72,9 @@ def running_endpoint(connection, feedback):
             raise QgsProcessingException(
                 tr("The embedded model could not start: {err}").format(err=message_text(err))
             ) from err
-        from ..core.llm import with_constraint
+        from ..core.engine.chat import with_constraint
 
-        endpoint = server.endpoint(concurrency=min(concurrency, server.parallel))
+        endpoint = server_endpoint(server, concurrency=min(concurrency, server.parallel))
         if model and not known:
             endpoint.model = model
         yield with_constraint(endpoint, connection.constraint)
@@ -84,10 +85,10 @@ def running_endpoint(connection, feedback):
 
 
 def start_embedded(port=None, model=None, feedback=None):
-    """Start the shared embedded model (`model`: a core/models.py name, None: the default) on
-    `port` unless it already runs there, and return its base URL; another model running there
+    """Start the shared embedded model (`model`: a core/runtime/models.py name, None: the default)
+    on `port` unless it already runs there, and return its base URL; another model running there
     is replaced. Call it off the GUI thread: loading a model takes seconds."""
-    from ..core.embedded import shared_port, shared_server
+    from ..core.runtime.embedded import shared_port, shared_server
     from ..host import embedded_python
 
     if port is None or shared_port() != port:
@@ -104,7 +105,7 @@ def embedded_port():
     The free one is kept while it stays free, so a survey's estimate (prepared in one job) names
     the host its run (planned in the next) starts the model on."""
     global _planned_port
-    from ..core.embedded import free_port, port_is_free, shared_port
+    from ..core.runtime.embedded import free_port, port_is_free, shared_port
 
     running = shared_port()
     if running:
@@ -116,7 +117,7 @@ def embedded_port():
 
 def stop_embedded():
     """Stop the shared embedded model (plugin unload, QGIS quitting)."""
-    from ..core.embedded import stop_shared
+    from ..core.runtime.embedded import stop_shared
 
     stop_shared()
 
@@ -130,7 +131,7 @@ def default_cache_path():
 def check_reachable(endpoint, timeout=5.0):
     """Fail fast (before hundreds of retried requests) when nothing listens at the endpoint,
     or at the proxy the requests go through (the endpoint itself may be out of direct reach)."""
-    from ..core.llm import hide_password, proxy_for
+    from ..core.engine.chat import hide_password, proxy_for
 
     via = proxy_for(endpoint.base_url, endpoint.proxy)
     parts = (
@@ -160,7 +161,7 @@ HERB_EMBEDDED_MODEL = HERB_MODELS.default
 def model_label(name):
     """A model as people know it: a bundled embedded model's label ("Gemma 3 270M (base,
     Q4_K_M)"), any other model's own name."""
-    from ..core.models import find_model
+    from ..core.runtime.models import find_model
 
     known = find_model(name) if name else None
     return known.label if known is not None else (name or "?")
@@ -215,13 +216,13 @@ def make_scorer(kind, connection, feedback=None, method="whole", model=None, mod
 
     The embedded scorer scores `model_file` (any GGUF) or the bundled `model` (a HERB_MODELS
     key; None: the default) by `method` (a HERB_METHODS key): "whole", every sentence in one
-    pass of llama.cpp in a child process (core/whole_sentence.py); "forced", token by token
+    pass of llama.cpp in a child process (core/herb/whole_sentence.py); "forced", token by token
     from a llama.cpp server (the shared embedded one for a bundled model), the reference path.
     A remote llama.cpp server is always scored by forced decoding. `reference_padding` is the
-    masked LM's padding rule of the released scripts (core/reference.py)."""
+    masked LM's padding rule of the released scripts (core/herb/reference_code.py)."""
     url = connection.base_url
     api_key, concurrency = connection.api_key, connection.concurrency
-    from ..core.scorers import (
+    from ..core.herb.scorers import (
         ChildMaskedLMScorer,
         EchoCompletionsScorer,
         LlamaCppScorer,
@@ -238,7 +239,7 @@ def make_scorer(kind, connection, feedback=None, method="whole", model=None, mod
         if kind == "echo" and not name:
             raise QgsProcessingException(tr("Give the model name the server serves."))
         if kind in ("llamacpp", "echo"):
-            from ..core.llm import Endpoint
+            from ..core.engine.chat import Endpoint
 
             # A remote server, reached like the survey's endpoints: QGIS's proxy and CAs.
             ep = use_qgis_network(
@@ -273,8 +274,8 @@ def make_scorer(kind, connection, feedback=None, method="whole", model=None, mod
 
 def _embedded_scorer(method, model, model_file, concurrency, feedback):
     """The embedded scorer of make_scorer: (scorer, host)."""
-    from ..core.embedded import EmbeddedServer, shared_port, shared_server
-    from ..core.scorers import LlamaCppScorer
+    from ..core.herb.scorers import LlamaCppScorer
+    from ..core.runtime.embedded import EmbeddedServer, shared_port, shared_server
     from ..host import embedded_python
 
     if model_file and not os.path.isfile(model_file):
@@ -282,7 +283,7 @@ def _embedded_scorer(method, model, model_file, concurrency, feedback):
             tr("Model file (MODEL_FILE): {path} is not a file.").format(path=model_file)
         )
     if method == "whole":
-        from ..core.whole_sentence import WholeSentenceScorer
+        from ..core.herb.whole_sentence import WholeSentenceScorer
 
         if feedback is not None:
             feedback.pushInfo(tr("Loading the model in a child process to score whole "
@@ -299,7 +300,7 @@ def _embedded_scorer(method, model, model_file, concurrency, feedback):
                                 python=embedded_python())  # fmt: skip
         server.start()
         try:
-            ep = server.endpoint(concurrency=min(concurrency, server.parallel))
+            ep = server_endpoint(server, concurrency=min(concurrency, server.parallel))
             return _OwnServerScorer(LlamaCppScorer.from_endpoint(ep), server), ep.host()
         except Exception:
             server.stop()
@@ -307,7 +308,7 @@ def _embedded_scorer(method, model, model_file, concurrency, feedback):
     if shared_port() is None and feedback is not None:
         feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
     server = shared_server(embedded_python(), model=model)
-    ep = server.endpoint(concurrency=min(concurrency, server.parallel))
+    ep = server_endpoint(server, concurrency=min(concurrency, server.parallel))
     return LlamaCppScorer.from_endpoint(ep), ep.host()
 
 
@@ -319,9 +320,9 @@ def _host(url):
 def probe_scorer(scorer, sentence):
     """Score one sentence first: a server that gives no log-probabilities for the sentence's
     own tokens (a chat-only endpoint, no echo) fails here, before anything is run or written."""
-    from ..core.engine import FailureStreak
-    from ..core.http_client import EndpointStoppedError
-    from ..core.scorers import ScorerError
+    from ..core.engine.http_client import EndpointStoppedError
+    from ..core.engine.workers import FailureStreak
+    from ..core.herb.scorers import ScorerError
 
     # A broken server fails this probe within two attempts (two read timeouts if it hangs).
     watch = FailureStreak(concurrency=1)

@@ -11,7 +11,7 @@ from qgis.core import (
     QgsProcessingFeatureSource,
 )
 
-from ..core import geometry
+from ..core.geo import geometry
 from ..i18n_util import tr
 from .crs import WGS84, lonlat_region, to_wgs84
 from .gpkg import RATED_FIELDS
@@ -157,7 +157,7 @@ def point_field_values(source, field, lon, lat, max_km, context):
     """The `field` value of the nearest point within max_km (great-circle), NaN where none."""
     from scipy.spatial import cKDTree
 
-    from ..core.sampling import km_to_chord, lonlat_to_xyz
+    from ..core.geo.sampling import km_to_chord, lonlat_to_xyz
 
     numeric_field(source, field, tr("Ground truth"))
     plon, plat, cols = point_arrays(source, context, [field])

@@ -5,8 +5,8 @@ import numpy as np
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from ..core import geobs
-from ..core.metrics import rank_error
+from ..core.stats import geobs
+from ..core.stats.metrics import rank_error
 from ..i18n_util import message_text, tr
 from .features import as_float, numeric_field, read_columns
 from .metrics_table import groups

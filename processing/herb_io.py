@@ -16,8 +16,8 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core.descriptors import topics_of
-from ..core.hierarchy import Hierarchy, HierarchyError, geonames_hierarchy
+from ..core.herb.descriptors import topics_of
+from ..core.herb.hierarchy import Hierarchy, HierarchyError, geonames_hierarchy
 from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..paths import COUNTRIES
 from .crs import WGS84

@@ -5,8 +5,8 @@ import numpy as np
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from ..core.hotspots import points_moran
-from ..core.metrics import rank_error, summarize
+from ..core.stats.hotspots import points_moran
+from ..core.stats.metrics import rank_error, summarize
 from ..i18n_util import tr
 from .features import as_float, numeric_field, read_columns
 from .truth import anchor_values
@@ -40,7 +40,7 @@ METRIC_FIELDS = {
     "bootstrap": ogr.OFTString,  # "points" or "clusters (k)": how the 95% intervals were made
     "reason": ogr.OFTString,
 }
-# Rows of rated layers that carry a prompt language (core/home_bias.py): the language's code,
+# Rows of rated layers that carry a prompt language (core/survey/home_bias.py): the language's code,
 # and per way of taking its home countries (listed first / listed at all in GeoNames' country
 # languages) the home bias H = mean rank error at home - elsewhere, its 95% bootstrap interval
 # over countries, and the countries with points on each side. Tables of English-only runs,
@@ -130,11 +130,11 @@ def has_signal(corr):
 
 
 def home_bias_columns(language, errors, countries, truth_corr, n_boot=1000, seed=0):
-    """The home-bias columns of a metrics row (core/home_bias.py over the points' rank errors
+    """The home-bias columns of a metrics row (core/survey/home_bias.py over the points' rank errors
     and countries). Without signal (rho with the truth's interval spans 0) the numbers are
     kept and the reason says that no home-bias claim holds."""
-    from ..core.home_bias import MODES, home_bias_for
-    from ..core.languages import get_language
+    from ..core.survey.home_bias import MODES, home_bias_for
+    from ..core.survey.languages import get_language
 
     if errors is None:
         return {"home_reason": "no ground truth: home bias needs rank errors"}
@@ -267,7 +267,7 @@ def layer_metrics(
     if "language" in columns:  # NULL (a row without a language) is ""
         columns["language"] = [v if isinstance(v, str) else "" for v in columns["language"]]
     if any(columns.get("language", [])):
-        from .languages import countries_of
+        from .language_choices import countries_of
 
         countries = countries_of(columns["lon"], columns["lat"])
     score = as_float(columns[score_field])

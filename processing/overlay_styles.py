@@ -16,7 +16,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core.hotspots import NO_NEIGHBOURS, NOT_SIGNIFICANT
+from ..core.stats.hotspots import NO_NEIGHBOURS, NOT_SIGNIFICANT
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from .styles import RAMPS, delete_saved_styles, is_geopackage, ramp, topic_polarity
 

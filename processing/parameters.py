@@ -33,7 +33,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core.prompts import PRESETS
+from ..core.survey.prompts import PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import COUNTRIES
 from .crs import WGS84
@@ -51,8 +51,8 @@ from .definitions import (
     SCORE_KINDS,
     STATISTICS,
 )
-from .facts import layer_field, layer_label, region_description, study_area
 from .features import extent_region, numeric_field, region_geometry
+from .run_facts import layer_field, layer_label, region_description, study_area
 
 INPUT = "INPUT"
 OUTPUT = "OUTPUT"
@@ -393,8 +393,9 @@ class PromptParameters:
 
     @classmethod
     def add_languages(cls, alg):
-        """LANGUAGES: the prompt languages (files of core/languages.py), English by default."""
-        from .languages import language_choices
+        """LANGUAGES: the prompt languages (files of core/survey/languages.py), English by
+        default."""
+        from .language_choices import language_choices
 
         choices = language_choices()
         alg.addParameter(
@@ -407,7 +408,7 @@ class PromptParameters:
     @classmethod
     def read_languages(cls, alg, parameters, context):
         """The chosen language codes, in the choices' order (English alone by default)."""
-        from .languages import language_choices
+        from .language_choices import language_choices
 
         if alg.parameterDefinition(cls.LANGUAGES) is None:
             return ["en"]
@@ -868,8 +869,8 @@ class HerbReferenceParameters:
 
     @classmethod
     def read(cls, alg, parameters, context):
-        """core/reference.py ReferenceOptions of the run."""
-        from ..core.reference import reference_options
+        """core/herb/reference_code.py ReferenceOptions of the run."""
+        from ..core.herb.reference_code import reference_options
 
         def part(key):
             choice = REFERENCE_PARTS.key(alg.parameterAsEnum(parameters, key, context))
@@ -1141,7 +1142,7 @@ class GeoBSParameters:
     def add(cls, alg, input_key=INPUT):
         """`input_key`: the layer parameter whose fields ERROR_FIELD lists (None: several
         layers, the field is named)."""
-        from ..core.geobs import GeoBSSettings
+        from ..core.stats.geobs import GeoBSSettings
 
         d = GeoBSSettings()
         alg.addParameter(
@@ -1187,7 +1188,7 @@ class GeoBSParameters:
     @classmethod
     def read(cls, alg, parameters, context):
         """(GeoBSInput, core.geobs.GeoBSSettings); a field's edges are checked here."""
-        from ..core.geobs import GeoBSSettings
+        from ..core.stats.geobs import GeoBSSettings
 
         error = GEOBS_ERRORS.key(alg.parameterAsEnum(parameters, cls.ERROR, context))
         name = alg.parameterAsString(parameters, cls.ERROR_FIELD, context).strip()

@@ -5,7 +5,7 @@ import numpy as np
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from ..core import geometry, sampling
+from ..core.geo import geometry, sampling
 from ..i18n_util import message_text, tr
 from .definitions import SAMPLE_METHODS
 from .rasters import raster_candidates
@@ -52,7 +52,7 @@ def sample(region, n, method, seed=0, weight_raster=None, band=1, gazetteer=None
         return pts, np.full(len(pts), np.nan)
     if method == "population":
         if gazetteer is None:
-            from ..core.gazetteer import Gazetteer
+            from ..core.geo.gazetteer import Gazetteer
 
             gazetteer = Gazetteer.load()
         cand, weights = gazetteer.candidates(None if region.equals(world()) else region)

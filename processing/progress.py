@@ -1,6 +1,6 @@
 """How the algorithms report a long run: one progress bar that reaches 100, time estimates from
-rates measured on this machine (core/rates.py) as ranges, and the running text only where it is
-shown in place.
+rates measured on this machine (core/engine/throughput.py) as ranges, and the running text only
+where it is shown in place.
 
 qgis_process prints every progress text as a line of its own, in the middle of its
 "0...10...20" stream, and QGIS's Processing dialog copies each into its log. So the count of a
@@ -14,7 +14,7 @@ import os
 
 from qgis.core import QgsApplication, QgsProcessingFeedback
 
-from ..core.rates import RateBook, RateTracker, TimeLeft, rate_key
+from ..core.engine.throughput import RateBook, RateTracker, TimeLeft, rate_key
 from ..i18n_util import tr
 
 __all__ = [

@@ -13,7 +13,7 @@ from qgis.core import (
     QgsProcessingException,
 )
 
-from ..core import geometry
+from ..core.geo import geometry
 from ..i18n_util import tr
 
 # GDAL's block cache while GeoBias reads a raster (see gdal_cache_bounded).

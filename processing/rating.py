@@ -5,16 +5,16 @@ import sqlite3
 import numpy as np
 from qgis.core import QgsProcessingContext, QgsProcessingException
 
-from ..core.metrics import fractional_rank
-from ..core.ratings import PAPER_SCALE, to_paper_scale
+from ..core.stats.metrics import fractional_rank
+from ..core.survey.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import message_text, tr
 from .endpoints import check_reachable, default_cache_path, model_label, stopped_sentence
-from .facts import StudyArea, layer_label
 from .features import point_arrays
 from .gpkg import rated_fields, table_name, write_points_layer
-from .languages import tagged
+from .language_choices import tagged
 from .metadata import credit_geonames
 from .progress import RunProgress, estimate_text, remembered_left, survey_key
+from .run_facts import StudyArea, layer_label
 from .runs import newest_run
 from .styles import layer_name, post_processor, style_file
 
@@ -30,11 +30,11 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     line goes there instead, for a caller whose progress bar goes on (qgis_process would print
     it in the middle of the bar).
     """
-    from ..core.cache import CacheError, SurveyCache
-    from ..core.gazetteer import Gazetteer
-    from ..core.llm import EndpointError, EndpointStoppedError
-    from ..core.multilingual import estimate_languages, specs_by_language, whole_run
-    from ..core.survey import RunStats, SurveySpec, run_survey
+    from ..core.engine.cache import CacheError, SurveyCache
+    from ..core.engine.chat import EndpointError, EndpointStoppedError
+    from ..core.geo.gazetteer import Gazetteer
+    from ..core.survey.language_runs import estimate_languages, specs_by_language, whole_run
+    from ..core.survey.run import RunStats, SurveySpec, run_survey
 
     greedy_only(endpoint, score_kind, feedback)
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
@@ -149,7 +149,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
 
 def total_stats(stats):
     """One core.survey.RunStats summing those of rate()'s languages."""
-    from ..core.survey import RunStats
+    from ..core.survey.run import RunStats
 
     out = RunStats()
     for s in stats.values():
@@ -188,7 +188,7 @@ def unanswered_message(answers, endpoint):
     """Why a run has no answered point, in words that name the cause: answers without a
     rating (the model does not follow the answer format: a constraint or a larger model),
     refusals, or requests that failed (only then can the endpoint be out of reach)."""
-    from ..core.llm import family_constraint
+    from ..core.engine.chat import family_constraint
     from .definitions import CONSTRAINTS
 
     texts = [a.completion for a in answers if not a.failed and (a.completion or "").strip()]

@@ -48,9 +48,9 @@ from qgis.PyQt.QtXml import QDomDocument
 
 from ..i18n_util import tr
 from ..paths import COUNTRIES
-from .facts import StudyArea, fact_rows
 from .overlay_styles import lisa_renderer
 from .plots import image_of, paint_bias_plot
+from .run_facts import StudyArea, fact_rows
 from .runs import plugin_version
 from .styles import rank_error_renderer, rank_renderer
 

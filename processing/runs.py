@@ -35,7 +35,7 @@ RUN_FIELDS = {
     "status": ogr.OFTString,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
-    # What was measured (processing/facts.py): the study area as the user gave it, its area,
+    # What was measured (processing/run_facts.py): the study area as the user gave it, its area,
     # lon/lat extent ("x0 y0 x1 y1") and simplified outline (WKT, EPSG:4326); ground truth and
     # anchor as layer.field; the score kind the layer holds.
     "study_area": ogr.OFTString,
@@ -135,7 +135,7 @@ def language_records(record, languages, stats, template):
     """One runs-table row per prompt language of a run (the same run_id): its language, its
     template in that language and its own requests. An English-only run keeps one row without
     a language."""
-    from ..core.languages import get_language
+    from ..core.survey.languages import get_language
 
     if list(languages) == ["en"]:
         return [dict(record, **stats_fields(stats["en"]))]

@@ -18,8 +18,8 @@ from qgis.core import (
 from qgis.PyQt.QtGui import QColor
 
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from .facts import fact_rows
 from .metadata import facts_text, store_metadata
+from .run_facts import fact_rows
 from .runs import run_info
 
 POINT_SIZE = 2.4  # mm: rated points stay visible over a basemap at any scale
@@ -59,7 +59,7 @@ def _symbol(color):
 
 def topic_polarity(topic):
     """True if a higher value of the topic is better, False if worse, None if neither."""
-    from ..core.topics import get_topic
+    from ..core.survey.topics import get_topic
 
     return get_topic(topic).higher_is_better if topic else None
 

@@ -6,7 +6,7 @@ import os
 import numpy as np
 from qgis.core import QgsProcessingException
 
-from ..core.metrics import fractional_rank, rank_error
+from ..core.stats.metrics import fractional_rank, rank_error
 from ..i18n_util import tr
 from .features import polygon_field_values
 from .rasters import raster_window_stat

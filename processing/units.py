@@ -16,8 +16,8 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ..core import geometry
-from ..core.spatial_weights import spherical_centroid
+from ..core.geo import geometry
+from ..core.stats.spatial_weights import spherical_centroid
 from ..i18n_util import tr
 from .features import field_type, source_features
 

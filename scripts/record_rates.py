@@ -26,6 +26,8 @@ import tempfile
 import threading
 import time
 
+from geobias.core.engine.chat import server_endpoint
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "test", "core", "data", "rate_sequences.json")
 
@@ -105,12 +107,12 @@ def survey_points(n, seed):
 
 
 def run_survey(server, n_points, seed, schedule):
-    from geobias.core.cache import SurveyCache
-    from geobias.core.gazetteer import Gazetteer
-    from geobias.core.survey import RequestSettings, SurveySpec, _prompts_for, run_requests
+    from geobias.core.engine.cache import SurveyCache
+    from geobias.core.geo.gazetteer import Gazetteer
+    from geobias.core.survey.run import RequestSettings, SurveySpec, _prompts_for, run_requests
 
     lon, lat = survey_points(n_points, seed)
-    ep = server.endpoint()
+    ep = server_endpoint(server)
     topics = ["Infant Mortality Rate", "Average Income"]
     spec = SurveySpec(lon, lat, topics, [ep])
     gaz = Gazetteer.load()
@@ -128,15 +130,15 @@ def run_survey(server, n_points, seed, schedule):
 
 
 def run_herb(server, schedule):
-    from geobias.core.cache import ScoreCache
-    from geobias.core.descriptors import load_descriptors
-    from geobias.core.herb_run import HerbSpec, plan, score
-    from geobias.core.hierarchy import geonames_hierarchy
-    from geobias.core.scorers import LlamaCppScorer
+    from geobias.core.engine.cache import ScoreCache
+    from geobias.core.herb.descriptors import load_descriptors
+    from geobias.core.herb.hierarchy import geonames_hierarchy
+    from geobias.core.herb.run import HerbSpec, plan, score
+    from geobias.core.herb.scorers import LlamaCppScorer
 
     h = geonames_hierarchy(None, ["South America"], 0)
     words = [d for d in load_descriptors() if d.topic == load_descriptors()[0].topic]
-    scorer = LlamaCppScorer.from_endpoint(server.endpoint())
+    scorer = LlamaCppScorer.from_endpoint(server_endpoint(server))
     spec = HerbSpec(h, scorer, words)
     total = len(plan(spec).sentences)
     progress, events = recorder()
@@ -166,7 +168,7 @@ SCENARIOS = {
 
 
 def main():
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=OUT)

@@ -53,7 +53,7 @@ def demo_layers():
     import sqlite3
 
     from geobias.processing.styles import layer_name
-    from geobias.ui.runner import add_saved_styles
+    from geobias.ui.survey_plan import add_saved_styles
 
     con = sqlite3.connect(DEMO_GPKG)
     names = [r[0] for r in con.execute("SELECT table_name FROM gpkg_contents ORDER BY rowid")]
@@ -74,7 +74,7 @@ def demo_layers():
 
 def build():
     from geobias.processing.styles import style_file
-    from geobias.ui.runner import add_saved_styles
+    from geobias.ui.survey_plan import add_saved_styles
 
     if DEMO:
         rated, metrics = demo_layers()

@@ -1,4 +1,5 @@
-"""Translations: `update` regenerates i18n/*.ts from the code, `compile` builds the .qm files.
+"""Translations: `update` regenerates i18n/*.ts from the code, `compile` builds the .qm files,
+`fill OTHER.ts` takes the French of another copy for messages still untranslated (after a merge).
 
 The .ts sources are committed (translators edit them); the .qm files are build products.
 """
@@ -47,6 +48,47 @@ def compile_all():
         subprocess.run([tool, "-silent", ts, "-qm", qm], check=True)
 
 
+def fill(other: str) -> int:
+    """Give every untranslated message of i18n/geobias_fr.ts the translation `other` (another
+    .ts, e.g. a branch's copy before a merge) has for the same context and source: the .ts is
+    regenerated from the code, so after a merge `update` then `fill` keeps both sides' French."""
+    import xml.etree.ElementTree as ET
+
+    def messages(root):
+        for context in root.iter("context"):
+            name = context.findtext("name")
+            for message in context.iter("message"):
+                yield name, message
+
+    known = {}
+    for name, message in messages(ET.parse(other).getroot()):
+        tr_ = message.find("translation")
+        if tr_ is not None and tr_.get("type") != "unfinished" and (tr_.text or "").strip():
+            known[(name, message.findtext("source"))] = tr_.text
+    ts = os.path.join(I18N, "geobias_fr.ts")
+    text = open(ts, encoding="utf-8").read()
+    tree = ET.ElementTree(ET.fromstring(text.encode("utf-8")))
+    filled = 0
+    for name, message in messages(tree.getroot()):
+        tr_ = message.find("translation")
+        if tr_ is not None and tr_.get("type") == "unfinished":
+            found = known.get((name, message.findtext("source")))
+            if found:
+                tr_.text = found
+                del tr_.attrib["type"]
+                filled += 1
+    if filled:
+        body = ET.tostring(tree.getroot(), encoding="unicode")
+        with open(ts, "w", encoding="utf-8") as out:
+            out.write('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n")
+        update()  # back to pylupdate's own layout
+    print(f"filled {filled} translations from {other}")
+    return filled
+
+
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "compile"
-    {"update": update, "compile": compile_all}[command]()
+    if command == "fill":
+        fill(sys.argv[2])
+    else:
+        {"update": update, "compile": compile_all}[command]()

@@ -30,7 +30,7 @@ from ..i18n_util import number, tr, translate
 from ..paths import DATA
 from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
-from . import runner
+from . import survey_plan
 from .maptool import WGS84, PolygonMapTool, style_area_band
 from .narrow import add_choices
 from .notice import Notice, insert_after
@@ -266,17 +266,17 @@ class AreaTab(QWidget, FORM):
         return layer.id(), fids
 
     def study_area(self):
-        """What to sample as a runner.StudyArea, without unioning a layer (None: no area)."""
+        """What to sample as a survey_plan.StudyArea, without unioning a layer (None: no area)."""
         mode = self.mode()
         if mode == "layer":
             key = self.layer_key()
             if key is None or (key[1] is not None and not key[1]):
                 return None
-            return runner.StudyArea(layer_id=key[0], selected=key[1] is not None)
+            return survey_plan.StudyArea(layer_id=key[0], selected=key[1] is not None)
         geom = self.area_geometry()
         if geom is None or geom.isEmpty():
             return None
-        return runner.StudyArea(wkt=geom.asWkt())
+        return survey_plan.StudyArea(wkt=geom.asWkt())
 
     def area_geometry(self):
         """The study area as a QgsGeometry in EPSG:4326 (None if not defined yet).
@@ -401,12 +401,12 @@ class AreaTab(QWidget, FORM):
             self.notice.show_text(tr("Draw or pick a study area first."))
             return None
         settings = self.dock.settings()
-        path = os.path.join(runner.output_dir(settings.name), "points.gpkg")
+        path = os.path.join(survey_plan.output_dir(settings.name), "points.gpkg")
         n = settings.n_points
         task = AlgorithmChainTask(
             tr("GeoBias: sampling points"),
-            [("geobias:samplepoints", runner.sample_params(settings, area, path)),
-             (runner.points_step, "points")],
+            [("geobias:samplepoints", survey_plan.sample_params(settings, area, path)),
+             (survey_plan.points_step, "points")],
         )  # fmt: skip
         labels = {"geobias:samplepoints": translate("@default", "Sampling %n point(s)…", None, n),
                   "points": tr("Reading the points…")}  # fmt: skip
@@ -418,7 +418,7 @@ class AreaTab(QWidget, FORM):
         result = task.results[-1]
         self.show_preview(result["LAYER"], result["LONLAT"])
         self.dock.panel.succeeded(task)
-        note = runner.sampling_note(self.dock.settings(), result["LAYER"])
+        note = survey_plan.sampling_note(self.dock.settings(), result["LAYER"])
         if note:  # a grid that could not place the asked count says so
             self.dock.push(note, Qgis.MessageLevel.Info)
 

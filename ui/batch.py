@@ -5,7 +5,7 @@ from qgis.core import Qgis
 from qgis.PyQt.QtWidgets import QMenu, QToolButton
 
 from ..i18n_util import tr
-from . import runner
+from . import survey_plan
 from .settings import find_endpoint, load_endpoints
 from .task import error_sentence
 
@@ -33,12 +33,12 @@ def export_parameters(dock):
         geom = dock.area.area_geometry()
         if geom is None:
             raise RuntimeError(tr("Draw or pick a study area first."))
-        points = runner.sample_points(settings, geom)
+        points = survey_plan.sample_points(settings, geom)
         dock.area.show_preview(points)
-        note = runner.sampling_note(settings, points)
+        note = survey_plan.sampling_note(settings, points)
         if note:
             dock.push(note, Qgis.MessageLevel.Info)
-    params = runner.rate_params(settings, cfg, points.source(), "")
+    params = survey_plan.rate_params(settings, cfg, points.source(), "")
     del params["OUTPUT"]  # a folder, chosen in the dialog
     return params
 

@@ -25,9 +25,9 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.compare import PIVOT_METRICS, by_language, pivots
+from ..core.survey.comparisons import PIVOT_METRICS, by_language, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
-from . import runner
+from . import survey_plan
 from .layer_choice import LayerChoice, layer_language
 from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
@@ -284,7 +284,7 @@ class CompareTab(QWidget, FORM):
 
     def open_files(self, paths):
         """The rated layers of GeoPackages (surveys, ablations) to pick from."""
-        from ..processing.comparison import survey_layers
+        from ..processing.comparison_layers import survey_layers
 
         self.notice.clear_text()
         layers = [lyr for path in paths for lyr in survey_layers(path, "score")]
@@ -315,7 +315,7 @@ class CompareTab(QWidget, FORM):
     def add_run(self, run):
         """Add a past run of the project (past_runs.PastRun) to the layers to compare: its
         layers in the project, else those of its files."""
-        from ..processing.comparison import survey_layers
+        from ..processing.comparison_layers import survey_layers
 
         self.notice.clear_text()
         layers = [lyr for lyr in layers_of(run) if is_rated(lyr)]
@@ -368,10 +368,10 @@ class CompareTab(QWidget, FORM):
                   and (not languages or not distinct(lyr, "language")
                        or set(distinct(lyr, "language")) & set(languages))]  # fmt: skip
         truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
-        out = os.path.join(runner.output_dir("compare", run=True), "compare.gpkg")
-        params = {"INPUT": [runner.layer_param(lyr) for lyr in layers],
+        out = os.path.join(survey_plan.output_dir("compare", run=True), "compare.gpkg")
+        params = {"INPUT": [survey_plan.layer_param(lyr) for lyr in layers],
                   "MODELS": "; ".join(models), "TOPICS": "; ".join(topics), "TRUTH_FIELD": truth,
-                  "ANCHOR": runner.COUNTRIES, "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
+                  "ANCHOR": survey_plan.COUNTRIES, "ANCHOR_FIELD": survey_plan.DEFAULT_ANCHOR_FIELD,
                   "OUTPUT": out}  # fmt: skip
         if languages:
             params["LANGUAGES"] = "; ".join(languages)
@@ -410,7 +410,7 @@ class CompareTab(QWidget, FORM):
             )
             if not paths:
                 return None
-        out = os.path.join(runner.output_dir("compare", run=True), "cards.gpkg")
+        out = os.path.join(survey_plan.output_dir("compare", run=True), "cards.gpkg")
         params = {"CARDS": list(paths), "SHIPPED": True, "OUTPUT": out}
 
         def load(task):

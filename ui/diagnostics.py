@@ -1,5 +1,5 @@
-"""*Copy diagnostics*: core/diagnostics.py's report with what only QGIS knows (QGIS, Qt, GDAL,
-PROJ and GEOS versions, the configured endpoints, the GeoBias log's last errors), put on the
+"""*Copy diagnostics*: core/runtime/diagnostics.py's report with what only QGIS knows (QGIS, Qt,
+GDAL, PROJ and GEOS versions, the configured endpoints, the GeoBias log's last errors), put on the
 clipboard and in a file. Keys never enter it: endpoints give their URL and model, and the
 stored keys are passed as secrets to mask wherever they might appear."""
 
@@ -12,7 +12,7 @@ from qgis.core import Qgis, QgsApplication
 from qgis.PyQt.QtCore import QT_VERSION_STR
 from qgis.PyQt.QtWidgets import QApplication
 
-from ..core.diagnostics import build_report, core_facts
+from ..core.runtime.diagnostics import build_report, core_facts
 from .task import LOG_TAG
 
 __all__ = ["copy_diagnostics", "log_tail", "qgis_facts", "report_path", "report_text",
@@ -83,7 +83,7 @@ def qgis_facts():
     except ImportError:
         pass
     try:
-        from ..core.geometry import geos_version
+        from ..core.geo.geometry import geos_version
 
         facts["geos_shapely"] = ".".join(map(str, geos_version()))
     except Exception:

@@ -28,7 +28,7 @@ from ..host import embedded_problem
 from ..i18n_util import tr, translate
 from ..paths import GUIDE
 from ..processing.endpoints import stop_embedded
-from . import runner
+from . import survey_plan
 from .area_tab import AreaTab
 from .compare_tab import CompareTab
 from .herb_tab import HerbTab
@@ -300,7 +300,7 @@ class GeoBiasDock(QDockWidget):
             return
         s = self.settings()  # with the confirmations
         s.write()
-        if runner.uses_embedded(s):
+        if survey_plan.uses_embedded(s):
             # Before sampling and the confirmation: say what to install, not fail afterwards.
             problem = embedded_problem()
             if problem:
@@ -310,7 +310,7 @@ class GeoBiasDock(QDockWidget):
         if self.area.preview_layer is not None and self.area.preview_points is not None:
             preview = (self.area.preview_layer, self.area.preview_points)
         try:
-            task = runner.prepare_task(s, area, preview)
+            task = survey_plan.prepare_task(s, area, preview)
         except Exception as e:
             self.push(
                 tr("Cannot start the survey: {e}.").format(e=error_sentence(e)),
@@ -330,7 +330,7 @@ class GeoBiasDock(QDockWidget):
         """Points sampled and requests counted: confirm, build the plan and start it."""
         prepared = task.results[-1]
         try:
-            plan = runner.plan(s, None, prepared["LAYER"], estimate=False,
+            plan = survey_plan.plan(s, None, prepared["LAYER"], estimate=False,
                                lonlat=prepared["LONLAT"])  # fmt: skip
         except Exception as e:
             self.panel.set_text("")

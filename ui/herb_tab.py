@@ -23,7 +23,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE
+from ..core.herb.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE
 from ..host import embedded_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..processing.definitions import (
@@ -36,7 +36,7 @@ from ..processing.definitions import (
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
 from ..processing.styles import short_model
-from . import runner
+from . import survey_plan
 from .layer_combo import follow_layer
 from .narrow import add_choices, chars_width, fit_first_column
 from .past_runs import RunsCombo, layers_of
@@ -368,10 +368,10 @@ class HerbTab(QWidget, FORM):
                 self.dock.offer_install(problem)
                 return
         # The task reads the user's layers as files or snapshots, never the project's objects.
-        params = {k: runner.layer_param(v) if k.startswith("LAYER_") else v
+        params = {k: survey_plan.layer_param(v) if k.startswith("LAYER_") else v
                   for k, v in params.items()}  # fmt: skip
         self.params = params
-        self.path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
+        self.path = os.path.join(survey_plan.output_dir("herb", run=True), "herb.gpkg")
         steps = [("geobias:herb", dict(params, ESTIMATE_ONLY=True, OUTPUT=self.path))]
         self.start(AlgorithmChainTask(tr("GeoBias: HERB estimate"), steps), self._estimated)
         self.panel.set_text(tr("Estimating…"))

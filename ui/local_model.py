@@ -1,4 +1,4 @@
-"""*Install local model*, *Repair* and *Remove* (core/model_env.py) as a QGIS background job.
+"""*Install local model*, *Repair* and *Remove* (core/runtime/model_env.py) as a background job.
 
 The widget sits on the Options page and in a dialog the dock opens when the embedded model is
 missing. Its job runs through the one run panel (ui/run_panel.py): progress, Cancel, why it
@@ -20,7 +20,7 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core import model_env, models
+from ..core.runtime import model_env, models
 from ..i18n_util import tr, translate
 from .notice import Notice
 from .run_panel import RunPanel

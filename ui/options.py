@@ -10,8 +10,8 @@ from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
 from qgis.PyQt.QtWidgets import QFileDialog
 
-from ..core import models
-from ..core.llm import PROVIDERS, ChatClient, EndpointError, RequestError
+from ..core.engine.chat import PROVIDERS, ChatClient, EndpointError, RequestError
+from ..core.runtime import models
 from ..core.wording import strip_reprs
 from ..host import PYTHON_SETTING, embedded_python, model_install_line
 from ..i18n_util import message_text, tr, translate
@@ -49,15 +49,15 @@ def check_endpoint(endpoint, rate=True):
     models_offered = fetch_models(endpoint)
     if not rate or not endpoint.model or (models_offered and endpoint.model not in models_offered):
         return models_offered, None
-    from ..core.gazetteer import Gazetteer
-    from ..core.survey import check_rating
+    from ..core.geo.gazetteer import Gazetteer
+    from ..core.survey.run import check_rating
 
     return models_offered, check_rating(use_qgis_network(endpoint), Gazetteer.load())
 
 
 def rating_sentence(check, endpoint):
     """What the connection test's rating prompt showed: a parsed rating, or why not."""
-    from ..core.llm import family_constraint
+    from ..core.engine.chat import family_constraint
 
     text = " ".join((check.text or "").split())
     quote = text if len(text) <= 120 else text[:119] + "…"
@@ -304,7 +304,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
     # --- the embedded model's Python ---------------------------------------------------------
     def check_python(self):
         """Find (or check the chosen) Python for the embedded model, in the background."""
-        from ..core.embedded import EmbeddedError, check_python, find_python
+        from ..core.runtime.embedded import EmbeddedError, check_python, find_python
 
         chosen = self.pythonEdit.text().strip() or None
         self.pythonStatusLabel.setText(tr("Checking…"))

@@ -29,7 +29,7 @@ from ..i18n_util import tr
 from ..processing.definitions import WEIGHTS
 from ..processing.features import as_float
 from ..processing.plots import PlotStyle, paint_scatter
-from . import runner
+from . import survey_plan
 from .layer_combo import follow_layer
 from .narrow import fit_first_column
 from .notice import Notice
@@ -197,7 +197,7 @@ class OverlayTab(QWidget, FORM):
 
         def load(task):
             uri = task.results[-1][key]
-            return {"LAYER": runner.open_in_task(uri, name)}
+            return {"LAYER": survey_plan.open_in_task(uri, name)}
 
         return load
 
@@ -223,10 +223,10 @@ class OverlayTab(QWidget, FORM):
             notice.show_text(tr("Choose a rated points layer and a polygon layer of units."),
                              Qgis.MessageLevel.Info)  # fmt: skip
             return None
-        out = os.path.join(runner.output_dir("overlay", run=True), "units.gpkg")
+        out = os.path.join(survey_plan.output_dir("overlay", run=True), "units.gpkg")
         minimum = self.minPointsSpin.value()
-        params = {"INPUT": runner.layer_param(points), "POLYGONS": runner.layer_param(units),
-                  "MIN_POINTS": minimum, "OUTPUT": out}  # fmt: skip
+        params = {"INPUT": survey_plan.layer_param(points), "POLYGONS":
+                  survey_plan.layer_param(units), "MIN_POINTS": minimum, "OUTPUT": out}  # fmt: skip
         name = tr("{units}: mean rank error").format(units=units.name())
         key = f"{points.id()}|{units.id()}"
 
@@ -261,8 +261,8 @@ class OverlayTab(QWidget, FORM):
             notice.show_text(tr("Choose a layer, its bias measure and at least one census field."),
                              Qgis.MessageLevel.Info)  # fmt: skip
             return None
-        out = os.path.join(runner.output_dir("overlay", run=True), "correlations.gpkg")
-        params = {"INPUT": runner.layer_param(layer), "VALUE_FIELD": value, "FIELDS": fields,
+        out = os.path.join(survey_plan.output_dir("overlay", run=True), "correlations.gpkg")
+        params = {"INPUT": survey_plan.layer_param(layer), "VALUE_FIELD": value, "FIELDS": fields,
                   "OUTPUT": out}  # fmt: skip
         source, layer_fields = QgsVectorLayerFeatureSource(layer), layer.fields()
 
@@ -320,9 +320,9 @@ class OverlayTab(QWidget, FORM):
             notice.show_text(tr("Choose a layer and the value to search for hot spots."),
                              Qgis.MessageLevel.Info)  # fmt: skip
             return None
-        folder = runner.output_dir("overlay", run=True)
+        folder = survey_plan.output_dir("overlay", run=True)
         weights = WEIGHTS.index(self.weightsCombo.currentData())
-        params = {"INPUT": runner.layer_param(layer), "FIELD": field, "WEIGHTS": weights,
+        params = {"INPUT": survey_plan.layer_param(layer), "FIELD": field, "WEIGHTS": weights,
                   "K": self.kSpin.value(), "DISTANCE_KM": self.kmSpin.value(),
                   "FDR": self.fdrCheck.isChecked(),
                   "OUTPUT": os.path.join(folder, "hotspots.gpkg"),

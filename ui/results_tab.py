@@ -21,7 +21,7 @@ from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 from ..i18n_util import tr
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
-from . import runner
+from . import survey_plan
 from .layer_choice import LayerChoice, layer_groups, layer_language
 from .maptool import RatedPointTool
 from .narrow import chars_width, first_column_width, fit_first_column, wrap_row
@@ -88,8 +88,8 @@ def metrics_params(sources, truth, out):
         "INPUT": sources,
         "SCORE_FIELD": "score",
         "TRUTH_FIELD": truth,
-        "ANCHOR": runner.COUNTRIES,
-        "ANCHOR_FIELD": runner.DEFAULT_ANCHOR_FIELD,
+        "ANCHOR": survey_plan.COUNTRIES,
+        "ANCHOR_FIELD": survey_plan.DEFAULT_ANCHOR_FIELD,
         "OUTPUT": out,
     }
 
@@ -143,7 +143,7 @@ def open_gpkgs(paths):
                 metrics = layer
                 metrics.setName(tr("Bias metrics"))
             elif is_rated(layer):
-                runner.add_saved_styles(layer)
+                survey_plan.add_saved_styles(layer)
                 describe_shown(layer)
                 layers.append(layer)
     for layer in layers:
@@ -247,7 +247,7 @@ class ResultsTab(QWidget, FORM):
         computed there when no table comes with them. Returns the job's task (None if none
         started)."""
         self.notice.clear_text()
-        out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
+        out = os.path.join(survey_plan.output_dir("results", run=True), "metrics.gpkg")
 
         def open_step(task):
             layers, metrics = open_gpkgs(paths)
@@ -327,8 +327,8 @@ class ResultsTab(QWidget, FORM):
         countries' infant survival); the table and plot follow. Returns the task or None."""
         self.notice.clear_text()
         truth = "truth" if all("truth" in lyr.fields().names() for lyr in layers) else ""
-        out = os.path.join(runner.output_dir("results", run=True), "metrics.gpkg")
-        params = metrics_params([runner.layer_param(lyr) for lyr in layers], truth, out)
+        out = os.path.join(survey_plan.output_dir("results", run=True), "metrics.gpkg")
+        params = metrics_params([survey_plan.layer_param(lyr) for lyr in layers], truth, out)
 
         sources = {lyr.id(): (QgsVectorLayerFeatureSource(lyr), lyr.fields()) for lyr in layers}
 
@@ -336,7 +336,7 @@ class ResultsTab(QWidget, FORM):
             """The metrics table, the plotted columns of each layer and the GeoBS scores of
             their rank errors, in the task."""
             columns = {lid: plot_columns(*source) for lid, source in sources.items()}
-            metrics = runner.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
+            metrics = survey_plan.open_in_task(task.results[-1]["OUTPUT"], tr("Bias metrics"),
                                           styles=False)  # fmt: skip
             scores = geobs_rows(task, params["INPUT"], truth, metrics, os.path.dirname(out))
             if scores is None:
@@ -393,12 +393,12 @@ class ResultsTab(QWidget, FORM):
         spots = [lyr for lyr in QgsProject.instance().mapLayers().values()
                  if isinstance(lyr, QgsVectorLayer) and lyr.isValid() and not is_report_copy(lyr)
                  and lyr.fields().lookupField("lisa_class") >= 0]  # fmt: skip
-        pdf = os.path.join(runner.output_dir("reports", run=True), "report.pdf")
-        params = {"INPUT": runner.layer_param(layer), "OUTPUT": pdf,
+        pdf = os.path.join(survey_plan.output_dir("reports", run=True), "report.pdf")
+        params = {"INPUT": survey_plan.layer_param(layer), "OUTPUT": pdf,
                   # the survey's anchor: the report's bias score and facts match the survey's
-                  **runner.anchor_params(self.dock.settings())}  # fmt: skip
+                  **survey_plan.anchor_params(self.dock.settings())}  # fmt: skip
         if spots:
-            params["HOTSPOTS"] = runner.layer_param(spots[-1])
+            params["HOTSPOTS"] = survey_plan.layer_param(spots[-1])
         task = AlgorithmChainTask(tr("GeoBias: report"), [("geobias:report", params)])
 
         def written(task):

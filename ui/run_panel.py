@@ -3,8 +3,9 @@ and a line saying what runs, how far it is and when it should end; why it stoppe
 sentence, with the traceback only in the GeoBias log.
 
 The time left is the running step's, as a range: the one the step measures itself (the
-requests and sentences of a survey or HERB, from core/engine.py), else a moving rate of the
-step's own progress (core/rates.py), never the elapsed time stretched over the whole bar.
+requests and sentences of a survey or HERB, from core/engine/workers.py), else a moving rate of
+the step's own progress (core/engine/throughput.py), never the elapsed time stretched over the
+whole bar.
 """
 
 import gc
@@ -17,7 +18,7 @@ from qgis.PyQt import uic
 from qgis.PyQt.QtCore import QCoreApplication, QTimer, pyqtSignal
 from qgis.PyQt.QtWidgets import QWidget
 
-from ..core.rates import RateTracker
+from ..core.engine.throughput import RateTracker
 from ..i18n_util import tr
 from ..processing.progress import span_text
 from .task import error_sentence, log

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, fields
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
-from ..core import models
-from ..core.llm import PROVIDERS, Endpoint, with_constraint
+from ..core.engine.chat import PROVIDERS, Endpoint, with_constraint
+from ..core.runtime import models
 from ..i18n_util import tr
 
 SCOPE = "GeoBias"  # project entries scope
@@ -94,7 +94,7 @@ class EndpointConfig:
 
 
 def embedded_endpoints():
-    """One endpoint per bundled model (core/models.py), the default first: the embedded
+    """One endpoint per bundled model (core/runtime/models.py), the default first: the embedded
     llama.cpp server, no key, no cost."""
     url = PROVIDERS["embedded"]["base_url"]
     ordered = sorted(models.MODELS.values(), key=lambda m: m.key != models.DEFAULT_MODEL)
@@ -220,7 +220,7 @@ class SurveySettings:
     weight_layer: str = ""
     seed: int = 0
     topics: list = field(default_factory=lambda: ["Infant Mortality Rate"])
-    # Prompt languages (codes of core/languages.py's files), asked one after the other.
+    # Prompt languages (codes of core/survey/languages.py's files), asked one after the other.
     languages: list = field(default_factory=lambda: ["en"])
     endpoints: list = field(default_factory=lambda: [EMBEDDED_NAME])
     preset: str = "geollm"

@@ -16,8 +16,8 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from ..core.prompts import PRESETS
-from ..core.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
+from ..core.survey.prompts import PRESETS
+from ..core.survey.topics import BUNDLED_TRUTH_FIELDS, TOPICS, get_topic, truth_field_matches
 from ..i18n_util import tr
 from ..processing.definitions import PROMPT_PRESETS, SCORE_KINDS, topic_label
 from .area_tab import is_bundled
@@ -208,8 +208,8 @@ class SurveyTab(QWidget, FORM):
     def refresh_languages(self, checked=None):
         """Fill the languages list from the language files (bundled, then the user's); a
         broken user file is named in the message bar and left out."""
-        from ..core.languages import get_language
-        from ..processing.languages import language_choices
+        from ..core.survey.languages import get_language
+        from ..processing.language_choices import language_choices
 
         if checked is None:
             checked = set(self.checked_languages()) or {"en"}
@@ -268,7 +268,7 @@ class SurveyTab(QWidget, FORM):
         from qgis.PyQt.QtCore import QUrl
         from qgis.PyQt.QtGui import QDesktopServices
 
-        from ..processing.languages import user_folder
+        from ..processing.language_choices import user_folder
 
         QDesktopServices.openUrl(QUrl.fromLocalFile(user_folder()))
 
@@ -397,7 +397,7 @@ class SurveyTab(QWidget, FORM):
     # ------------------------------------------------------------------ prompt preview
     def gazetteer(self):
         if self._gazetteer is None:
-            from ..core.gazetteer import Gazetteer
+            from ..core.geo.gazetteer import Gazetteer
 
             self._gazetteer = Gazetteer.load()
         return self._gazetteer
@@ -420,7 +420,7 @@ class SurveyTab(QWidget, FORM):
             else tr("a point in the area; preview the points to see the first one")
         )
         try:
-            from ..core.languages import get_language
+            from ..core.survey.languages import get_language
 
             template = PRESETS[self.presetCombo.currentData() or "geollm"]
             code = self.previewLanguageCombo.currentData() or "en"

@@ -16,12 +16,12 @@ from qgis.core import (
     QgsProcessingParameterFileDestination,
 )
 
-from ...core.compare import change_from, pivot, to_markdown
-from ...core.metrics import spearman
-from ...core.prompts import PRESETS
+from ...core.stats.metrics import spearman
+from ...core.survey.comparisons import change_from, pivot, to_markdown
+from ...core.survey.prompts import PRESETS
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..comparison import pivot_fields, pivot_rows, write_markdown_beside
+from ..comparison_layers import pivot_fields, pivot_rows, write_markdown_beside
 from ..definitions import ABLATION_VARIANTS
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values

@@ -11,9 +11,9 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.aggregate import aggregate_units, first_unit
-from ...core.geometry import polygons_hit
-from ...core.metrics import fractional_rank
+from ...core.geo.geometry import polygons_hit
+from ...core.stats.aggregate import aggregate_units, first_unit
+from ...core.stats.metrics import fractional_rank
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field

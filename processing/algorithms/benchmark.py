@@ -15,8 +15,8 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core import benchmark
-from ...core.languages import DEFAULT_LANGUAGE
+from ...core.survey import benchmark
+from ...core.survey.languages import DEFAULT_LANGUAGE
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..card import (

@@ -13,13 +13,13 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core import benchmark
-from ...core.compare import Scores, mean_ranks
+from ...core.survey import benchmark
+from ...core.survey.comparisons import Scores, mean_ranks
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..card import card_label, load_sample, read_cards, sample_facts, sample_truth, shipped_cards
 from ..card_page import card_table, notes
-from ..comparison import write_mean_layer
+from ..comparison_layers import write_mean_layer
 from ..gpkg import write_table
 from ..parameters import split_topics
 from ..rating import load_outputs

@@ -16,7 +16,8 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.compare import (
+from ...core.stats.metrics import pearson_r2
+from ...core.survey.comparisons import (
     PIVOT_METRICS,
     Scores,
     by_language,
@@ -25,10 +26,9 @@ from ...core.compare import (
     rank_spread,
     to_markdown,
 )
-from ...core.metrics import pearson_r2
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
-from ..comparison import (
+from ..comparison_layers import (
     COMPARE_FIELDS,
     labelled,
     pivot_fields,

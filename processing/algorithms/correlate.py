@@ -15,7 +15,12 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ...core.correlate import MIN_UNITS, correlate_fields, minimum_to_fill, significance_counts
+from ...core.stats.correlate import (
+    MIN_UNITS,
+    correlate_fields,
+    minimum_to_fill,
+    significance_counts,
+)
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import add_point_features, as_float, numeric_field, qgs_fields

@@ -14,7 +14,7 @@ from qgis.core import (
     QgsProcessingParameterNumber,
 )
 
-from ...core.batch import MAX_BYTES, MAX_REQUESTS
+from ...core.survey.batch import MAX_BYTES, MAX_REQUESTS
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import default_cache_path, make_endpoint
@@ -66,11 +66,11 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_REQUESTS", tr("Requests exported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import pending_requests, write_batches
-        from ...core.cache import CacheError, SurveyCache
-        from ...core.gazetteer import Gazetteer
-        from ...core.multilingual import specs_by_language
-        from ...core.survey import SurveySpec
+        from ...core.engine.cache import CacheError, SurveyCache
+        from ...core.geo.gazetteer import Gazetteer
+        from ...core.survey.batch import pending_requests, write_batches
+        from ...core.survey.language_runs import specs_by_language
+        from ...core.survey.run import SurveySpec
 
         connection = ConnectionParameters.read(self, parameters, context)
         prompt = PromptParameters.read(self, parameters, context)

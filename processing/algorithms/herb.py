@@ -26,7 +26,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.descriptors import DescriptorError, load_descriptors, topics_of
+from ...core.herb.descriptors import DescriptorError, load_descriptors, topics_of
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
@@ -243,16 +243,16 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         return words
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.cache import CacheError, ScoreCache
-        from ...core.herb import AggregationError
-        from ...core.herb_run import (
+        from ...core.engine.cache import CacheError, ScoreCache
+        from ...core.herb.aggregation import AggregationError
+        from ...core.herb.run import (
             HerbSpec,
             IncompleteScoresError,
             calibrate,
             estimate,
             plan,
         )
-        from ...core.herb_run import run as run_herb
+        from ...core.herb.run import run as run_herb
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
@@ -265,7 +265,7 @@ class HerbAlgorithm(GeoBiasAlgorithm):
         kind = how.kind
         cache_path = CacheParameter.read(self, parameters, context)
         try:
-            from ...core.descriptors import validate_template
+            from ...core.herb.descriptors import validate_template
 
             validate_template(template)
         except DescriptorError as err:

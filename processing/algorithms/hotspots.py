@@ -13,7 +13,7 @@ from qgis.core import (
     QgsWkbTypes,
 )
 
-from ...core.hotspots import (
+from ...core.stats.hotspots import (
     QUADRANTS,
     adjusted,
     getis_ord_star,
@@ -22,7 +22,7 @@ from ...core.hotspots import (
     lisa_classes,
     local_moran,
 )
-from ...core.spatial_weights import distance_band_weights, knn_weights
+from ...core.stats.spatial_weights import distance_band_weights, knn_weights
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import WEIGHTS

@@ -50,8 +50,8 @@ class ImportBatchAlgorithm(GeoBiasAlgorithm):
         self.addOutput(QgsProcessingOutputNumber("N_FILES", tr("Files imported")))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.batch import read_batch, store_batch
-        from ...core.cache import CacheError, SurveyCache
+        from ...core.engine.cache import CacheError, SurveyCache
+        from ...core.survey.batch import read_batch, store_batch
 
         path = self.parameterAsFile(parameters, "INPUT", context)
         folder = self.parameterAsFile(parameters, "FOLDER", context)

@@ -14,7 +14,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.ratings import (
+from ...core.survey.ratings import (
     RatingsTableError,
     outside_scale,
     read_ratings_table,
@@ -30,7 +30,7 @@ from ..styles import layer_name, style_output
 
 def guess_topic(path):
     """The topic from a file name like gpt_3_5_turbo_0613_Infant_Mortality_Rate_world_..."""
-    from ...core.topics import TOPICS
+    from ...core.survey.topics import TOPICS
 
     stem = os.path.basename(path).replace("_", " ").lower()
     for topic in TOPICS:

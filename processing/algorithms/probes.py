@@ -18,7 +18,7 @@ from qgis.core import (
     QgsProcessingParameterString,
 )
 
-from ...core.probes import (
+from ...core.survey.probes import (
     CHOICE_ACTIVITIES,
     CHOICE_PAIR,
     CHOICE_TEMPLATE,
@@ -34,7 +34,7 @@ from ...core.probes import (
     summarize_choices,
     summarize_mentions,
 )
-from ...core.ratings import is_refusal
+from ...core.survey.ratings import is_refusal
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
@@ -184,9 +184,9 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
             self.addOutput(QgsProcessingOutputNumber(name, label))
 
     def processAlgorithm(self, parameters, context, feedback):
-        from ...core.cache import CacheError, SurveyCache
-        from ...core.llm import EndpointError
-        from ...core.survey import RunStats
+        from ...core.engine.cache import CacheError, SurveyCache
+        from ...core.engine.chat import EndpointError
+        from ...core.survey.run import RunStats
 
         started = now()
         path = self.parameterAsFileOutput(parameters, "OUTPUT", context)
@@ -336,7 +336,7 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
     def read_language(self, parameters, context, a, b, activities, template, queries, feedback):
         """The prompt language (None: English, as before languages came): one at a time, and
         a warning when the probes' texts are still the paper's English ones."""
-        from ...core.languages import get_language
+        from ...core.survey.languages import get_language
 
         codes = PromptParameters.read_languages(self, parameters, context)
         if len(codes) > 1:

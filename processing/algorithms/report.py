@@ -19,12 +19,12 @@ from qgis.core import (
 )
 from qgis.PyQt.QtCore import QTimer
 
-from ...core import geobs
-from ...core.metrics import rank_error
+from ...core.stats import geobs
+from ...core.stats.metrics import rank_error
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..features import as_float, numeric_field, read_columns
-from ..languages import countries_of
+from ..language_choices import countries_of
 from ..metrics_table import groups, metrics_row
 from ..parameters import AnchorParameters
 from ..report_layout import (

@@ -18,7 +18,6 @@ from qgis.core import (
 from ...i18n_util import QT_TRANSLATE_NOOP, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import STATISTICS
-from ..facts import layer_field, layer_label
 from ..features import (
     as_float,
     numeric_field,
@@ -37,6 +36,7 @@ from ..parameters import (
     read_name,
     source_label,
 )
+from ..run_facts import layer_field, layer_label
 from ..runs import derived_record, now
 from ..styles import style_output
 from ..truth import truth_columns, truth_from_raster

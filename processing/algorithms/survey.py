@@ -12,7 +12,7 @@ from ..base import GeoBiasAlgorithm
 from ..endpoints import running_endpoint
 from ..features import polygon_field_values
 from ..gpkg import write_table, writing
-from ..languages import countries_of, tagged
+from ..language_choices import countries_of, tagged
 from ..metadata import COUNTRY_LANGUAGES_RIGHTS, credit_geonames
 from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (

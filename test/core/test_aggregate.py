@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from geobias.core.aggregate import aggregate_units, first_unit
-from geobias.core.correlate import correlate_fields, significance_counts
+from geobias.core.stats.aggregate import aggregate_units, first_unit
+from geobias.core.stats.correlate import correlate_fields, significance_counts
 
 
 def test_points_on_a_shared_border_count_once_in_the_first_unit():

@@ -6,7 +6,9 @@ import os
 import numpy as np
 import pytest
 
-from geobias.core.batch import (
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import Endpoint
+from geobias.core.survey.batch import (
     MAX_BYTES,
     MAX_REQUESTS,
     BatchFormatError,
@@ -14,10 +16,8 @@ from geobias.core.batch import (
     import_batch,
     write_batches,
 )
-from geobias.core.cache import SurveyCache
-from geobias.core.llm import Endpoint
-from geobias.core.prompts import make_template
-from geobias.core.survey import SurveySpec, estimate, run_survey
+from geobias.core.survey.prompts import make_template
+from geobias.core.survey.run import SurveySpec, estimate, run_survey
 from geobias.test.faultserver import FaultServer, chat_response, prompt_rating
 
 TEMPLATE = make_template("t", "Rate. ", "({lat:.3f}, {lon:.3f}) {topic}:")

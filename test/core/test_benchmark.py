@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from geobias.core import benchmark, geobs, metrics
-from geobias.core.ratings import read_ratings_table
+from geobias.core.stats import geobs, metrics
+from geobias.core.survey import benchmark
+from geobias.core.survey.ratings import read_ratings_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "resources" / "benchmark" / "sample_v1.gpkg"

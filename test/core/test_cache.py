@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from geobias.core.cache import CacheError, SurveyCache, request_key
-from geobias.core.llm import ChatClient, Endpoint
+from geobias.core.engine.cache import CacheError, SurveyCache, request_key
+from geobias.core.engine.chat import ChatClient, Endpoint
 
 
 def test_key_depends_on_endpoint_model_and_body_but_not_api_key(tmp_path):
@@ -85,7 +85,8 @@ def test_processes_write_concurrently(tmp_path):
     path = str(tmp_path / "c.sqlite")
     SurveyCache(path)
     code = (
-        "import sys; from geobias.core.cache import SurveyCache; c = SurveyCache(sys.argv[1]);"
+        "import sys; from geobias.core.engine.cache import SurveyCache;"
+        " c = SurveyCache(sys.argv[1]);"
         "[c.put(f'{sys.argv[2]}-{i}', {'i': i}) for i in range(300)]"
     )
     procs = [subprocess.Popen([sys.executable, "-c", code, path, str(p)]) for p in range(3)]
@@ -94,7 +95,7 @@ def test_processes_write_concurrently(tmp_path):
 
 
 def test_api_key_never_reaches_the_file(tmp_path):
-    from geobias.core.survey import run_requests
+    from geobias.core.survey.run import run_requests
     from geobias.test.faultserver import FaultServer
 
     secret = "sk-TOPSECRET-4242"

@@ -6,7 +6,7 @@ import os
 import sqlite3
 import time
 
-from geobias.core.cache import ScoreCache, SurveyCache
+from geobias.core.engine.cache import ScoreCache, SurveyCache
 
 
 def _writer(path, worker, start, out):

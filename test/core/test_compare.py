@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from geobias.core.compare import (
+from geobias.core.stats.metrics import fractional_rank, mean_rank, pearson_r2, rank_error
+from geobias.core.survey.comparisons import (
     MEAN_ACROSS_MODELS,
     MEAN_ACROSS_TOPICS,
     Scores,
@@ -20,7 +21,6 @@ from geobias.core.compare import (
     to_csv,
     to_markdown,
 )
-from geobias.core.metrics import fractional_rank, mean_rank, pearson_r2, rank_error
 
 RECORDS = [
     {"model": "a", "topic": "IMR", "bias_score": 0.2, "mad": 2.0},

@@ -6,9 +6,8 @@ a connection."""
 import numpy as np
 import pytest
 
-from geobias.core.cache import SurveyCache
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.llm import (
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import (
     CONSTRAINED_MAX_TOKENS,
     ChatClient,
     Endpoint,
@@ -16,8 +15,9 @@ from geobias.core.llm import (
     resolve_constraint,
     with_constraint,
 )
-from geobias.core.models import MODELS, recognise
-from geobias.core.survey import SurveySpec, check_rating, run_survey
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.runtime.models import MODELS, recognise
+from geobias.core.survey.run import SurveySpec, check_rating, run_survey
 from geobias.test.faultserver import PROSE, FaultServer
 
 GEMMA = MODELS["gemma3-270m"]

@@ -12,14 +12,21 @@ FORBIDDEN = ("qgis", "PyQt5", "PyQt6", "sip", "PySide2", "PySide6")
 
 
 def core_modules():
-    return sorted(m.name for m in pkgutil.iter_modules([CORE]))
+    """Every core module as a dotted name below core ("survey.run"), subpackages included."""
+    return sorted(m.name for m in pkgutil.walk_packages([CORE]) if not m.ispkg)
+
+
+def core_files():
+    """Every core source, relative to core/."""
+    for base, _dirs, names in os.walk(CORE):
+        for name in sorted(names):
+            if name.endswith(".py"):
+                yield os.path.relpath(os.path.join(base, name), CORE)
 
 
 def test_core_sources_do_not_import_qgis_or_qt():
     offenders = []
-    for name in os.listdir(CORE):
-        if not name.endswith(".py"):
-            continue
+    for name in core_files():
         tree = ast.parse(open(os.path.join(CORE, name), encoding="utf-8").read())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

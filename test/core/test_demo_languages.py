@@ -2,11 +2,11 @@
 
 The demo writes, per prompt language and point, the coordinates, the country the metrics used,
 both scores and the truth (points.csv), and its metrics rows with their home bias (metrics.csv).
-This test recomputes from points.csv alone, without core/home_bias.py or core/metrics.py:
-each point's country by shapely point-in-polygon on the bundled countries (read with OGR), the
-rank errors with scipy's average ranks, the home countries from the GeoNames table and the
-language files read as plain CSV and JSON, H and its stratified country bootstrap written out
-in numpy. It checks the recording of the demo run the README reports (test/core/data/
+This test recomputes from points.csv alone, without core/survey/home_bias.py or
+core/stats/metrics.py: each point's country by shapely point-in-polygon on the bundled countries
+(read with OGR), the rank errors with scipy's average ranks, the home countries from the GeoNames
+table and the language files read as plain CSV and JSON, H and its stratified country bootstrap
+written out in numpy. It checks the recording of the demo run the README reports (test/core/data/
 demo_languages/) and, when `make demo-languages` has run here, its fresh output too.
 """
 

@@ -3,9 +3,9 @@ an endpoint, a URL's query, log lines and header dumps, and must not come out)."
 
 import datetime
 
-from geobias.core import diagnostics
-from geobias.core.diagnostics import FIELDS, build_report, redact
-from geobias.core.llm import Endpoint
+from geobias.core.engine.chat import Endpoint
+from geobias.core.runtime import diagnostics
+from geobias.core.runtime.diagnostics import FIELDS, build_report, redact
 
 SENTINEL = "gb-sentinel-7f3a9c2e5d41"  # no provider's shape: only its position gives it away
 OPENAI_LIKE = "sk-proj-Q7wSENTINEL2x9Lm4"

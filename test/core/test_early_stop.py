@@ -4,11 +4,11 @@ way, a server that never answers, a server that breaks after answering; answers 
 import numpy as np
 import pytest
 
-from geobias.core.cache import SurveyCache
-from geobias.core.engine import FailureStreak
-from geobias.core.http_client import Cause, EndpointStoppedError
-from geobias.core.llm import ChatClient, Endpoint
-from geobias.core.survey import run_requests
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, Endpoint
+from geobias.core.engine.http_client import Cause, EndpointStoppedError
+from geobias.core.engine.workers import FailureStreak
+from geobias.core.survey.run import run_requests
 from geobias.test.faultserver import FaultServer
 
 
@@ -113,9 +113,9 @@ def test_transient_faults_among_answers_do_not_stop_a_run(tmp_path):
 
 
 def herb_spec(scorer, n_regions=12):
-    from geobias.core.descriptors import Descriptor
-    from geobias.core.herb_run import HerbSpec
-    from geobias.core.hierarchy import Hierarchy
+    from geobias.core.herb.descriptors import Descriptor
+    from geobias.core.herb.hierarchy import Hierarchy
+    from geobias.core.herb.run import HerbSpec
 
     ids = [f"r{i}" for i in range(n_regions)]
     h = Hierarchy.from_parent_ids(ids, [f"Region {i}" for i in ids], [None] * n_regions)
@@ -124,9 +124,9 @@ def herb_spec(scorer, n_regions=12):
 
 @pytest.mark.parametrize("fault", ["html", "timeout"])
 def test_herb_scorer_stops_early_on_a_broken_server(tmp_path, fault):
-    from geobias.core.cache import ScoreCache
-    from geobias.core.herb_run import IncompleteScoresError, score
-    from geobias.core.scorers import EchoCompletionsScorer
+    from geobias.core.engine.cache import ScoreCache
+    from geobias.core.herb.run import IncompleteScoresError, score
+    from geobias.core.herb.scorers import EchoCompletionsScorer
 
     with FaultServer(echo=True, always=fault, hang_s=60) as fs:
         ep = Endpoint(fs.base_url, "m", concurrency=4, timeout=0.5)

@@ -1,7 +1,7 @@
 """The embedded model stays out of the caller's process, and its Python is found on every QGIS.
 
 xllamacpp aborts the QGIS binaries when imported there (a native library clash), so only the
-launcher, core/embedded_server.py, run as a child process, may import it.
+launcher, core/runtime/embedded_server.py, run as a child process, may import it.
 """
 
 import ast
@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
-from geobias.core import embedded
+from geobias.core.runtime import embedded
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INFERENCE = ("xllamacpp", "llama_cpp")
-LAUNCHER = os.path.join("core", "embedded_server.py")
+LAUNCHER = os.path.join("core", "runtime", "embedded_server.py")
 
 
 def plugin_sources():
@@ -46,28 +46,31 @@ def test_only_the_launcher_imports_an_inference_library():
         if any(m.split(".")[0] in INFERENCE for m in imported_modules(path))
     )
     # The launcher, and the whole-sentence scorer's child process with its C API bindings
-    # (llama_capi.py imports xllamacpp only in that child; core/whole_sentence_worker.py).
+    # (llama_capi.py imports xllamacpp only in that child; core/runtime/whole_sentence_worker.py).
     child = [
-        os.path.join("core", "llama_capi.py"),
-        os.path.join("core", "whole_sentence_worker.py"),
+        os.path.join("core", "runtime", "llama_capi.py"),
+        os.path.join("core", "runtime", "whole_sentence_worker.py"),
     ]
     assert importers == sorted([LAUNCHER, *child])
 
 
 def test_only_the_masked_lm_modules_import_torch():
-    # MaskedLMScorer imports them lazily; QGIS runs it in core/mlm_worker.py's child process.
+    # MaskedLMScorer imports them lazily; QGIS runs it in core/herb/mlm_worker.py's child process.
     plugin = [p for p in plugin_sources() if not p.startswith(("test", "benchmarks", "scripts"))]
     importers = sorted(
         path
         for path in plugin
         if any(m.split(".")[0] in ("torch", "transformers") for m in imported_modules(path))
     )
-    assert importers == [os.path.join("core", "mlm_worker.py"), os.path.join("core", "scorers.py")]
+    assert importers == [
+        os.path.join("core", "herb", "mlm_worker.py"),
+        os.path.join("core", "herb", "scorers.py"),
+    ]
 
 
 def test_importing_the_embedded_module_loads_no_inference_library():
     code = (
-        "import sys, geobias.core.embedded as e, geobias.core.embedded_server\n"
+        "import sys, geobias.core.runtime.embedded as e, geobias.core.runtime.embedded_server\n"
         "e.MODEL_NAME, e.python_candidates()\n"
         f"print(','.join(sorted(k for k in sys.modules if k.split('.')[0] in {INFERENCE!r})))"
     )

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from geobias.core.engine import Counts, Engine, EngineSettings, FailureStreak, Step
+from geobias.core.engine.workers import Counts, Engine, EngineSettings, FailureStreak, Step
 
 
 def test_a_unit_goes_through_one_worker_in_order_and_every_record_is_committed():

@@ -1,4 +1,4 @@
-"""Tests for core/gazetteer.py on the bundled GeoNames data and on constructed point layers."""
+"""Tests for core/geo/gazetteer.py on the bundled GeoNames data and on constructed point layers."""
 
 import socket
 from pathlib import Path
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from shapely.geometry import MultiPolygon, box
 
-from geobias.core.gazetteer import DEFAULT_PATH, Gazetteer, format_nearby
-from geobias.core.sampling import bearing_deg, compass8, haversine_km
+from geobias.core.geo.gazetteer import DEFAULT_PATH, Gazetteer, format_nearby
+from geobias.core.geo.sampling import bearing_deg, compass8, haversine_km
 
 
 @pytest.fixture(scope="module")

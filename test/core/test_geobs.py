@@ -10,8 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geobias.core import geobs
-from geobias.core.geobs import (
+from geobias.core.geo.sampling import EARTH_RADIUS_KM, haversine_km
+from geobias.core.stats import geobs
+from geobias.core.stats.geobs import (
     GeoBSSettings,
     bin_errors,
     direction_sri,
@@ -23,7 +24,6 @@ from geobias.core.geobs import (
     scale_sri,
     ssi,
 )
-from geobias.core.sampling import EARTH_RADIUS_KM, haversine_km
 
 PYGBS = Path(__file__).parent / "data" / "pygbs_fmow_sentinel_subset.csv"
 KM_PER_DEG = math.pi * EARTH_RADIUS_KM / 180

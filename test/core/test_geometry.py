@@ -1,4 +1,4 @@
-"""core/geometry.py gives the same answers on shapely 1.8 (Debian 12) and 2.x.
+"""core/geo/geometry.py gives the same answers on shapely 1.8 (Debian 12) and 2.x.
 
 `make test-core` runs this on the venv's shapely 2.1, `make test-floor` on 2.0, `make
 test-shapely18` on Debian's 1.8.5; GEOBIAS_EXPECT_SHAPELY, set by each target, makes sure each
@@ -12,7 +12,7 @@ import pytest
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
-from geobias.core import geometry
+from geobias.core.geo import geometry
 
 BOWTIE = Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
 

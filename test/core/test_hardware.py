@@ -1,8 +1,8 @@
-"""Threads and batch sizes for local model work (core/hardware.py)."""
+"""Threads and batch sizes for local model work (core/runtime/hardware.py)."""
 
 import os
 
-from geobias.core.hardware import (
+from geobias.core.runtime.hardware import (
     LOGITS_BUDGET,
     default_threads,
     physical_cores,
@@ -38,7 +38,7 @@ def test_this_machine_gets_at_least_one_thread_and_no_more_than_its_cpus():
 
 
 def test_busy_cores_are_left_to_the_processes_that_keep_them_busy(monkeypatch):
-    from geobias.core import hardware
+    from geobias.core.runtime import hardware
 
     monkeypatch.setattr(hardware, "usable_cpus", lambda: [0, 1, 2, 3])
     monkeypatch.setattr(hardware, "physical_cores", lambda cpus: 4)
@@ -56,7 +56,7 @@ def test_busy_cores_are_left_to_the_processes_that_keep_them_busy(monkeypatch):
 
 
 def test_busy_now_reads_the_cpu_time_used_over_its_window(monkeypatch):
-    from geobias.core import hardware
+    from geobias.core.runtime import hardware
 
     # (all, idle) ticks at the window's start and end: 400 ticks over 4 CPUs, 100 of them idle.
     samples = iter([(1000, 500), (1400, 600)])

@@ -7,15 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from geobias.core.descriptors import Descriptor
-from geobias.core.herb import (
+from geobias.core.herb.aggregation import (
     AggregationError,
     aggregate,
     flat_baseline,
     mean_abs_pair_difference,
     pair_weighted_distance_sums,
 )
-from geobias.core.hierarchy import Hierarchy
+from geobias.core.herb.descriptors import Descriptor
+from geobias.core.herb.hierarchy import Hierarchy
 
 
 def words(d, topics=("a", "b")):

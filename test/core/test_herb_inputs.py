@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from geobias.core.descriptors import (
+from geobias.core.herb.descriptors import (
     DEFAULT_TEMPLATE,
     TOPICS,
     DescriptorError,
@@ -15,7 +15,7 @@ from geobias.core.descriptors import (
     topic_columns,
     validate_template,
 )
-from geobias.core.hierarchy import Hierarchy, HierarchyError, geonames_hierarchy
+from geobias.core.herb.hierarchy import Hierarchy, HierarchyError, geonames_hierarchy
 
 
 def test_bundled_descriptors_are_the_papers_112_in_5_topics():

@@ -13,12 +13,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import numpy as np
 import pytest
 
-from geobias.core.cache import CacheError, ScoreCache
-from geobias.core.descriptors import Descriptor
-from geobias.core.herb_run import HerbSpec, IncompleteScoresError, estimate, plan, run, score
-from geobias.core.hierarchy import Hierarchy
-from geobias.core.llm import Endpoint
-from geobias.core.scorers import EchoCompletionsScorer, ScorerError
+from geobias.core.engine.cache import CacheError, ScoreCache
+from geobias.core.engine.chat import Endpoint
+from geobias.core.herb.descriptors import Descriptor
+from geobias.core.herb.hierarchy import Hierarchy
+from geobias.core.herb.run import HerbSpec, IncompleteScoresError, estimate, plan, run, score
+from geobias.core.herb.scorers import EchoCompletionsScorer, ScorerError
 from geobias.test.netfixtures import Tinyproxy
 
 # --- OpenAI-compatible /v1/completions with echo (vLLM's answer format) ---------------------
@@ -255,7 +255,7 @@ def test_plan_shares_sentences_of_regions_with_the_same_name():
 def test_masked_lm_aul_matches_a_hand_computation(tiny_bert):
     if tiny_bert is None:
         # Without the optional packages the scorer says what to install.
-        from geobias.core.scorers import MaskedLMScorer
+        from geobias.core.herb.scorers import MaskedLMScorer
 
         with pytest.raises(ScorerError, match="pip install torch"):
             MaskedLMScorer("anything")
@@ -263,7 +263,7 @@ def test_masked_lm_aul_matches_a_hand_computation(tiny_bert):
     import torch
     from transformers import BertForMaskedLM
 
-    from geobias.core.scorers import MaskedLMScorer
+    from geobias.core.herb.scorers import MaskedLMScorer
 
     sc = MaskedLMScorer(tiny_bert)
     sents = ["People in Paris are wise.", "People in Lima are very very kind.", "Paris"]
@@ -288,7 +288,7 @@ def test_masked_lm_aul_matches_a_hand_computation(tiny_bert):
 def test_masked_lm_runs_herb_end_to_end(tiny_bert, tmp_path):
     if tiny_bert is None:
         pytest.skip("torch/transformers not installed (covered by the error test above)")
-    from geobias.core.scorers import MaskedLMScorer
+    from geobias.core.herb.scorers import MaskedLMScorer
 
     sc = MaskedLMScorer(tiny_bert, batch_size=4)
     ids = ["sa", "pe", "br", "lima", "quito", "rio", "sp"]

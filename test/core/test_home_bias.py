@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from geobias.core.home_bias import (
+from geobias.core.survey.home_bias import (
     country_languages,
     home_bias,
     home_bias_for,
     home_countries,
 )
-from geobias.core.languages import get_language, load_languages
+from geobias.core.survey.languages import get_language, load_languages
 
 
 def test_the_bundled_table_is_keyed_like_the_countries_layer():

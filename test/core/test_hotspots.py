@@ -4,7 +4,8 @@ comparison with PySAL's esda is in test/esda)."""
 import numpy as np
 import pytest
 
-from geobias.core.hotspots import (
+from geobias.core.geo.sampling import haversine_km
+from geobias.core.stats.hotspots import (
     NO_NEIGHBOURS,
     NOT_SIGNIFICANT,
     getis_ord_star,
@@ -15,9 +16,8 @@ from geobias.core.hotspots import (
     permutation_draws,
     points_moran,
 )
-from geobias.core.multiple_testing import benjamini_hochberg, holm
-from geobias.core.sampling import haversine_km
-from geobias.core.spatial_weights import (
+from geobias.core.stats.multiple_testing import benjamini_hochberg, holm
+from geobias.core.stats.spatial_weights import (
     distance_band_weights,
     knn_weights,
     spherical_centroid,

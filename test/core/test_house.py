@@ -95,3 +95,45 @@ def test_the_dock_never_compares_a_combo_position():
             if pattern.search(line):
                 offenders.append(f"{path}:{i}: {line.strip()}")
     assert offenders == []
+
+
+# core/'s subpackages and what each may import (core/__init__.py): the top-level modules
+# (messages, wording, resources) are the ground every subpackage stands on and import none.
+CORE_MAY_IMPORT = {
+    "": set(),
+    "geo": set(),
+    "stats": {"geo"},
+    "runtime": set(),
+    "engine": {"runtime"},
+    "survey": {"geo", "stats", "runtime", "engine"},
+    "herb": {"stats", "runtime", "engine"},
+}
+
+
+def core_part(module):
+    """The subpackage of a dotted core module ("core.survey.run" -> "survey"), "" at the top."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else ""
+
+
+def test_core_is_grouped_by_subsystem():
+    loose = [p for p in sources("core") if p.count(os.sep) == 1]
+    tops = {os.path.basename(p)[:-3] for p in loose} - {"__init__"}
+    assert tops == {"messages", "wording", "resources"}, tops
+    for part in CORE_MAY_IMPORT:
+        if part:
+            init = os.path.join(ROOT, "core", part, "__init__.py")
+            assert ast.get_docstring(ast.parse(open(init, encoding="utf-8").read())), part
+
+
+def test_core_subpackages_import_only_what_lies_below():
+    offenders = []
+    for path in sources("core"):
+        here = core_part(path[:-3].replace(os.sep, "."))
+        for m in plugin_imports(path):
+            if not m.startswith("core."):
+                continue
+            there = m.split(".")[1]
+            if there in CORE_MAY_IMPORT and there != here and there not in CORE_MAY_IMPORT[here]:
+                offenders.append(f"{path}: {m}")
+    assert offenders == []

@@ -7,13 +7,13 @@ import shutil
 import numpy as np
 import pytest
 
-from geobias.core import languages as lg
-from geobias.core.cache import SurveyCache
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.llm import ANSWER_GBNF, ANSWER_REGEX, ChatClient, Endpoint
-from geobias.core.numerals import SCRIPTS
-from geobias.core.prompts import PRESETS, build_prompts
-from geobias.core.topics import TOPICS
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ANSWER_GBNF, ANSWER_REGEX, ChatClient, Endpoint
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.survey import languages as lg
+from geobias.core.survey.numerals import SCRIPTS
+from geobias.core.survey.prompts import PRESETS, build_prompts
+from geobias.core.survey.topics import TOPICS
 
 REQUIRED = {"ar", "zh", "en", "fr", "ru", "es", "hi", "pt", "sw", "id"}
 

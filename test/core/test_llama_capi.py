@@ -1,10 +1,10 @@
-"""The llama.cpp C API bindings' own checks (core/llama_capi.py), without loading llama.cpp:
+"""The llama.cpp C API bindings' own checks (core/runtime/llama_capi.py), without loading llama.cpp:
 the declared layouts are the header's, and another llama.cpp revision is refused with a message
 that says which one. test/integration/test_whole_sentence.py opens the real library."""
 
 import pytest
 
-from geobias.core.llama_capi import (
+from geobias.core.runtime.llama_capi import (
     REVISION,
     CapiError,
     LlamaBatch,

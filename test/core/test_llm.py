@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from geobias.core.llm import (
+from geobias.core.engine.chat import (
     ANSWER_REGEX,
     PROVIDERS,
     ChatClient,
@@ -18,7 +18,7 @@ from geobias.core.llm import (
     normalise_base_url,
     parse_retry_after,
 )
-from geobias.core.ratings import rate_completion
+from geobias.core.survey.ratings import rate_completion
 from geobias.test.faultserver import FaultServer, prompt_rating
 
 

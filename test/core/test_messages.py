@@ -7,7 +7,7 @@ import string
 
 import pytest
 
-from geobias.core.http_client import EndpointError
+from geobias.core.engine.http_client import EndpointError
 from geobias.core.messages import MESSAGES, Message, message_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -21,10 +21,10 @@ def message_calls():
     """(where, id, keyword names) of every Message(...) call in core/."""
     out = []
     core = os.path.join(ROOT, "core")
-    for name in sorted(os.listdir(core)):
-        if not name.endswith(".py"):
-            continue
-        tree = ast.parse(open(os.path.join(core, name), encoding="utf-8").read())
+    paths = [os.path.join(b, n) for b, _d, ns in os.walk(core) for n in ns if n.endswith(".py")]
+    for path in sorted(paths):
+        name = os.path.relpath(path, core)
+        tree = ast.parse(open(path, encoding="utf-8").read())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Message":
                 first = node.args[0] if node.args else None

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from geobias.core.metrics import (
+from geobias.core.stats.metrics import (
     Correlation,
     answer_rate,
     average_ranks,
@@ -22,7 +22,7 @@ from geobias.core.metrics import (
     spearman,
     summarize,
 )
-from geobias.core.ratings import read_ratings_table
+from geobias.core.survey.ratings import read_ratings_table
 
 # The paper's GPT-3.5 ratings, bundled with the plugin (resources/reference).
 REF = (

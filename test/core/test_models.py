@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from geobias.core import models
-from geobias.core.llm import Endpoint
+from geobias.core.engine.chat import Endpoint
+from geobias.core.runtime import models
 
 
 def test_every_model_names_its_licence_package_and_answer_mode():
@@ -97,7 +97,7 @@ def test_a_missing_chunk_says_what_to_install(tmp_path, monkeypatch):
 
 
 def test_the_script_runs_on_a_python_without_geobias(tmp_path):
-    """The model's own process and the bootstrap run core/models.py with any Python."""
+    """The model's own process and the bootstrap run core/runtime/models.py with any Python."""
     env = {**os.environ, "GEOBIAS_MODELS_DIR": str(tmp_path), "PYTHONPATH": ""}
     out = subprocess.run(
         [sys.executable, "-S", "-I", models.__file__, "list"], capture_output=True, text=True,
@@ -122,7 +122,7 @@ def test_the_model_process_reassembles_pip_installed_chunks_when_first_serving(
 ):
     """A user who only pip-installed the chunk wheels: the launcher (in the model's own process,
     never QGIS) reassembles them before serving, once; a missing chunk still says what to do."""
-    from geobias.core import embedded_server
+    from geobias.core.runtime import embedded_server
 
     parts = [os.urandom(2000), os.urandom(77)]
     _fake_chunks(tmp_path, monkeypatch, parts)

@@ -3,7 +3,7 @@ authorities GeoBias is given: what QGIS's network options hand to core."""
 
 import pytest
 
-from geobias.core.llm import (
+from geobias.core.engine.chat import (
     ChatClient,
     Endpoint,
     EndpointError,

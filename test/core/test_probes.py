@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from geobias.core.llm import Endpoint
-from geobias.core.probes import (
+from geobias.core.engine.chat import Endpoint
+from geobias.core.survey.probes import (
     CHOICE_ACTIVITIES,
     RECOMMENDATION_QUERIES,
     SampleClient,
@@ -144,7 +144,7 @@ def test_each_sample_is_its_own_cache_entry_and_the_index_is_not_sent():
     assert "grammar" not in bodies[0] and bodies[0]["temperature"] == 1.0
     client = SampleClient(ep, 1)
     assert "sample" not in client._wire_body(bodies[1])
-    from geobias.core.cache import request_key
+    from geobias.core.engine.cache import request_key
 
     keys = {request_key(ep.base_url, ep.model, b) for b in bodies}
     assert len(keys) == 2

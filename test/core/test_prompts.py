@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from geobias.core.prompts import (
+from geobias.core.survey.prompts import (
     DEFAULT_PRESET,
     PRESETS,
     PromptTemplate,
@@ -183,7 +183,7 @@ def test_template_roundtrip_and_bad_saved_presets():
 
 
 def test_build_prompts_with_a_real_gazetteer_from_points():
-    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.geo.gazetteer import Gazetteer
 
     g = Gazetteer.from_points(
         np.array([0.0, 0.1, 0.3]),

@@ -1,4 +1,5 @@
-"""The rate estimator (core/rates.py) on recorded rate sequences, and the engine's ETA range.
+"""The rate estimator (core/engine/throughput.py) on recorded rate sequences, and the engine's
+ETA range.
 
 The sequences are data: completions written as segments (seconds, items per second, items per
 completion), the way runs were seen on this machine (a model that loads for a few seconds, a
@@ -15,13 +16,8 @@ import time
 
 import pytest
 
-from geobias.core.cache import ScoreCache
-from geobias.core.descriptors import Descriptor
-from geobias.core.engine import Engine, EngineSettings, Step
-from geobias.core.herb_run import HerbSpec, calibrate
-from geobias.core.herb_run import estimate as herb_estimate
-from geobias.core.hierarchy import Hierarchy
-from geobias.core.rates import (
+from geobias.core.engine.cache import ScoreCache
+from geobias.core.engine.throughput import (
     RateBook,
     RateSettings,
     RateTracker,
@@ -30,7 +26,12 @@ from geobias.core.rates import (
     replay,
     time_left,
 )
-from geobias.core.scorers import Scored, SentenceScorer
+from geobias.core.engine.workers import Engine, EngineSettings, Step
+from geobias.core.herb.descriptors import Descriptor
+from geobias.core.herb.hierarchy import Hierarchy
+from geobias.core.herb.run import HerbSpec, calibrate
+from geobias.core.herb.run import estimate as herb_estimate
+from geobias.core.herb.scorers import Scored, SentenceScorer
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "rate_sequences.json")
 
@@ -266,8 +267,8 @@ def test_the_engine_reports_the_eta_with_its_range():
 def test_a_languages_progress_covers_the_whole_run():
     """A survey in three prompt languages: the second language's progress and time left are
     the whole run's (what is left of it, at this language's rate and range)."""
-    from geobias.core.multilingual import whole_run
-    from geobias.core.survey import Progress
+    from geobias.core.survey.language_runs import whole_run
+    from geobias.core.survey.run import Progress
 
     seen = []
     relay = whole_run(seen.append, offset=10, total=30)

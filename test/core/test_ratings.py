@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from geobias.core.ratings import (
+from geobias.core.survey.ratings import (
     RatingsTableError,
     expected_value,
     is_refusal,

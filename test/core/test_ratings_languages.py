@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from geobias.core.languages import get_language, load_languages
-from geobias.core.numerals import SCRIPTS, ascii_digits, format_number, normalise
-from geobias.core.ratings import expected_value, parse_rating, rate_completion
+from geobias.core.survey.languages import get_language, load_languages
+from geobias.core.survey.numerals import SCRIPTS, ascii_digits, format_number, normalise
+from geobias.core.survey.ratings import expected_value, parse_rating, rate_completion
 
 LANGS = sorted(c for c in load_languages() if c != "en")
 SCRIPT_MARKS = {  # each script with the decimal marks it is written with

@@ -3,15 +3,15 @@
 
 import pytest
 
-from geobias.core.descriptors import (
+from geobias.core.herb.descriptors import (
     DEFAULT_TEMPLATE,
     REFERENCE_TEMPLATE,
     load_descriptors,
     load_released_descriptors,
 )
-from geobias.core.herb_run import HerbSpec, plan
-from geobias.core.hierarchy import Hierarchy
-from geobias.core.reference import reference_options
+from geobias.core.herb.hierarchy import Hierarchy
+from geobias.core.herb.reference_code import reference_options
+from geobias.core.herb.run import HerbSpec, plan
 
 # The released scripts' literal (Bernard-Yang/HERB, NonHierarchicalBias.py at 77ddd33), written
 # the way they write it: backslash line continuations inside the string keep the indentation

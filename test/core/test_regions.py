@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from shapely.geometry import Point, Polygon, box
 
-from geobias.core.regions import region_to_lonlat, unwrap_longitudes, wrap_longitudes
-from geobias.core.sampling import EARTH_RADIUS_KM as R
-from geobias.core.sampling import haversine_km, sample_grid, sample_uniform
+from geobias.core.geo.regions import region_to_lonlat, unwrap_longitudes, wrap_longitudes
+from geobias.core.geo.sampling import EARTH_RADIUS_KM as R
+from geobias.core.geo.sampling import haversine_km, sample_grid, sample_uniform
 
 FIJI = (176.0, -20.0, 182.0, -15.0)  # lon 176..182 = 176..180 and -180..-178
 

@@ -1,10 +1,10 @@
-"""Tests for core/sampling.py: spherical uniform sampling, importance + FPS, grids, bearings."""
+"""Tests for core/geo/sampling.py: spherical uniform sampling, importance + FPS, grids, bearings."""
 
 import numpy as np
 import pytest
 from shapely.geometry import MultiPolygon, Point, Polygon, box
 
-from geobias.core import sampling as s
+from geobias.core.geo import sampling as s
 
 WORLD = box(-180, -90, 180, 90)
 

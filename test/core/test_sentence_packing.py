@@ -1,4 +1,4 @@
-"""Whole-sentence packing and arithmetic (core/sentence_packing.py), without a model: a fake
+"""Whole-sentence packing and arithmetic (core/runtime/sentence_packing.py), without a model: a fake
 "model" whose logits at a position are a fixed function of the tokens before it, so every
 sentence's score has a by-hand value to compare with, however the batch was packed."""
 
@@ -7,7 +7,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from geobias.core.sentence_packing import Packer, log_partition, score_batch
+from geobias.core.runtime.sentence_packing import Packer, log_partition, score_batch
 
 BOS = 1
 VOCAB = 97

@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from geobias.core.cache import SurveyCache
-from geobias.core.llm import ChatClient, Endpoint, EndpointError
-from geobias.core.survey import (
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, Endpoint, EndpointError
+from geobias.core.survey.run import (
     Estimate,
     RunStats,
     SurveySpec,
@@ -130,9 +130,9 @@ def test_cancel_keeps_answers_and_resume_sends_only_the_rest(tmp_path):
 
 KILL_SCRIPT = """
 import sys
-from geobias.core.cache import SurveyCache
-from geobias.core.llm import Endpoint
-from geobias.core.survey import run_requests
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import Endpoint
+from geobias.core.survey.run import run_requests
 cache = SurveyCache(sys.argv[2])
 ep = Endpoint(sys.argv[1], "fault", concurrency=4, logprobs=True)
 run_requests([f"point {i}" for i in range(400)], ep, cache)
@@ -182,7 +182,7 @@ def test_fatal_error_stops_the_run_quickly(tmp_path):
 
 
 def _simple_template():
-    from geobias.core.prompts import make_template
+    from geobias.core.survey.prompts import make_template
 
     return make_template("t", "Rate it. ", "({lat:.2f}, {lon:.2f}) {topic}:")
 

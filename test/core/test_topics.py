@@ -2,7 +2,7 @@
 
 import pytest
 
-from geobias.core.topics import KINDS, TOPICS, Topic, get_topic, topic_names, topics_of_kind
+from geobias.core.survey.topics import KINDS, TOPICS, Topic, get_topic, topic_names, topics_of_kind
 
 
 def test_paper_topics_by_kind():
@@ -51,7 +51,7 @@ def test_invalid_topics_rejected():
 
 
 def test_truth_field_names_are_checked_against_the_topic():
-    from geobias.core.topics import BUNDLED_TRUTH_FIELDS, truth_field_matches
+    from geobias.core.survey.topics import BUNDLED_TRUTH_FIELDS, truth_field_matches
 
     for topic, field in BUNDLED_TRUTH_FIELDS.items():
         assert truth_field_matches(topic, field)

@@ -176,7 +176,7 @@ def survey():
     layers = [n.layer() for n in group.findLayers()] if group is not None else []
     rated = [lyr for lyr in layers if lyr.isSpatial() and lyr.fields().lookupField("score") >= 0]
     feats = list(rated[0].getFeatures()) if rated else []
-    from geobias.core import embedded
+    from geobias.core.runtime import embedded
 
     server = embedded._shared
     rec.facts["survey"] = {

@@ -189,7 +189,7 @@ def configure():
         item = ui.topicsTree.topLevelItem(i)
         want = item.data(0, Qt.ItemDataRole.UserRole) == TOPIC
         item.setCheckState(0, Qt.CheckState.Checked if want else Qt.CheckState.Unchecked)
-    from geobias.core.models import get_model
+    from geobias.core.runtime.models import get_model
     from geobias.ui.settings import embedded_name
 
     smollm2 = embedded_name(get_model("smollm2-135m"))

@@ -543,7 +543,7 @@ def herb_tab():
 
 
 def mlm_children():
-    """Pids of this QGIS's child processes running core/mlm_worker.py (from /proc)."""
+    """Pids of this QGIS's child processes running core/herb/mlm_worker.py (from /proc)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:

@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from geobias.core.models import get_model
+from geobias.core.runtime.models import get_model
 from geobias.test.desktop.launch import ROOT, run_scenario, step_ok
 
 pytestmark = pytest.mark.desktop

@@ -3,7 +3,7 @@ test_desktop_survey.py, see conftest.py)."""
 
 import pytest
 
-from geobias.core.embedded import MODEL_NAME
+from geobias.core.runtime.embedded import MODEL_NAME
 from geobias.processing.styles import layer_name
 from geobias.test.desktop.launch import step_ok
 

@@ -9,8 +9,8 @@ import sysconfig
 
 import pytest
 
-from geobias.core import models
-from geobias.core.embedded import MODEL_NAME
+from geobias.core.runtime import models
+from geobias.core.runtime.embedded import MODEL_NAME
 from geobias.test.desktop.launch import ROOT, run_scenario, step_ok
 
 pytestmark = pytest.mark.desktop

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from geobias.core.embedded import MODEL_NAME
+from geobias.core.runtime.embedded import MODEL_NAME
 from geobias.test.desktop.launch import OUT, step_ok
 
 pytestmark = pytest.mark.desktop

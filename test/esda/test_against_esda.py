@@ -15,12 +15,12 @@ import pytest
 import shapely
 from libpysal.weights import W
 
-from geobias.core.aggregate import aggregate_units, first_unit
-from geobias.core.geometry import polygons_hit
-from geobias.core.hotspots import getis_ord_star, global_moran, local_moran
-from geobias.core.metrics import fractional_rank, rank_error
-from geobias.core.ratings import read_ratings_table
-from geobias.core.spatial_weights import distance_band_weights, knn_weights
+from geobias.core.geo.geometry import polygons_hit
+from geobias.core.stats.aggregate import aggregate_units, first_unit
+from geobias.core.stats.hotspots import getis_ord_star, global_moran, local_moran
+from geobias.core.stats.metrics import fractional_rank, rank_error
+from geobias.core.stats.spatial_weights import distance_band_weights, knn_weights
+from geobias.core.survey.ratings import read_ratings_table
 from geobias.paths import DATA, REFERENCE
 
 # libpysal warns of islands and disconnected components: the tests leave islands out.

@@ -420,7 +420,7 @@ def metadata_version():
 def stop_models():
     """Stop the embedded model HERB started (it would also stop when this process ends)."""
     try:
-        from geobias.core.embedded import stop_shared
+        from geobias.core.runtime.embedded import stop_shared
     except ImportError:  # moved by a refactor: the child stops with this process anyway
         return
     stop_shared()

@@ -5,7 +5,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def embedded_server():
-    from geobias.core.embedded import EmbeddedError, EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedError, EmbeddedServer
 
     server = EmbeddedServer(parallel=2)
     try:

@@ -6,10 +6,10 @@ asks again."""
 import numpy as np
 import pytest
 
-from geobias.core.cache import SurveyCache
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.llm import Endpoint, with_constraint
-from geobias.core.survey import RunStats, SurveySpec, check_rating, run_survey
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import Endpoint, with_constraint
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.survey.run import RunStats, SurveySpec, check_rating, run_survey
 
 pytestmark = pytest.mark.integration
 

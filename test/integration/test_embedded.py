@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 import requests
 
-from geobias.core.cache import SurveyCache
-from geobias.core.embedded import EmbeddedServer, default_model_path, free_port
-from geobias.core.llm import ChatClient
-from geobias.core.models import MODELS
-from geobias.core.survey import SurveySpec, estimate, run_survey
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, server_endpoint
+from geobias.core.runtime.embedded import EmbeddedServer, default_model_path, free_port
+from geobias.core.runtime.models import MODELS
+from geobias.core.survey.run import SurveySpec, estimate, run_survey
 
 pytestmark = pytest.mark.integration
 
@@ -39,7 +39,7 @@ def test_health_models_and_logprobs(embedded_server):
     base = embedded_server.base_url
     assert base.startswith("http://127.0.0.1:") and base.endswith("/v1")
     assert requests.get(base[:-3] + "/health", timeout=5).status_code == 200
-    client = ChatClient(embedded_server.endpoint())
+    client = ChatClient(server_endpoint(embedded_server))
     assert client.list_models() == [embedded_server.model_name]  # the GGUF file name
     out = client.complete("Rate the weather in Paris from 0.0 to 9.9.")
     assert out.text and out.finish_reason in ("stop", "length")
@@ -49,19 +49,19 @@ def test_health_models_and_logprobs(embedded_server):
 
 
 def test_grammar_constraint_forces_the_answer_format(embedded_server):
-    client = ChatClient(embedded_server.endpoint(constraint="grammar"))
+    client = ChatClient(server_endpoint(embedded_server, constraint="grammar"))
     out = client.complete("How attractive is Lima? Answer with a rating.")
     assert re.fullmatch(r"My answer is [0-9]\.[0-9]\.", out.text), out.text
 
 
 def test_real_survey_with_paper_prompts_and_resume(embedded_server, tmp_path):
-    from geobias.core.gazetteer import Gazetteer
+    from geobias.core.geo.gazetteer import Gazetteer
 
     gaz = Gazetteer.load()
     lon = np.array([c[0] for c in CITIES.values()])
     lat = np.array([c[1] for c in CITIES.values()])
-    ep = embedded_server.endpoint(constraint="grammar")
-    from geobias.core.prompts import PRESETS
+    ep = server_endpoint(embedded_server, constraint="grammar")
+    from geobias.core.survey.prompts import PRESETS
 
     spec = SurveySpec(
         lon, lat, ["Attractiveness", "Infant Mortality Rate"], [ep], PRESETS["geollm"]
@@ -98,12 +98,12 @@ def test_real_survey_with_paper_prompts_and_resume(embedded_server, tmp_path):
 
 
 def test_unconstrained_answers_are_real_and_sometimes_unrated(embedded_server, tmp_path):
-    from geobias.core.prompts import make_template
+    from geobias.core.survey.prompts import make_template
 
     t = make_template("plain", "", "{topic} at coordinates ({lat:.2f}, {lon:.2f}) on 0.0-9.9:")
     lon = np.array([c[0] for c in CITIES.values()])
     lat = np.array([c[1] for c in CITIES.values()])
-    spec = SurveySpec(lon, lat, ["Attractiveness"], [embedded_server.endpoint()], t)
+    spec = SurveySpec(lon, lat, ["Attractiveness"], [server_endpoint(embedded_server)], t)
     answers = run_survey(spec, None, SurveyCache(str(tmp_path / "c.sqlite")))
     assert len(answers) == 4 and all(a.completion for a in answers)
     assert all(a.error == "" for a in answers)
@@ -137,7 +137,7 @@ def test_the_model_process_exits_when_its_parent_is_killed():
     # A parent that starts the model, then dies without a chance to stop it (SIGKILL).
     code = (
         "import time\n"
-        "from geobias.core.embedded import EmbeddedServer\n"
+        "from geobias.core.runtime.embedded import EmbeddedServer\n"
         "s = EmbeddedServer(parallel=1, ctx_size=512)\n"
         "s.start()\n"
         "print(s.pid, s.port, flush=True)\n"
@@ -164,24 +164,24 @@ def test_any_gguf_file_under_an_alias():
     with EmbeddedServer(model_path=default_model_path(), alias="geobias-test-model",
                         parallel=1, ctx_size=512) as s:  # fmt: skip
         assert s.model_name == "geobias-test-model"
-        assert ChatClient(s.endpoint()).list_models() == ["geobias-test-model"]
+        assert ChatClient(server_endpoint(s)).list_models() == ["geobias-test-model"]
 
 
 @pytest.mark.parametrize("key", sorted(MODELS))
 def test_every_bundled_model_answers_in_its_own_mode(key):
     """Each registry model starts from its installed GGUF and rates a paper prompt with an
     expected value: the mode `make eval-models` chose (Gemma: its turn template + grammar)."""
-    from geobias.core import models
-    from geobias.core.gazetteer import Gazetteer
-    from geobias.core.prompts import build_prompts
-    from geobias.core.ratings import rate_completion
+    from geobias.core.geo.gazetteer import Gazetteer
+    from geobias.core.runtime import models
+    from geobias.core.survey.prompts import build_prompts
+    from geobias.core.survey.ratings import rate_completion
 
     m = models.get_model(key)
     lon, lat = np.array([CITIES["Lagos"][0]]), np.array([CITIES["Lagos"][1]])
     prompt = build_prompts(lon, lat, "Infant Mortality Rate", Gazetteer.load())[0]
     with EmbeddedServer(models.model_path(key), parallel=1) as server:
         assert server.model_name == m.name
-        ep = server.endpoint()
+        ep = server_endpoint(server)
         assert (ep.api, ep.constraint) == (m.api, m.constraint)
         out = ChatClient(ep).complete(prompt)
         if m.chat_template:  # the server applies the registry's template, not ChatML

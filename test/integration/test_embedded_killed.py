@@ -11,10 +11,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
-from geobias.core import embedded
-from geobias.core.cache import SurveyCache
-from geobias.core.http_client import EndpointStoppedError
-from geobias.core.survey import run_requests
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import server_endpoint
+from geobias.core.engine.http_client import EndpointStoppedError
+from geobias.core.runtime import embedded
+from geobias.core.survey.run import run_requests
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +35,7 @@ def test_a_killed_model_stops_the_survey_and_a_new_run_restarts_it(tmp_path):
 
     try:
         with pytest.raises(EndpointStoppedError) as info:
-            run_requests(PROMPTS, server.endpoint(), cache, progress=progress,
+            run_requests(PROMPTS, server_endpoint(server), cache, progress=progress,
                          progress_every_s=0.0)  # fmt: skip
         err = info.value
         assert killed and err.cause.kind == "ended" and "signal 9" in err.cause.detail
@@ -44,7 +45,7 @@ def test_a_killed_model_stops_the_survey_and_a_new_run_restarts_it(tmp_path):
         # Resume: the shared model is started again (a new child) and only the rest is asked.
         again = embedded.shared_server()
         assert again.running and again.pid != pid
-        res = run_requests(PROMPTS, again.endpoint(), cache)
+        res = run_requests(PROMPTS, server_endpoint(again), cache)
         assert all(r.completion is not None for r in res)
         assert sum(r.cached for r in res) == kept
     finally:

@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 import requests
 
-from geobias.core.cache import ScoreCache
-from geobias.core.descriptors import Descriptor
-from geobias.core.herb_run import HerbSpec, estimate, run, score
-from geobias.core.hierarchy import Hierarchy
-from geobias.core.scorers import LlamaCppScorer
+from geobias.core.engine.cache import ScoreCache
+from geobias.core.engine.chat import server_endpoint
+from geobias.core.herb.descriptors import Descriptor
+from geobias.core.herb.hierarchy import Hierarchy
+from geobias.core.herb.run import HerbSpec, estimate, run, score
+from geobias.core.herb.scorers import LlamaCppScorer
 
 pytestmark = pytest.mark.integration
 
@@ -37,7 +38,7 @@ def per_token_logprobs(root, bos, tokens):
 @pytest.fixture(scope="module")
 def smollm2_server():
     """SmolLM2, not the default model: the checks below know its tokenizer (BOS 1, " in")."""
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     with EmbeddedServer("smollm2-135m", parallel=2) as server:
         yield server
@@ -45,7 +46,7 @@ def smollm2_server():
 
 @pytest.fixture(scope="module")
 def scorer(smollm2_server):
-    sc = LlamaCppScorer.from_endpoint(smollm2_server.endpoint())
+    sc = LlamaCppScorer.from_endpoint(server_endpoint(smollm2_server))
     yield sc
     sc.close()
 
@@ -65,7 +66,7 @@ def test_forced_decoding_equals_scoring_token_by_token(scorer):
 
 def test_text_grammar_mismatch_is_caught_and_redone(smollm2_server, scorer):
     plain = LlamaCppScorer.from_endpoint(
-        smollm2_server.endpoint(), token_grammar=False, share_prefix=False
+        server_endpoint(smollm2_server), token_grammar=False, share_prefix=False
     )
     got = plain.score_batch(SENTENCES[:1])
     assert plain.n_fallback_sentences == 1  # " in" won at " intelligent": never accepted
@@ -111,7 +112,7 @@ def test_llamacpp_scorer_goes_through_the_proxy_it_is_given(smollm2_server, scor
     from geobias.test.netfixtures import Tinyproxy
 
     with Tinyproxy(str(tmp_path)) as proxy:
-        remote = replace(smollm2_server.endpoint(), provider="llamacpp", proxy=proxy.url)
+        remote = replace(server_endpoint(smollm2_server), provider="llamacpp", proxy=proxy.url)
         proxied = LlamaCppScorer.from_endpoint(remote)
         got = proxied.score_batch(SENTENCES[:2])
         proxied.close()
@@ -122,7 +123,7 @@ def test_llamacpp_scorer_goes_through_the_proxy_it_is_given(smollm2_server, scor
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("http_proxy", proxy.url)
             mp.setenv("no_proxy", "")
-            direct = LlamaCppScorer.from_endpoint(smollm2_server.endpoint())
+            direct = LlamaCppScorer.from_endpoint(server_endpoint(smollm2_server))
             direct.score_batch(SENTENCES[2:])
             direct.close()
         assert len(proxy.hits()) == len(hits)

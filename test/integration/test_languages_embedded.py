@@ -11,16 +11,16 @@ import numpy as np
 import pytest
 import requests
 
-from geobias.core import models
-from geobias.core.cache import SurveyCache
-from geobias.core.embedded import EmbeddedServer
-from geobias.core.gazetteer import Gazetteer
-from geobias.core.languages import get_language, language_from_dict, load_languages
-from geobias.core.llm import ChatClient
-from geobias.core.multilingual import estimate_languages, run_survey_languages
-from geobias.core.numerals import SCRIPTS, digit_value
-from geobias.core.ratings import _alternatives, _script_digit_expectation, rate_completion
-from geobias.core.survey import SurveySpec
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, server_endpoint
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.runtime import models
+from geobias.core.runtime.embedded import EmbeddedServer
+from geobias.core.survey.language_runs import estimate_languages, run_survey_languages
+from geobias.core.survey.languages import get_language, language_from_dict, load_languages
+from geobias.core.survey.numerals import SCRIPTS, digit_value
+from geobias.core.survey.ratings import _alternatives, _script_digit_expectation, rate_completion
+from geobias.core.survey.run import SurveySpec
 
 pytestmark = pytest.mark.integration
 
@@ -75,7 +75,7 @@ def ask(server, lang, topic="Infant Mortality Rate"):
     """A paper prompt about Lagos in `lang`, through the endpoint's own answer mode with the
     language's grammar; the completion and its rating."""
     prompt = lang.build_prompts([LAGOS[0]], [LAGOS[1]], topic, Gazetteer.load())[0]
-    client = ChatClient(server.endpoint())
+    client = ChatClient(server_endpoint(server))
     body = client.request_body(prompt, lang)
     assert body["grammar"] == lang.gbnf
     out = client.post(body)
@@ -161,7 +161,7 @@ def test_a_survey_in_three_languages(embedded_server, tmp_path):
     cache = SurveyCache(str(tmp_path / "c.sqlite"))
     gaz = Gazetteer.load()
     lon, lat = np.array([LAGOS[0], 2.35, 139.69]), np.array([LAGOS[1], 48.86, 35.69])
-    spec = SurveySpec(lon, lat, ["Population Density"], [embedded_server.endpoint()])
+    spec = SurveySpec(lon, lat, ["Population Density"], [server_endpoint(embedded_server)])
     est = estimate_languages(spec, ["en", "fr", "ar"], gaz, cache)
     assert (est.n_requests, est.n_total) == (9, 9)
     seen = []
@@ -172,9 +172,9 @@ def test_a_survey_in_three_languages(embedded_server, tmp_path):
     assert all(a.rating.answered and a.rating.expected is not None for a in answers)
     assert seen[-1].done == seen[-1].total == 9
     # English asks what a survey without a language asks: the same cache entries
-    from geobias.core.survey import run_survey
+    from geobias.core.survey.run import run_survey
 
-    plain = run_survey(SurveySpec(lon, lat, ["Population Density"], [embedded_server.endpoint()]),
-                       gaz, cache)  # fmt: skip
+    spec = SurveySpec(lon, lat, ["Population Density"], [server_endpoint(embedded_server)])
+    plain = run_survey(spec, gaz, cache)
     assert [a.prompt for a in plain] == [a.prompt for a in answers[:3]]
     assert estimate_languages(spec, ["en", "fr", "ar"], gaz, cache).n_requests == 0

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from geobias.core import model_env, models
+from geobias.core.runtime import model_env, models
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WHEELS = os.path.join(ROOT, "build", "wheels")

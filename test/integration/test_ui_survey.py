@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from geobias.core import embedded
-from geobias.core.embedded import MODEL_NAME
+from geobias.core.runtime import embedded
+from geobias.core.runtime.embedded import MODEL_NAME
 from geobias.test.qtstub import StubIface, wait_for
 
 pytestmark = pytest.mark.integration
@@ -58,7 +58,7 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         QgsVectorLayer,
     )
 
-    from geobias.core import llm
+    from geobias.core.engine import chat
     from geobias.paths import DATA
     from geobias.processing.endpoints import default_cache_path, embedded_port
     from geobias.ui.dock import GeoBiasDock
@@ -85,13 +85,13 @@ def test_dock_runs_a_real_survey_and_resumes_from_the_cache(qgis_env, monkeypatc
         shown = []
         monkeypatch.setattr(dock, "confirm", lambda plan: shown.append(plan.estimate) or True)
         sent = []
-        post = llm.ChatClient.post
+        post = chat.ChatClient.post
 
         def counting_post(self, *args, **kwargs):
             sent.append(1)
             return post(self, *args, **kwargs)
 
-        monkeypatch.setattr(llm.ChatClient, "post", counting_post)
+        monkeypatch.setattr(chat.ChatClient, "post", counting_post)
 
         logged = []
         QgsApplication.messageLog().messageReceived.connect(

@@ -1,5 +1,5 @@
-"""Whole-sentence scoring with the real bundled models (core/whole_sentence.py): the same scores
-as forced decoding on the embedded server, on the awkward cases; a child that dies with its
+"""Whole-sentence scoring with the real bundled models (core/herb/whole_sentence.py): the same
+scores as forced decoding on the embedded server, on the awkward cases; a child that dies with its
 parent; a killed child that is a clear error, and a run that resumes from the cache."""
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import time
 import numpy as np
 import pytest
 
-from geobias.core.cache import ScoreCache
-from geobias.core.descriptors import Descriptor
-from geobias.core.embedded import EmbeddedServer
-from geobias.core.herb_run import HerbSpec, IncompleteScoresError, score
-from geobias.core.hierarchy import Hierarchy
-from geobias.core.llama_capi import REVISION
-from geobias.core.scorers import LlamaCppScorer, ScorerError
-from geobias.core.whole_sentence import KIND_FAST, WholeSentenceScorer
+from geobias.core.engine.cache import ScoreCache
+from geobias.core.engine.chat import server_endpoint
+from geobias.core.herb.descriptors import Descriptor
+from geobias.core.herb.hierarchy import Hierarchy
+from geobias.core.herb.run import HerbSpec, IncompleteScoresError, score
+from geobias.core.herb.scorers import LlamaCppScorer, ScorerError
+from geobias.core.herb.whole_sentence import KIND_FAST, WholeSentenceScorer
+from geobias.core.runtime.embedded import EmbeddedServer
+from geobias.core.runtime.llama_capi import REVISION
 
 pytestmark = pytest.mark.integration
 POSIX = pytest.mark.skipif(os.name != "posix", reason="signals and /proc are POSIX")
@@ -65,7 +66,7 @@ def scored(request):
     and whole-sentence scores of each sentence alone and without shared prefixes."""
     key = request.param
     with EmbeddedServer(key, parallel=1) as server:
-        fd = LlamaCppScorer.from_endpoint(server.endpoint())
+        fd = LlamaCppScorer.from_endpoint(server_endpoint(server))
         forced = fd.score_batch(AWKWARD)
         fd.close()
     ws = WholeSentenceScorer(key)
@@ -135,7 +136,7 @@ def test_fast_numerics_score_the_same_quantity_under_another_cache_kind():
 
 PARENT = """
 import json, os, signal, sys
-from geobias.core.whole_sentence import WholeSentenceScorer
+from geobias.core.herb.whole_sentence import WholeSentenceScorer
 ws = WholeSentenceScorer("smollm2-135m", threads=1)
 scores = [r.score for r in ws.score_batch(sys.argv[1:])]
 with open("/proc/self/maps") as f:

@@ -28,7 +28,7 @@ def model():
     """The embedded model in its child process, one slot and one thread: on two cores shared
     by several test runs a spinning second thread made it ten times slower (docs/design.md).
     Reached by its base URL, as any llama.cpp server."""
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     server = EmbeddedServer(parallel=1, threads=1)
     server.start()
@@ -134,7 +134,7 @@ def anchor_at(coords):
 def test_probes_on_the_embedded_model(processing_ready, model, tmp_path):
     from qgis.core import QgsVectorLayer
 
-    from geobias.core.probes import read_choice
+    from geobias.core.survey.probes import read_choice
 
     params = {
         **model, "ACTIVITIES": "see wildlife\nmeet kind people", "N_SAMPLES": 2,

@@ -15,7 +15,7 @@ from osgeo import ogr
 from qgis.core import QgsProcessingException
 from scipy import stats
 
-from geobias.core.metrics import gini, mad, mean_rank, mean_rank_error
+from geobias.core.stats.metrics import gini, mad, mean_rank, mean_rank_error
 from geobias.paths import DATA, REFERENCE
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"

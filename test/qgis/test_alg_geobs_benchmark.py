@@ -14,8 +14,9 @@ import pytest
 from osgeo import ogr
 from qgis.core import QgsProcessingException
 
-from geobias.core import benchmark, geobs
-from geobias.core.metrics import mean_rank, rank_error
+from geobias.core.stats import geobs
+from geobias.core.stats.metrics import mean_rank, rank_error
+from geobias.core.survey import benchmark
 from geobias.paths import BENCHMARK_SAMPLE_V1, DATA, REFERENCE, RESOURCES
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"

@@ -16,6 +16,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
+from geobias.core.engine.chat import server_endpoint
 from geobias.test.faultserver import FaultServer
 from geobias.test.tiny_mlm import build_in_child
 
@@ -68,13 +69,13 @@ def columns(path, table):
 
 @pytest.mark.integration  # the embedded model (native only, not in make test-matrix)
 def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
-    from geobias.core.cache import ScoreCache
-    from geobias.core.descriptors import load_descriptors
-    from geobias.core.embedded import shared_server
-    from geobias.core.herb_run import HerbSpec
-    from geobias.core.herb_run import run as core_run
-    from geobias.core.hierarchy import Hierarchy
-    from geobias.core.scorers import LlamaCppScorer
+    from geobias.core.engine.cache import ScoreCache
+    from geobias.core.herb.descriptors import load_descriptors
+    from geobias.core.herb.hierarchy import Hierarchy
+    from geobias.core.herb.run import HerbSpec
+    from geobias.core.herb.run import run as core_run
+    from geobias.core.herb.scorers import LlamaCppScorer
+    from geobias.core.runtime.embedded import shared_server
 
     out = run(scope)
     path = scope["OUTPUT"]
@@ -101,7 +102,7 @@ def test_herb_on_nested_layers_matches_the_core_engine(processing_ready, scope):
     h = Hierarchy.from_parent_ids(ids, names_, [None, None, "NO", "NO", "CL", "CL"])
     from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
 
-    scorer = LlamaCppScorer.from_endpoint(shared_server(model=HERB_EMBEDDED_MODEL).endpoint())
+    scorer = LlamaCppScorer.from_endpoint(server_endpoint(shared_server(model=HERB_EMBEDDED_MODEL)))
     before = scorer.http.n_requests
     spec = HerbSpec(h, scorer, load_descriptors(scope["DESCRIPTORS"]))
     core = core_run(spec, ScoreCache(scope["CACHE"]))

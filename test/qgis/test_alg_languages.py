@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from qgis.core import QgsProcessingException, QgsVectorLayer
 
-from geobias.core.languages import get_language
+from geobias.core.survey.languages import get_language
 from geobias.paths import DATA
 from geobias.processing.features import as_float
-from geobias.processing.languages import countries_of, language_choices
+from geobias.processing.language_choices import countries_of, language_choices
 from geobias.processing.metadata import COUNTRY_LANGUAGES_RIGHTS
 from geobias.processing.runs import read_runs
 from geobias.test.faultserver import FaultServer
@@ -116,7 +116,7 @@ def test_survey_in_two_languages_writes_home_bias(processing_ready, tmp_path):
         lon = np.array([f.geometry().asPoint().x() for f in feats])
         lat = np.array([f.geometry().asPoint().y() for f in feats])
         iso = countries_of(lon, lat)
-        from geobias.core.home_bias import home_countries
+        from geobias.core.survey.home_bias import home_countries
 
         home = home_countries(get_language(code).spoken, "listed")
         keep = np.isfinite(err) & (iso != "")

@@ -17,8 +17,8 @@ from qgis.core import (
 )
 from scipy import stats
 
-from geobias.core.hotspots import getis_ord_star, local_moran
-from geobias.core.spatial_weights import knn_weights
+from geobias.core.stats.hotspots import getis_ord_star, local_moran
+from geobias.core.stats.spatial_weights import knn_weights
 from geobias.paths import DATA, REFERENCE
 from geobias.processing.features import as_float
 from geobias.test.qgis.conftest import register_providers

@@ -8,7 +8,7 @@ import pytest
 from osgeo import gdal, osr
 from qgis.core import QgsProcessingException, QgsVectorLayer
 
-from geobias.core.hotspots import points_moran
+from geobias.core.stats.hotspots import points_moran
 from geobias.paths import DATA
 
 COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"

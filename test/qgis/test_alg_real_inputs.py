@@ -252,7 +252,7 @@ def make_world_raster(path, res_deg=0.5):
 
 
 def test_raster_anchor_uses_the_truth_window_statistic(with_truth, tmp_path):
-    from geobias.core.metrics import spearman
+    from geobias.core.stats.metrics import spearman
     from geobias.processing.rasters import raster_window_stat
 
     raster = make_world_raster(str(tmp_path / "anchor.tif"))

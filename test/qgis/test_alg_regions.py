@@ -13,7 +13,7 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from geobias.core.sampling import haversine_km
+from geobias.core.geo.sampling import haversine_km
 
 WGS84 = QgsCoordinateReferenceSystem("EPSG:4326")
 FIJI = (176.0, -20.0, 182.0, -15.0)  # lon/lat, through the antimeridian

@@ -6,7 +6,7 @@ import sqlite3
 import pytest
 from qgis.core import QgsApplication, QgsProcessingException, QgsSettings, QgsVectorLayer
 
-from geobias.core.models import MODELS
+from geobias.core.runtime.models import MODELS
 from geobias.processing.definitions import CONSTRAINTS, PROVIDERS
 from geobias.test.faultserver import PROSE, FaultServer
 from geobias.test.qtstub import wait_for

@@ -13,19 +13,19 @@ import sys
 import pytest
 from qgis.core import QgsProcessingException, QgsProcessingFeedback
 
-from geobias.core.herb_run import HerbEstimate
-from geobias.core.llm import Endpoint
-from geobias.core.models import MODELS
-from geobias.core.rates import MeasuredRate, RateBook, TimeLeft
-from geobias.core.survey import Estimate
+from geobias.core.engine.chat import Endpoint
+from geobias.core.engine.throughput import MeasuredRate, RateBook, TimeLeft
+from geobias.core.herb.run import HerbEstimate
+from geobias.core.runtime.models import MODELS
+from geobias.core.survey.run import Estimate
 from geobias.processing import progress
 from geobias.processing.endpoints import HERB_EMBEDDED_MODEL, herb_model_label
 from geobias.processing.herb_io import format_estimate
 from geobias.test.faultserver import FaultServer
 from geobias.ui.dock import GeoBiasDock, confirmation_text
 from geobias.ui.run_panel import RunPanel
-from geobias.ui.runner import Plan
 from geobias.ui.settings import save_endpoints
+from geobias.ui.survey_plan import Plan
 
 sys.path.insert(0, "/usr/share/qgis/python/plugins")
 

@@ -114,7 +114,7 @@ def compact_copy(src, dest, drop_keys=()):
 def record(folder):
     """Fill the caches once with the real embedded models (Gemma 3 270M rates, SmolLM2 scores
     HERB's sentences) and the batch output, into test/golden/data."""
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     fill = os.path.join(folder, "fill")
     with EmbeddedServer(parallel=2) as server:

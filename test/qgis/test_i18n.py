@@ -139,10 +139,10 @@ def test_core_errors_reach_the_user_in_french(french):
     dock's error_sentence; its English str() is untouched."""
     from shapely.geometry import Polygon
 
-    from geobias.core.hierarchy import Hierarchy, HierarchyError
-    from geobias.core.http_client import EndpointError
+    from geobias.core.engine.http_client import EndpointError
+    from geobias.core.geo.sampling import region_parts
+    from geobias.core.herb.hierarchy import Hierarchy, HierarchyError
     from geobias.core.messages import Message
-    from geobias.core.sampling import region_parts
     from geobias.i18n_util import message_text
     from geobias.ui.task import error_sentence
 
@@ -195,8 +195,8 @@ def test_the_translator_follows_the_language_qgis_runs_in(qgis_app):
 def test_core_labels_shown_in_the_interface_have_their_french(french):
     """Topics (and descriptions), prompt presets and the algorithms' enum choices read French;
     a topic or preset added to core without its French fails here."""
-    from geobias.core.prompts import PRESET_LABELS
-    from geobias.core.topics import TOPICS
+    from geobias.core.survey.prompts import PRESET_LABELS
+    from geobias.core.survey.topics import TOPICS
     from geobias.processing.definitions import PROMPT_PRESETS, PROVIDERS, topic_label
     from geobias.ui.settings import SurveySettings, display_name, embedded_endpoints
 

@@ -101,7 +101,7 @@ def test_an_unreachable_proxy_is_named_and_nothing_is_written(
 
 
 def test_the_embedded_model_never_goes_through_the_proxy(qgis_proxy_settings):
-    from geobias.core.llm import Endpoint
+    from geobias.core.engine.chat import Endpoint
 
     qgis_proxy_settings(host="127.0.0.1", port=3128)
     assert use_qgis_network(Endpoint.from_provider("embedded", "m")).proxy == ""
@@ -138,7 +138,7 @@ def test_herb_on_a_llama_cpp_server_goes_through_the_qgis_proxy(qgis_proxy_setti
     from qgis.core import QgsFeature, QgsGeometry, QgsVectorLayer
 
     import processing
-    from geobias.core.embedded import shared_server
+    from geobias.core.runtime.embedded import shared_server
     from geobias.processing.definitions import HERB_SCOPES, HERB_SCORERS
     from geobias.processing.endpoints import HERB_EMBEDDED_MODEL
 

@@ -47,7 +47,7 @@ def check():
     # The embedded model: rated by a child process, never imported here; unloading stops it.
     if os.environ.get("GEOBIAS_POINTS"):
         try:
-            from geobias.core import embedded
+            from geobias.core.runtime import embedded
             res = processing.run("geobias:ratelocations", {
                 "INPUT": os.environ["GEOBIAS_POINTS"], "PROVIDER": 0,
                 "TOPICS": "Infant Mortality Rate",
@@ -86,7 +86,8 @@ def test_zip_holds_the_plugin_only(zip_path):
     for required in ("metadata.txt", "__init__.py", "plugin.py", "LICENSE", "CITATION.cff",
                      "i18n/geobias_fr.qm", "help/readme.html", "help/processing.html",
                      "docs/guide/index.html", "docs/guide/img/01-area.png",
-                     "core/embedded_server.py", "resources/gazetteer/geonames.npz"):  # fmt: skip
+                     "core/runtime/embedded_server.py",
+                     "resources/gazetteer/geonames.npz"):  # fmt: skip
         assert f"geobias/{required}" in names, required
     assert not [n for n in names if "/docs/" in n and not n.startswith("geobias/docs/guide/")]
     for dev in ("test/", "scripts/", "benchmarks/", ".venv/", "__pycache__", ".git/",
@@ -226,7 +227,7 @@ def documented_commands(platform):
 
 @pytest.fixture(scope="session")
 def model_wheels():
-    """The model's wheels at the project's pins (core/models.py requirements) in build/wheels,
+    """The model's wheels at the project's pins (runtime/models.py requirements) in build/wheels,
     filled by scripts/fill_wheels.sh (the installer's offline folder; downloaded once per
     clone), so the documented commands install offline what they would fetch from PyPI."""
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "fill_wheels.sh")], check=True,

@@ -358,7 +358,7 @@ def region_file(path, wkt, epsg):
 
 
 def test_regions_across_the_antimeridian_and_around_the_pole(qp, tmp_path):
-    from geobias.core.sampling import haversine_km
+    from geobias.core.geo.sampling import haversine_km
 
     # Fiji in PDC Mercator (lon 176..182 = -178, lat -20..-15), and 1,000 km around the pole.
     fiji = region_file(tmp_path / "fiji.gpkg", "POLYGON((2890000 -2258000, 3558000 -2258000, "
@@ -501,7 +501,7 @@ def test_herb_with_the_embedded_model_on_south_america(qp, tmp_path):
 def test_herb_with_a_masked_lm_keeps_torch_out_of_qgis(qp, tmp_path):
     # SCORER=3 (transformers) on a tiny random BERT: the import hook refuses torch and
     # transformers inside qgis_process.bin, so this run succeeds only with the model in its
-    # child process (core/mlm_worker.py).
+    # child process (core/herb/mlm_worker.py).
     words = tmp_path / "words.txt"
     words.write_text("intelligence\tintelligent\nmorality\thonest\nmorality\tcruel\n")
     vocab = ["people", "in", "are", ".", "intelligent", "honest", "cruel"]
@@ -570,7 +570,7 @@ def test_batch_round_trip(qp, tmp_path):
 @pytest.fixture(scope="module")
 def one_thread_model():
     """The embedded model reached by its URL, with one thread (fast on a loaded machine)."""
-    from geobias.core.embedded import EmbeddedServer
+    from geobias.core.runtime.embedded import EmbeddedServer
 
     server = EmbeddedServer(parallel=1, threads=1)
     server.start()

@@ -100,7 +100,7 @@ def test_the_api_key_is_sent_and_never_written_or_logged(
     processing_ready, sentinel_key, tmp_path, capfd
 ):
     import processing
-    from geobias.core.diagnostics import build_report, core_facts
+    from geobias.core.runtime.diagnostics import build_report, core_facts
     from geobias.processing.definitions import HERB_SCORERS, PROVIDERS, SAMPLE_METHODS
     from geobias.ui.settings import EndpointConfig, SurveySettings, load_endpoints, save_endpoints
 

@@ -51,7 +51,7 @@ def test_a_task_reads_the_users_layers_only_through_snapshots(qgis_new_project, 
     )
     from qtstub import wait_for
 
-    from geobias.ui.runner import layer_param
+    from geobias.ui.survey_plan import layer_param
     from geobias.ui.task import AlgorithmChainTask, LayerSnapshot
 
     project = QgsProject.instance()

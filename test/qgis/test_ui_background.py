@@ -20,7 +20,7 @@ from qgis.PyQt.QtCore import QTimer
 
 from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.test.qtstub import wait_for, wait_job
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.results import _num
 from geobias.ui.results_tab import is_rated
@@ -65,11 +65,11 @@ def rated(tmp_path, topic=IMR, truth=True, name=None):
     written by the toolbox algorithms and added to the project."""
     folder = tmp_path / (name or topic.split()[0].lower())
     folder.mkdir(exist_ok=True)
-    out = runner.run_algorithm("geobias:importratings", {
+    out = survey_plan.run_algorithm("geobias:importratings", {
         "INPUT": reference(topic), "MODEL": MODEL, "TOPIC": topic,
         "OUTPUT": str(folder / "rated.gpkg")})["OUTPUT"]  # fmt: skip
     if truth:
-        out = runner.run_algorithm("geobias:samplegroundtruth", {
+        out = survey_plan.run_algorithm("geobias:samplegroundtruth", {
             "INPUT": out, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
             "OUTPUT": str(folder / "truth.gpkg")})["OUTPUT"]  # fmt: skip
     layer = QgsVectorLayer(out, name or topic, "ogr")
@@ -236,7 +236,7 @@ def start_preview(dock, tmp_path):
 
 def units(dock, tmp_path):
     """The ratings aggregated to the bundled countries (by the toolbox algorithm)."""
-    out = runner.run_algorithm("geobias:aggregatetopolygons", {
+    out = survey_plan.run_algorithm("geobias:aggregatetopolygons", {
         "INPUT": rated(tmp_path).source(), "POLYGONS": COUNTRIES, "MIN_POINTS": 3,
         "OUTPUT": str(tmp_path / "units.gpkg")})["OUTPUT"]  # fmt: skip
     layer = QgsVectorLayer(out, "units", "ogr")

@@ -9,7 +9,7 @@ import pytest
 from qgis.core import Qgis, QgsApplication, QgsMessageLog, QgsSettings
 from qgis.PyQt.QtWidgets import QApplication
 
-from geobias.core.diagnostics import FIELDS
+from geobias.core.runtime.diagnostics import FIELDS
 from geobias.ui import diagnostics
 from geobias.ui import settings as gs
 from geobias.ui.options import GeoBiasOptionsPage

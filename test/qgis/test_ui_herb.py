@@ -12,9 +12,9 @@ from qgis.core import (
     QgsVectorLayer,
 )
 
-from geobias.core.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE, load_descriptors
-from geobias.core.herb import aggregate
-from geobias.core.hierarchy import geonames_hierarchy
+from geobias.core.herb.aggregation import aggregate
+from geobias.core.herb.descriptors import DEFAULT_TEMPLATE, REFERENCE_TEMPLATE, load_descriptors
+from geobias.core.herb.hierarchy import geonames_hierarchy
 from geobias.processing.definitions import HERB_MODELS
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.parameters import HerbReferenceParameters

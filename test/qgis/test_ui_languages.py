@@ -9,11 +9,11 @@ import pytest
 from qgis.core import QgsGeometry, QgsProject, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 
-from geobias.core.languages import get_language
+from geobias.core.survey.languages import get_language
 from geobias.paths import DATA
 from geobias.test.faultserver import FaultServer
 from geobias.test.qtstub import wait_for, wait_job
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import EndpointConfig, SurveySettings, save_endpoints
 
@@ -36,7 +36,7 @@ COUNTRIES = os.path.join(DATA, "world_countries.gpkg") + "|layername=countries"
 
 
 def language_positions(*codes):
-    from geobias.processing.languages import language_choices
+    from geobias.processing.language_choices import language_choices
 
     choices = language_choices()
     return [choices.index(c) for c in codes]
@@ -78,14 +78,14 @@ def test_languages_go_into_the_settings_and_the_parameters(dock, tmp_path):
     assert s.languages == ["en", "fr"]
     s.write()
     assert SurveySettings.read().languages == ["en", "fr"]
-    params = runner.language_params(s)
-    from geobias.processing.languages import language_choices
+    params = survey_plan.language_params(s)
+    from geobias.processing.language_choices import language_choices
 
     choices = language_choices()
     assert [choices.key(i) for i in params["LANGUAGES"]] == ["en", "fr"]
-    assert runner.language_params(SurveySettings()) == {}  # English alone: as before
+    assert survey_plan.language_params(SurveySettings()) == {}  # English alone: as before
     s.languages = ["xx", "fr"]  # a language whose file went away is dropped
-    assert runner.survey_languages(s) == ["fr"]
+    assert survey_plan.survey_languages(s) == ["fr"]
 
 
 def test_a_run_in_two_languages_loads_a_layer_per_language(dock, monkeypatch):

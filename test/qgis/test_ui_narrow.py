@@ -24,14 +24,14 @@ from qgis.PyQt.QtWidgets import (
     QWidget,
 )
 
-from geobias.core.descriptors import load_descriptors
-from geobias.core.herb import aggregate
-from geobias.core.hierarchy import geonames_hierarchy
+from geobias.core.herb.aggregation import aggregate
+from geobias.core.herb.descriptors import load_descriptors
+from geobias.core.herb.hierarchy import geonames_hierarchy
 from geobias.paths import COUNTRIES, DATA, PLUGIN_DIR, REFERENCE
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs
 from geobias.test.qtstub import wait_job
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
 
@@ -101,11 +101,11 @@ def docked(qgis_iface, qgis_new_project, processing_ready, desktop_font, languag
 def fill(dock, tmp_path):
     rated = []
     for topic, name in CSV.items():
-        path = runner.run_algorithm("geobias:importratings", {
+        path = survey_plan.run_algorithm("geobias:importratings", {
             "INPUT": os.path.join(REFERENCE, name), "MODEL": MODEL, "TOPIC": topic, "SCORE": 0,
             "OUTPUT": str(tmp_path / f"rated_{len(rated)}.gpkg")})["OUTPUT"]  # fmt: skip
         if topic == IMR:
-            path = runner.run_algorithm("geobias:samplegroundtruth", {
+            path = survey_plan.run_algorithm("geobias:samplegroundtruth", {
                 "INPUT": path, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
                 "OUTPUT": str(tmp_path / "truth_imr.gpkg")})["OUTPUT"]  # fmt: skip
         rated.append(path.split("|")[0])

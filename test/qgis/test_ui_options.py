@@ -31,7 +31,7 @@ def all_settings_text(s):
 
 
 def test_embedded_endpoint_is_default_and_read_only(clean_settings):
-    from geobias.core import models
+    from geobias.core.runtime import models
 
     page = GeoBiasOptionsPage()
     n = len(models.MODELS)  # one built-in endpoint per bundled model, the default first
@@ -121,8 +121,8 @@ def test_the_python_for_the_local_model_is_checked_and_saved(clean_settings, tmp
 
 def test_the_reasoning_switch_is_saved_and_reaches_the_survey(clean_settings):
     """Issue 23 item 3: a reasoning model by another name (an alias) can be surveyed."""
-    from geobias.ui.runner import rate_params, run_endpoint
     from geobias.ui.settings import SurveySettings
+    from geobias.ui.survey_plan import rate_params, run_endpoint
 
     page = GeoBiasOptionsPage()
     page.add()

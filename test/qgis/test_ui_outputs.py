@@ -20,15 +20,15 @@ from qgis.PyQt.QtCore import QCoreApplication
 from qgis.PyQt.QtGui import QCloseEvent
 from qgis.PyQt.QtWidgets import QMessageBox
 
-from geobias.core.descriptors import load_descriptors
-from geobias.core.herb import aggregate
-from geobias.core.hierarchy import geonames_hierarchy
+from geobias.core.herb.aggregation import aggregate
+from geobias.core.herb.descriptors import load_descriptors
+from geobias.core.herb.hierarchy import geonames_hierarchy
 from geobias.processing.herb_io import world_geometries, write_results
 from geobias.processing.runs import append_runs, now
 from geobias.test.faultserver import FaultServer
 from geobias.test.qgis.test_ui_run import run_once, setup_survey
 from geobias.test.qtstub import wait_for, wait_job
-from geobias.ui import outputs, runner
+from geobias.ui import outputs, survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.outputs import OUTPUT_FOLDER_SETTING
 from geobias.ui.settings import save_endpoints
@@ -117,7 +117,7 @@ def herb_run(dock):
     rng = np.random.default_rng(2)
     result = aggregate(h, -rng.uniform(2, 8, (len(h), len(words))), -rng.uniform(2, 8, len(h)),
                        words)  # fmt: skip
-    path = os.path.join(runner.output_dir("herb", run=True), "herb.gpkg")
+    path = os.path.join(survey_plan.output_dir("herb", run=True), "herb.gpkg")
     uris, _regions = write_results(path, result, world_geometries(h))
     append_runs(path, [{"algorithm": "geobias:herb", "started": now(), "study_area": "Oceania",
                         "model": "gguf:SmolLM2-135M-Instruct.Q4_1.gguf"}])  # fmt: skip
@@ -129,7 +129,7 @@ def test_outputs_go_to_the_project_folder_or_the_output_folder_never_processing_
     dock, tmp_path, output_folder, monkeypatch
 ):
     temp = QgsProcessingUtils.tempFolder()
-    unsaved = runner.output_dir("My survey", run=True)
+    unsaved = survey_plan.output_dir("My survey", run=True)
     assert outputs.inside(unsaved, str(output_folder)) and not outputs.inside(unsaved, temp)
     assert os.path.dirname(unsaved) == os.path.join(str(output_folder), "my_survey")
     assert outputs.unsaved_folders() == [unsaved]
@@ -143,7 +143,7 @@ def test_outputs_go_to_the_project_folder_or_the_output_folder_never_processing_
     asked = answer_yes(monkeypatch)
     assert save(str(project / "day.qgz"))
     assert asked == []  # no layer of the project uses the folder: nothing to move
-    saved = runner.output_dir("My survey", run=True)
+    saved = survey_plan.output_dir("My survey", run=True)
     assert os.path.dirname(saved) == str(project / "geobias" / "my_survey")
     assert saved not in outputs.unsaved_folders()  # written beside the project: nothing to move
 
@@ -203,8 +203,8 @@ def test_saving_an_unsaved_project_moves_its_outputs_beside_it(
 def test_declining_the_move_keeps_the_outputs_in_the_output_folder(
     dock, monkeypatch, tmp_path, output_folder
 ):
-    folder = runner.output_dir("kept here", run=True)
-    points = runner.run_algorithm("geobias:samplepoints", {
+    folder = survey_plan.output_dir("kept here", run=True)
+    points = survey_plan.run_algorithm("geobias:samplepoints", {
         "COUNT": 3, "OUTPUT": os.path.join(folder, "points.gpkg")})["OUTPUT"]  # fmt: skip
     layer = QgsVectorLayer(points, "points", "ogr")
     QgsProject.instance().addMapLayer(layer)

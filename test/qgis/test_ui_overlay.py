@@ -12,7 +12,7 @@ from qgis.PyQt.QtCore import Qt
 
 from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.test.qtstub import wait_job
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import save_endpoints
 
@@ -32,10 +32,10 @@ def dock(qgis_iface, qgis_new_project, processing_ready, tmp_path):
 
 
 def rated_with_truth(tmp_path):
-    rated = runner.run_algorithm("geobias:importratings", {
+    rated = survey_plan.run_algorithm("geobias:importratings", {
         "INPUT": IMR, "MODEL": "gpt-3.5-turbo-0613", "TOPIC": "Infant Mortality Rate",
         "OUTPUT": str(tmp_path / "rated.gpkg")})["OUTPUT"]  # fmt: skip
-    truth = runner.run_algorithm("geobias:samplegroundtruth", {
+    truth = survey_plan.run_algorithm("geobias:samplegroundtruth", {
         "INPUT": rated, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
         "OUTPUT": str(tmp_path / "truth.gpkg")})["OUTPUT"]  # fmt: skip
     layer = QgsVectorLayer(truth, "IMR", "ogr")

@@ -6,7 +6,7 @@ from qgis.core import QgsFeature, QgsField, QgsVectorLayer
 from qgis.PyQt.QtCore import Qt
 from qgis.PyQt.QtWidgets import QTableView
 
-from geobias.core.metrics import rank_error, summarize
+from geobias.core.stats.metrics import rank_error, summarize
 from geobias.processing.features import field_type
 from geobias.ui.results import (
     COLUMNS,

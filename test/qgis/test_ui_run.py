@@ -9,7 +9,7 @@ from qgis.core import QgsGeometry, QgsGraduatedSymbolRenderer, QgsProject, QgsVe
 from geobias.paths import DATA
 from geobias.test.faultserver import FaultServer
 from geobias.test.qtstub import wait_for
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import EndpointConfig, save_endpoints
 
@@ -98,7 +98,7 @@ def test_run_adds_styled_layers_metrics_and_resumes_for_free(dock, monkeypatch):
         assert fs.n_requests == 6
         group = QgsProject.instance().layerTreeRoot().findGroup("GeoBias — stub run")
         assert len([n for n in group.findLayers()]) == 2  # replaced, not duplicated
-        plan = runner.plan(dock.settings(), dock.area_geometry(), estimate=True)
+        plan = survey_plan.plan(dock.settings(), dock.area_geometry(), estimate=True)
         assert plan.estimate.n_requests == 0 and plan.estimate.n_cached == 6
 
 
@@ -205,7 +205,7 @@ def test_an_exception_in_an_algorithm_reads_as_one_sentence(dock, monkeypatch):
 def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the_run(
     dock, monkeypatch, tmp_path
 ):
-    from geobias.core import embedded
+    from geobias.core.runtime import embedded
     from geobias.host import model_install_line
     from geobias.ui import dock as dock_module
     from geobias.ui.settings import EMBEDDED_NAME
@@ -224,7 +224,7 @@ def test_without_a_python_for_the_model_the_dock_says_what_to_install_before_the
         (text, button and button[0])))  # fmt: skip
     monkeypatch.setattr(dock_module, "log", lambda text, level=None: logged.append(text))
     monkeypatch.setattr(dock, "confirm", lambda plan: confirmed.append(plan) or True)
-    monkeypatch.setattr(runner, "sample_points", lambda *a, **k: pytest.fail("sampled"))
+    monkeypatch.setattr(survey_plan, "sample_points", lambda *a, **k: pytest.fail("sampled"))
     dock.run()
     assert dock.panel.task is None and confirmed == []  # stopped before sampling and confirmation
     ((text, label),) = offered

@@ -12,7 +12,7 @@ from geobias.paths import COUNTRIES, DATA, REFERENCE
 from geobias.processing.definitions import SAMPLE_METHODS
 from geobias.test.qtstub import wait_job
 from geobias.ui import dock as dock_module
-from geobias.ui import runner
+from geobias.ui import survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.results import COLUMNS
 from geobias.ui.settings import EMBEDDED_NAME, EndpointConfig, embedded_endpoints, save_endpoints
@@ -92,7 +92,7 @@ def test_only_topics_with_a_ground_truth_get_rank_errors(dock):
     dock.area.drawRadio.setChecked(True)
     dock.area.nPointsSpin.setValue(3)
     dock.survey.set_checked_topics([IMR, "Average Attractiveness of Residents"])
-    plan = runner.plan(dock.settings(), dock.area_geometry(), estimate=False)
+    plan = survey_plan.plan(dock.settings(), dock.area_geometry(), estimate=False)
     truth_steps = [s for s in steps_of(plan) if s == "geobias:samplegroundtruth"]
     assert len(truth_steps) == 1  # IMR only
     assert dock.settings().truth == [f"{IMR}\t{countries.id()}\tinfant_mortality"]
@@ -124,7 +124,7 @@ def test_a_mismatched_ground_truth_needs_an_explicit_confirmation(dock, monkeypa
         planned.append(args)
         raise RuntimeError("stopped before sampling (test)")
 
-    monkeypatch.setattr(runner, "prepare_task", fake_plan)
+    monkeypatch.setattr(survey_plan, "prepare_task", fake_plan)
     # The default model is the embedded one; where it is not installed (QGIS 3.40/3.44 in make
     # test-matrix) the dock would stop at "install xllamacpp" after the confirmation.
     monkeypatch.setattr(dock_module, "embedded_problem", lambda: None)
@@ -252,7 +252,7 @@ def test_processing_help_is_escaped_and_shown_whole(processing_ready):
 def reference_gpkgs(tmp_path):
     """The paper's GPT-3.5 infant mortality ratings, with the countries' truth, as a dock run's
     folder would hold them (rated points with truth) — written by the toolbox algorithms."""
-    rated = runner.run_algorithm(
+    rated = survey_plan.run_algorithm(
         "geobias:importratings",
         {
             "INPUT": os.path.join(
@@ -264,7 +264,7 @@ def reference_gpkgs(tmp_path):
             "OUTPUT": str(tmp_path / "rated.gpkg"),
         },
     )["OUTPUT"]
-    truth = runner.run_algorithm(
+    truth = survey_plan.run_algorithm(
         "geobias:samplegroundtruth",
         {
             "INPUT": rated,

@@ -23,7 +23,7 @@ from qgis.PyQt.QtGui import QFont, QFontMetrics
 from geobias.paths import COUNTRIES, GUIDE, PLUGIN_DIR, REFERENCE
 from geobias.processing import legend, styles
 from geobias.test.qtstub import wait_job
-from geobias.ui import guide, runner
+from geobias.ui import guide, survey_plan
 from geobias.ui.dock import GeoBiasDock
 from geobias.ui.settings import SETTINGS_GROUP, save_endpoints
 from geobias.ui.task import error_sentence
@@ -48,10 +48,10 @@ def dock(qgis_iface, qgis_new_project, processing_ready, tmp_path):
 
 
 def rated_with_truth(tmp_path):
-    rated = runner.run_algorithm("geobias:importratings", {
+    rated = survey_plan.run_algorithm("geobias:importratings", {
         "INPUT": CSV, "MODEL": "gpt-3.5-turbo-0613", "TOPIC": IMR,
         "OUTPUT": str(tmp_path / "rated.gpkg")})["OUTPUT"]  # fmt: skip
-    truth = runner.run_algorithm("geobias:samplegroundtruth", {
+    truth = survey_plan.run_algorithm("geobias:samplegroundtruth", {
         "INPUT": rated, "POLYGONS": COUNTRIES, "POLYGON_FIELD": "infant_mortality",
         "OUTPUT": str(tmp_path / "truth_imr.gpkg")})["OUTPUT"]  # fmt: skip
     return truth.split("|")[0]
@@ -178,7 +178,7 @@ def test_test_connection_says_refused_without_a_python_repr(qgis_app):
 
 def test_errors_name_things_without_python_reprs(processing_ready):
     with pytest.raises(Exception) as info:
-        runner.run_algorithm(
+        survey_plan.run_algorithm(
             "geobias:herb",
             {
                 "SCOPE": 0,

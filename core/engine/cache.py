@@ -1,0 +1,257 @@
+"""Survey cache: every answer stored in SQLite (WAL) the moment it arrives, keyed by request."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sqlite3
+import threading
+import time
+
+from ..messages import Message
+from .chat import Endpoint, normalise_base_url
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY, response TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS failures (
+    key TEXT PRIMARY KEY, error TEXT NOT NULL, attempts INTEGER NOT NULL, updated REAL NOT NULL);
+"""
+_CHUNK = 900  # stay under SQLite's default limit of host parameters per statement
+
+
+def canonical_json(obj) -> str:
+    """Stable JSON (sorted keys, no spaces) so equal requests hash equally."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def request_key(base_url: str, model: str, body: dict) -> str:
+    """sha256 of the normalised base URL, the model and the full request body (never the key)."""
+    text = "\n".join((normalise_base_url(base_url), model, canonical_json(body)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class CacheError(RuntimeError):
+    """The cache file is not a usable SQLite database (damaged, or another kind of file)."""
+
+
+def _locked(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _rollback(con: sqlite3.Connection) -> None:
+    """Roll back what is still open: SQLite has already rolled back after some errors (a full
+    disk), and a second ROLLBACK would hide the real error."""
+    if con.in_transaction:
+        con.execute("ROLLBACK")
+
+
+def retry_locked(fn, timeout_s: float):
+    """Call `fn()` again while SQLite says the database is locked or busy, for up to
+    `timeout_s` seconds: the busy timeout covers most waits, but not all (switching to WAL
+    while another process opens the file, a busy WAL recovery), and two runs sharing a cache
+    must never show "database is locked"."""
+    deadline = time.monotonic() + timeout_s
+    delay = 0.01
+    while True:
+        try:
+            return fn()
+        except sqlite3.OperationalError as e:
+            if not _locked(e) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay * (0.5 + random.random()))
+        delay = min(0.5, delay * 2)
+
+
+class SurveyCache:
+    """Answers and failures by request key; thread-safe, several processes may share the file."""
+
+    def __init__(self, path: str, timeout_s: float = 60.0, retry_s: float = 60.0):
+        # timeout_s: SQLite's busy wait per statement; retry_s: how long a write (or opening
+        # the file) is retried while the database stays locked by another run (retry_locked).
+        self.path = path
+        self.timeout_s = timeout_s
+        self.retry_s = retry_s
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        try:
+            con = self._con()
+            retry_locked(lambda: con.execute("PRAGMA journal_mode=WAL"), retry_s)
+            with self._lock:
+                retry_locked(lambda: con.executescript(_SCHEMA), retry_s)
+        except sqlite3.DatabaseError as e:
+            raise CacheError(Message("cache.survey", path=path, reason=e)) from e
+
+    def _con(self) -> sqlite3.Connection:
+        """One connection per thread (sqlite3 connections must not be shared across threads)."""
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None)
+            con.execute(f"PRAGMA busy_timeout={int(self.timeout_s * 1000)}")
+            # WAL + NORMAL: a committed answer survives a crash of this process. (Its first
+            # statement reads the schema: locked while another process switches to WAL.)
+            retry_locked(lambda: con.execute("PRAGMA synchronous=NORMAL"), self.retry_s)
+            self._local.con = con
+        return con
+
+    def key(self, endpoint: Endpoint, body: dict) -> str:
+        """The cache key of one request to one endpoint."""
+        # The embedded model listens on a new loopback port each run; its answers depend on the
+        # model file (named in endpoint.model), not on the port, so a re-run finds them.
+        base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
+        return request_key(base, endpoint.model, body)
+
+    def get(self, key: str) -> dict | None:
+        """The stored response JSON, or None."""
+        row = self._con().execute("SELECT response FROM responses WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def get_many(self, keys) -> dict[str, dict]:
+        """Stored responses for many keys at once (fast resume of large surveys)."""
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, dict] = {}
+        con = self._con()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key, response FROM responses WHERE key IN ({marks})"
+            for k, text in con.execute(sql, chunk):
+                out[k] = json.loads(text)
+        return out
+
+    def has_many(self, keys) -> set[str]:
+        """Which keys already have an answer (without parsing the answers)."""
+        keys = list(dict.fromkeys(keys))
+        found: set[str] = set()
+        con = self._con()
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = con.execute(f"SELECT key FROM responses WHERE key IN ({marks})", chunk)
+            found.update(r[0] for r in rows)
+        return found
+
+    def put(self, key: str, response: dict) -> None:
+        """Store one answer now (committed before returning) and clear its failure record."""
+        self.put_many([(key, response)])
+
+    def put_many(self, items) -> None:
+        """Store several answers in one transaction."""
+        now = time.time()
+        rows = [(k, canonical_json(r), now) for k, r in items]
+        if not rows:
+            return
+        con = self._con()
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")  # a lock it cannot get leaves nothing to roll back
+            try:
+                con.executemany("INSERT OR REPLACE INTO responses VALUES (?,?,?)", rows)
+                con.executemany("DELETE FROM failures WHERE key=?", [(r[0],) for r in rows])
+                con.execute("COMMIT")
+            except BaseException:
+                _rollback(con)
+                raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
+
+    def put_failure(self, key: str, error: str) -> None:
+        """Record a request that got no answer after its retries (retried on resume)."""
+        con = self._con()
+        sql = ("INSERT INTO failures VALUES (?,?,1,?) ON CONFLICT(key) DO UPDATE SET "
+               "error=excluded.error, attempts=attempts+1, updated=excluded.updated")  # fmt: skip
+        with self._lock:
+            retry_locked(lambda: con.execute(sql, (key, error[:1000], time.time())), self.retry_s)
+
+    def failures(self, keys=None) -> dict[str, str]:
+        """Failure messages by key (for all keys, or only the given ones)."""
+        con = self._con()
+        if keys is None:
+            return dict(con.execute("SELECT key, error FROM failures"))
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, str] = {}
+        for i in range(0, len(keys), _CHUNK):
+            chunk = keys[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = f"SELECT key, error FROM failures WHERE key IN ({marks})"
+            out.update(con.execute(sql, chunk))
+        return out
+
+    def __len__(self) -> int:
+        return self._con().execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+            self._local.con = None
+
+
+_SCORES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sentence_scores (
+    scorer TEXT NOT NULL, model TEXT NOT NULL, rule TEXT NOT NULL, sentence TEXT NOT NULL,
+    score REAL NOT NULL, n_tokens INTEGER NOT NULL, created REAL NOT NULL,
+    PRIMARY KEY (scorer, model, rule, sentence));
+"""
+
+
+class ScoreCache(SurveyCache):
+    """HERB sentence scores in their own table of a survey cache file.
+
+    Keyed by scorer kind, model identity, scoring rule and sentence text, so two scorers or two
+    models never share a score; each batch is committed as soon as it is scored.
+    """
+
+    def __init__(self, path: str, timeout_s: float = 60.0, retry_s: float = 60.0):
+        super().__init__(path, timeout_s, retry_s)
+        try:
+            with self._lock:
+                con = self._con()
+                retry_locked(lambda: con.executescript(_SCORES_SCHEMA), retry_s)
+        except sqlite3.DatabaseError as e:
+            raise CacheError(Message("cache.scores", path=path, reason=e)) from e
+
+    def get_scores(self, scorer: str, model: str, rule: str, sentences) -> dict[str, float]:
+        """Stored scores of the given sentences (missing ones are absent from the dict)."""
+        sentences = list(dict.fromkeys(sentences))
+        out: dict[str, float] = {}
+        con = self._con()
+        for i in range(0, len(sentences), _CHUNK):
+            chunk = sentences[i : i + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                "SELECT sentence, score FROM sentence_scores WHERE scorer=? AND model=? AND "
+                f"rule=? AND sentence IN ({marks})"
+            )
+            out.update(con.execute(sql, [scorer, model, rule, *chunk]))
+        return out
+
+    def put_scores(self, scorer: str, model: str, rule: str, items) -> None:
+        """Store (sentence, score, n_tokens) triples in one transaction."""
+        now = time.time()
+        rows = [(scorer, model, rule, s, float(v), int(n), now) for s, v, n in items]
+        if not rows:
+            return
+        con = self._con()
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")  # a lock it cannot get leaves nothing to roll back
+            try:
+                con.executemany(
+                    "INSERT OR REPLACE INTO sentence_scores VALUES (?,?,?,?,?,?,?)", rows
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                _rollback(con)
+                raise
+
+        with self._lock:
+            retry_locked(write, self.retry_s)
+
+    def n_scores(self) -> int:
+        """Number of stored sentence scores (all scorers)."""
+        return self._con().execute("SELECT COUNT(*) FROM sentence_scores").fetchone()[0]

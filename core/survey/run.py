@@ -1,0 +1,465 @@
+"""Survey runner: points x topics x models -> cached requests -> answers with ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..engine.cache import SurveyCache
+from ..engine.chat import (
+    ChatClient,
+    Completion,
+    Endpoint,
+    RequestError,
+    TransientError,
+    completion_from_response,
+    estimate_tokens,
+)
+from ..engine.workers import (
+    Counts,
+    Engine,
+    EngineSettings,
+    FailureStreak,
+    Progress,
+    Step,
+    gc_paused,
+)
+
+__all__ = [
+    "Answer",
+    "Estimate",
+    "RatingCheck",
+    "Progress",
+    "RequestSettings",
+    "Result",
+    "RunStats",
+    "SurveySpec",
+    "check_rating",
+    "estimate",
+    "run_requests",
+    "run_survey",
+]
+
+
+@dataclass
+class SurveySpec:
+    """What to ask: points, topics, models and the prompt template."""
+
+    lon: np.ndarray
+    lat: np.ndarray
+    topics: list[str]
+    endpoints: list[Endpoint]
+    template: object = None  # a prompts.PromptTemplate; None = the paper's preset
+    pids: np.ndarray | None = None
+    # The prompt language: a code of core/survey/languages.py ("fr") or a Language; the paper's
+    # English by default. Presets and topics are asked in it, answers read in it.
+    language: object = "en"
+
+
+@dataclass
+class Estimate:
+    """What a run will send: requests, tokens, hosts and (where priced) cost in currency units."""
+
+    n_requests: int
+    n_cached: int
+    prompt_tokens: int
+    completion_tokens: int
+    hosts: list[str]
+    cost: float | None
+    n_failed_before: int = 0
+    n_total: int = 0
+
+
+@dataclass
+class Answer:
+    """One point x topic x model: prompt, completion text and its rating.
+
+    `failed`: the request failed after its retries (or was rejected): the point was not asked,
+    which is not a refusal and stays out of the answer rate.
+    """
+
+    pid: object
+    model: str
+    topic: str
+    prompt: str
+    completion: str | None
+    rating: object  # ratings.Rating
+    error: str = ""
+    failed: bool = False
+    language: str = "en"  # the prompt language's code
+
+
+@dataclass
+class RunStats:
+    """What a run really did: requests sent to endpoints (each once, however often retried),
+    answers taken from the cache, and requests that failed after retries."""
+
+    n_requests: int = 0
+    n_cached: int = 0
+    n_failed: int = 0
+
+
+@dataclass
+class Result:
+    """One request's outcome from run_requests: a completion or an error (never both)."""
+
+    key: str
+    prompt: str
+    completion: Completion | None
+    error: str = ""
+    cached: bool = False
+    failed: bool = False  # sent, and no answer after retries
+
+
+def _answered_default(completion: Completion) -> bool:
+    return bool(completion.text and completion.text.strip())
+
+
+@dataclass
+class RequestSettings:
+    """How run_requests sends and reports; every field has a default.
+
+    client: the ChatClient to send with (None: one for the endpoint, closed at the end).
+    answered: whether a completion counts as answered in the answer rate.
+    groups: lists of prompt indices (each prompt in one) that one worker sends back to back:
+    prompts that begin alike (a point's topics) then reach a server that caches each slot's
+    last prompt one after another. Prompts outside every group go alone.
+    progress, is_cancelled, progress_every_s: progress callback (a Progress, from the calling
+    thread at most every progress_every_s seconds), cancel check.
+    offset, total, answered_before, failed_before: where this call sits in a larger run, for the
+    progress: prompts done before it, prompts of the whole run (None: this call's), answered
+    and failed among those done before.
+    stats: when given, added to: requests sent, answers from the cache, requests that failed.
+    answer_format: the prompt language's answer for constrained endpoints
+    (ChatClient.request_body); None: English.
+    """
+
+    client: ChatClient | None = None
+    answered: Callable[[Completion], bool] = _answered_default
+    groups: list[list[int]] | None = None
+    progress: Callable[[Progress], None] | None = None
+    is_cancelled: Callable[[], bool] | None = None
+    progress_every_s: float = 0.2
+    offset: int = 0
+    total: int | None = None
+    answered_before: int = 0
+    failed_before: int = 0
+    stats: RunStats | None = None
+    answer_format: Any = None
+
+
+def _commit(cache: SurveyCache) -> Callable[[list], None]:
+    """The writer's commit: answers in one transaction, then the failures."""
+
+    def commit(records: list) -> None:
+        cache.put_many([(k, r) for kind, k, r in records if kind == "ok"])
+        for kind, k, err in records:
+            if kind == "fail":
+                cache.put_failure(k, err)
+
+    return commit
+
+
+def run_requests(
+    prompts: list[str],
+    endpoint: Endpoint,
+    cache: SurveyCache,
+    settings: RequestSettings | None = None,
+    **fields,
+) -> list[Result]:
+    """Answer prompts from the cache, sending only the missing ones; one Result per prompt.
+
+    Identical prompts are sent once. Answers are committed as they arrive, so a cancel or a crash
+    loses at most the requests in flight. EndpointError stops the run and is raised (answers that
+    arrived before are kept).
+
+    Parameters
+    ----------
+    prompts : list of str
+        What to ask, in order.
+    endpoint : Endpoint
+        Whom to ask (its concurrency is the number of worker threads).
+    cache : SurveyCache
+        Where answers are looked up and stored.
+    settings : RequestSettings, optional
+        How to send and report.
+    **fields
+        RequestSettings fields replacing those of `settings` (as keyword arguments).
+
+    Returns
+    -------
+    list of Result
+        One per prompt, in the prompts' order.
+    """
+    opt = replace(settings or RequestSettings(), **fields)
+    client = opt.client or ChatClient(endpoint)
+    with gc_paused():
+        bodies = [client.request_body(p, opt.answer_format) for p in prompts]
+        keys = [cache.key(endpoint, b) for b in bodies]
+        stored = cache.get_many(keys)
+    pending = [k for k in dict.fromkeys(keys) if k not in stored]
+    body_of = dict(zip(keys, bodies))
+    got: dict[str, Completion] = {}
+    errors: dict[str, str] = {}
+    with gc_paused():
+        for k, resp in stored.items():
+            try:
+                got[k] = completion_from_response(resp)
+            except TransientError:
+                pending.append(k)
+    count_of: dict[str, int] = {}
+    for k in keys:
+        count_of[k] = count_of.get(k, 0) + 1
+    start = Counts(opt.offset, opt.answered_before, opt.failed_before)
+    for k in keys:
+        if k in got:
+            start.done += 1
+            start.answered += opt.answered(got[k])
+
+    queued: set[str] = set()
+    wanted = set(pending)
+    units = []
+    for g in opt.groups if opt.groups is not None else [[i] for i in range(len(prompts))]:
+        unit = [keys[i] for i in g if keys[i] in wanted and keys[i] not in queued]
+        queued.update(unit)
+        units.append(unit)
+    units += [[k] for k in pending if k not in queued]  # prompts outside every group go alone
+
+    def ask(k: str, should_stop: Callable[[], bool]) -> Step | None:
+        n = count_of[k]
+        try:
+            completion = client.post(body_of[k], should_stop)
+        except RequestError as e:
+            if should_stop():
+                return None  # cancelled while waiting: not a failure of the endpoint
+            errors[k] = str(e)
+            return Step(n, failed=n, error=str(e), records=[("fail", k, str(e))])
+        got[k] = completion
+        return Step(n, answered=opt.answered(completion) * n, records=[("ok", k, completion.raw)])
+
+    # EndpointError from a request stops the engine and is raised once its threads are done;
+    # the failure policy raises one (EndpointStoppedError) when the endpoint keeps failing the same
+    # way, told about every attempt by the HTTP client.
+    in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
+    streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint))
+    watch_before, client.http.watch = client.http.watch, streak
+    engine = Engine(
+        EngineSettings(endpoint.concurrency, opt.progress_every_s),
+        opt.progress,
+        opt.is_cancelled,
+        commit=_commit(cache),
+        writer_close=cache.close,
+    )
+    try:
+        engine.run(units, ask, len(prompts) if opt.total is None else opt.total, start)
+    finally:
+        client.http.watch = watch_before
+        if opt.client is None:
+            client.close()  # its pooled connections would otherwise linger (ResourceWarning)
+    out = []
+    for k, p in zip(keys, prompts):
+        c = got.get(k)
+        err = "" if c is not None else errors.get(k, "not sent (cancelled)")
+        out.append(Result(k, p, c, err, cached=k in stored, failed=c is None and k in errors))
+    if opt.stats is not None:
+        from_cache = {k for k in keys if k in stored and k in got}
+        opt.stats.n_cached += sum(count_of[k] for k in from_cache)
+        opt.stats.n_requests += sum(1 for k in pending if k in got or k in errors)
+        opt.stats.n_failed += len(errors)
+    return out
+
+
+def _process_gone(endpoint: Endpoint):
+    """For the embedded model: why its child process ended (None while it runs)."""
+    if endpoint.provider != "embedded":
+        return None
+    from ..runtime.embedded import exit_reason
+
+    return lambda: exit_reason(endpoint.base_url)
+
+
+@dataclass
+class RatingCheck:
+    """One real rating prompt sent to an endpoint (a connection test): the prompt, what came
+    back and what it says (`rating.answered`: the answer held a rating)."""
+
+    prompt: str
+    text: str | None
+    rating: object  # ratings.Rating
+
+
+# The connection test's point: central Paris, which every gazetteer names.
+CHECK_POINT = (2.3522, 48.8566)
+
+
+def check_rating(endpoint: Endpoint, gazetteer, topic: str = "Infant Mortality Rate",
+                 template=None, point=CHECK_POINT) -> RatingCheck:  # fmt: skip
+    """Send one rating prompt as a survey would (same body, its constraint included) and read
+    the answer; nothing is cached. Raises RequestError or EndpointError as a survey would."""
+    from .prompts import PRESETS, build_prompts
+    from .ratings import rate_completion
+
+    template = template if template is not None else PRESETS["geollm"]
+    (prompt,) = build_prompts(np.array([point[0]]), np.array([point[1]]), topic, gazetteer,
+                              template)  # fmt: skip
+    client = ChatClient(endpoint)
+    try:
+        completion = client.post(client.request_body(prompt))
+    finally:
+        client.close()
+    rating = rate_completion(completion.text, completion.logprobs_content)
+    return RatingCheck(prompt, completion.text, rating)
+
+
+def _language(spec: SurveySpec):
+    from .languages import get_language
+
+    return get_language(spec.language)
+
+
+def _prompts_for(spec: SurveySpec, gazetteer, topic: str) -> list[str]:
+    from .prompts import PRESETS
+
+    template = spec.template if spec.template is not None else PRESETS["geollm"]
+    lon, lat = np.asarray(spec.lon), np.asarray(spec.lat)
+    return _language(spec).build_prompts(lon, lat, topic, gazetteer, template)
+
+
+def _plan(spec: SurveySpec, gazetteer) -> list[tuple[Endpoint, str, list[str]]]:
+    """(endpoint, topic, prompts), endpoint by endpoint; prompts are built once per topic."""
+    by_topic = {t: _prompts_for(spec, gazetteer, t) for t in spec.topics}
+    return [(ep, t, by_topic[t]) for ep in spec.endpoints for t in spec.topics]
+
+
+def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
+    """What run_survey would send now: requests not cached, tokens, hosts and cost."""
+    n_req = n_cached = n_failed = prompt_tok = compl_tok = n_total = 0
+    cost = 0.0
+    priced = False
+    hosts: list[str] = []
+    language = _language(spec)
+    for ep, _topic, prompts in _plan(spec, gazetteer):
+        client = ChatClient(ep)
+        keys = {}
+        for p in prompts:
+            keys.setdefault(cache.key(ep, client.request_body(p, language)), p)
+        client.close()
+        have = cache.has_many(keys)
+        todo = [k for k in keys if k not in have]
+        n_total += len(prompts)
+        n_cached += len(prompts) - len(todo)
+        n_req += len(todo)
+        n_failed += len(cache.failures(todo))
+        p_tok = sum(estimate_tokens(keys[k]) for k in todo)
+        c_tok = ep.completion_budget() * len(todo)
+        prompt_tok += p_tok
+        compl_tok += c_tok
+        if todo and ep.host() not in hosts:
+            hosts.append(ep.host())
+        if ep.price_in is not None or ep.price_out is not None:
+            priced = True
+            cost += (p_tok * (ep.price_in or 0.0) + c_tok * (ep.price_out or 0.0)) / 1e6
+    return Estimate(
+        n_req, n_cached, prompt_tok, compl_tok, hosts, cost if priced else None, n_failed, n_total
+    )
+
+
+def run_survey(
+    spec: SurveySpec,
+    gazetteer,
+    cache: SurveyCache,
+    progress: Callable[[Progress], None] | None = None,
+    is_cancelled: Callable[[], bool] | None = None,
+    stats: RunStats | None = None,
+) -> list[Answer]:
+    """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order.
+
+    Parameters
+    ----------
+    spec : SurveySpec
+        Points, topics, endpoints and template.
+    gazetteer : Gazetteer
+        Names the places in the prompts.
+    cache : SurveyCache
+        Where answers are looked up and stored.
+    progress : callable, optional
+        Receives a Progress over the whole survey (all endpoints and topics).
+    is_cancelled : callable, optional
+        Polled between requests and while waiting.
+    stats : RunStats, optional
+        Receives what was sent, taken from the cache and failed.
+
+    Returns
+    -------
+    list of Answer
+    """
+    from .ratings import rate_completion
+
+    plan = _plan(spec, gazetteer)
+    language = _language(spec)
+    parser = language.parser
+    total = sum(len(p) for _, _, p in plan)
+    pids = spec.pids if spec.pids is not None else np.arange(len(spec.lon))
+    answers: list[Answer] = []
+    offset = n_answered = n_failed = 0
+    # One run per endpoint with its topics interleaved point by point, each point's topics sent
+    # back to back by one worker: their prompts differ only at the end, and a server that keeps
+    # each slot's last prompt cached (llama.cpp) processes only that end: 26 new prompt tokens
+    # instead of ~180 for the embedded Gemma, 1.17x the requests/s on two topics (bench_llm.py).
+    n_topics = len(spec.topics)
+    for e, ep in enumerate(spec.endpoints):
+        if is_cancelled is not None and is_cancelled():
+            break
+        # id(completion) -> Rating, parsed once per completion (this endpoint's results keep
+        # their completions alive, so an id is not reused while the dict lives)
+        rated: dict[int, object] = {}
+
+        def rate(c: Completion, rated=rated):
+            r = rated.get(id(c))
+            if r is None:
+                r = rated[id(c)] = rate_completion(c.text, c.logprobs_content, parser)
+            return r
+
+        by_topic = [p for _e, _t, p in plan[e * n_topics : (e + 1) * n_topics]]
+        n_points = len(by_topic[0]) if by_topic else 0
+        prompts = [by_topic[j][i] for i in range(n_points) for j in range(n_topics)]
+        groups = [list(range(i * n_topics, (i + 1) * n_topics)) for i in range(n_points)]
+        settings = RequestSettings(
+            answered=lambda c, rate=rate: rate(c).answered,
+            groups=groups,
+            progress=progress,
+            is_cancelled=is_cancelled,
+            offset=offset,
+            total=total,
+            answered_before=n_answered,
+            failed_before=n_failed,
+            stats=stats,
+            answer_format=language,
+        )
+        results = run_requests(prompts, ep, cache, settings)
+        offset += len(prompts)
+        with gc_paused():
+            for j, topic in enumerate(spec.topics):
+                found = _answers(pids, results[j::n_topics], ep, topic, rate)
+                for a in found:
+                    a.language = language.code
+                answers.extend(found)
+        n_answered = sum(a.rating.answered for a in answers)
+        n_failed = sum(a.failed for a in answers)
+    return answers
+
+
+def _answers(pids, results, ep, topic, rate):
+    """Answers for one endpoint x topic from run_requests results."""
+    from .ratings import rate_completion
+
+    out = []
+    for pid, res in zip(pids, results):
+        c = res.completion
+        rating = rate(c) if c is not None else rate_completion(None, None)
+        text = c.text if c else None
+        out.append(Answer(pid, ep.model, topic, res.prompt, text, rating, res.error, res.failed))
+    return out
