@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="551"/>
+        <location filename="../processing/parameters.py" line="547"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -239,27 +239,27 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="247"/>
+        <location filename="../processing/parameters.py" line="243"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="253"/>
+        <location filename="../processing/parameters.py" line="249"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="259"/>
+        <location filename="../processing/parameters.py" line="255"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="766"/>
+        <location filename="../processing/parameters.py" line="754"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="771"/>
+        <location filename="../processing/parameters.py" line="759"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="388"/>
+        <location filename="../processing/parameters.py" line="384"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -424,22 +424,22 @@
         <translation>Aucun emplacement candidat de poids positif dans la région.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="145"/>
+        <location filename="../processing/parameters.py" line="141"/>
         <source>Region polygons</source>
         <translation>Polygones de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="151"/>
+        <location filename="../processing/parameters.py" line="147"/>
         <source>Region extent</source>
         <translation>Emprise de la région</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="165"/>
+        <location filename="../processing/parameters.py" line="161"/>
         <source>Weight raster</source>
         <translation>Raster de pondération</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="168"/>
+        <location filename="../processing/parameters.py" line="164"/>
         <source>Weight band</source>
         <translation>Bande de pondération</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>Points échantillonnés</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="200"/>
+        <location filename="../processing/parameters.py" line="196"/>
         <source>No region given: sampling the whole world.</source>
         <translation>Aucune région indiquée : échantillonnage sur le monde entier.</translation>
     </message>
@@ -469,12 +469,12 @@
         <translation>Style par défaut GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="159"/>
+        <location filename="../processing/parameters.py" line="155"/>
         <source>Sampling method</source>
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="475"/>
+        <location filename="../processing/parameters.py" line="471"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="488"/>
+        <location filename="../processing/parameters.py" line="484"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="557"/>
+        <location filename="../processing/parameters.py" line="553"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="562"/>
+        <location filename="../processing/parameters.py" line="558"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="567"/>
+        <location filename="../processing/parameters.py" line="563"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="573"/>
+        <location filename="../processing/parameters.py" line="569"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="579"/>
+        <location filename="../processing/parameters.py" line="575"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="670"/>
+        <location filename="../processing/parameters.py" line="666"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="604"/>
+        <location filename="../processing/parameters.py" line="600"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="621"/>
+        <location filename="../processing/parameters.py" line="617"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -2112,12 +2112,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="759"/>
+        <location filename="../processing/parameters.py" line="747"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="760"/>
+        <location filename="../processing/parameters.py" line="748"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2142,7 +2142,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="316"/>
+        <location filename="../processing/parameters.py" line="312"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -3101,132 +3101,132 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="347"/>
+        <location filename="../processing/parameters.py" line="343"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="426"/>
+        <location filename="../processing/parameters.py" line="422"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="906"/>
+        <location filename="../processing/checks.py" line="45"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="922"/>
+        <location filename="../processing/checks.py" line="61"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="937"/>
+        <location filename="../processing/checks.py" line="76"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="943"/>
+        <location filename="../processing/checks.py" line="82"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="953"/>
+        <location filename="../processing/checks.py" line="92"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="955"/>
+        <location filename="../processing/checks.py" line="94"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="967"/>
+        <location filename="../processing/checks.py" line="106"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="981"/>
+        <location filename="../processing/checks.py" line="120"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="982"/>
+        <location filename="../processing/checks.py" line="121"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="992"/>
+        <location filename="../processing/checks.py" line="131"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="995"/>
+        <location filename="../processing/checks.py" line="134"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="998"/>
+        <location filename="../processing/checks.py" line="137"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="998"/>
+        <location filename="../processing/checks.py" line="137"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="998"/>
+        <location filename="../processing/checks.py" line="137"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1024"/>
+        <location filename="../processing/checks.py" line="163"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1026"/>
+        <location filename="../processing/checks.py" line="165"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1041"/>
+        <location filename="../processing/checks.py" line="180"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1044"/>
+        <location filename="../processing/checks.py" line="183"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1090"/>
+        <location filename="../processing/checks.py" line="229"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1057"/>
+        <location filename="../processing/checks.py" line="196"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1059"/>
+        <location filename="../processing/checks.py" line="198"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1064"/>
+        <location filename="../processing/checks.py" line="203"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1092"/>
+        <location filename="../processing/checks.py" line="231"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1106"/>
+        <location filename="../processing/checks.py" line="245"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -4709,77 +4709,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="401"/>
+        <location filename="../processing/parameters.py" line="397"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="419"/>
+        <location filename="../processing/parameters.py" line="415"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1148"/>
+        <location filename="../processing/parameters.py" line="912"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1154"/>
+        <location filename="../processing/parameters.py" line="918"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1164"/>
+        <location filename="../processing/parameters.py" line="928"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1170"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1198"/>
+        <location filename="../processing/parameters.py" line="962"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1205"/>
+        <location filename="../processing/parameters.py" line="969"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1209"/>
+        <location filename="../processing/parameters.py" line="973"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5467,12 +5467,12 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="275"/>
+        <location filename="../processing/parameters.py" line="271"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="316"/>
+        <location filename="../processing/parameters.py" line="312"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5592,17 +5592,17 @@ Prompt :
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="174"/>
+        <location filename="../processing/parameters.py" line="170"/>
         <source>Study area as the outputs describe it (empty: the region layer&apos;s name and selection, the extent, or the world)</source>
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="499"/>
+        <location filename="../processing/parameters.py" line="495"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="586"/>
+        <location filename="../processing/parameters.py" line="582"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -6703,7 +6703,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="283"/>
+        <location filename="../processing/parameters.py" line="279"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -6968,17 +6968,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="740"/>
+        <location filename="../processing/parameters.py" line="728"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="746"/>
+        <location filename="../processing/parameters.py" line="734"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="752"/>
+        <location filename="../processing/parameters.py" line="740"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6988,27 +6988,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="837"/>
+        <location filename="../processing/parameters.py" line="825"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="839"/>
+        <location filename="../processing/parameters.py" line="827"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="842"/>
+        <location filename="../processing/parameters.py" line="830"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="848"/>
+        <location filename="../processing/parameters.py" line="836"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="855"/>
+        <location filename="../processing/parameters.py" line="843"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
@@ -7078,12 +7078,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="551"/>
+        <location filename="../processing/parameters.py" line="547"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="595"/>
+        <location filename="../processing/parameters.py" line="591"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7278,22 +7278,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="806"/>
+        <location filename="../processing/parameters.py" line="794"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="808"/>
+        <location filename="../processing/parameters.py" line="796"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="816"/>
+        <location filename="../processing/parameters.py" line="804"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="820"/>
+        <location filename="../processing/parameters.py" line="808"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>

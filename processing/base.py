@@ -10,10 +10,10 @@ from qgis.PyQt.QtGui import QIcon
 from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
+from .checks import check_given_values
 from .crs import WGS84
 from .features import add_point_features
 from .parameter_help import help_texts
-from .parameters import check_given_values
 from .runs import append_runs
 from .styles import save_output_styles
 

@@ -21,9 +21,9 @@ from ...core.survey.ratings import (
 )
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
+from ..checks import short_label
 from ..definitions import IMPORT_SCORE_KINDS
 from ..features import qgs_fields
-from ..parameters import short_label
 from ..rating import rated_columns
 from ..styles import layer_name, style_output
 
