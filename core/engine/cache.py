@@ -26,10 +26,20 @@ def canonical_json(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def request_key(base_url: str, model: str, body: dict) -> str:
-    """sha256 of the normalised base URL, the model and the full request body (never the key)."""
-    text = "\n".join((normalise_base_url(base_url), model, canonical_json(body)))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def request_key(base_url: str, model: str, body: dict, draw: int = 0) -> str:
+    """sha256 of the normalised base URL, the model and the full request body (never the key).
+
+    `draw`: which of several answers to the same body this is (the sampled score's k draws,
+    the repeats of a run): draw 0 is the one answer a body has always had and keeps that key
+    byte for byte (committed caches still hit); draw d > 0 adds a line ``draw=d``.
+    """
+    draw = int(draw)
+    if draw < 0:
+        raise ValueError(f"a draw index is 0 or more, not {draw}")
+    parts = [normalise_base_url(base_url), model, canonical_json(body)]
+    if draw:
+        parts.append(f"draw={draw}")
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
 class CacheError(RuntimeError):
@@ -96,12 +106,12 @@ class SurveyCache:
             self._local.con = con
         return con
 
-    def key(self, endpoint: Endpoint, body: dict) -> str:
-        """The cache key of one request to one endpoint."""
+    def key(self, endpoint: Endpoint, body: dict, draw: int = 0) -> str:
+        """The cache key of one request to one endpoint (`draw`: see request_key)."""
         # The embedded model listens on a new loopback port each run; its answers depend on the
         # model file (named in endpoint.model), not on the port, so a re-run finds them.
         base = "embedded://local" if endpoint.provider == "embedded" else endpoint.base_url
-        return request_key(base, endpoint.model, body)
+        return request_key(base, endpoint.model, body, draw)
 
     def get(self, key: str) -> dict | None:
         """The stored response JSON, or None."""

@@ -117,3 +117,22 @@ def test_a_damaged_cache_file_is_a_clear_error_and_is_left_alone(tmp_path):
     with pytest.raises(CacheError, match="cannot be used"):
         SurveyCache(str(path))
     assert path.read_bytes() == b"\x0a\x0c\x65\x00" * 1024
+
+
+def test_draw_zero_keeps_the_key_of_today_and_each_draw_has_its_own():
+    body = {"model": "m", "messages": [{"role": "user", "content": "p"}], "temperature": 1.0}
+    base = "http://localhost:8000/v1"
+    # The key as it has always been computed: committed caches (the golden test's) still hit.
+    import hashlib
+    import json
+
+    text = "\n".join((base, "m", json.dumps(body, sort_keys=True, separators=(",", ":"))))
+    assert request_key(base, "m", body) == hashlib.sha256(text.encode()).hexdigest()
+    assert request_key(base, "m", body, draw=0) == request_key(base, "m", body)
+    keys = {request_key(base, "m", body, draw=d) for d in range(10)}
+    assert len(keys) == 10
+    with pytest.raises(ValueError):
+        request_key(base, "m", body, draw=-1)
+    cache = SurveyCache.__new__(SurveyCache)  # key() reads no file
+    ep = Endpoint(base, "m")
+    assert cache.key(ep, body, draw=3) == request_key(base, "m", body, draw=3)
