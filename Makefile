@@ -15,11 +15,13 @@ setup:
 
 # The Python floor is 3.9 (QGIS 3.22-3.28 ship it on Windows/macOS): vermin checks the standard
 # library, check_compat.py the run-time `X | Y` unions vermin cannot see, ruff FA102 the imports.
-# check_qt6.py: what breaks on QGIS 4 / Qt6 (what QGIS's PyQt5-to-PyQt6 script would change).
+# check_qt6.py: what breaks on QGIS 4 / Qt6 (what QGIS's PyQt5-to-PyQt6 script would change);
+# flake8 runs flake8-qgis's plugin rules (.flake8 says which are ignored and why).
 FLOOR := 3.9
 lint: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m flake8 .
 	.venv/bin/vermin -q -t=$(FLOOR)- --no-tips --violations --eval-annotations \
 		--exclude-regex '(^|/)(\.venv|build|output)/' .
 	$(PY) scripts/check_compat.py .

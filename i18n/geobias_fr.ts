@@ -19,7 +19,7 @@
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="412"/>
+        <location filename="../ui/results_tab.py" line="413"/>
         <source>GeoBias</source>
         <translation>GeoBias</translation>
     </message>
@@ -44,12 +44,12 @@
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="93"/>
+        <location filename="../processing/algorithms/report.py" line="92"/>
         <source>Bootstrap resamples</source>
         <translation>Rééchantillonnages bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="98"/>
+        <location filename="../processing/algorithms/report.py" line="97"/>
         <source>Random seed</source>
         <translation>Graine aléatoire</translation>
     </message>
@@ -179,7 +179,7 @@
         <translation>Les rasters avec rotation ne sont pas pris en charge.</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="338"/>
+        <location filename="../processing/run_facts.py" line="340"/>
         <source>Ground truth</source>
         <translation>Vérité terrain</translation>
     </message>
@@ -264,12 +264,12 @@
         <translation>Requêtes simultanées</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="336"/>
+        <location filename="../processing/run_facts.py" line="338"/>
         <source>Prompt preset</source>
         <translation>Prompt prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="337"/>
+        <location filename="../processing/run_facts.py" line="339"/>
         <source>Score</source>
         <translation>Score</translation>
     </message>
@@ -299,7 +299,7 @@
         <translation>GeoPackage des points notés</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="238"/>
+        <location filename="../ui/results_tab.py" line="239"/>
         <source>GeoPackage (*.gpkg)</source>
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
@@ -529,7 +529,7 @@
         <translation>Le thème {t} est déjà dans la liste.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="232"/>
+        <location filename="../ui/area_tab.py" line="219"/>
         <source>Click to add vertices; Backspace undoes, right click or Enter finishes, Esc cancels.</source>
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
@@ -609,12 +609,12 @@
         <translation>Terminé en {t}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="511"/>
+        <location filename="../ui/results_tab.py" line="512"/>
         <source>Run a survey first: there is no rated layer.</source>
         <translation>Lancez d'abord une enquête : il n'y a aucune couche notée.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="524"/>
+        <location filename="../ui/results_tab.py" line="525"/>
         <source>(not recorded)</source>
         <translation>(non enregistré)</translation>
     </message>
@@ -784,7 +784,7 @@
         <translation>aucune erreur de rang (pas de vérité terrain)</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="248"/>
+        <location filename="../ui/task.py" line="249"/>
         <source>Processing algorithm {id} is not available.</source>
         <translation>L'algorithme de traitement {id} n'est pas disponible.</translation>
     </message>
@@ -969,47 +969,47 @@
         <translation>Couche d'enquête GeoBias. Modèle : {model}. Thème : {topic}. {n} points. Carte : {what}. {higher}</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="52"/>
+        <location filename="../ui/area_tab.py" line="53"/>
         <source>Countries (GeoBias)</source>
         <translation>Pays (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="53"/>
+        <location filename="../ui/area_tab.py" line="54"/>
         <source>Regions, admin-1 (GeoBias)</source>
         <translation>Régions, admin-1 (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="54"/>
+        <location filename="../ui/area_tab.py" line="55"/>
         <source>US counties (GeoBias)</source>
         <translation>Comtés des États-Unis (GeoBias)</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="189"/>
+        <location filename="../ui/area_tab.py" line="180"/>
         <source>The bundled layer {f} could not be read.</source>
         <translation>La couche fournie {f} est illisible.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="205"/>
+        <location filename="../ui/area_tab.py" line="191"/>
         <source>OpenStreetMap</source>
         <translation>OpenStreetMap</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="207"/>
+        <location filename="../ui/area_tab.py" line="196"/>
         <source>The OpenStreetMap basemap could not be set up.</source>
         <translation>Le fond de carte OpenStreetMap n'a pas pu être ajouté.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="211"/>
+        <location filename="../ui/area_tab.py" line="198"/>
         <source>OpenStreetMap basemap added: its tiles load from the internet (© OpenStreetMap contributors). Without a connection it stays blank.</source>
         <translation>Fond de carte OpenStreetMap ajouté : ses tuiles viennent d'internet (© les contributeurs d'OpenStreetMap). Sans connexion, il reste vide.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="367"/>
+        <location filename="../ui/area_tab.py" line="354"/>
         <source>No study area yet: draw one, pick a layer or the world.</source>
         <translation>Pas encore de zone d'étude : dessinez-en une, choisissez une couche ou le monde.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="378"/>
+        <location filename="../ui/area_tab.py" line="365"/>
         <source>Area: {km2} km², {w}° to {e}° E, {s}° to {n}° N. {points}</source>
         <translation>Zone : {km2} km², de {w}° à {e}° E, de {s}° à {n}° N. {points}</translation>
     </message>
@@ -1034,12 +1034,12 @@
         <translation>Symbologie des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="78"/>
+        <location filename="../ui/results_tab.py" line="79"/>
         <source>Computing the bias metrics…</source>
         <translation>Calcul des mesures de biais…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="79"/>
+        <location filename="../ui/results_tab.py" line="80"/>
         <source>Loading the layers…</source>
         <translation>Chargement des couches…</translation>
     </message>
@@ -1100,17 +1100,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="238"/>
+        <location filename="../ui/results_tab.py" line="239"/>
         <source>Open GeoBias results</source>
         <translation>Ouvrir des résultats GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="277"/>
+        <location filename="../ui/results_tab.py" line="278"/>
         <source>No rated points layer (model, topic and score fields) in {files}.</source>
         <translation>Aucune couche de points notés (champs model, topic et score) dans {files}.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="315"/>
+        <location filename="../ui/results_tab.py" line="316"/>
         <source>No rated points layer in the project.</source>
         <translation>Aucune couche de points notés dans le projet.</translation>
     </message>
@@ -1125,7 +1125,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>infant_survival de la couche des pays fournie</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="374"/>
+        <location filename="../ui/area_tab.py" line="361"/>
         <source>%n point(s) sampled (preview, nothing sent).</source>
         <translation>
             <numerusform>%n point échantillonné (aperçu, rien envoyé).</numerusform>
@@ -1133,7 +1133,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/area_tab.py" line="377"/>
+        <location filename="../ui/area_tab.py" line="364"/>
         <source>%n point(s) will be sampled.</source>
         <translation>
             <numerusform>%n point sera échantillonné.</numerusform>
@@ -1817,7 +1817,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen des notes par unité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="494"/>
+        <location filename="../processing/report_layout.py" line="495"/>
         <source>Local Moran&apos;s I clusters (LISA)</source>
         <translation>Agrégats du I de Moran local (LISA)</translation>
     </message>
@@ -1827,22 +1827,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points chauds et froids Gi* de Getis–Ord</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="42"/>
+        <location filename="../processing/units.py" line="41"/>
         <source>{n} invalid polygon geometries were repaired with makeValid.</source>
         <translation>{n} géométries de polygones invalides ont été réparées avec makeValid.</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="100"/>
+        <location filename="../processing/units.py" line="99"/>
         <source>The layer&apos;s CRS {crs} has no linear unit; reproject it first.</source>
         <translation>Le SCR {crs} de la couche n'a pas d'unité linéaire ; reprojetez-la d'abord.</translation>
     </message>
     <message>
-        <location filename="../processing/units.py" line="200"/>
+        <location filename="../processing/units.py" line="199"/>
         <source>Choose the value to analyse ({name}): the layer has neither mean_rank_error nor rank_error.</source>
         <translation>Choisissez la valeur à analyser ({name}) : la couche n'a ni mean_rank_error ni rank_error.</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="267"/>
+        <location filename="../ui/task.py" line="268"/>
         <source>{alg} failed; see the GeoBias log</source>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
@@ -1907,7 +1907,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="112"/>
+        <location filename="../ui/compare_tab.py" line="113"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -1947,57 +1947,57 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional (HERB)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="28"/>
+        <location filename="../processing/herb_io.py" line="29"/>
         <source>regional bias C (higher = more inconsistent judgements of its sub-regions)</source>
         <translation>biais régional C (plus élevé = jugements plus incohérents sur ses sous-régions)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="31"/>
+        <location filename="../processing/herb_io.py" line="32"/>
         <source>regional bias C_z, pair weights from name likelihoods (higher = more inconsistent)</source>
         <translation>biais régional C_z, poids des paires tirés de la vraisemblance des noms (plus élevé = plus incohérent)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="34"/>
+        <location filename="../processing/herb_io.py" line="35"/>
         <source>distance from its sibling regions (higher = judged more unlike them)</source>
         <translation>distance à ses régions sœurs (plus élevé = jugée plus différente d’elles)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="76"/>
+        <location filename="../processing/herb_io.py" line="77"/>
         <source>{err}; the continents are: {known}.</source>
         <translation>{err} ; les continents sont : {known}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="97"/>
+        <location filename="../processing/herb_io.py" line="98"/>
         <source>Layer {k} of the scope is missing.</source>
         <translation>La couche {k} de l’étendue manque.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="101"/>
+        <location filename="../processing/herb_io.py" line="102"/>
         <source>Layer {k} has no field {f}.</source>
         <translation>La couche {k} n’a pas de champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="108"/>
+        <location filename="../processing/herb_io.py" line="109"/>
         <source>A region of layer {k} (feature {fid}) has no name in field {f}.</source>
         <translation>Une région de la couche {k} (entité {fid}) n’a pas de nom dans le champ {f}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="116"/>
+        <location filename="../processing/herb_io.py" line="117"/>
         <source>Region {name} of layer {k} has no parent in field {f}: every region of a lower layer must name its parent.</source>
         <translation>La région {name} de la couche {k} n’a pas de parent dans le champ {f} : toute région d’une couche inférieure doit nommer son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="135"/>
+        <location filename="../processing/herb_io.py" line="145"/>
         <source>Region {name} of layer {k} names parent {p}, which is no id of layer {j}.</source>
         <translation>La région {name} de la couche {k} nomme le parent {p}, qui n’est pas un identifiant de la couche {j}.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="140"/>
+        <location filename="../processing/herb_io.py" line="150"/>
         <source>No region has a parent: the layer has no parent relation (choose its parent field, or give two or three nested layers).</source>
         <translation>Aucune région n’a de parent : la couche n’a pas de relation de parenté (choisissez son champ parent, ou donnez deux ou trois couches imbriquées).</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="148"/>
+        <location filename="../processing/herb_io.py" line="158"/>
         <source>The regions do not form a hierarchy: {err}</source>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
@@ -2027,12 +2027,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="287"/>
+        <location filename="../processing/herb_io.py" line="298"/>
         <source>{level}: {legend}</source>
         <translation>{level} : {legend}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="289"/>
+        <location filename="../processing/herb_io.py" line="300"/>
         <source>Wrote layer {t} ({n} regions).</source>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
@@ -2052,7 +2052,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="173"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2127,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="236"/>
+        <location filename="../ui/herb_tab.py" line="237"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2237,7 +2237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="311"/>
+        <location filename="../ui/herb_tab.py" line="312"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2247,82 +2247,82 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>aucune valeur</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="44"/>
+        <location filename="../processing/algorithms/report.py" line="43"/>
         <source>Bias report (PDF)</source>
         <translation>Rapport de biais (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="84"/>
+        <location filename="../processing/algorithms/report.py" line="83"/>
         <source>Hot spots (output of &apos;Bias hot spots&apos;)</source>
         <translation>Points chauds (sortie de « Points chauds du biais »)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="91"/>
+        <location filename="../processing/algorithms/report.py" line="90"/>
         <source>Title</source>
         <translation>Titre</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="99"/>
+        <location filename="../processing/algorithms/report.py" line="98"/>
         <source>Resolution of the PNG pages (dpi)</source>
         <translation>Résolution des pages PNG (ppp)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="105"/>
+        <location filename="../processing/algorithms/report.py" line="104"/>
         <source>Report (PDF)</source>
         <translation>Rapport (PDF)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="105"/>
+        <location filename="../processing/algorithms/report.py" line="104"/>
         <source>PDF files (*.pdf)</source>
         <translation>Fichiers PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="110"/>
+        <location filename="../processing/algorithms/report.py" line="109"/>
         <source>Pages</source>
         <translation>Pages</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="111"/>
+        <location filename="../processing/algorithms/report.py" line="110"/>
         <source>PNG pages (; separated)</source>
         <translation>Pages PNG (séparées par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="112"/>
+        <location filename="../processing/algorithms/report.py" line="111"/>
         <source>Layout name in the project</source>
         <translation>Nom de la mise en page dans le projet</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="118"/>
+        <location filename="../processing/algorithms/report.py" line="117"/>
         <source>Rated points (INPUT): field score</source>
         <translation>Points notés (INPUT) : champ score</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="121"/>
+        <location filename="../processing/algorithms/report.py" line="120"/>
         <source>HOTSPOTS has no field lisa_class: give the output of &apos;Bias hot spots&apos;.</source>
         <translation>HOTSPOTS n'a pas de champ lisa_class : donnez la sortie de « Points chauds du biais ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="139"/>
+        <location filename="../processing/algorithms/report.py" line="138"/>
         <source>A report covers one model, topic and score kind; this layer holds {n}.</source>
         <translation>Un rapport porte sur un modèle, un thème et un type de score ; cette couche en contient {n}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="157"/>
+        <location filename="../processing/algorithms/report.py" line="156"/>
         <source>Computing the metrics…</source>
         <translation>Calcul des métriques…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="168"/>
+        <location filename="../processing/algorithms/report.py" line="167"/>
         <source>{topic} as rated by {model}</source>
         <translation>{topic} selon {model}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="205"/>
+        <location filename="../processing/algorithms/report.py" line="204"/>
         <source>Report written: {pdf} ({n} pages); the layout &apos;{name}&apos; is in the project.</source>
         <translation>Rapport écrit : {pdf} ({n} pages) ; la mise en page « {name} » est dans le projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="91"/>
+        <location filename="../processing/report_layout.py" line="92"/>
         <source>The rated points have no usable coordinates.</source>
         <translation>Les points notés n'ont pas de coordonnées utilisables.</translation>
     </message>
@@ -2332,7 +2332,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Points</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="148"/>
+        <location filename="../processing/report_layout.py" line="149"/>
         <source>Answered</source>
         <translation>Réponses</translation>
     </message>
@@ -2342,97 +2342,97 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Taux de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="150"/>
+        <location filename="../processing/report_layout.py" line="151"/>
         <source>Mean absolute deviation (MAD)</source>
         <translation>Écart absolu moyen (MAD)</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="151"/>
+        <location filename="../processing/report_layout.py" line="152"/>
         <source>Gini coefficient</source>
         <translation>Coefficient de Gini</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="152"/>
+        <location filename="../processing/report_layout.py" line="153"/>
         <source>Points with ground truth</source>
         <translation>Points avec vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="153"/>
+        <location filename="../processing/report_layout.py" line="154"/>
         <source>Spearman&apos;s rho with truth [95% CI]</source>
         <translation>Rho de Spearman avec la vérité [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="154"/>
+        <location filename="../processing/report_layout.py" line="155"/>
         <source>p-value of rho</source>
         <translation>Valeur p du rho</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="157"/>
+        <location filename="../processing/report_layout.py" line="158"/>
         <source>Global Moran&apos;s I of the rank errors</source>
         <translation>I de Moran global des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="158"/>
+        <location filename="../processing/report_layout.py" line="159"/>
         <source>Moran&apos;s I permutation p-value</source>
         <translation>Valeur p par permutations du I de Moran</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="159"/>
+        <location filename="../processing/report_layout.py" line="160"/>
         <source>Bootstrap</source>
         <translation>Bootstrap</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="227"/>
+        <location filename="../processing/report_layout.py" line="228"/>
         <source>Data sent: no GeoBias run record comes with these ratings (imported from a file, or written by another tool), so this report cannot say what was sent to make them. GeoBias itself sends, for each point, one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) to the configured endpoint only.</source>
         <translation>Données envoyées : aucun enregistrement d'exécution GeoBias n'accompagne ces notes (importées d'un fichier ou écrites par un autre outil) ; ce rapport ne peut donc pas dire ce qui a été envoyé pour les obtenir. GeoBias lui-même envoie, pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) au seul point d'accès configuré.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="236"/>
+        <location filename="../processing/report_layout.py" line="237"/>
         <source>the embedded model on this computer ({host}): nothing left the machine</source>
         <translation>le modèle intégré sur cet ordinateur ({host}) : rien n'a quitté la machine</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="238"/>
+        <location filename="../processing/report_layout.py" line="239"/>
         <source>Data sent: for each point one prompt (its coordinates, an address made of GeoNames place names, the names of nearby places, and the topic) went to {where}. No API key is stored in this report, its layers or its project.</source>
         <translation>Données envoyées : pour chaque point, un prompt (ses coordonnées, une adresse faite de noms de lieux GeoNames, les noms des lieux voisins et le thème) est allé à {where}. Aucune clé d'API n'est stockée dans ce rapport, ses couches ou son projet.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="247"/>
+        <location filename="../processing/report_layout.py" line="248"/>
         <source>Place names in the prompts: GeoNames (geonames.org), CC BY 4.0. Country outlines: Natural Earth (public domain). Bundled indicators: Gapminder, UNICEF, spData (see resources/data/LICENSE.md).</source>
         <translation>Noms de lieux des prompts : GeoNames (geonames.org), CC BY 4.0. Contours des pays : Natural Earth (domaine public). Indicateurs fournis : Gapminder, UNICEF, spData (voir resources/data/LICENSE.md).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="255"/>
+        <location filename="../processing/report_layout.py" line="256"/>
         <source>Ratings: GPT-3.5 answers recorded by Manvi et al., &apos;Large Language Models are Geographically Biased&apos; (ICML 2024), Apache License 2.0.</source>
         <translation>Notes : réponses de GPT-3.5 enregistrées par Manvi et al., « Large Language Models are Geographically Biased » (ICML 2024), licence Apache 2.0.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="259"/>
+        <location filename="../processing/report_layout.py" line="260"/>
         <source>Made with GeoBias {v} and QGIS {q}.</source>
         <translation>Fait avec GeoBias {v} et QGIS {q}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="146"/>
+        <location filename="../processing/algorithms/probes.py" line="145"/>
         <source>Countries</source>
         <translation>Pays</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="409"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Metric</source>
         <translation>Métrique</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="409"/>
+        <location filename="../processing/report_layout.py" line="410"/>
         <source>Value</source>
         <translation>Valeur</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="437"/>
+        <location filename="../processing/report_layout.py" line="438"/>
         <source>Could not write {path}.</source>
         <translation>Impossible d'écrire {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="453"/>
+        <location filename="../processing/report_layout.py" line="454"/>
         <source>{model} · {topic} · {date}</source>
         <translation>{model} · {topic} · {date}</translation>
     </message>
@@ -2442,32 +2442,32 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang de la note</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="471"/>
+        <location filename="../processing/report_layout.py" line="472"/>
         <source>Metrics</source>
         <translation>Métriques</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="483"/>
+        <location filename="../processing/report_layout.py" line="484"/>
         <source>Rank error</source>
         <translation>Erreur de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="484"/>
+        <location filename="../processing/report_layout.py" line="485"/>
         <source>Rank error: rank of the rating − rank of the truth</source>
         <translation>Erreur de rang : rang de la note − rang de la vérité</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="487"/>
+        <location filename="../processing/report_layout.py" line="488"/>
         <source>No ground truth: no rank errors to map.</source>
         <translation>Pas de vérité terrain : aucune erreur de rang à cartographier.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="473"/>
+        <location filename="../processing/report_layout.py" line="474"/>
         <source>Rating vs ground truth, and rank errors</source>
         <translation>Note contre vérité terrain, et erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="493"/>
+        <location filename="../processing/report_layout.py" line="494"/>
         <source>Bias hot spots (local Moran&apos;s I)</source>
         <translation>Points chauds du biais (I de Moran local)</translation>
     </message>
@@ -2477,47 +2477,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>longitude {x0:.2f}° à {x1:.2f}°, latitude {y0:.2f}° à {y1:.2f}°</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="458"/>
+        <location filename="../processing/report_layout.py" line="459"/>
         <source>Maps in an equal-area projection ({crs})</source>
         <translation>Cartes en projection équivalente ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="458"/>
+        <location filename="../processing/report_layout.py" line="459"/>
         <source>Equal Earth</source>
         <translation>Equal Earth</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="460"/>
+        <location filename="../processing/report_layout.py" line="461"/>
         <source>; no scale bar, since no single scale holds across a world map.</source>
         <translation> ; pas de barre d'échelle, car aucune échelle unique ne vaut sur toute une carte du monde.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="570"/>
+        <location filename="../processing/report_layout.py" line="571"/>
         <source>The PDF could not be written ({path}): {error}</source>
         <translation>Le PDF n'a pas pu être écrit ({path}) : {error}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="581"/>
+        <location filename="../processing/report_layout.py" line="582"/>
         <source>The PNG pages could not be written ({path}).</source>
         <translation>Les pages PNG n'ont pas pu être écrites ({path}).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="658"/>
+        <location filename="../processing/report_layout.py" line="659"/>
         <source>GeoBias report</source>
         <translation>Rapport GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="388"/>
+        <location filename="../ui/results_tab.py" line="389"/>
         <source>Open results or use selected layers first, then pick a row of the table.</source>
         <translation>Ouvrez d'abord des résultats ou utilisez les couches sélectionnées, puis choisissez une ligne du tableau.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="412"/>
+        <location filename="../ui/results_tab.py" line="413"/>
         <source>Report written: {pdf} ({n} pages). Its layout '{name}' is under Project → Layouts.</source>
         <translation>Rapport écrit : {pdf} ({n} pages). Sa mise en page « {name} » est dans Projet → Mises en page.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="417"/>
+        <location filename="../ui/results_tab.py" line="418"/>
         <source>Open PDF</source>
         <translation>Ouvrir le PDF</translation>
     </message>
@@ -2542,12 +2542,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>URI de la table des ablations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Requests sent</source>
         <translation>Requêtes envoyées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Answers from the cache</source>
         <translation>Réponses tirées du cache</translation>
     </message>
@@ -2572,122 +2572,122 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Variante du prompt {i}/{n} : {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="89"/>
+        <location filename="../processing/algorithms/probes.py" line="88"/>
         <source>Choice probes and recommendations</source>
         <translation>Sondes de choix et recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="116"/>
+        <location filename="../processing/algorithms/probes.py" line="115"/>
         <source>First region of the choice</source>
         <translation>Première région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="117"/>
+        <location filename="../processing/algorithms/probes.py" line="116"/>
         <source>Second region of the choice</source>
         <translation>Seconde région du choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="118"/>
+        <location filename="../processing/algorithms/probes.py" line="117"/>
         <source>Activities (one per line)</source>
         <translation>Activités (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="122"/>
+        <location filename="../processing/algorithms/probes.py" line="121"/>
         <source>Choice prompt ({a}, {b}, {activity})</source>
         <translation>Prompt de choix ({a}, {b}, {activity})</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="126"/>
+        <location filename="../processing/algorithms/probes.py" line="125"/>
         <source>Recommendation queries (one per line)</source>
         <translation>Requêtes de recommandation (une par ligne)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="130"/>
+        <location filename="../processing/algorithms/probes.py" line="129"/>
         <source>Samples per prompt</source>
         <translation>Échantillons par prompt</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="135"/>
+        <location filename="../processing/algorithms/probes.py" line="134"/>
         <source>Temperature</source>
         <translation>Température</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="141"/>
+        <location filename="../processing/algorithms/probes.py" line="140"/>
         <source>Longest answer (tokens)</source>
         <translation>Réponse la plus longue (jetons)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="154"/>
+        <location filename="../processing/algorithms/probes.py" line="153"/>
         <source>Country name field</source>
         <translation>Champ du nom de pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="325"/>
+        <location filename="../processing/algorithms/probes.py" line="324"/>
         <source>Infant survival field</source>
         <translation>Champ de survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="326"/>
+        <location filename="../processing/algorithms/probes.py" line="325"/>
         <source>Infant mortality field</source>
         <translation>Champ de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="165"/>
+        <location filename="../processing/algorithms/probes.py" line="164"/>
         <source>Probes GeoPackage</source>
         <translation>GeoPackage des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="170"/>
+        <location filename="../processing/algorithms/probes.py" line="169"/>
         <source>Countries with their mention counts</source>
         <translation>Pays avec leur nombre de mentions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Spearman&apos;s rho of mentions with infant survival</source>
         <translation>Rho de Spearman des mentions avec la survie infantile</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Median infant mortality of the countries named</source>
         <translation>Mortalité infantile médiane des pays nommés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Median infant mortality of all countries</source>
         <translation>Mortalité infantile médiane de tous les pays</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="176"/>
+        <location filename="../processing/algorithms/probes.py" line="175"/>
         <source>Refusals</source>
         <translation>Refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="205"/>
+        <location filename="../processing/algorithms/probes.py" line="204"/>
         <source>Give activities for the choice probes or recommendation queries.</source>
         <translation>Indiquez des activités pour les sondes de choix ou des requêtes de recommandation.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="237"/>
+        <location filename="../processing/algorithms/probes.py" line="236"/>
         <source>{n} prompts × {s} samples at temperature {t:g} with {m}.</source>
         <translation>{n} prompts × {s} échantillons à la température {t:g} avec {m}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="246"/>
+        <location filename="../processing/algorithms/probes.py" line="245"/>
         <source>The endpoint refused the probes: {err}</source>
         <translation>Le point d'accès a refusé les sondes : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="250"/>
+        <location filename="../processing/algorithms/probes.py" line="249"/>
         <source>Cancelled; answers so far are cached.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="295"/>
+        <location filename="../processing/algorithms/probes.py" line="294"/>
         <source>{activity}: {a} {na}/{n}, {b} {nb}/{n}, {r} refused</source>
         <translation>{activity} : {a} {na}/{n}, {b} {nb}/{n}, {r} refus</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="320"/>
+        <location filename="../processing/algorithms/probes.py" line="319"/>
         <source>Country name field (NAME_FIELD): the layer has no field &apos;{name}&apos;.</source>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
@@ -2697,47 +2697,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="104"/>
+        <location filename="../ui/herb_tab.py" line="105"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="252"/>
+        <location filename="../ui/herb_tab.py" line="253"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="252"/>
+        <location filename="../ui/herb_tab.py" line="253"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="252"/>
+        <location filename="../ui/herb_tab.py" line="253"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="252"/>
+        <location filename="../ui/herb_tab.py" line="253"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="340"/>
+        <location filename="../ui/herb_tab.py" line="341"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="377"/>
+        <location filename="../ui/herb_tab.py" line="378"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="376"/>
+        <location filename="../ui/herb_tab.py" line="377"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="395"/>
+        <location filename="../ui/herb_tab.py" line="396"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2746,42 +2746,42 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="396"/>
+        <location filename="../ui/herb_tab.py" line="397"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="402"/>
+        <location filename="../ui/herb_tab.py" line="403"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="405"/>
+        <location filename="../ui/herb_tab.py" line="406"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="389"/>
+        <location filename="../ui/herb_tab.py" line="390"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="249"/>
+        <location filename="../ui/herb_tab.py" line="250"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="380"/>
+        <location filename="../ui/herb_tab.py" line="381"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="249"/>
+        <location filename="../ui/herb_tab.py" line="250"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="414"/>
+        <location filename="../ui/herb_tab.py" line="415"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
@@ -2806,62 +2806,62 @@ Lancer HERB ?</translation>
         <translation>Superposition</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="129"/>
+        <location filename="../ui/overlay_tab.py" line="130"/>
         <source>Field</source>
         <translation>Champ</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="129"/>
+        <location filename="../ui/overlay_tab.py" line="130"/>
         <source>ρ [95% CI]</source>
         <translation>ρ [IC 95 %]</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="129"/>
+        <location filename="../ui/overlay_tab.py" line="130"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="129"/>
+        <location filename="../ui/overlay_tab.py" line="130"/>
         <source>q (FDR)</source>
         <translation>q (FDR)</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="238"/>
+        <location filename="../ui/overlay_tab.py" line="237"/>
         <source>Could not read {uri}.</source>
         <translation>Impossible de lire {uri}.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="223"/>
+        <location filename="../ui/overlay_tab.py" line="222"/>
         <source>Choose a rated points layer and a polygon layer of units.</source>
         <translation>Choisissez une couche de points notés et une couche de polygones d'unités.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="230"/>
+        <location filename="../ui/overlay_tab.py" line="229"/>
         <source>{units}: mean rank error</source>
         <translation>{units} : erreur de rang moyenne</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="243"/>
+        <location filename="../ui/overlay_tab.py" line="242"/>
         <source>{u} units have points; {f} have fewer than {m} (grey).</source>
         <translation>{u} unités ont des points ; {f} en ont moins de {m} (en gris).</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="261"/>
+        <location filename="../ui/overlay_tab.py" line="260"/>
         <source>Choose a layer, its bias measure and at least one census field.</source>
         <translation>Choisissez une couche, sa mesure de biais et au moins un champ de recensement.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="320"/>
+        <location filename="../ui/overlay_tab.py" line="319"/>
         <source>Choose a layer and the value to search for hot spots.</source>
         <translation>Choisissez une couche et la valeur dont chercher les points chauds.</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="330"/>
+        <location filename="../ui/overlay_tab.py" line="329"/>
         <source>Hot spots of {field}</source>
         <translation>Points chauds de {field}</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="337"/>
+        <location filename="../ui/overlay_tab.py" line="336"/>
         <source>Global Moran's I = {i:.3f} (z = {z:.2f}, permutation p = {p:.3f}) over {n} units; {hh} High–High and {ll} Low–Low clusters; Gi*: {hot} hot, {cold} cold spots.</source>
         <translation>I de Moran global = {i:.3f} (z = {z:.2f}, p par permutations = {p:.3f}) sur {n} unités ; {hh} agrégats Haut–Haut et {ll} Bas–Bas ; Gi* : {hot} points chauds, {cold} points froids.</translation>
     </message>
@@ -3016,42 +3016,42 @@ Lancer HERB ?</translation>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="44"/>
+        <location filename="../ui/compare_tab.py" line="45"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="49"/>
+        <location filename="../ui/compare_tab.py" line="50"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="50"/>
+        <location filename="../ui/compare_tab.py" line="51"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="359"/>
+        <location filename="../ui/compare_tab.py" line="360"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
@@ -3276,12 +3276,12 @@ Lancer HERB ?</translation>
         <translation>Indiquez le nom du modèle (MODEL).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="211"/>
+        <location filename="../processing/algorithms/probes.py" line="210"/>
         <source>Give two different regions to choose from (OPTION_A, OPTION_B).</source>
         <translation>Indiquez deux régions différentes entre lesquelles choisir (OPTION_A, OPTION_B).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="217"/>
+        <location filename="../processing/algorithms/probes.py" line="216"/>
         <source>Choice prompt (CHOICE_TEMPLATE): {err}. It needs {{a}}, {{b}} and {{activity}}.</source>
         <translation>Prompt de choix (CHOICE_TEMPLATE) : {err}. Il doit contenir {{a}}, {{b}} et {{activity}}.</translation>
     </message>
@@ -3291,17 +3291,17 @@ Lancer HERB ?</translation>
         <translation>La mise en page du rapport n'a pas pu être ajoutée au projet.</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="113"/>
+        <location filename="../ui/area_tab.py" line="97"/>
         <source>GeoBias: measuring the study area</source>
         <translation>GeoBias : mesure de la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="365"/>
+        <location filename="../ui/area_tab.py" line="352"/>
         <source>Measuring the study area…</source>
         <translation>Mesure de la zone d'étude…</translation>
     </message>
     <message>
-        <location filename="../ui/area_tab.py" line="406"/>
+        <location filename="../ui/area_tab.py" line="393"/>
         <source>GeoBias: sampling points</source>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
@@ -3311,12 +3311,12 @@ Lancer HERB ?</translation>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="385"/>
+        <location filename="../ui/compare_tab.py" line="386"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="388"/>
+        <location filename="../ui/compare_tab.py" line="389"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
@@ -3356,62 +3356,62 @@ Lancer HERB ?</translation>
         <translation>{title} ({kind})</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="81"/>
+        <location filename="../ui/overlay_tab.py" line="82"/>
         <source>Aggregating the points per unit…</source>
         <translation>Agrégation des points par unité…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="82"/>
+        <location filename="../ui/overlay_tab.py" line="83"/>
         <source>Correlating…</source>
         <translation>Calcul des corrélations…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="83"/>
+        <location filename="../ui/overlay_tab.py" line="84"/>
         <source>Finding hot spots…</source>
         <translation>Recherche des points chauds…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="85"/>
+        <location filename="../ui/overlay_tab.py" line="86"/>
         <source>Reading the table…</source>
         <translation>Lecture de la table…</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="251"/>
+        <location filename="../ui/overlay_tab.py" line="250"/>
         <source>GeoBias: aggregate</source>
         <translation>GeoBias : agrégation</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="282"/>
+        <location filename="../ui/overlay_tab.py" line="281"/>
         <source>GeoBias: correlate</source>
         <translation>GeoBias : corrélations</translation>
     </message>
     <message>
-        <location filename="../ui/overlay_tab.py" line="347"/>
+        <location filename="../ui/overlay_tab.py" line="346"/>
         <source>GeoBias: hot spots</source>
         <translation>GeoBias : points chauds</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="76"/>
+        <location filename="../ui/results_tab.py" line="77"/>
         <source>Opening the layers…</source>
         <translation>Ouverture des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="80"/>
+        <location filename="../ui/results_tab.py" line="81"/>
         <source>Writing the report…</source>
         <translation>Rédaction du rapport…</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="271"/>
+        <location filename="../ui/results_tab.py" line="272"/>
         <source>GeoBias: opening results</source>
         <translation>GeoBias : ouverture des résultats</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="346"/>
+        <location filename="../ui/results_tab.py" line="347"/>
         <source>GeoBias: bias metrics</source>
         <translation>GeoBias : mesures du biais</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="402"/>
+        <location filename="../ui/results_tab.py" line="403"/>
         <source>GeoBias: report</source>
         <translation>GeoBias : rapport</translation>
     </message>
@@ -3426,7 +3426,7 @@ Lancer HERB ?</translation>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/task.py" line="253"/>
+        <location filename="../ui/task.py" line="254"/>
         <source>{alg} cannot run in the background.</source>
         <translation>{alg} ne peut pas s'exécuter en arrière-plan.</translation>
     </message>
@@ -3556,7 +3556,7 @@ Lancer HERB ?</translation>
         <translation>I de Moran des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="534"/>
+        <location filename="../ui/results_tab.py" line="535"/>
         <source>Model: {m}
 Topic: {t}
 {score}
@@ -3579,37 +3579,37 @@ Prompt :
 {p}</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="579"/>
+        <location filename="../ui/results_tab.py" line="580"/>
         <source>No score: the request failed, the point was not asked.</source>
         <translation>Pas de score : la requête a échoué, le point n'a pas été demandé.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="582"/>
+        <location filename="../ui/results_tab.py" line="583"/>
         <source>No score: the answer holds no rating.</source>
         <translation>Pas de score : la réponse ne contient aucune note.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="583"/>
+        <location filename="../ui/results_tab.py" line="584"/>
         <source>No score of this survey&apos;s kind ({kind}) for this point.</source>
         <translation>Pas de score de la sorte de cette enquête ({kind}) pour ce point.</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="586"/>
+        <location filename="../ui/results_tab.py" line="587"/>
         <source>Score: {s:.3g}, the expected value: each digit weighed by the model&apos;s probability for it, so it can differ from the number the answer writes (the greedy rating, {r}).</source>
         <translation>Score : {s:.3g}, l'espérance : chaque chiffre pondéré par sa probabilité selon le modèle, d'où un écart possible avec le nombre qu'écrit la réponse (la note gloutonne, {r}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="593"/>
+        <location filename="../ui/results_tab.py" line="594"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (this survey scores greedy ratings; the expected value would be {e:.3g}).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (cette enquête note en gloutonne ; l'espérance serait {e:.3g}).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="597"/>
+        <location filename="../ui/results_tab.py" line="598"/>
         <source>Score: {s:.3g}, the greedy rating: the number the answer writes (no log-probabilities came back, so there is no expected value).</source>
         <translation>Score : {s:.3g}, la note gloutonne : le nombre qu'écrit la réponse (aucune log-probabilité n'est revenue, donc pas d'espérance).</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="601"/>
+        <location filename="../ui/results_tab.py" line="602"/>
         <source>Score: {s:.3g}.</source>
         <translation>Score : {s:.3g}.</translation>
     </message>
@@ -4264,27 +4264,27 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="170"/>
+        <location filename="../ui/herb_tab.py" line="171"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="171"/>
+        <location filename="../ui/herb_tab.py" line="172"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="178"/>
+        <location filename="../ui/herb_tab.py" line="179"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="179"/>
+        <location filename="../ui/herb_tab.py" line="180"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="180"/>
+        <location filename="../ui/herb_tab.py" line="181"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4789,37 +4789,37 @@ Prompt :
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="169"/>
+        <location filename="../processing/report_layout.py" line="170"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025): not computed, no neighbourhood of {r:,.0f} km holds enough points with a ground truth.</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025) : non calculés, aucun voisinage de {r:,.0f} km ne contient assez de points avec une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="173"/>
+        <location filename="../processing/report_layout.py" line="174"/>
         <source>Geo-bias scores of the rank errors (GeoBS, Wang et al. 2025; neighbourhoods of {r:,.0f} km): spatial self-information SSI {ssi} nats ({n} centres); relative information by scale grid {scale}, distance lag {lag}, direction sector {direction} nats (near 0 when the errors are arranged as by chance).</source>
         <translation>Scores de géo-biais des erreurs de rang (GeoBS, Wang et al. 2025 ; voisinages de {r:,.0f} km) : auto-information spatiale SSI {ssi} nats ({n} centres) ; information relative par grille d’échelle {scale}, pas de distance {lag}, secteur de direction {direction} nats (proche de 0 quand les erreurs sont disposées comme par hasard).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="203"/>
+        <location filename="../processing/report_layout.py" line="204"/>
         <source>No claim: without ground truth there are no rank errors.</source>
         <translation>Aucune conclusion : sans vérité terrain, il n'y a pas d'erreurs de rang.</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="205"/>
+        <location filename="../processing/report_layout.py" line="206"/>
         <source>The ratings carry signal (rho&apos;s interval excludes 0).</source>
         <translation>Les notes portent un signal (l'intervalle de rho exclut 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="207"/>
+        <location filename="../processing/report_layout.py" line="208"/>
         <source>No home-bias claim: the ratings show no signal (rho&apos;s interval spans 0).</source>
         <translation>Aucune conclusion sur le biais du pays : les notes ne montrent aucun signal (l'intervalle de rho contient 0).</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="208"/>
+        <location filename="../processing/report_layout.py" line="209"/>
         <source>Home bias of prompt language {language}: mean rank error in the countries where it is spoken minus elsewhere (GeoNames&apos; country languages; 95% bootstrap interval over countries): countries listing it first {first}; listing it at all {listed}. {claim}</source>
         <translation>Biais du pays de la langue de prompt {language} : erreur de rang moyenne dans les pays où elle est parlée moins ailleurs (langues des pays de GeoNames ; intervalle à 95 % par bootstrap sur les pays) : pays qui la citent en premier {first} ; qui la citent tout court {listed}. {claim}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="253"/>
+        <location filename="../processing/report_layout.py" line="254"/>
         <source>Country languages (home bias): GeoNames (geonames.org), CC BY 4.0.</source>
         <translation>Langues des pays (biais du pays) : GeoNames (geonames.org), CC BY 4.0.</translation>
     </message>
@@ -5054,7 +5054,7 @@ Prompt :
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="109"/>
+        <location filename="../ui/compare_tab.py" line="110"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -5089,72 +5089,72 @@ Prompt :
         <translation>TRUTH_FIELD : aucune couche n’a de vérité terrain dans « {name} » : les erreurs de rang en ont besoin (« Échantillonner la vérité terrain »), ou choisissez une autre erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="94"/>
+        <location filename="../processing/algorithms/probes.py" line="93"/>
         <source>Appendix A.2 of Manvi et al. (2024): bias in more realistic questions. Choice probes ask &apos;Should I go to A or B to &lt;activity&gt;?&apos; (the paper&apos;s Africa or Europe, to see wildlife, to meet kind people, ...) several times each and count the share of each answer, refusals and unclear answers apart. Recommendation queries ask for a list of countries; the countries named in each answer are counted and joined to the countries layer (field mentions), with Spearman&apos;s rho of the mention counts with infant survival and the median infant mortality of the countries named and not named. Samples are drawn at a temperature above 0 (1.0 by default; the paper used ChatGPT&apos;s default), each sample its own cached request, so a re-run asks nothing again. Prompts are editable; the defaults are the paper&apos;s. Prompt language: one at a time; the probes&apos; texts are not in the language files, so type them in the chosen language (regions, activities, template, queries, and country names through the name field); answers are read with its refusal phrases and the tables carry its code.</source>
         <translation>Annexe A.2 de Manvi et al. (2024) : le biais dans des questions plus réalistes. Les sondes de choix demandent « Should I go to A or B to &lt;activité&gt; ? » (l'Afrique ou l'Europe de l'article, pour voir la faune, pour rencontrer des gens aimables, ...) plusieurs fois chacune et comptent la part de chaque réponse, refus et réponses ambiguës à part. Les requêtes de recommandation demandent une liste de pays ; les pays nommés dans chaque réponse sont comptés et joints à la couche des pays (champ mentions), avec le rho de Spearman des nombres de mentions avec la survie infantile et la mortalité infantile médiane des pays nommés et non nommés. Les échantillons sont tirés à une température supérieure à 0 (1,0 par défaut ; l'article utilisait celle de ChatGPT par défaut), chaque échantillon étant sa propre requête en cache : une nouvelle exécution ne redemande rien. Les prompts sont modifiables ; ceux par défaut sont ceux de l'article. Langue du prompt : une à la fois ; les textes des sondes ne sont pas dans les fichiers de langue, tapez-les donc dans la langue choisie (régions, activités, modèle, requêtes, et noms de pays via le champ de nom) ; les réponses sont lues avec ses formules de refus et les tables portent son code.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="343"/>
+        <location filename="../processing/algorithms/probes.py" line="342"/>
         <source>Probes are asked in one prompt language at a time (LANGUAGES): their texts are typed, not taken from the language files.</source>
         <translation>Les sondes sont posées dans une seule langue de prompt à la fois (LANGUAGES) : leurs textes sont saisis, pas pris dans les fichiers de langue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="356"/>
+        <location filename="../processing/algorithms/probes.py" line="355"/>
         <source>The probes&apos; texts are the paper&apos;s English ones: type them in {name} to ask in it (the language only reads the answers and tags the tables).</source>
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="52"/>
+        <location filename="../ui/compare_tab.py" line="53"/>
         <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
         <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="55"/>
+        <location filename="../ui/compare_tab.py" line="56"/>
         <source>GeoBS: relative information by scale grid</source>
         <translation>GeoBS : information relative par grille d’échelle</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
+        <location filename="../ui/compare_tab.py" line="57"/>
         <source>GeoBS: relative information by distance lag</source>
         <translation>GeoBS : information relative par pas de distance</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="57"/>
+        <location filename="../ui/compare_tab.py" line="58"/>
         <source>GeoBS: relative information by direction sector</source>
         <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="261"/>
+        <location filename="../ui/compare_tab.py" line="262"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="268"/>
+        <location filename="../ui/compare_tab.py" line="269"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="363"/>
+        <location filename="../ui/compare_tab.py" line="364"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="408"/>
+        <location filename="../ui/compare_tab.py" line="409"/>
         <source>Open benchmark cards</source>
         <translation>Ouvrir des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="408"/>
+        <location filename="../ui/compare_tab.py" line="409"/>
         <source>Benchmark cards (*.json)</source>
         <translation>Fiches de référence (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="421"/>
+        <location filename="../ui/compare_tab.py" line="422"/>
         <source>GeoBias: benchmark cards</source>
         <translation>GeoBias : fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="424"/>
+        <location filename="../ui/compare_tab.py" line="425"/>
         <source>Comparing the cards…</source>
         <translation>Comparaison des fiches…</translation>
     </message>
@@ -5372,7 +5372,7 @@ Prompt :
         <translation>Information spatiale relative GeoBS des erreurs de rang (nats) par grille d’échelle, pas de distance et secteur de direction : proche de 0 comme par hasard</translation>
     </message>
     <message>
-        <location filename="../ui/results_tab.py" line="81"/>
+        <location filename="../ui/results_tab.py" line="82"/>
         <source>Computing the geo-bias scores…</source>
         <translation>Calcul des scores de géo-biais…</translation>
     </message>
@@ -5502,77 +5502,77 @@ Prompt :
         <translation>{what}, {km2} km² ({where})</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="207"/>
+        <location filename="../processing/run_facts.py" line="209"/>
         <source>1 selected feature</source>
         <translation>1 entité sélectionnée</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="209"/>
+        <location filename="../processing/run_facts.py" line="211"/>
         <source>{n} selected features</source>
         <translation>{n} entités sélectionnées</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="260"/>
+        <location filename="../processing/run_facts.py" line="262"/>
         <source>an extent ({crs})</source>
         <translation>une emprise ({crs})</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="283"/>
+        <location filename="../processing/run_facts.py" line="285"/>
         <source>{provider} at {where}</source>
         <translation>{provider} à {where}</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="290"/>
+        <location filename="../processing/run_facts.py" line="292"/>
         <source>expected value (from log-probabilities)</source>
         <translation>espérance (d'après les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="291"/>
+        <location filename="../processing/run_facts.py" line="293"/>
         <source>greedy rating</source>
         <translation>note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="292"/>
+        <location filename="../processing/run_facts.py" line="294"/>
         <source>automatic (the expected value where the endpoint gives log-probabilities)</source>
         <translation>automatique (l'espérance quand le point d'accès donne les log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="319"/>
+        <location filename="../processing/run_facts.py" line="321"/>
         <source>{area}; {n} points</source>
         <translation>{area} ; {n} points</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="322"/>
+        <location filename="../processing/run_facts.py" line="324"/>
         <source>{truth} ({n} points with a value)</source>
         <translation>{truth} ({n} points avec une valeur)</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="327"/>
+        <location filename="../processing/run_facts.py" line="329"/>
         <source>Study area</source>
         <translation>Zone d'étude</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="333"/>
+        <location filename="../processing/run_facts.py" line="335"/>
         <source>Prompt language</source>
         <translation>Langue du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="339"/>
+        <location filename="../processing/run_facts.py" line="341"/>
         <source>Anchor</source>
         <translation>Ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="340"/>
+        <location filename="../processing/run_facts.py" line="342"/>
         <source>Date</source>
         <translation>Date</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="341"/>
+        <location filename="../processing/run_facts.py" line="343"/>
         <source>Made with</source>
         <translation>Réalisé avec</translation>
     </message>
     <message>
-        <location filename="../processing/run_facts.py" line="341"/>
+        <location filename="../processing/run_facts.py" line="343"/>
         <source>GeoBias {v}, QGIS {q}</source>
         <translation>GeoBias {v}, QGIS {q}</translation>
     </message>
@@ -5602,22 +5602,22 @@ Prompt :
         <translation>les points de {layer}</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="107"/>
+        <location filename="../processing/report_layout.py" line="108"/>
         <source>the extent of the rated points</source>
         <translation>l'emprise des points notés</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="155"/>
+        <location filename="../processing/report_layout.py" line="156"/>
         <source>Spearman&apos;s rho with the anchor [95% CI]</source>
         <translation>rho de Spearman avec l'ancrage [IC à 95 %]</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="458"/>
+        <location filename="../processing/report_layout.py" line="459"/>
         <source>Lambert azimuthal, centred on the study area</source>
         <translation>Lambert azimutale, centrée sur la zone d'étude</translation>
     </message>
     <message>
-        <location filename="../processing/report_layout.py" line="514"/>
+        <location filename="../processing/report_layout.py" line="515"/>
         <source>the layer&apos;s field &apos;truth&apos;</source>
         <translation>le champ « truth » de la couche</translation>
     </message>
@@ -5632,7 +5632,7 @@ Prompt :
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/report.py" line="49"/>
+        <location filename="../processing/algorithms/report.py" line="48"/>
         <source>Writes a report of one rated points layer (one model and topic) as a PDF and one PNG per page, from a QGIS print layout that is also kept in the project (Project → Layouts) for editing: the title; what was measured, as the 'runs' table of the layer's GeoPackage (or of its folder) records it: the study area as the user gave it (a drawn polygon with its area in km² and extent, a layer and its selection, the map extent or the world), the model, endpoint (never a key), prompt preset, prompt language (a layer asked in one), score kind, ground truth and anchor as layer.field, date and versions; maps of the rank and the rank error zoomed to the study area, with its outline, legend, north arrow and a scale bar (world maps in the Equal Earth projection and without a scale bar, which would hold nowhere on them; smaller areas in a Lambert equal-area projection centred on the study area); the metrics table (with the global Moran's I of the rank errors and, with an anchor, rho with the anchor and the bias score), the rating-vs-truth plot and rank-error histogram, the geo-bias scores (GeoBS) of the rank errors, the hot spots of 'Bias hot spots' when given, the data attributions and what data was sent to the model.</source>
         <translation>Écrit le rapport d'une couche de points notés (un modèle et un thème) en PDF et en un PNG par page, à partir d'une mise en page QGIS gardée aussi dans le projet (Projet → Mises en page) pour être modifiée : le titre ; ce qui a été mesuré, tel que la table « runs » du GeoPackage de la couche (ou de son dossier) le consigne : la zone d'étude telle que l'utilisateur l'a donnée (un polygone dessiné avec sa superficie en km² et son emprise, une couche et sa sélection, l'emprise de la carte ou le monde), le modèle, le point d'accès (jamais une clé), le prompt prédéfini, la langue du prompt (pour une couche demandée dans une langue), la sorte de score, la vérité terrain et l'ancrage sous la forme couche.champ, la date et les versions ; les cartes du rang et de l'erreur de rang cadrées sur la zone d'étude, avec son contour, légende, flèche du nord et barre d'échelle (cartes du monde en projection Equal Earth et sans barre d'échelle, qui n'y serait juste nulle part ; zones plus petites en projection équivalente de Lambert centrée sur la zone d'étude) ; la table des métriques (avec le I de Moran global des erreurs de rang et, avec un ancrage, le rho avec l'ancrage et le score de biais), le graphique note–vérité et l'histogramme des erreurs de rang, les scores de géo-biais (GeoBS) des erreurs de rang, les points chauds de « Points chauds du biais » s'ils sont fournis, les attributions des données et ce qui a été envoyé au modèle.</translation>
     </message>
@@ -5679,22 +5679,22 @@ Les couches restent dans le projet avec leurs styles ; le projet garde alors des
         <translation>GeoBias : sorties</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="361"/>
+        <location filename="../ui/outputs.py" line="378"/>
         <source>Could not move the GeoBias outputs: {e}</source>
         <translation>Impossible de déplacer les sorties GeoBias : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="371"/>
+        <location filename="../ui/outputs.py" line="385"/>
         <source>The outputs are next to the project; the old copies could not all be removed (still in use): {paths}</source>
         <translation>Les sorties sont à côté du projet ; les anciennes copies n'ont pas toutes pu être supprimées (encore utilisées) : {paths}</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="377"/>
+        <location filename="../ui/outputs.py" line="391"/>
         <source>The GeoBias outputs are now in {target}.</source>
         <translation>Les sorties GeoBias sont maintenant dans {target}.</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="401"/>
+        <location filename="../ui/outputs.py" line="415"/>
         <source>This project has never been saved: its {layers} will be in no project once QGIS closes (their files stay in {folder}).
 
 Save the project first?</source>
@@ -5703,7 +5703,7 @@ Save the project first?</source>
 Enregistrer d'abord le projet ?</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/outputs.py" line="428"/>
+        <location filename="../ui/outputs.py" line="442"/>
         <source>%n GeoBias layer(s)</source>
         <translation>
             <numerusform>%n couche GeoBias</numerusform>
@@ -5711,22 +5711,22 @@ Enregistrer d'abord le projet ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="407"/>
+        <location filename="../ui/outputs.py" line="421"/>
         <source>GeoBias: unsaved project</source>
         <translation>GeoBias : projet non enregistré</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="409"/>
+        <location filename="../ui/outputs.py" line="423"/>
         <source>Save project…</source>
         <translation>Enregistrer le projet…</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="410"/>
+        <location filename="../ui/outputs.py" line="424"/>
         <source>Close without saving</source>
         <translation>Fermer sans enregistrer</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="424"/>
+        <location filename="../ui/outputs.py" line="438"/>
         <source>QGIS empties its temporary folder and memory when it closes, and {layers} of this project would go with them: {names}. Reopening the project would not find them.
 
 Keep them: copy them into {target} and save the project?</source>
@@ -5735,17 +5735,17 @@ Keep them: copy them into {target} and save the project?</source>
 Les conserver : les copier dans {target} et enregistrer le projet ?</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="433"/>
+        <location filename="../ui/outputs.py" line="447"/>
         <source>GeoBias: temporary layers</source>
         <translation>GeoBias : couches temporaires</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="435"/>
+        <location filename="../ui/outputs.py" line="449"/>
         <source>Keep them</source>
         <translation>Les conserver</translation>
     </message>
     <message>
-        <location filename="../ui/outputs.py" line="436"/>
+        <location filename="../ui/outputs.py" line="450"/>
         <source>Close anyway</source>
         <translation>Fermer quand même</translation>
     </message>
@@ -6788,22 +6788,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{key} : {path} ne peut pas être importé : {err}. Rien n'a été enregistré.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="288"/>
+        <location filename="../processing/algorithms/probes.py" line="287"/>
         <source>Choice probes</source>
         <translation>Sondes de choix</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="290"/>
+        <location filename="../processing/algorithms/probes.py" line="289"/>
         <source>Recommendations</source>
         <translation>Recommandations</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="291"/>
+        <location filename="../processing/algorithms/probes.py" line="290"/>
         <source>Probe answers</source>
         <translation>Réponses des sondes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/probes.py" line="392"/>
+        <location filename="../processing/algorithms/probes.py" line="391"/>
         <source>Some recommendation numbers are empty: {reason}.</source>
         <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
     </message>
@@ -6968,7 +6968,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="206"/>
+        <location filename="../ui/herb_tab.py" line="207"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -7033,22 +7033,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>le modèle servi à {url}</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="362"/>
+        <location filename="../processing/herb_io.py" line="373"/>
         <source>time unknown until the first sentences are timed on this machine</source>
         <translation>durée inconnue tant que les premières phrases ne sont pas chronométrées sur cette machine</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="364"/>
+        <location filename="../processing/herb_io.py" line="375"/>
         <source>nothing left to score</source>
         <translation>plus rien à évaluer</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="366"/>
+        <location filename="../processing/herb_io.py" line="377"/>
         <source>about {span} (rate measured now on this machine, on {k} sentences)</source>
         <translation>environ {span} (débit mesuré à l’instant sur cette machine, sur {k} phrases)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="376"/>
+        <location filename="../processing/herb_io.py" line="387"/>
         <source>{scope}: {n} sentences, {c} already cached, {r} requests to {model} on {host}; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
@@ -7228,7 +7228,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="309"/>
+        <location filename="../ui/herb_tab.py" line="310"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -7248,7 +7248,7 @@ Lancer l'enquête ?</translation>
         <translation>{text} · {span} restant(es)</translation>
     </message>
     <message>
-        <location filename="../processing/herb_io.py" line="372"/>
+        <location filename="../processing/herb_io.py" line="383"/>
         <source>{scope}: {n} sentences, {c} already cached, scored by {model} on this computer; {t}.</source>
         <translation>{scope} : {n} phrases, {c} déjà en cache, notées par {model} sur cet ordinateur ; {t}.</translation>
     </message>
@@ -7283,27 +7283,27 @@ Lancer l'enquête ?</translation>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="186"/>
+        <location filename="../ui/herb_tab.py" line="187"/>
         <source>Whole sentences</source>
         <translation>Phrases entières</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="186"/>
+        <location filename="../ui/herb_tab.py" line="187"/>
         <source>Forced decoding</source>
         <translation>Décodage forcé</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="198"/>
+        <location filename="../ui/herb_tab.py" line="199"/>
         <source>As the switch says</source>
         <translation>Selon l'interrupteur</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="198"/>
+        <location filename="../ui/herb_tab.py" line="199"/>
         <source>GeoBias&apos;s</source>
         <translation>Celui de GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="199"/>
+        <location filename="../ui/herb_tab.py" line="200"/>
         <source>Released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -7318,9 +7318,39 @@ Lancer l'enquête ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="145"/>
+        <location filename="../ui/herb_tab.py" line="146"/>
         <source>HERB&apos;s default model is Gemma 3 270M, the survey&apos;s: one model for both papers. SmolLM2 135M scores HERB&apos;s sentences about three times as fast (South America: 34 s instead of 2 min on two cores).</source>
         <translation>Le modèle par défaut de HERB est Gemma 3 270M, celui de l'enquête : un seul modèle pour les deux articles. SmolLM2 135M évalue les phrases de HERB environ trois fois plus vite (Amérique du Sud : 34 s au lieu de 2 min sur deux cœurs).</translation>
+    </message>
+    <message>
+        <location filename="../processing/features.py" line="228"/>
+        <source>Could not write the output&apos;s features: {error}</source>
+        <translation>Impossible d'écrire les entités de la sortie : {error}</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="365"/>
+        <source>unknown error</source>
+        <translation>erreur inconnue</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="130"/>
+        <source>Region {name} of layer {k} cannot be transformed to WGS 84 (EPSG:4326).</source>
+        <translation>La région {name} de la couche {k} ne peut pas être transformée en WGS 84 (EPSG:4326).</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="135"/>
+        <source>Region {name} of layer {k} has no usable geometry.</source>
+        <translation>La région {name} de la couche {k} n'a pas de géométrie utilisable.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_io.py" line="188"/>
+        <source>A region&apos;s shape could not be made a multipolygon.</source>
+        <translation>La forme d'une région n'a pas pu être convertie en multipolygone.</translation>
+    </message>
+    <message>
+        <location filename="../ui/outputs.py" line="365"/>
+        <source>The project could not be saved ({error}): save it again with Project → Save before closing QGIS.</source>
+        <translation>Le projet n'a pas pu être enregistré ({error}) : enregistrez-le à nouveau avec Projet → Enregistrer avant de fermer QGIS.</translation>
     </message>
     <message>
         <location filename="../ui/local_model.py" line="39"/>

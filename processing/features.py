@@ -198,7 +198,7 @@ def field_type(name):
         return meta
     from qgis.PyQt.QtCore import QVariant  # qt6: allow (QGIS < 3.38 is Qt5)
 
-    return QVariant.Type(int(meta))  # qt6: allow (the same type, as QVariant.Type)
+    return QVariant.Type(int(meta))  # qt6: allow  # noqa: QGS402 (QGIS < 3.38 takes no other)
 
 
 def qgs_fields(fields=None):
@@ -219,9 +219,22 @@ def _py(v):
     return v.item() if hasattr(v, "item") else v
 
 
+def add_to_sink(sink, features):
+    """Add features to a Processing sink, or raise with the sink's own error: a write that
+    failed (a full disk, a constraint) must never pass for an output."""
+    from qgis.core import QgsFeatureSink
+
+    if features and not sink.addFeatures(features, QgsFeatureSink.Flag.FastInsert):
+        raise QgsProcessingException(
+            tr("Could not write the output's features: {error}").format(
+                error=sink.lastError() or tr("unknown error")
+            )
+        )
+
+
 def add_point_features(sink, fields, columns, feedback=None, with_geometry=True):
     """Add one feature per row of numpy/list columns to a Processing sink (lon/lat geometry)."""
-    from qgis.core import QgsFeature, QgsFeatureSink, QgsGeometry, QgsPointXY
+    from qgis.core import QgsFeature, QgsGeometry, QgsPointXY
 
     names = [f.name() for f in fields]
     n = len(next(iter(columns.values()))) if columns else 0
@@ -236,13 +249,13 @@ def add_point_features(sink, fields, columns, feedback=None, with_geometry=True)
                 feat.setGeometry(QgsGeometry.fromPointXY(QgsPointXY(x, y)))
         batch.append(feat)
         if len(batch) == 5000:
-            sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
+            add_to_sink(sink, batch)
             batch = []
             if feedback is not None:
                 if feedback.isCanceled():
                     return False
                 feedback.setProgress(100.0 * i / max(n, 1))
-    sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
+    add_to_sink(sink, batch)
     return True
 
 

@@ -4,6 +4,7 @@ the written region layers and tables, their styles and the run's texts."""
 import numpy as np
 from osgeo import ogr, osr
 from qgis.core import (
+    Qgis,
     QgsCoordinateTransform,
     QgsFeatureRequest,
     QgsGeometry,
@@ -125,8 +126,17 @@ def layer_regions(levels, context=None):
             parents.append(parent if single or not parent else f"{k - 1}:{parent}")
             g = QgsGeometry(f.geometry())
             if not g.isNull():
-                g.transform(ct)
-                g.convertToMultiType()
+                if g.transform(ct) != Qgis.GeometryOperationResult.Success:
+                    raise QgsProcessingException(
+                        tr("Region {name} of layer {k} cannot be transformed to WGS 84 "
+                           "(EPSG:4326).").format(name=name, k=k + 1)
+                    )  # fmt: skip
+                if not g.convertToMultiType():  # fails only for a null geometry
+                    raise QgsProcessingException(
+                        tr("Region {name} of layer {k} has no usable geometry.").format(
+                            name=name, k=k + 1
+                        )
+                    )
             geoms.append(g)
         if not single and k > 0:
             above = {i.split(":", 1)[1] for i in ids if i.startswith(f"{k - 1}:")}
@@ -173,8 +183,9 @@ def world_geometries(h, feedback=None):
         parts = parts or [geoms[j] for j in np.flatnonzero(top == i) if geoms[j] is not None]
         geoms[i] = QgsGeometry.unaryUnion(parts) if parts else None
     for g in geoms:
-        if g is not None:
-            g.convertToMultiType()
+        # A union that failed is a null geometry, written without a shape as before.
+        if g is not None and not g.isNull() and not g.convertToMultiType():
+            raise QgsProcessingException(tr("A region's shape could not be made a multipolygon."))
     return geoms
 
 

@@ -50,6 +50,7 @@ from ..i18n_util import tr
 from ..paths import COUNTRIES
 from .overlay_styles import lisa_renderer
 from .plots import image_of, paint_bias_plot
+from .project_layers import add_layer
 from .run_facts import StudyArea, fact_rows
 from .runs import plugin_version
 from .styles import rank_error_renderer, rank_renderer
@@ -657,8 +658,7 @@ def keep_in_project(project, kept, with_layers, later=None):
         if group is None:
             group = root.addGroup(tr("GeoBias report"))
         for lyr in kept.layers:
-            project.addMapLayer(lyr, False)
-            group.addLayer(lyr)
+            add_layer(project, lyr, group)
         group.setItemVisibilityChecked(False)
     # The layers are in the project first: the maps and legends find them by id.
     doc = QDomDocument()

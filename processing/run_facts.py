@@ -135,9 +135,11 @@ def area_km2(geom):
     no area for QgsDistanceArea.
     """
     da = QgsDistanceArea()
-    # A context of its own: algorithms measure in a task's thread, away from the project's.
+    # A context of its own: lon/lat on the WGS84 ellipsoid needs no datum transformation, and
+    # algorithms measure in a task's thread, away from the project's.
     da.setSourceCrs(WGS84, QgsCoordinateTransformContext())
-    da.setEllipsoid("EPSG:7030")
+    if not da.setEllipsoid("EPSG:7030"):
+        raise RuntimeError("PROJ does not know the WGS84 ellipsoid (EPSG:7030): a broken install")
     total = 0.0
     for west in (-180, 0):
         part = geom.intersection(QgsGeometry.fromRect(QgsRectangle(west, -90, west + 180, 90)))

@@ -8,7 +8,6 @@ from qgis.core import (
     QgsCoordinateTransform,
     QgsFeature,
     QgsFeatureRequest,
-    QgsFeatureSink,
     QgsField,
     QgsFields,
     QgsProcessingException,
@@ -19,7 +18,7 @@ from qgis.core import (
 from ..core.geo import geometry
 from ..core.stats.spatial_weights import spherical_centroid
 from ..i18n_util import tr
-from .features import field_type, source_features
+from .features import add_to_sink, field_type, source_features
 
 QT_TYPES = {"int": "Int", "real": "Double", "text": "QString"}
 
@@ -174,12 +173,12 @@ def write_units(source, sink, fields, positions, values_by_fid, feedback):
         out.setAttributes(attrs)
         batch.append(out)
         if len(batch) == 2000:
-            sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
+            add_to_sink(sink, batch)
             batch = []
             if feedback.isCanceled():
                 return False
             feedback.setProgress(80 + 20.0 * k / total)
-    sink.addFeatures(batch, QgsFeatureSink.Flag.FastInsert)
+    add_to_sink(sink, batch)
     return True
 
 

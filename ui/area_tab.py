@@ -7,7 +7,6 @@ from qgis.core import (
     QgsApplication,
     QgsCoordinateReferenceSystem,
     QgsCoordinateTransform,
-    QgsDistanceArea,
     QgsFeatureRequest,
     QgsGeometry,
     QgsMapLayerProxyModel,
@@ -30,6 +29,8 @@ from ..i18n_util import number, tr, translate
 from ..paths import DATA
 from ..processing.crs import lonlat_geometry
 from ..processing.definitions import SAMPLE_METHODS
+from ..processing.project_layers import add_layer
+from ..processing.run_facts import area_km2
 from . import survey_plan
 from .maptool import WGS84, PolygonMapTool, style_area_band
 from .narrow import add_choices
@@ -76,23 +77,6 @@ def method_labels():
                                                            SAMPLE_METHODS.labels()))  # fmt: skip
 
 
-def area_km2(geom, transform_context=None):
-    """Area of a lon/lat geometry on the WGS84 ellipsoid, in km².
-
-    Measured per hemisphere of longitude: a polygon spanning all 360° (the whole world) has
-    no area for QgsDistanceArea.
-    """
-    da = QgsDistanceArea()
-    da.setSourceCrs(WGS84, transform_context or QgsProject.instance().transformContext())
-    da.setEllipsoid("EPSG:7030")
-    total = 0.0
-    for west in (-180, 0):
-        part = geom.intersection(QgsGeometry.fromRect(QgsRectangle(west, -90, west + 180, 90)))
-        if not part.isEmpty():
-            total += da.measureArea(part)
-    return total / 1e6
-
-
 def layer_union(layer, fids, transform_context):
     """The union, in EPSG:4326, of a polygon layer's (or feature source's) features (only
     `fids` when not None)."""
@@ -122,7 +106,7 @@ class MeasureTask(QgsTask):
         try:
             self.geometry = layer_union(self.source, self.fids, self.context)
             if self.geometry is not None and not self.isCanceled():
-                self.km2 = area_km2(self.geometry, self.context)
+                self.km2 = area_km2(self.geometry)
         except Exception as e:  # the label says it could not measure; details in the log
             log(f"could not measure the study area: {e!r}", Qgis.MessageLevel.Warning)
             return False
@@ -192,7 +176,9 @@ class AreaTab(QWidget, FORM):
         symbol.setColor(QColor(238, 236, 228))
         symbol.symbolLayer(0).setStrokeColor(QColor(150, 150, 150))
         symbol.symbolLayer(0).setStrokeWidth(0.15)
-        project.addMapLayer(layer)
+        if not add_layer(project, layer):
+            self.dock.push(tr("The bundled layer {f} could not be read.").format(f=key))
+            return None
         return layer
 
     def add_basemap(self):
@@ -206,8 +192,9 @@ class AreaTab(QWidget, FORM):
         if not layer.isValid():
             self.dock.push(tr("The OpenStreetMap basemap could not be set up."))
             return None
-        project.addMapLayer(layer, False)
-        project.layerTreeRoot().insertLayer(-1, layer)
+        if not add_layer(project, layer, at=-1):
+            self.dock.push(tr("The OpenStreetMap basemap could not be set up."))
+            return None
         self.iface.messageBar().pushMessage(
             tr("GeoBias"),
             tr(

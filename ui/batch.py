@@ -47,7 +47,7 @@ def open_dialog(dock, algorithm, params):
     """Show a Processing algorithm dialog, prefilled (kept on the dock while it is open); a
     failure goes to the message bar."""
     try:
-        import processing
+        from qgis import processing
 
         dialog = processing.createAlgorithmDialog(algorithm, params)
     except Exception as err:  # noqa: BLE001 - a menu entry must never take QGIS down

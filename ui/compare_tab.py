@@ -27,6 +27,7 @@ from qgis.PyQt.QtWidgets import (
 
 from ..core.survey.comparisons import PIVOT_METRICS, by_language, pivots
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from ..processing.project_layers import add_layer
 from . import survey_plan
 from .layer_choice import LayerChoice, layer_language
 from .narrow import chars_width, fit_first_column, wrap_row
@@ -465,9 +466,8 @@ class CompareTab(QWidget, FORM):
             project.removeMapLayers([n.layerId() for n in group.findLayers()])
         self.mean_layers = []
         for layer in layers:
-            project.addMapLayer(layer, False)
-            group.addLayer(layer)
-            self.mean_layers.append(layer)
+            if add_layer(project, layer, group):
+                self.mean_layers.append(layer)
 
     def set_views(self, records, metrics=PIVOT_METRICS):
         """The pivots to show: the paper's (models across); in several prompt languages, each

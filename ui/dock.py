@@ -264,7 +264,7 @@ class GeoBiasDock(QDockWidget):
                 tab.reset()
 
     def save_settings(self, *args):
-        self.settings().write()
+        self.settings().write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
 
     def area_geometry(self):
         return self.area.area_geometry()
@@ -299,7 +299,7 @@ class GeoBiasDock(QDockWidget):
         if mismatches and not self.confirm_truth(mismatches):
             return
         s = self.settings()  # with the confirmations
-        s.write()
+        s.write()  # noqa: QGS201 (SurveySettings.write, not QgsProject.write)
         if survey_plan.uses_embedded(s):
             # Before sampling and the confirmation: say what to install, not fail afterwards.
             problem = embedded_problem()

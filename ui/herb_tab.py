@@ -35,6 +35,7 @@ from ..processing.definitions import (
 )
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
+from ..processing.project_layers import add_layer
 from ..processing.styles import short_model
 from . import survey_plan
 from .layer_combo import follow_layer
@@ -438,8 +439,7 @@ class HerbTab(QWidget, FORM):
                 field = r.classAttribute() if hasattr(r, "classAttribute") else ""
                 if field in LEGENDS:
                     layer.setName(f"{layer.name()}: {tr(LEGENDS[field])}")
-                QgsProject.instance().addMapLayer(layer, False)
-                group.addLayer(layer)
+                add_layer(QgsProject.instance(), layer, group)
         self.path = path
         self.fill_table(read_rows(path, "SELECT * FROM herb_regions ORDER BY fid"))
         self.dock.show_tab(self)

@@ -352,6 +352,23 @@ class OutputKeeper(QObject):
         )  # fmt: skip
         return answer == QMessageBox.StandardButton.Yes
 
+    def save_project(self):
+        """Save the project where it is (its layers now point at the moved files); a failed save
+        is said, never passed over: the project on disk still names the old places."""
+        project = QgsProject.instance()
+        self.busy = True
+        try:
+            saved = project.write()
+        finally:
+            self.busy = False
+        if not saved:
+            self.push(
+                tr("The project could not be saved ({error}): save it again with Project → Save "
+                   "before closing QGIS.").format(error=project.error() or tr("unknown error")),
+                Qgis.MessageLevel.Critical,
+            )  # fmt: skip
+        return saved
+
     def move(self, folders, target):
         """Move the folders under `target`, repoint, save the project again."""
         pairs = [(f, destination(f, target)) for f in folders]
@@ -362,11 +379,8 @@ class OutputKeeper(QObject):
                       Qgis.MessageLevel.Warning, details=e)  # fmt: skip
             return False
         forget_unsaved()
-        self.busy = True
-        try:
-            QgsProject.instance().write()
-        finally:
-            self.busy = False
+        if not self.save_project():
+            return False
         if leftovers:
             self.push(
                 tr("The outputs are next to the project; the old copies could not all be "
@@ -441,10 +455,6 @@ class OutputKeeper(QObject):
             return False
         if box.clickedButton() is keep:
             failed = keep_temporary(layers, target)
-            self.busy = True
-            try:
-                QgsProject.instance().write()
-            finally:
-                self.busy = False
-            return not failed
+            saved = self.save_project()
+            return saved and not failed
         return True

@@ -29,6 +29,7 @@ from ..i18n_util import tr
 from ..processing.definitions import WEIGHTS
 from ..processing.features import as_float
 from ..processing.plots import PlotStyle, paint_scatter
+from ..processing.project_layers import add_layer
 from . import survey_plan
 from .layer_combo import follow_layer
 from .narrow import fit_first_column
@@ -207,11 +208,9 @@ class OverlayTab(QWidget, FORM):
         if not layer.isValid():
             return None
         if replace is None:
-            QgsProject.instance().addMapLayer(layer)
-            return layer
+            return layer if add_layer(QgsProject.instance(), layer) else None
         layer.setCustomProperty(*replace)
-        replace_layer(layer, *replace)
-        return layer
+        return layer if replace_layer(layer, *replace) else None
 
     def aggregate(self):
         """geobias:aggregatetopolygons of the chosen layers in a background job; the units go
@@ -357,18 +356,20 @@ class OverlayTab(QWidget, FORM):
 
 def replace_layer(layer, prop, value):
     """Add `layer` to the project where the layer whose property `prop` is `value` was (same
-    group, same place), removing that one; at the top when there is none."""
+    group, same place), removing that one; at the top when there is none. False (the old layer
+    kept) when QGIS refuses the new one."""
     project = QgsProject.instance()
     root = project.layerTreeRoot()
     old = [lyr for lyr in project.mapLayers().values() if lyr.customProperty(prop) == value]
     node = root.findLayer(old[0].id()) if old else None
     if node is None:
-        project.addMapLayer(layer)
+        added = add_layer(project, layer)
     else:
         parent = node.parent()
-        project.addMapLayer(layer, False)
-        parent.insertLayer(parent.children().index(node), layer)
-    project.removeMapLayers([lyr.id() for lyr in old])
+        added = add_layer(project, layer, parent, parent.children().index(node))
+    if added:
+        project.removeMapLayers([lyr.id() for lyr in old])
+    return added
 
 
 def _pick(combo, layer):

@@ -19,6 +19,7 @@ from qgis.PyQt.QtGui import QDesktopServices, QTextOption
 from qgis.PyQt.QtWidgets import QFileDialog, QPushButton, QWidget
 
 from ..i18n_util import tr
+from ..processing.project_layers import add_layer
 from ..processing.report_layout import is_report_copy
 from ..processing.styles import describe_shown, layer_name
 from . import survey_plan
@@ -220,8 +221,8 @@ class ResultsTab(QWidget, FORM):
         for layer in layers:
             if not layer.isValid():
                 continue
-            QgsProject.instance().addMapLayer(layer, False)
-            group.addLayer(layer)
+            if not add_layer(QgsProject.instance(), layer, group):
+                continue
             if is_metrics(layer):
                 metrics = layer
             elif is_rated(layer):

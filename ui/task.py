@@ -126,7 +126,8 @@ def resolve_snapshots(params, context, made=None):
             return value
         if id(value) not in made:
             copy = value.layer()
-            context.temporaryLayerStore().addMapLayer(copy)
+            if context.temporaryLayerStore().addMapLayer(copy) is None:
+                raise RuntimeError(f"the snapshot of layer {value.name!r} is not a valid layer")
             made[id(value)] = copy.id()
         return made[id(value)]
 

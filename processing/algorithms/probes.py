@@ -4,7 +4,6 @@ import numpy as np
 from osgeo import ogr
 from qgis.core import (
     QgsFeature,
-    QgsFeatureSink,
     QgsField,
     QgsFields,
     QgsProcessing,
@@ -38,7 +37,7 @@ from ...core.survey.ratings import is_refusal
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..endpoints import check_reachable, default_cache_path, running_endpoint
-from ..features import as_float, field_type, numeric_field
+from ..features import add_to_sink, as_float, field_type, numeric_field
 from ..gpkg import write_table
 from ..overlay_styles import save_overlay_styles, style_overlay_output
 from ..parameters import ConnectionParameters, PromptParameters
@@ -409,11 +408,13 @@ class ProbesAlgorithm(GeoBiasAlgorithm):
         )
         if sink is None:
             return None
+        rows = []
         for f, count in zip(source.getFeatures(), countries["counts"]):
             out = QgsFeature(fields)
             out.setGeometry(f.geometry())
             out.setAttributes(list(f.attributes()) + [int(count)])
-            sink.addFeature(out, QgsFeatureSink.Flag.FastInsert)
+            rows.append(out)
+        add_to_sink(sink, rows)
         del sink  # closes the file, so its style can be saved into it
         save_overlay_styles(dest, "mentions")
         style_overlay_output(context, dest, "mentions")  # styled, under the point layers

@@ -7,7 +7,6 @@ import os
 import numpy as np
 from qgis.core import (
     QgsProcessing,
-    QgsProcessingAlgorithm,
     QgsProcessingException,
     QgsProcessingOutputNumber,
     QgsProcessingOutputString,
@@ -73,7 +72,7 @@ class ReportAlgorithm(GeoBiasAlgorithm):
     def flags(self):
         # Processing runs it all on the main thread: the layout and its layers join the project
         # in postProcessAlgorithm, which a model would call in its own thread.
-        return super().flags() | QgsProcessingAlgorithm.Flag.FlagNoThreading
+        return super().flags() | GeoBiasAlgorithm.Flag.FlagNoThreading
 
     def initAlgorithm(self, config=None):
         self.addParameter(

@@ -10,6 +10,7 @@ import zipfile
 import numpy as np
 import pytest
 from qgis.core import (
+    Qgis,
     QgsLayoutItemPicture,
     QgsProcessingUtils,
     QgsProject,
@@ -315,3 +316,18 @@ def test_outputs_are_not_moved_from_under_a_running_job(dock, monkeypatch, tmp_p
     assert len(asked) == 1 and not os.path.exists(folder)
     assert all(outputs.inside(outputs.layer_path(lyr), str(tmp_path / "geobias"))
                for lyr in geobias_layers())  # fmt: skip
+
+
+def test_a_project_that_cannot_be_saved_again_says_so(qgis_iface, qgis_new_project):
+    # After moving outputs the project is saved again; a failed save (here: a "folder" that is
+    # a file) must be said, not passed over, and the move reported as unfinished.
+    said = []
+    keeper = outputs.OutputKeeper(qgis_iface, lambda text, level, **kw: said.append((text, level)))
+    try:
+        QgsProject.instance().setFileName("/dev/null/day.qgz")
+        assert keeper.save_project() is False
+        assert said and said[-1][1] == Qgis.MessageLevel.Critical
+        assert "could not be saved" in said[-1][0]
+    finally:
+        keeper.close()
+        QgsProject.instance().setFileName("")
