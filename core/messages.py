@@ -312,6 +312,16 @@ MESSAGES = {
         "@default", "{path} is not a text file; expected {expected}."),
     "batch.empty": QT_TRANSLATE_NOOP("@default", "{path} is empty; expected {expected}."),
     "batch.not_output": QT_TRANSLATE_NOOP("@default", "{where} is {what}; expected {expected}."),
+    # Provider batch APIs (core/batch)
+    "batchapi.unsupported": QT_TRANSLATE_NOOP(
+        "@default",
+        "a {provider} batch cannot carry this request's {fields}: choose the endpoint's "
+        "settings the provider's batch format takes (no grammar or regex constraint; "
+        "Anthropic and Mistral give no log-probabilities)"),
+    "batchapi.unknown_provider": QT_TRANSLATE_NOOP(
+        "@default", "no batch API for provider {provider!r}; use one of {known}"),
+    "batchapi.no_upload_url": QT_TRANSLATE_NOOP(
+        "@default", "{host} started no upload (no X-Goog-Upload-URL header)"),
     "regions.no_area": QT_TRANSLATE_NOOP("@default", "the region has no area in lon/lat"),
     "topics.empty": QT_TRANSLATE_NOOP("@default", "a topic needs a non-empty name"),
     "topics.spaces": QT_TRANSLATE_NOOP(

@@ -4474,47 +4474,47 @@ Prompt :
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="325"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="316"/>
+        <location filename="../core/messages.py" line="326"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="317"/>
+        <location filename="../core/messages.py" line="327"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="320"/>
+        <location filename="../core/messages.py" line="330"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="321"/>
+        <location filename="../core/messages.py" line="331"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="324"/>
+        <location filename="../core/messages.py" line="334"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="325"/>
+        <location filename="../core/messages.py" line="335"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="328"/>
+        <location filename="../core/messages.py" line="338"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="331"/>
+        <location filename="../core/messages.py" line="341"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -7371,6 +7371,21 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/local_model.py" line="245"/>
         <source>Installed {model} in {venv}. The model runs: asked “{question}”, it replied “{answer}”. Disk used: {size}.</source>
         <translation>{model} installé dans {venv}. Le modèle fonctionne : à la question « {question} », il a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="316"/>
+        <source>a {provider} batch cannot carry this request&apos;s {fields}: choose the endpoint&apos;s settings the provider&apos;s batch format takes (no grammar or regex constraint; Anthropic and Mistral give no log-probabilities)</source>
+        <translation>un lot {provider} ne peut pas porter ce champ de la requête : {fields} ; choisissez les réglages de point d&apos;accès que le format de lot du fournisseur accepte (pas de contrainte de grammaire ni d&apos;expression régulière ; Anthropic et Mistral ne donnent pas de log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="321"/>
+        <source>no batch API for provider {provider!r}; use one of {known}</source>
+        <translation>pas d&apos;API de lots pour le fournisseur {provider!r} ; utilisez l&apos;un de : {known}</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="323"/>
+        <source>{host} started no upload (no X-Goog-Upload-URL header)</source>
+        <translation>{host} n&apos;a pas commencé d&apos;envoi (pas d&apos;en-tête X-Goog-Upload-URL)</translation>
     </message>
 </context>
 <context>

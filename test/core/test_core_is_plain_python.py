@@ -12,8 +12,12 @@ FORBIDDEN = ("qgis", "PyQt5", "PyQt6", "sip", "PySide2", "PySide6")
 
 
 def core_modules():
-    """Every core module as a dotted name below core ("survey.run"), subpackages included."""
-    return sorted(m.name for m in pkgutil.walk_packages([CORE]) if not m.ispkg)
+    """Every core module as a dotted name below core ("survey.run"), subpackages included.
+    Walked as geobias.core.*: a bare name ("batch", "survey") could import whatever else on
+    sys.path has that name, or nothing, and its modules would go unchecked."""
+    prefix = "geobias.core."
+    found = pkgutil.walk_packages([CORE], prefix=prefix)
+    return sorted(m.name[len(prefix) :] for m in found if not m.ispkg)
 
 
 def core_files():

@@ -107,6 +107,8 @@ CORE_MAY_IMPORT = {
     "engine": {"runtime"},
     "survey": {"geo", "stats", "runtime", "engine"},
     "herb": {"stats", "runtime", "engine"},
+    # Provider batch APIs: the cache and endpoints, the survey's pending requests.
+    "batch": {"engine", "survey", "geo", "stats", "runtime"},
 }
 
 
