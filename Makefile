@@ -41,8 +41,12 @@ test-shapely18: setup
 		build/shapely18/bin/python -m pytest -p no:cacheprovider test/core -q
 
 # test/esda: core/stats/hotspots.py against PySAL's esda (test-only, requirements-dev.txt).
+# test/sdk: the local provider batch servers driven by the providers' official SDKs, in a venv
+# of their own (build/sdk, scripts/sdk_venv.sh): they need newer packages than .venv holds.
 test-core: setup
 	GEOBIAS_EXPECT_SHAPELY=2.1 $(PY) -m pytest -p no:pytest_qgis test/core test/esda -q
+	@bash scripts/sdk_venv.sh
+	build/sdk/bin/python -m pytest -p no:cacheprovider test/sdk -q
 
 # --qgis_disable_exit: pytest-qgis's exitQgis at the end of the session segfaulted after all
 # tests passed (QGIS 3.22 tearing down GDAL/layout objects; 3.44 aborts there too, see

@@ -109,7 +109,9 @@ class BatchServer:
     def _send(self, h, status, obj=None, raw: bytes | None = None, headers=None):
         data = raw if raw is not None else json.dumps(obj).encode()
         h.send_response(status)
-        h.send_header("Content-Type", "application/json" if raw is None else "application/binary")
+        h.send_header(
+            "Content-Type", "application/json" if raw is None else "application/octet-stream"
+        )
         h.send_header("Content-Length", str(len(data)))
         for k, v in (headers or {}).items():
             h.send_header(k, v)
@@ -130,9 +132,14 @@ class BatchServer:
     def _authorised(self, h) -> bool:
         key = KEYS[self.provider]
         if self.provider == "anthropic":
-            ok = h.headers.get("x-api-key") == key and h.headers.get("anthropic-version")
+            # The API reference documents x-api-key; the Python SDK (2.x) sends a bearer token.
+            given = h.headers.get("x-api-key") or h.headers.get("Authorization", "")[7:]
+            ok = given == key and h.headers.get("anthropic-version")
         elif self.provider == "gemini":
             ok = h.headers.get("x-goog-api-key") == key or f"key={key}" in h.path
+            # A resumable upload's session URL is its own credential (the SDK sends no key).
+            token = h.path.split("upload_id=")[1].split("&")[0] if "upload_id=" in h.path else ""
+            ok = ok or ("upload:" + token) in self.files
         else:
             ok = h.headers.get("Authorization") == f"Bearer {key}"
         if not ok:
@@ -608,7 +615,8 @@ class BatchServer:
                  "uri": f"{root}/v1beta/{fid}"}  # fmt: skip
             self._send(h, 200, {"file": f}, headers={"X-Goog-Upload-Status": "final"})
             return
-        m = re.fullmatch(r"/download/v1beta/(files/[^/:]+):download", path)
+        # The REST reference downloads under /download/v1beta; the SDK asks /v1beta directly.
+        m = re.fullmatch(r"(?:/download)?/v1beta/(files/[^/:]+):download", path)
         if m and method == "GET":
             self._send(h, 200, raw=self.files[m.group(1)]["data"])
             return
