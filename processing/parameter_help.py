@@ -66,6 +66,19 @@ def _shared():
             "The SQLite file answers are cached in (empty: the survey cache in the QGIS "
             "profile); runs in QGIS and qgis_process may share one at once."
         ),
+        "MAX_REQUESTS": tr(
+            "The largest run allowed, in requests (points × topics × languages, from the cache "
+            "or sent): a larger one is refused before anything is sent, naming its size and cost."
+        ),
+        "PRICE_INPUT": tr(
+            "The endpoint's price per million prompt tokens, for the estimate, the cost limit "
+            "and the runs table (0: unknown, said so, never counted as free)."
+        ),
+        "PRICE_OUTPUT": tr("The endpoint's price per million completion tokens (0: unknown)."),
+        "MAX_COST": tr(
+            "Stops the run once its answers have cost this much at the prices given, counted "
+            "from each answer's token usage (0: no limit); the answers so far stay cached."
+        ),
         "REASONING": tr(
             "Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 "
             "or GPT-5): it gets no temperature or log-probabilities, so its ratings are greedy."

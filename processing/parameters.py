@@ -324,6 +324,72 @@ class CacheParameter:
         return alg.parameterAsFile(parameters, cls.CACHE, context) or default_cache_path()
 
 
+# ------------------------------------------------------------------ size and cost
+
+
+@dataclass
+class Budget:
+    """How big and how dear a run may be: the most requests (cached or sent, every topic,
+    language and draw counted), prices per million tokens (0: unknown) and the most it may
+    spend (0: no limit)."""
+
+    max_requests: int = 50_000
+    price_in: float = 0.0
+    price_out: float = 0.0
+    max_cost: float = 0.0
+
+    @property
+    def priced(self):
+        return bool(self.price_in or self.price_out)
+
+
+class BudgetParameters:
+    """MAX_REQUESTS, PRICE_INPUT, PRICE_OUTPUT, MAX_COST (advanced): a typo in a count or a
+    run on a paid endpoint is refused or stopped before it spends more than the user meant."""
+
+    MAX_REQUESTS = "MAX_REQUESTS"
+    PRICE_INPUT = "PRICE_INPUT"
+    PRICE_OUTPUT = "PRICE_OUTPUT"
+    MAX_COST = "MAX_COST"
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(advanced(
+            QgsProcessingParameterNumber(
+                cls.MAX_REQUESTS,
+                tr("Largest run in requests (points × topics × languages; a larger run is "
+                   "refused)"),
+                defaultValue=Budget.max_requests, minValue=1,
+            )
+        ))  # fmt: skip
+        for key, label in (
+            (cls.PRICE_INPUT, tr("Price per million prompt tokens (0: unknown)")),
+            (cls.PRICE_OUTPUT, tr("Price per million completion tokens (0: unknown)")),
+            (cls.MAX_COST, tr("Most a run may spend, at these prices (0: no limit)")),
+        ):
+            alg.addParameter(advanced(
+                QgsProcessingParameterNumber(
+                    key, label, QgsProcessingParameterNumber.Type.Double, defaultValue=0.0,
+                    minValue=0.0,
+                )
+            ))  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        budget = Budget(
+            max_requests=alg.parameterAsInt(parameters, cls.MAX_REQUESTS, context),
+            price_in=alg.parameterAsDouble(parameters, cls.PRICE_INPUT, context),
+            price_out=alg.parameterAsDouble(parameters, cls.PRICE_OUTPUT, context),
+            max_cost=alg.parameterAsDouble(parameters, cls.MAX_COST, context),
+        )
+        if budget.max_cost and not budget.priced:
+            raise QgsProcessingException(
+                tr("A cost limit (MAX_COST) needs the prices it counts in: give PRICE_INPUT "
+                   "and PRICE_OUTPUT (per million tokens).")
+            )  # fmt: skip
+        return budget
+
+
 def read_url(alg, parameters, key, context):
     """An http(s) URL parameter, stripped ("" when not given); anything else is refused
     before a request is tried."""

@@ -5,6 +5,7 @@ import sqlite3
 import numpy as np
 from qgis.core import QgsProcessingContext, QgsProcessingException
 
+from ..core.engine.budget import request_cost
 from ..core.stats.metrics import fractional_rank
 from ..core.survey.ratings import PAPER_SCALE, to_paper_scale
 from ..i18n_util import message_text, tr
@@ -20,7 +21,7 @@ from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
-         languages=("en",), after=None):  # fmt: skip
+         languages=("en",), after=None, budget=None):  # fmt: skip
     """Run the survey in each prompt language; returns ({(topic, language): rated columns},
     {language: RunStats}). Raises on fatal errors.
 
@@ -28,8 +29,13 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     stay as they were before languages came). The log names the model and the time it should
     take before the requests start, and the rate measured after; `after` (a list): that last
     line goes there instead, for a caller whose progress bar goes on (qgis_process would print
-    it in the middle of the bar).
+    it in the middle of the bar). `budget` (a parameters.Budget): a run larger than its
+    MAX_REQUESTS is refused before anything is sent, and one that spends MAX_COST is stopped;
+    the log names the estimated cost, the stats the tokens and cost the answers used.
     """
+    from dataclasses import replace
+
+    from ..core.engine.budget import BudgetExceededError, Spend
     from ..core.engine.cache import CacheError, SurveyCache
     from ..core.engine.chat import EndpointError, EndpointStoppedError
     from ..core.geo.gazetteer import Gazetteer
@@ -37,6 +43,9 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     from ..core.survey.run import RunStats, SurveySpec, run_survey
 
     greedy_only(endpoint, score_kind, feedback)
+    if budget is not None and budget.priced:  # the estimate prices the requests
+        endpoint = replace(endpoint, price_in=budget.price_in or None,
+                           price_out=budget.price_out or None)  # fmt: skip
     spec = SurveySpec(lon, lat, list(topics), [endpoint], template, pids)
     languages = list(languages)
     try:
@@ -59,6 +68,16 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             r=est.n_requests, c=est.n_cached, t=est.n_total, time=estimate_text(left, runs),
         )
     )  # fmt: skip
+    spend = None
+    if budget is not None:
+        if est.n_total > budget.max_requests:
+            raise QgsProcessingException(
+                size_refusal(
+                    est.n_total, len(lon), len(topics), len(languages), budget, est.cost
+                )  # fmt: skip
+            )
+        feedback.pushInfo(cost_sentence(est.cost, budget))
+        spend = Spend(budget.price_in, budget.price_out, budget.max_cost)
     # Answers imported from a batch service need no endpoint: check it only if there is work.
     if est.n_requests:
         check_reachable(endpoint)
@@ -84,6 +103,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             break
         asking[0] = code
         stats[code] = RunStats()
+        before = (spend.prompt_tokens, spend.completion_tokens) if spend is not None else None
         try:
             answers[code] = run_survey(
                 one,
@@ -92,7 +112,10 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
                 progress=whole_run(progress, k * per, total),
                 is_cancelled=feedback.isCanceled,
                 stats=stats[code],
+                spend=spend,
             )
+        except BudgetExceededError as err:
+            raise QgsProcessingException(spent_sentence(err.spend)) from err
         except EndpointStoppedError as err:
             raise QgsProcessingException(stopped_sentence(err)) from err
         except (sqlite3.Error, OSError) as err:  # the cache's writer: a full disk, a lost drive
@@ -106,6 +129,14 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         except EndpointError as err:
             msg = tr("The endpoint refused the survey: {err}").format(err=message_text(err))
             raise QgsProcessingException(msg) from err
+        finally:
+            if spend is not None:  # this language's share of the run's tokens and cost
+                s = stats[code]
+                s.prompt_tokens = spend.prompt_tokens - before[0]
+                s.completion_tokens = spend.completion_tokens - before[1]
+                if spend.priced:
+                    s.cost = request_cost(s.prompt_tokens, s.completion_tokens, spend.price_in,
+                                          spend.price_out)  # fmt: skip
     progress.finish(tr("requests"), after)
     if feedback.isCanceled():
         raise QgsProcessingException(tr("Cancelled; answers so far are cached for a re-run."))
@@ -147,6 +178,67 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     return rated, stats
 
 
+def cost_text(cost, budget):
+    """An estimated cost as the log and refusals say it: the amount at the prices given, or
+    that it is unknown (no price given)."""
+    if cost is None or not budget.priced:
+        return tr("unknown (no price given: PRICE_INPUT, PRICE_OUTPUT)")
+    return tr("{c:.2f} at the prices given (PRICE_INPUT, PRICE_OUTPUT)").format(c=cost)
+
+
+def cost_sentence(cost, budget):
+    """The estimated cost before the run, and its limit."""
+    text = tr("Estimated cost of the requests to send: {cost}.").format(
+        cost=cost_text(cost, budget)
+    )
+    if budget.max_cost:
+        text += " " + tr("The run stops once its answers have cost {m:g} (MAX_COST).").format(
+            m=budget.max_cost
+        )
+    return text
+
+
+def size_refusal(n, n_points, n_topics, n_languages, budget, cost):
+    """Why a run is refused before anything is sent: its size against MAX_REQUESTS."""
+    return tr(
+        "This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the "
+        "largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, "
+        "or raise MAX_REQUESTS to run it."
+    ).format(n=n, p=n_points, k=n_topics, l=n_languages, m=budget.max_requests,
+             cost=cost_text(cost, budget))  # fmt: skip
+
+
+def check_count(sampling, topics, languages, template, budget):
+    """Refuse, before any point is sampled or request sent, a COUNT whose run is larger than
+    MAX_REQUESTS (each point asked once per topic and language); the cost is estimated from a
+    prompt at one place and the paper's 10 answer tokens."""
+    from ..core.geo.gazetteer import Gazetteer
+    from ..core.survey.run import CHECK_POINT, SurveySpec, prompt_tokens_at
+
+    n = sampling.count * len(topics) * len(languages)
+    if n <= budget.max_requests:
+        return
+    cost = None
+    if budget.priced:
+        spec = SurveySpec(np.array([CHECK_POINT[0]]), np.array([CHECK_POINT[1]]), list(topics),
+                          [], template, language=languages[0])  # fmt: skip
+        each = prompt_tokens_at(spec, Gazetteer.load())
+        cost = request_cost(n * each, n * 10, budget.price_in, budget.price_out)
+    raise QgsProcessingException(
+        size_refusal(n, sampling.count, len(topics), len(languages), budget, cost)
+    )
+
+
+def spent_sentence(spend):
+    """Why a run stopped at its cost limit, and how to go on."""
+    return tr(
+        "Stopped at the cost limit: the {n} answers received cost {c:.4f} ({p} prompt and {o} "
+        "completion tokens), the limit is {m:g} (MAX_COST); they are cached, and running again "
+        "with a higher MAX_COST continues."
+    ).format(n=spend.n_answers, c=spend.cost, p=spend.prompt_tokens, o=spend.completion_tokens,
+             m=spend.max_cost)  # fmt: skip
+
+
 def total_stats(stats):
     """One core.survey.RunStats summing those of rate()'s languages."""
     from ..core.survey.run import RunStats
@@ -156,6 +248,10 @@ def total_stats(stats):
         out.n_requests += s.n_requests
         out.n_cached += s.n_cached
         out.n_failed += s.n_failed
+        out.prompt_tokens += s.prompt_tokens
+        out.completion_tokens += s.completion_tokens
+        if s.cost is not None:
+            out.cost = (out.cost or 0.0) + s.cost
     return out
 
 

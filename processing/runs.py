@@ -33,6 +33,11 @@ RUN_FIELDS = {
     "n_cached": ogr.OFTInteger64,
     "n_failed": ogr.OFTInteger64,
     "status": ogr.OFTString,
+    # The tokens the answers of this run used (their `usage`) and their cost at the prices
+    # given (PRICE_INPUT/PRICE_OUTPUT; NULL when no price was given: unknown, not free).
+    "prompt_tokens": ogr.OFTInteger64,
+    "completion_tokens": ogr.OFTInteger64,
+    "cost": ogr.OFTReal,
     "plugin_version": ogr.OFTString,
     "qgis_version": ogr.OFTString,
     # What was measured (processing/run_facts.py): the study area as the user gave it, its area,
@@ -99,6 +104,9 @@ def stats_fields(stats):
         "n_cached": stats.n_cached,
         "n_failed": stats.n_failed,
         "status": status,
+        "prompt_tokens": getattr(stats, "prompt_tokens", 0),
+        "completion_tokens": getattr(stats, "completion_tokens", 0),
+        "cost": getattr(stats, "cost", None),
     }
 
 

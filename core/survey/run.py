@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.budget import BudgetExceededError, Spend
 from ..engine.cache import SurveyCache
 from ..engine.chat import (
     ChatClient,
@@ -39,6 +40,7 @@ __all__ = [
     "SurveySpec",
     "check_rating",
     "estimate",
+    "prompt_tokens_at",
     "run_requests",
     "run_survey",
 ]
@@ -95,11 +97,15 @@ class Answer:
 @dataclass
 class RunStats:
     """What a run really did: requests sent to endpoints (each once, however often retried),
-    answers taken from the cache, and requests that failed after retries."""
+    answers taken from the cache, and requests that failed after retries; with a Spend, the
+    tokens the answers used (their `usage`) and their cost (None: no price known)."""
 
     n_requests: int = 0
     n_cached: int = 0
     n_failed: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
 
 
 @dataclass
@@ -133,6 +139,9 @@ class RequestSettings:
     progress: prompts done before it, prompts of the whole run (None: this call's), answered
     and failed among those done before.
     stats: when given, added to: requests sent, answers from the cache, requests that failed.
+    spend: a core/engine/budget.py Spend counting the answers' tokens and cost; once it passes
+    its limit no more requests start and run_requests raises BudgetExceededError (what arrived is
+    cached).
     answer_format: the prompt language's answer for constrained endpoints
     (ChatClient.request_body); None: English.
     """
@@ -148,6 +157,7 @@ class RequestSettings:
     answered_before: int = 0
     failed_before: int = 0
     stats: RunStats | None = None
+    spend: Spend | None = None
     answer_format: Any = None
 
 
@@ -202,6 +212,8 @@ def run_requests(
         stored = cache.get_many(keys)
     pending = [k for k in dict.fromkeys(keys) if k not in stored]
     body_of = dict(zip(keys, bodies))
+    prompts_of = dict(zip(keys, prompts))
+    budget = endpoint.completion_budget()
     got: dict[str, Completion] = {}
     errors: dict[str, str] = {}
     with gc_paused():
@@ -238,6 +250,8 @@ def run_requests(
             errors[k] = str(e)
             return Step(n, failed=n, error=str(e), records=[("fail", k, str(e))])
         got[k] = completion
+        if opt.spend is not None:
+            opt.spend.add(completion.usage, prompts_of[k], budget)
         return Step(n, answered=opt.answered(completion) * n, records=[("ok", k, completion.raw)])
 
     # EndpointError from a request stops the engine and is raised once its threads are done;
@@ -246,10 +260,16 @@ def run_requests(
     in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
     streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint))
     watch_before, client.http.watch = client.http.watch, streak
+    stop = opt.is_cancelled
+    if opt.spend is not None:  # the limit stops the run as a cancel does, then is raised
+
+        def stop(user=opt.is_cancelled, spend=opt.spend):
+            return spend.exceeded() or (user is not None and user())
+
     engine = Engine(
         EngineSettings(endpoint.concurrency, opt.progress_every_s),
         opt.progress,
-        opt.is_cancelled,
+        stop,
         commit=_commit(cache),
         writer_close=cache.close,
     )
@@ -269,6 +289,8 @@ def run_requests(
         opt.stats.n_cached += sum(count_of[k] for k in from_cache)
         opt.stats.n_requests += sum(1 for k in pending if k in got or k in errors)
         opt.stats.n_failed += len(errors)
+    if opt.spend is not None and opt.spend.exceeded():
+        raise BudgetExceededError(opt.spend)
     return out
 
 
@@ -328,6 +350,14 @@ def _prompts_for(spec: SurveySpec, gazetteer, topic: str) -> list[str]:
     return _language(spec).build_prompts(lon, lat, topic, gazetteer, template)
 
 
+def prompt_tokens_at(spec: SurveySpec, gazetteer) -> float:
+    """Mean estimated prompt tokens of the spec's topics at its first point: what one request
+    costs before the points are known (the size guard's estimate)."""
+    one = replace(spec, lon=np.asarray(spec.lon)[:1], lat=np.asarray(spec.lat)[:1], pids=None)
+    counts = [estimate_tokens(p) for t in spec.topics for p in _prompts_for(one, gazetteer, t)]
+    return sum(counts) / len(counts) if counts else 0.0
+
+
 def _plan(spec: SurveySpec, gazetteer) -> list[tuple[Endpoint, str, list[str]]]:
     """(endpoint, topic, prompts), endpoint by endpoint; prompts are built once per topic."""
     by_topic = {t: _prompts_for(spec, gazetteer, t) for t in spec.topics}
@@ -374,6 +404,7 @@ def run_survey(
     progress: Callable[[Progress], None] | None = None,
     is_cancelled: Callable[[], bool] | None = None,
     stats: RunStats | None = None,
+    spend: Spend | None = None,
 ) -> list[Answer]:
     """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order.
 
@@ -391,6 +422,8 @@ def run_survey(
         Polled between requests and while waiting.
     stats : RunStats, optional
         Receives what was sent, taken from the cache and failed.
+    spend : Spend, optional
+        Counts the answers' tokens and cost; past its limit the run stops with BudgetExceededError.
 
     Returns
     -------
@@ -437,6 +470,7 @@ def run_survey(
             answered_before=n_answered,
             failed_before=n_failed,
             stats=stats,
+            spend=spend,
             answer_format=language,
         )
         results = run_requests(prompts, ep, cache, settings)

@@ -18,6 +18,7 @@ from ..metrics_table import format_table, metric_fields, metrics_row
 from ..parameters import (
     AnchorParameters,
     BootstrapParameters,
+    BudgetParameters,
     CacheParameter,
     ConnectionParameters,
     PromptParameters,
@@ -27,7 +28,7 @@ from ..parameters import (
 )
 from ..points import sample_points
 from ..progress import PartFeedback, step_text
-from ..rating import load_outputs, load_tables, rate, score_kinds, write_rated
+from ..rating import check_count, load_outputs, load_tables, rate, score_kinds, write_rated
 from ..runs import append_runs, language_records, now, run_record
 from ..truth import anchor_values, truth_columns
 
@@ -59,6 +60,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         SamplingParameters.add(self)
         add_endpoint_parameters(self)
         CacheParameter.add(self)
+        BudgetParameters.add(self)
         TruthParameters.add(self)
         AnchorParameters.add(self)
         BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
@@ -81,6 +83,10 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         bootstrap = BootstrapParameters.read(self, parameters, context)
         n_boot, seed = bootstrap.n_boot, bootstrap.seed
         sampling = SamplingParameters.read(self, parameters, context, feedback)
+        budget = BudgetParameters.read(self, parameters, context)
+        # Before sampling: COUNT=1e9 is refused here, not sampled (or cut to what the method
+        # can place) and then sent.
+        check_count(sampling, topics, prompt.languages, template, budget)
 
         pts, _ = sample_points(sampling, feedback)
         lon, lat = pts[:, 0], pts[:, 1]
@@ -105,7 +111,8 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             asking, said = PartFeedback(feedback, 0, 90), []
             cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
-                                cache_path, languages=languages, after=said)  # fmt: skip
+                                cache_path, languages=languages, after=said,
+                                budget=budget)  # fmt: skip
             step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
             for (topic, code), cols in rated.items():
