@@ -425,15 +425,16 @@ def test_the_requirements_command_lists_what_fill_wheels_downloads():
     assert all("==" in r for r in reqs)
 
 
-def readme_block(platform):
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+def install_block(platform):
+    """The commands docs/install.md shows for a platform (between its install markers)."""
+    with open(os.path.join(ROOT, "docs", "install.md"), encoding="utf-8") as f:
         text = f.read()
     block = text.split(f"<!-- install:{platform} -->")[1].split(f"<!-- /install:{platform} -->")[0]
     return [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("```")]
 
 
-def test_the_readme_shows_the_installers_commands():
+def test_the_install_page_shows_the_installers_commands():
     # The manual path makes the same venv with the same pins as the installer.
-    assert readme_block("debian")[1:] == model_env.manual_commands(windows=False)
-    assert readme_block("macos")[1:] == model_env.manual_commands(windows=False)
-    assert readme_block("windows") == model_env.manual_commands(windows=True)
+    assert install_block("debian")[1:] == model_env.manual_commands(windows=False)
+    assert install_block("macos")[1:] == model_env.manual_commands(windows=False)
+    assert install_block("windows") == model_env.manual_commands(windows=True)

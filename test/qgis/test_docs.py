@@ -128,7 +128,6 @@ def test_each_algorithm_has_help_that_matches_it(processing_ready, built_help):
     with open(PROCESSING_HELP, encoding="utf-8") as f:
         page = f.read()
     ids = parse(PROCESSING_HELP).ids
-    readme = read("README.md")
     for alg in algorithms:
         url = urlsplit(alg.helpUrl())
         assert url.scheme == "file" and os.path.samefile(unquote(url.path), PROCESSING_HELP)
@@ -141,7 +140,6 @@ def test_each_algorithm_has_help_that_matches_it(processing_ready, built_help):
         missing = [n for n in names if f"<code>{n}</code>" not in section]
         assert not missing, f"{alg.id()}: docs/processing.md does not document {missing}"
         assert alg.shortHelpString().strip(), alg.id()
-        assert f"`{alg.id()}`" in readme, f"README's algorithm table lacks {alg.id()}"
 
 
 def test_the_guide_is_what_help_opens_and_links_the_reference(built_help):

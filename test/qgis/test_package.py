@@ -215,12 +215,12 @@ def test_without_shapely_the_plugin_loads_and_says_what_to_install(zip_path, tmp
     assert out["unloaded"]
 
 
-README = os.path.join(ROOT, "README.md")
+INSTALL_PAGE = os.path.join(ROOT, "docs", "install.md")
 
 
 def documented_commands(platform):
-    """The install commands README.md shows for a platform (between its install markers)."""
-    text = open(README, encoding="utf-8").read()
+    """The install commands docs/install.md shows for a platform (between its install markers)."""
+    text = open(INSTALL_PAGE, encoding="utf-8").read()
     block = text.split(f"<!-- install:{platform} -->")[1].split(f"<!-- /install:{platform} -->")[0]
     return [ln.strip() for ln in block.splitlines() if ln.strip() and not ln.startswith("```")]
 
