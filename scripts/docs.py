@@ -118,8 +118,9 @@ def render(text: str, title: str) -> str:
     )
     nav = (
         '<nav><a href="../docs/guide/index.html">User guide</a> · '
+        '<a href="install.html">Installing</a> · '
         '<a href="processing.html">Processing algorithms</a> · '
-        '<a href="readme.html">README</a></nav>'
+        '<a href="readme.html">README (all pages)</a></nav>'
     )
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
