@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="101"/>
+        <location filename="../processing/definitions.py" line="104"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="101"/>
+        <location filename="../processing/definitions.py" line="104"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -274,7 +274,7 @@
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="89"/>
+        <location filename="../processing/definitions.py" line="92"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="424"/>
+        <location filename="../processing/rating.py" line="436"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -624,17 +624,17 @@
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="151"/>
+        <location filename="../ui/options.py" line="154"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="198"/>
+        <location filename="../ui/options.py" line="201"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="198"/>
+        <location filename="../ui/options.py" line="201"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -644,22 +644,22 @@
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="265"/>
+        <location filename="../ui/options.py" line="268"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="277"/>
+        <location filename="../ui/options.py" line="280"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="291"/>
+        <location filename="../ui/options.py" line="294"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="301"/>
+        <location filename="../ui/options.py" line="304"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -834,12 +834,12 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="159"/>
+        <location filename="../processing/definitions.py" line="162"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="159"/>
+        <location filename="../processing/definitions.py" line="162"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -854,22 +854,22 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="186"/>
+        <location filename="../processing/definitions.py" line="189"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="186"/>
+        <location filename="../processing/definitions.py" line="189"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="186"/>
+        <location filename="../processing/definitions.py" line="189"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="186"/>
+        <location filename="../processing/definitions.py" line="189"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1092,7 +1092,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="289"/>
+        <location filename="../ui/options.py" line="292"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1149,7 +1149,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="294"/>
+        <location filename="../ui/options.py" line="297"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1167,37 +1167,37 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="310"/>
+        <location filename="../ui/options.py" line="313"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="322"/>
+        <location filename="../ui/options.py" line="325"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="329"/>
+        <location filename="../ui/options.py" line="332"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="337"/>
+        <location filename="../ui/options.py" line="340"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="178"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="178"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="178"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1307,22 +1307,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="325"/>
+        <location filename="../processing/rating.py" line="337"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="333"/>
+        <location filename="../processing/rating.py" line="345"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="337"/>
+        <location filename="../processing/rating.py" line="349"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="89"/>
+        <location filename="../processing/definitions.py" line="92"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1547,7 +1547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="197"/>
+        <location filename="../processing/definitions.py" line="200"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -2042,12 +2042,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="206"/>
+        <location filename="../processing/definitions.py" line="209"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="206"/>
+        <location filename="../processing/definitions.py" line="209"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -2092,22 +2092,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="216"/>
+        <location filename="../processing/definitions.py" line="219"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="216"/>
+        <location filename="../processing/definitions.py" line="219"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="216"/>
+        <location filename="../processing/definitions.py" line="219"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="216"/>
+        <location filename="../processing/definitions.py" line="219"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -4109,147 +4109,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="116"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="116"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="116"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="116"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="113"/>
+        <location filename="../processing/definitions.py" line="116"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="123"/>
+        <location filename="../processing/definitions.py" line="126"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4654,22 +4654,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="272"/>
+        <location filename="../processing/definitions.py" line="275"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="272"/>
+        <location filename="../processing/definitions.py" line="275"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="272"/>
+        <location filename="../processing/definitions.py" line="275"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="285"/>
+        <location filename="../processing/definitions.py" line="288"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -5352,7 +5352,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="143"/>
+        <location filename="../ui/options.py" line="146"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5467,12 +5467,12 @@ Prompt :
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="265"/>
+        <location filename="../processing/rating.py" line="277"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="271"/>
+        <location filename="../processing/rating.py" line="283"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5597,7 +5597,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="467"/>
+        <location filename="../processing/rating.py" line="479"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -5647,7 +5647,7 @@ Prompt :
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="345"/>
+        <location filename="../ui/options.py" line="348"/>
         <source>GeoBias output folder</source>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
@@ -5818,32 +5818,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Personnalisé (toute URL compatible OpenAI)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>Automatic: the server&apos;s constraint for a model known to need one</source>
         <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>None: the model answers freely</source>
         <translation>Aucune : le modèle répond librement</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>llama.cpp grammar</source>
         <translation>Grammaire llama.cpp</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>vLLM structured outputs (regex)</source>
         <translation>Sorties structurées vLLM (regex)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>vLLM guided_regex (before 0.12)</source>
         <translation>guided_regex de vLLM (avant 0.12)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="73"/>
+        <location filename="../processing/definitions.py" line="76"/>
         <source>JSON schema (response_format)</source>
         <translation>Schéma JSON (response_format)</translation>
     </message>
@@ -6708,32 +6708,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="293"/>
+        <location filename="../processing/rating.py" line="305"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="296"/>
+        <location filename="../processing/rating.py" line="308"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="301"/>
+        <location filename="../processing/rating.py" line="313"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="305"/>
+        <location filename="../processing/rating.py" line="317"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="310"/>
+        <location filename="../processing/rating.py" line="322"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="314"/>
+        <location filename="../processing/rating.py" line="326"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
@@ -6868,17 +6868,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="159"/>
+        <location filename="../processing/definitions.py" line="162"/>
         <source>Uniform</source>
         <translation>Uniforme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="159"/>
+        <location filename="../processing/definitions.py" line="162"/>
         <source>By population</source>
         <translation>Selon la population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="159"/>
+        <location filename="../processing/definitions.py" line="162"/>
         <source>By a raster</source>
         <translation>Selon un raster</translation>
     </message>
@@ -6903,37 +6903,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="231"/>
+        <location filename="../processing/definitions.py" line="234"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="231"/>
+        <location filename="../processing/definitions.py" line="234"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="241"/>
+        <location filename="../processing/definitions.py" line="244"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="241"/>
+        <location filename="../processing/definitions.py" line="244"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="251"/>
+        <location filename="../processing/definitions.py" line="254"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="251"/>
+        <location filename="../processing/definitions.py" line="254"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="251"/>
+        <location filename="../processing/definitions.py" line="254"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -7461,6 +7461,26 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/parameter_help.py" line="78"/>
         <source>Stops the run once its answers have cost this much at the prices given, counted from each answer&apos;s token usage (0: no limit); the answers so far stay cached.</source>
         <translation>Arrête l'exécution dès que ses réponses ont coûté autant aux prix indiqués, compté d'après l'usage de jetons de chaque réponse (0 : sans limite) ; les réponses reçues restent en cache.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Anthropic (OpenAI-compatible)</source>
+        <translation>Anthropic (compatible OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="56"/>
+        <source>Mistral AI</source>
+        <translation>Mistral AI</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="266"/>
+        <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
+        <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="271"/>
+        <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
+        <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
 </context>
 <context>

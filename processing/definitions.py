@@ -65,6 +65,9 @@ PROVIDERS = _choices(
         ("openrouter", QT_TRANSLATE_NOOP("@default", "OpenRouter")),
         ("gemini", QT_TRANSLATE_NOOP("@default", "Google Gemini (OpenAI-compatible)")),
         ("custom", QT_TRANSLATE_NOOP("@default", "Custom (any OpenAI-compatible URL)")),
+        # After Custom, so that the indices scripts pass (PROVIDER=9: Custom) keep their meaning.
+        ("anthropic", QT_TRANSLATE_NOOP("@default", "Anthropic (OpenAI-compatible)")),
+        ("mistral", QT_TRANSLATE_NOOP("@default", "Mistral AI")),
     ],
     "embedded",
 )

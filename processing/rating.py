@@ -261,6 +261,18 @@ def greedy_only(endpoint, score_kind, feedback):
     empty score column, automatic is said to be greedy."""
     if not (endpoint.is_reasoning() or endpoint.logprobs is False):
         return
+    if not endpoint.is_reasoning():  # a provider whose API returns none (Anthropic, Mistral)
+        if score_kind == "expected":
+            raise QgsProcessingException(
+                tr("{model} at {host} gives no log-probabilities (its API returns none), so it "
+                   "has no expected value: choose the greedy rating or automatic for the score "
+                   "(SCORE).").format(model=endpoint.model, host=endpoint.host())
+            )  # fmt: skip
+        feedback.pushInfo(
+            tr("Greedy ratings only: {model} at {host} gives no log-probabilities (its API "
+               "returns none).").format(model=endpoint.model, host=endpoint.host())
+        )  # fmt: skip
+        return
     if score_kind == "expected":
         raise QgsProcessingException(
             tr("{model} gives no log-probabilities (a reasoning model), so it has no expected "

@@ -86,6 +86,13 @@ PROVIDERS: dict[str, dict] = {
         "base_url": "https://generativelanguage.googleapis.com/v1beta/openai",
         "logprobs": None,
     },
+    # Anthropic's OpenAI-compatible layer ignores logprobs, top_logprobs, seed and
+    # response_format and takes n = 1 only (its "OpenAI SDK compatibility" page): greedy ratings,
+    # known before the first request.
+    "anthropic": {"base_url": "https://api.anthropic.com/v1", "logprobs": False},
+    # Mistral's API returns no log-probabilities and refuses a field it does not know with 422
+    # "extra_forbidden", so none is sent; it takes response_format with a JSON schema.
+    "mistral": {"base_url": "https://api.mistral.ai/v1", "logprobs": False},
 }
 # Which output constraint each provider family understands (see Endpoint.constraint):
 # llama.cpp's "grammar", vLLM's "regex" (structured_outputs, vLLM >= 0.12; "guided_regex" for
@@ -107,6 +114,7 @@ FAMILY_CONSTRAINTS = {
     "together": "json_schema",
     "openrouter": "json_schema",
     "gemini": "json_schema",
+    "mistral": "json_schema",
 }
 # A constrained answer is bounded by its constraint; a small model may spell "My answer is"
 # letter by letter under a grammar, which the paper's 10 tokens would cut short.
@@ -327,9 +335,17 @@ def _unsupported_message(ep: Endpoint, wire: dict, text: str) -> Message:
     """A clear message for an endpoint that rejects a parameter GeoBias sends."""
     param = ""
     try:
-        error = json.loads(text).get("error") or {}
+        data = json.loads(text)
+        error = data.get("error") or {}
         param, text = error.get("param") or "", error.get("message") or text
-    except (ValueError, AttributeError):
+        # Mistral (pydantic): {"message": {"detail": [{"loc": ["body", "seed"], ...}]}}
+        nested = data.get("message")
+        detail = data.get("detail") or (nested.get("detail") if isinstance(nested, dict) else None)
+        if not param and isinstance(detail, list) and detail and isinstance(detail[0], dict):
+            loc = detail[0].get("loc") or []
+            param = str(loc[-1]) if loc else ""
+            text = str(detail[0].get("msg") or text)
+    except (ValueError, AttributeError, TypeError):
         pass
     sent = ", ".join(k for k in wire if k not in ("model", "messages"))
     hint = Message("llm.hint_reasoning" if ep.is_reasoning() else "llm.hint_not_reasoning")
@@ -454,11 +470,14 @@ class ChatClient:
                 parse_retry_after(r.headers.get("Retry-After")),
                 Cause("status", status),
             )
-        if status == 400 and "logprob" in text.lower() and "logprobs" in wire:
+        # 422: Mistral's refusal of a field it does not know ("extra_forbidden").
+        if status in (400, 422) and "logprob" in text.lower() and "logprobs" in wire:
             with self._lock:
                 self.logprobs_supported = False
             raise TransientError(Message("llm.no_logprobs"), 0.0)
-        if status == 400 and "unsupported" in text.lower() and self.n_answers == 0:
+        low = text.lower()
+        refused = "unsupported" in low or (status == 422 and "extra_forbidden" in low)
+        if status in (400, 422) and refused and self.n_answers == 0:
             # Every request would be rejected the same way: stop instead of "finishing" a survey
             # with zero answers.
             raise EndpointError(_unsupported_message(ep, wire, text))
