@@ -126,6 +126,10 @@ MESSAGES = {
     "cache.survey": QT_TRANSLATE_NOOP(
         "@default",
         "the survey cache {path} cannot be used ({reason}); move it away to start a new one"),
+    "cache.full": QT_TRANSLATE_NOOP(
+        "@default",
+        "the disk under the cache {path} is full ({reason}): the cache is unchanged; free some "
+        "space and run again"),
     "cache.scores": QT_TRANSLATE_NOOP(
         "@default", "the score cache {path} cannot be used ({reason})"
     ),

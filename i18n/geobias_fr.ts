@@ -189,7 +189,7 @@
         <translation>La couche {name} existe déjà.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="196"/>
+        <location filename="../processing/runs.py" line="171"/>
         <source>Cannot open {path} for writing.</source>
         <translation>Impossible d'ouvrir {path} en écriture.</translation>
     </message>
@@ -314,7 +314,7 @@
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="436"/>
+        <location filename="../processing/rating.py" line="439"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -624,17 +624,17 @@
         <translation>Détails</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="154"/>
+        <location filename="../ui/options.py" line="151"/>
         <source>Endpoint</source>
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="201"/>
+        <location filename="../ui/options.py" line="198"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -644,22 +644,22 @@
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="268"/>
+        <location filename="../ui/options.py" line="265"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="280"/>
+        <location filename="../ui/options.py" line="277"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="294"/>
+        <location filename="../ui/options.py" line="291"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="304"/>
+        <location filename="../ui/options.py" line="301"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -1092,7 +1092,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="292"/>
+        <location filename="../ui/options.py" line="289"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1149,7 +1149,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="297"/>
+        <location filename="../ui/options.py" line="294"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1167,22 +1167,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="313"/>
+        <location filename="../ui/options.py" line="310"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="325"/>
+        <location filename="../ui/options.py" line="322"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="332"/>
+        <location filename="../ui/options.py" line="329"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="340"/>
+        <location filename="../ui/options.py" line="337"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -3844,267 +3844,267 @@ Prompt :
         <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="129"/>
+        <location filename="../core/messages.py" line="133"/>
         <source>the score cache {path} cannot be used ({reason})</source>
         <translation>le cache de scores {path} est inutilisable ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="133"/>
+        <location filename="../core/messages.py" line="137"/>
         <source>score rows {rows} are zero or not finite</source>
         <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="134"/>
+        <location filename="../core/messages.py" line="138"/>
         <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
         <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="137"/>
+        <location filename="../core/messages.py" line="141"/>
         <source>z must have one value per region ({regions}), got {shape}</source>
         <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="140"/>
+        <location filename="../core/messages.py" line="144"/>
         <source>{n} regions lack scores (e.g. {names})</source>
         <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="141"/>
+        <location filename="../core/messages.py" line="145"/>
         <source>the hierarchy has no regions</source>
         <translation>la hiérarchie n'a aucune région</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="142"/>
+        <location filename="../core/messages.py" line="146"/>
         <source>no descriptors</source>
         <translation>aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="143"/>
+        <location filename="../core/messages.py" line="147"/>
         <source>{n} sentences failed</source>
         <translation>{n} phrases en échec</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="144"/>
+        <location filename="../core/messages.py" line="148"/>
         <source> (e.g. {sentence!r}: {error})</source>
         <translation> (par ex. {sentence!r} : {error})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="145"/>
+        <location filename="../core/messages.py" line="149"/>
         <source>scoring incomplete: {why}{detail}; run again to resume</source>
         <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="148"/>
+        <location filename="../core/messages.py" line="152"/>
         <source>the scorer stopped working: {reason}</source>
         <translation>le notateur a cessé de fonctionner : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="149"/>
+        <location filename="../core/messages.py" line="153"/>
         <source>ids, names and parent must have the same length</source>
         <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="152"/>
+        <location filename="../core/messages.py" line="156"/>
         <source>a parent row is out of range</source>
         <translation>une ligne parente est hors limites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="153"/>
+        <location filename="../core/messages.py" line="157"/>
         <source>no top-level region named {names}</source>
         <translation>aucune région de premier niveau nommée {names}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="154"/>
+        <location filename="../core/messages.py" line="158"/>
         <source>this hierarchy has no populations</source>
         <translation>cette hiérarchie n'a pas de populations</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="155"/>
+        <location filename="../core/messages.py" line="159"/>
         <source>max_bottom must be &gt;= 0</source>
         <translation>max_bottom doit être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="156"/>
+        <location filename="../core/messages.py" line="160"/>
         <source>ids, names and parent ids must have the same length</source>
         <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="159"/>
+        <location filename="../core/messages.py" line="163"/>
         <source>region {name!r} (row {row}) has no id</source>
         <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="160"/>
+        <location filename="../core/messages.py" line="164"/>
         <source>duplicate region id {id!r} (rows {first}, {second})</source>
         <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="163"/>
+        <location filename="../core/messages.py" line="167"/>
         <source>region {id!r} has an empty name</source>
         <translation>la région {id!r} a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="164"/>
+        <location filename="../core/messages.py" line="168"/>
         <source>region {name!r} has unknown parent id {parent!r}</source>
         <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="167"/>
+        <location filename="../core/messages.py" line="171"/>
         <source>region {name!r} is its own parent</source>
         <translation>la région {name!r} est son propre parent</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="168"/>
+        <location filename="../core/messages.py" line="172"/>
         <source>the parent links form a cycle (rows {rows}...)</source>
         <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="169"/>
+        <location filename="../core/messages.py" line="173"/>
         <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
         <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="172"/>
+        <location filename="../core/messages.py" line="176"/>
         <source>{where}, line {line}: empty word or topic in {raw!r}</source>
         <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="175"/>
+        <location filename="../core/messages.py" line="179"/>
         <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
         <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="178"/>
+        <location filename="../core/messages.py" line="182"/>
         <source>{where} has no descriptors</source>
         <translation>{where} ne contient aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="179"/>
+        <location filename="../core/messages.py" line="183"/>
         <source>cannot read descriptor list {path}: {reason}</source>
         <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="182"/>
+        <location filename="../core/messages.py" line="186"/>
         <source>the sentence template is empty</source>
         <translation>le modèle de phrase est vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="183"/>
+        <location filename="../core/messages.py" line="187"/>
         <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="186"/>
+        <location filename="../core/messages.py" line="190"/>
         <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
         <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="189"/>
+        <location filename="../core/messages.py" line="193"/>
         <source>template {template!r} must contain {{{field}}} exactly once</source>
         <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="192"/>
+        <location filename="../core/messages.py" line="196"/>
         <source>template {template!r}: no format specs or conversions allowed</source>
         <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="195"/>
+        <location filename="../core/messages.py" line="199"/>
         <source>a region has an empty name</source>
         <translation>une région a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="196"/>
+        <location filename="../core/messages.py" line="200"/>
         <source>region name too long ({n} characters): {start}...</source>
         <translation>nom de région trop long ({n} caractères) : {start}...</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="200"/>
+        <location filename="../core/messages.py" line="204"/>
         <source>{root}/props names no model file; is this a llama.cpp server?</source>
         <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="203"/>
+        <location filename="../core/messages.py" line="207"/>
         <source>the server reports no BOS token; pass bos_id= explicitly</source>
         <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="206"/>
+        <location filename="../core/messages.py" line="210"/>
         <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
         <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="209"/>
+        <location filename="../core/messages.py" line="213"/>
         <source>/tokenize answered without tokens</source>
         <translation>/tokenize a répondu sans jetons</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="210"/>
+        <location filename="../core/messages.py" line="214"/>
         <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
         <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="214"/>
+        <location filename="../core/messages.py" line="218"/>
         <source>token {i} came out as {got} instead of {token}</source>
         <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="217"/>
+        <location filename="../core/messages.py" line="221"/>
         <source>{n} choices for {m} prompts</source>
         <translation>{n} choix pour {m} invites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="218"/>
+        <location filename="../core/messages.py" line="222"/>
         <source>masked language models need torch and transformers: {install}</source>
         <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="221"/>
+        <location filename="../core/messages.py" line="225"/>
         <source>cannot load a masked LM from {path}: {reason}</source>
         <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="224"/>
+        <location filename="../core/messages.py" line="228"/>
         <source>a model object needs its tokenizer</source>
         <translation>un objet modèle demande son tokenizer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="225"/>
+        <location filename="../core/messages.py" line="229"/>
         <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
         <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="229"/>
+        <location filename="../core/messages.py" line="233"/>
         <source>the masked-LM process ({python}) did not start: {reason}</source>
         <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="232"/>
+        <location filename="../core/messages.py" line="236"/>
         <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
         <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="235"/>
+        <location filename="../core/messages.py" line="239"/>
         <source>the masked-LM process exited (code {code}): {tail}</source>
         <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="238"/>
+        <location filename="../core/messages.py" line="242"/>
         <source>the masked-LM process is stopped</source>
         <translation>le processus du modèle masqué est arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="239"/>
+        <location filename="../core/messages.py" line="243"/>
         <source>the masked-LM process is gone ({reason}): {tail}</source>
         <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="242"/>
+        <location filename="../core/messages.py" line="246"/>
         <source>the masked-LM process: {reply}</source>
         <translation>le processus du modèle masqué : {reply}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="243"/>
+        <location filename="../core/messages.py" line="247"/>
         <source>the masked-LM process scored {n} of {m}</source>
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
@@ -4319,202 +4319,202 @@ Prompt :
         <translation>Survie infantile des pays</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="246"/>
+        <location filename="../core/messages.py" line="250"/>
         <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="249"/>
+        <location filename="../core/messages.py" line="253"/>
         <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
         <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="252"/>
+        <location filename="../core/messages.py" line="256"/>
         <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
         <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="255"/>
+        <location filename="../core/messages.py" line="259"/>
         <source>nested placeholder in the format spec of {{{field}}}</source>
         <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="258"/>
+        <location filename="../core/messages.py" line="262"/>
         <source>a prompt template needs a non-empty name</source>
         <translation>un modèle de prompt doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="259"/>
+        <location filename="../core/messages.py" line="263"/>
         <source>template {name!r}: {part} must be text</source>
         <translation>modèle {name!r} : {part} doit être du texte</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="260"/>
+        <location filename="../core/messages.py" line="264"/>
         <source>the prefix of {name!r}</source>
         <translation>le préfixe de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="261"/>
+        <location filename="../core/messages.py" line="265"/>
         <source>the body of {name!r}</source>
         <translation>le corps de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="262"/>
+        <location filename="../core/messages.py" line="266"/>
         <source>template {name!r} lacks the required placeholder {fields}</source>
         <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="265"/>
+        <location filename="../core/messages.py" line="269"/>
         <source>template {name!r} cannot be rendered: {reason}</source>
         <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="268"/>
+        <location filename="../core/messages.py" line="272"/>
         <source>a saved template must be an object, got {kind}</source>
         <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="271"/>
+        <location filename="../core/messages.py" line="275"/>
         <source>saved template lacks {keys}</source>
         <translation>il manque au modèle enregistré {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="272"/>
+        <location filename="../core/messages.py" line="276"/>
         <source>saved template has unknown keys {keys}</source>
         <translation>le modèle enregistré a des clés inconnues {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="275"/>
+        <location filename="../core/messages.py" line="279"/>
         <source>saved template is not valid JSON: {reason}</source>
         <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="278"/>
+        <location filename="../core/messages.py" line="282"/>
         <source>no prompt preset {name!r}; available: {known}</source>
         <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="281"/>
+        <location filename="../core/messages.py" line="285"/>
         <source>template {name!r} needs a gazetteer for address/nearby places</source>
         <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="284"/>
+        <location filename="../core/messages.py" line="288"/>
         <source>every unit needs a finite value (leave the others out)</source>
         <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="287"/>
+        <location filename="../core/messages.py" line="291"/>
         <source>the values are constant: there is nothing to cluster</source>
         <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="290"/>
+        <location filename="../core/messages.py" line="294"/>
         <source>{n} values for {units} units</source>
         <translation>{n} valeurs pour {units} unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="291"/>
+        <location filename="../core/messages.py" line="295"/>
         <source>local statistics need at least 3 units</source>
         <translation>les statistiques locales demandent au moins 3 unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="292"/>
+        <location filename="../core/messages.py" line="296"/>
         <source>no unit has a neighbour</source>
         <translation>aucune unité n'a de voisin</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="293"/>
+        <location filename="../core/messages.py" line="297"/>
         <source>every unit needs finite coordinates</source>
         <translation>chaque unité doit avoir des coordonnées finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="294"/>
+        <location filename="../core/messages.py" line="298"/>
         <source>k must be at least 1</source>
         <translation>k doit valoir au moins 1</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="295"/>
+        <location filename="../core/messages.py" line="299"/>
         <source>{k} nearest neighbours need more than {k} units (have {n})</source>
         <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="298"/>
+        <location filename="../core/messages.py" line="302"/>
         <source>the distance band must be longer than 0 km</source>
         <translation>la bande de distance doit dépasser 0 km</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="299"/>
+        <location filename="../core/messages.py" line="303"/>
         <source>the points have no mean direction</source>
         <translation>les points n'ont pas de direction moyenne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="300"/>
+        <location filename="../core/messages.py" line="304"/>
         <source>model {model!r} has two results for topic {topic!r}</source>
         <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="303"/>
+        <location filename="../core/messages.py" line="307"/>
         <source>no model to compare</source>
         <translation>aucun modèle à comparer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="304"/>
+        <location filename="../core/messages.py" line="308"/>
         <source>no column {base!r} to take the change from</source>
         <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="305"/>
+        <location filename="../core/messages.py" line="309"/>
         <source>max_requests and max_bytes must be positive</source>
         <translation>max_requests et max_bytes doivent être positifs</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="306"/>
+        <location filename="../core/messages.py" line="310"/>
         <source>one request is {n} bytes, over the {cap} cap</source>
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="325"/>
+        <location filename="../core/messages.py" line="329"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="326"/>
+        <location filename="../core/messages.py" line="330"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="327"/>
+        <location filename="../core/messages.py" line="331"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="330"/>
+        <location filename="../core/messages.py" line="334"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="331"/>
+        <location filename="../core/messages.py" line="335"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="334"/>
+        <location filename="../core/messages.py" line="338"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="335"/>
+        <location filename="../core/messages.py" line="339"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="338"/>
+        <location filename="../core/messages.py" line="342"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="341"/>
+        <location filename="../core/messages.py" line="345"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -5352,7 +5352,7 @@ Prompt :
         <translation>GeoBias : installer le modèle local</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="146"/>
+        <location filename="../ui/options.py" line="143"/>
         <source>Copied to the clipboard and saved in {path}.</source>
         <translation>Copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5442,12 +5442,12 @@ Prompt :
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="173"/>
+        <location filename="../processing/gpkg.py" line="242"/>
         <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
         <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="188"/>
+        <location filename="../processing/gpkg.py" line="255"/>
         <source>the file could not be written</source>
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
@@ -5597,7 +5597,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="479"/>
+        <location filename="../processing/rating.py" line="482"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -5647,7 +5647,7 @@ Prompt :
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="348"/>
+        <location filename="../ui/options.py" line="345"/>
         <source>GeoBias output folder</source>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
@@ -6843,27 +6843,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>(vide)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="307"/>
+        <location filename="../core/messages.py" line="311"/>
         <source>{path} is not JSON Lines; expected {expected}.</source>
         <translation>{path} n'est pas au format JSON Lines ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="309"/>
+        <location filename="../core/messages.py" line="313"/>
         <source>{path}:{line}: not JSON; expected {expected}.</source>
         <translation>{path}:{line} : pas du JSON ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="311"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>{path} is not a text file; expected {expected}.</source>
         <translation>{path} n'est pas un fichier texte ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="313"/>
+        <location filename="../core/messages.py" line="317"/>
         <source>{path} is empty; expected {expected}.</source>
         <translation>{path} est vide ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="314"/>
+        <location filename="../core/messages.py" line="318"/>
         <source>{where} is {what}; expected {expected}.</source>
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
@@ -7373,17 +7373,17 @@ Lancer l'enquête ?</translation>
         <translation>{model} installé dans {venv}. Le modèle fonctionne : à la question « {question} », il a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="316"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>a {provider} batch cannot carry this request&apos;s {fields}: choose the endpoint&apos;s settings the provider&apos;s batch format takes (no grammar or regex constraint; Anthropic and Mistral give no log-probabilities)</source>
         <translation>un lot {provider} ne peut pas porter ce champ de la requête : {fields} ; choisissez les réglages de point d'accès que le format de lot du fournisseur accepte (pas de contrainte de grammaire ni d'expression régulière ; Anthropic et Mistral ne donnent pas de log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="321"/>
+        <location filename="../core/messages.py" line="325"/>
         <source>no batch API for provider {provider!r}; use one of {known}</source>
         <translation>pas d'API de lots pour le fournisseur {provider!r} ; utilisez l'un de : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="323"/>
+        <location filename="../core/messages.py" line="327"/>
         <source>{host} started no upload (no X-Goog-Upload-URL header)</source>
         <translation>{host} n'a pas commencé d'envoi (pas d'en-tête X-Goog-Upload-URL)</translation>
     </message>
@@ -7481,6 +7481,31 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/rating.py" line="271"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="171"/>
+        <source>Writing {what} failed: {reason}</source>
+        <translation>L’écriture de {what} a échoué : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="197"/>
+        <source>Cannot open {path} for reading.</source>
+        <translation>Impossible d’ouvrir {path} en lecture.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="203"/>
+        <source>{path} lacks rows of {name}: {found} of {n} written.</source>
+        <translation>Il manque des lignes de {name} dans {path} : {found} sur {n} écrites.</translation>
+    </message>
+    <message>
+        <location filename="../processing/gpkg.py" line="213"/>
+        <source>{path} is damaged ({verdict}).</source>
+        <translation>{path} est endommagé ({verdict}).</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="129"/>
+        <source>the disk under the cache {path} is full ({reason}): the cache is unchanged; free some space and run again</source>
+        <translation>le disque du cache {path} est plein ({reason}) : le cache est inchangé ; libérez de la place et relancez</translation>
     </message>
 </context>
 <context>

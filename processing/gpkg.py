@@ -7,7 +7,7 @@ import sqlite3
 from contextlib import closing, contextmanager
 
 import numpy as np
-from osgeo import ogr, osr
+from osgeo import gdal, ogr, osr
 from qgis.core import (
     QgsProcessingException,
 )
@@ -71,10 +71,13 @@ def write_points_layer(path, name, columns, fields=None, overwrite=True):
     srs = osr.SpatialReference()
     srs.ImportFromEPSG(4326)
     layer = ds.CreateLayer(name, srs, ogr.wkbPoint, options=["SPATIAL_INDEX=NO", "FID=fid"])
+    if layer is None:
+        raise QgsProcessingException(ogr_failure(name))
     for fname, ftype in fields.items():
-        layer.CreateField(ogr.FieldDefn(fname, ftype))
+        ogr_ok(layer.CreateField(ogr.FieldDefn(fname, ftype)), name)
     geom_column = layer.GetGeometryColumn()
-    ds = None  # creates the table
+    layer = None
+    ds = close(ds, name)  # creates the table
 
     names = [f for f in fields if f in columns]
     values = [_sql_values(columns[f]) for f in names]
@@ -90,9 +93,15 @@ def write_points_layer(path, name, columns, fields=None, overwrite=True):
             db.executemany(f'INSERT INTO "{name}" ({targets}) VALUES ({marks})', rows)
 
     ds = ogr.Open(path, 1)
-    ds.ExecuteSQL(f"SELECT CreateSpatialIndex('{name}', '{geom_column}')")
-    ds.ExecuteSQL(f"RECOMPUTE EXTENT ON {name}")
-    ds = None
+    if ds is None:
+        raise QgsProcessingException(tr("Cannot open {path} for writing.").format(path=path))
+    for sql in (f"SELECT CreateSpatialIndex('{name}', '{geom_column}')",
+                f"RECOMPUTE EXTENT ON {name}"):  # fmt: skip
+        gdal.ErrorReset()
+        ds.ReleaseResultSet(ds.ExecuteSQL(sql))
+        if gdal.GetLastErrorType() >= gdal.CE_Failure:
+            raise QgsProcessingException(ogr_failure(name))
+    ds = close(ds, name)
     return f"{path}|layername={name}"
 
 
@@ -136,10 +145,12 @@ def write_table(path, name, rows, fields):
     if ds.GetLayerByName(name) is not None:
         ds.DeleteLayer(name)
     layer = ds.CreateLayer(name, None, ogr.wkbNone)
+    if layer is None:
+        raise QgsProcessingException(ogr_failure(name))
     for fname, ftype in fields.items():
-        layer.CreateField(ogr.FieldDefn(fname, ftype))
+        ogr_ok(layer.CreateField(ogr.FieldDefn(fname, ftype)), name)
     defn = layer.GetLayerDefn()
-    ds.StartTransaction()
+    ogr_ok(ds.StartTransaction(), name)
     for row in rows:
         feat = ogr.Feature(defn)
         for fname in fields:
@@ -147,19 +158,77 @@ def write_table(path, name, rows, fields):
             if v is None or (isinstance(v, float) and math.isnan(v)):
                 continue
             feat.SetField(fname, v.item() if hasattr(v, "item") else v)
-        layer.CreateFeature(feat)
-    ds.CommitTransaction()
-    ds = None
+        ogr_ok(layer.CreateFeature(feat), name)
+    ogr_ok(ds.CommitTransaction(), name)
+    layer = None
+    ds = close(ds, name)
     return f"{path}|layername={name}"
+
+
+def ogr_failure(what):
+    """`what` failed, in words, with OGR's last message."""
+    reason = gdal.GetLastErrorMsg() or tr("the file could not be written")
+    return tr("Writing {what} failed: {reason}").format(what=what, reason=reason)
+
+
+def ogr_ok(err, what):
+    """Raise when an OGR call returned an error code (OGR does not raise by itself: a full
+    disk only shows here, and a file without its rows must not be reported as written)."""
+    if err != 0:
+        raise QgsProcessingException(ogr_failure(what))
+
+
+def close(ds, what):
+    """Close an OGR data source, raising if closing failed (its last commit or flush); None."""
+    gdal.ErrorReset()
+    ds.FlushCache()
+    ds = None
+    if gdal.GetLastErrorType() >= gdal.CE_Failure:
+        raise QgsProcessingException(ogr_failure(what))
+    return ds
+
+
+def check_written(path, tables):
+    """Read back what a run wrote: every table in `tables` ({name: rows}) present with all its
+    rows, and the file sound (SQLite's quick_check), through OGR as QGIS reads it. A write that
+    failed without saying so (a full disk under a flush) is caught here, not reported as done."""
+    ds = ogr.Open(path)
+    if ds is None:
+        raise QgsProcessingException(tr("Cannot open {path} for reading.").format(path=path))
+    try:
+        for name, n in tables.items():
+            layer = ds.GetLayerByName(name)
+            found = -1 if layer is None else layer.GetFeatureCount()
+            if found != n:
+                raise QgsProcessingException(
+                    tr("{path} lacks rows of {name}: {found} of {n} written.").format(
+                        path=path, name=name, found=max(found, 0), n=n
+                    )
+                )
+        check = ds.ExecuteSQL("PRAGMA quick_check")
+        row = check.GetNextFeature() if check is not None else None
+        verdict = row.GetField(0) if row is not None else None
+        ds.ReleaseResultSet(check)
+        if verdict != "ok":
+            raise QgsProcessingException(
+                tr("{path} is damaged ({verdict}).").format(path=path, verdict=verdict)
+            )
+    finally:
+        ds = None
 
 
 @contextmanager
 def writing(path):
     """Outputs written to `path` fail with one clear sentence (a full disk, a lost drive), and
-    a file this run created is removed rather than left half written: nothing is loaded."""
+    a file this run created is removed rather than left half written: nothing is loaded.
+
+    Yields a dict the block fills with {table: rows} it wrote; they are read back at the end
+    (check_written), so a table OGR lost silently fails the run too."""
     existed = os.path.exists(path)
+    tables = {}
     try:
-        yield
+        yield tables
+        check_written(path, tables)
     except (QgsProcessingException, OSError, sqlite3.Error, RuntimeError, AttributeError) as err:
         # QgsProcessingException: a helper that already said it could not open the file (the
         # runs table is written first, so a full disk often shows there).
@@ -183,8 +252,6 @@ def ogr_error(err):
     if isinstance(err, QgsProcessingException):
         return str(err).rstrip(".")
     if isinstance(err, AttributeError):
-        from osgeo import gdal
-
         return gdal.GetLastErrorMsg() or tr("the file could not be written")
     return str(err)
 

@@ -391,16 +391,19 @@ def _f(v):
     return np.nan if v is None else float(v)
 
 
-def write_rated(path, rated, model, default_style="rank", geonames=True):
+def write_rated(path, rated, model, default_style="rank", geonames=True, written=None):
     """Write one styled layer per topic (and prompt language) into the GeoPackage; returns
     {uri: display name}. `rated` is rate()'s {(topic, language): columns}; columns with a
     `language` field get it in the schema and the language's code in their table name.
-    `geonames`: the prompts named gazetteer places, which the layer's metadata credits."""
+    `geonames`: the prompts named gazetteer places, which the layer's metadata credits.
+    `written`: a dict that gains {table: rows} of each layer (gpkg.writing reads them back)."""
     out = {}
     for (topic, code), columns in rated.items():
         with_language = "language" in columns
         name = table_name(model, topic, code if with_language else "")
         uri = write_points_layer(path, name, columns, rated_fields(with_language))
+        if written is not None:
+            written[name] = len(columns["lon"])
         style_file(uri, default_style, values=columns)
         if geonames:
             credit_geonames(uri)

@@ -10,7 +10,10 @@ import uuid
 from datetime import datetime, timezone
 
 from osgeo import ogr
-from qgis.core import Qgis, QgsFeatureRequest
+from qgis.core import Qgis, QgsFeatureRequest, QgsProcessingException
+
+from ..i18n_util import tr
+from .gpkg import close, ogr_failure, ogr_ok
 
 RUN_FIELDS = {
     "run_id": ogr.OFTString,
@@ -164,15 +167,19 @@ def append_runs(path, rows):
         if os.path.exists(path)
         else ogr.GetDriverByName("GPKG").CreateDataSource(path)
     )
+    if ds is None:
+        raise QgsProcessingException(tr("Cannot open {path} for writing.").format(path=path))
     layer = ds.GetLayerByName("runs")
     if layer is None:
         layer = ds.CreateLayer("runs", None, ogr.wkbNone)
+    if layer is None:
+        raise QgsProcessingException(ogr_failure("runs"))
     fields = dict(RUN_FIELDS)
     if any(row.get("language") for row in rows):
         fields.update(LANGUAGE_FIELD)
     for name, kind in fields.items():  # a table from an older version gains new fields
         if layer.GetLayerDefn().GetFieldIndex(name) < 0:
-            layer.CreateField(ogr.FieldDefn(name, kind))
+            ogr_ok(layer.CreateField(ogr.FieldDefn(name, kind)), "runs")
     defn = layer.GetLayerDefn()
     for row in rows:
         feat = ogr.Feature(defn)
@@ -180,8 +187,9 @@ def append_runs(path, rows):
             value = row.get(name)
             if value is not None and defn.GetFieldIndex(name) >= 0:
                 feat.SetField(name, value)
-        layer.CreateFeature(feat)
-    ds = None
+        ogr_ok(layer.CreateFeature(feat), "runs")
+    layer = defn = None
+    close(ds, "runs")
 
 
 def read_runs(path):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+import shutil
 import sqlite3
 import threading
 import time
@@ -44,6 +46,34 @@ def request_key(base_url: str, model: str, body: dict, draw: int = 0) -> str:
 
 class CacheError(RuntimeError):
     """The cache file is not a usable SQLite database (damaged, or another kind of file)."""
+
+
+def _empty(path: str) -> bool:
+    """No file yet, or an empty one (no data: what a disk that filled while it was made left)."""
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return True
+
+
+# Below this much free space an SQLite I/O error is read as a full disk (the WAL index alone
+# takes 32 KB, a page of the journal 4 KB).
+FULL_BELOW = 256 * 1024
+
+
+def disk_full(error: Exception, path: str) -> bool:
+    """No space left under `path`: SQLITE_FULL, or an I/O error (SQLite reports a WAL index it
+    cannot grow, SQLITE_IOERR_SHMSIZE, as "disk I/O error") on a disk with next to no space."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name == "SQLITE_FULL" or "disk is full" in str(error).lower():
+        return True
+    if not (name.startswith("SQLITE_IOERR") or "i/o error" in str(error).lower()):
+        return False
+    try:
+        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError:
+        return False
+    return free < FULL_BELOW
 
 
 def _locked(error: sqlite3.OperationalError) -> bool:
@@ -86,13 +116,28 @@ class SurveyCache:
         self.retry_s = retry_s
         self._local = threading.local()
         self._lock = threading.Lock()
+        created = _empty(path)
         try:
             con = self._con()
             retry_locked(lambda: con.execute("PRAGMA journal_mode=WAL"), retry_s)
             with self._lock:
                 retry_locked(lambda: con.executescript(_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
+            self._abandon(created)
+            if disk_full(e, path):  # the file is fine (or was never made): the disk is the cause
+                raise CacheError(Message("cache.full", path=path, reason=e)) from e
             raise CacheError(Message("cache.survey", path=path, reason=e)) from e
+
+    def _abandon(self, created: bool) -> None:
+        """Close after a failed open; a file this open created (empty, or a bare header: the
+        disk filled while it was made) is removed, so no empty cache is left behind."""
+        self.close()
+        if created:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                try:
+                    os.remove(self.path + suffix)
+                except OSError:
+                    pass
 
     def _con(self) -> sqlite3.Connection:
         """One connection per thread (sqlite3 connections must not be shared across threads)."""
@@ -217,12 +262,16 @@ class ScoreCache(SurveyCache):
     """
 
     def __init__(self, path: str, timeout_s: float = 60.0, retry_s: float = 60.0):
+        created = _empty(path)
         super().__init__(path, timeout_s, retry_s)
         try:
             with self._lock:
                 con = self._con()
                 retry_locked(lambda: con.executescript(_SCORES_SCHEMA), retry_s)
         except sqlite3.DatabaseError as e:
+            self._abandon(created)
+            if disk_full(e, path):
+                raise CacheError(Message("cache.full", path=path, reason=e)) from e
             raise CacheError(Message("cache.scores", path=path, reason=e)) from e
 
     def get_scores(self, scorer: str, model: str, rule: str, sentences) -> dict[str, float]:

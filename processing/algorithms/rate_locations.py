@@ -90,11 +90,13 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),
                 score_kind=score_kinds(rated), **input_facts(self, parameters, context, lon, lat),
             )  # fmt: skip
-            with writing(path):  # a full disk: one sentence, no half-written file
+            with writing(path) as written:  # a full disk: one sentence, no half-written file
                 # The runs rows first (one per prompt language): the layers' descriptions
                 # (metadata) are made from them.
                 append_runs(path, language_records(record, languages, stats, template))
-                uris = write_rated(path, rated, ep.model, geonames=template.uses_gazetteer)
+                uris = write_rated(
+                    path, rated, ep.model, geonames=template.uses_gazetteer, written=written
+                )
         load_outputs(context, uris)
         n_answered = int(sum(c["answered"].sum() for c in rated.values()))
         return {"OUTPUT": path, "OUTPUT_LAYERS": list(uris), "N_ANSWERED": n_answered}

@@ -139,12 +139,15 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             )  # fmt: skip
             model_name = ep.model
         # Everything is computed: only now write, so a failure above leaves no partial file.
-        with writing(path):  # a full disk: one sentence, no half-written file
+        with writing(path) as written:  # a full disk: one sentence, no half-written file
             # The runs rows first (one per prompt language): the layers' descriptions
             # (metadata) are made from them.
             append_runs(path, language_records(record, languages, stats, template))
-            uris = write_rated(path, rated, model_name, geonames=template.uses_gazetteer)
+            uris = write_rated(
+                path, rated, model_name, geonames=template.uses_gazetteer, written=written
+            )
             metrics_uri = write_table(path, "metrics", rows, metric_fields(rows))
+            written["metrics"] = len(rows)
             if any(r.get("language") for r in rows):  # home bias read GeoNames' languages
                 credit_geonames(metrics_uri, rights=COUNTRY_LANGUAGES_RIGHTS)
         load_outputs(context, uris)
