@@ -5,7 +5,7 @@ PY := .venv/bin/python
 HEADLESS := QT_QPA_PLATFORM=offscreen QGIS_CUSTOM_CONFIG_PATH=$(CURDIR)/build/qgis-headless
 
 .PHONY: all setup wheels test test-core test-floor test-shapely18 test-qgis test-integration test-desktop lint demo demo-herb demo-compare demo-languages bench \
-        package llm qgis test-matrix eval-models \
+        package llm qgis test-matrix eval-models eval-sampled \
         screenshot translations docs data clean
 
 all: test
@@ -99,6 +99,11 @@ bench: setup package
 # compare rho with country truth; answers are cached in build/eval_models (a re-run is free).
 eval-models: setup
 	nice -n 10 $(PY) benchmarks/eval_models.py $(EVAL_ARGS)
+
+# The sampled score (k answers at temperature 1) against the log-probability expected value on
+# the embedded model: the share of points where they differ by at most 2 standard errors.
+eval-sampled: setup
+	nice -n 10 $(PY) benchmarks/eval_sampled.py $(EVAL_ARGS)
 
 package: setup translations docs
 	$(PY) scripts/package.py

@@ -199,6 +199,9 @@ class Endpoint:
     api_key: str | None = field(default=None, repr=False)
     max_tokens: int = 10
     temperature: float = 0.0
+    # A sampling seed sent with each request (None: none), e.g. one per draw of a sampled score;
+    # Mistral calls it random_seed, Anthropic ignores it.
+    seed: int | None = None
     top_logprobs: int = 5
     logprobs: bool | None = None
     constraint: str | None = None
@@ -406,6 +409,8 @@ class ChatClient:
         else:
             body["temperature"] = ep.temperature
             body["max_tokens"] = ep.max_tokens
+            if ep.seed is not None:
+                body["random_seed" if ep.provider == "mistral" else "seed"] = int(ep.seed)
             if ep.logprobs is not False and ep.api == "completions":
                 body["logprobs"] = ep.top_logprobs  # the completions API counts alternatives
             elif ep.logprobs is not False:

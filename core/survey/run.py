@@ -144,6 +144,8 @@ class RequestSettings:
     cached).
     answer_format: the prompt language's answer for constrained endpoints
     (ChatClient.request_body); None: English.
+    draw: which answer to the same body this is (core/engine/cache.py request_key): the sampled
+    score's draws and a run's repeats are cached apart under it; 0: the one answer a body has.
     """
 
     client: ChatClient | None = None
@@ -159,6 +161,7 @@ class RequestSettings:
     stats: RunStats | None = None
     spend: Spend | None = None
     answer_format: Any = None
+    draw: int = 0
 
 
 def _commit(cache: SurveyCache) -> Callable[[list], None]:
@@ -208,7 +211,7 @@ def run_requests(
     client = opt.client or ChatClient(endpoint)
     with gc_paused():
         bodies = [client.request_body(p, opt.answer_format) for p in prompts]
-        keys = [cache.key(endpoint, b) for b in bodies]
+        keys = [cache.key(endpoint, b, opt.draw) for b in bodies]
         stored = cache.get_many(keys)
     pending = [k for k in dict.fromkeys(keys) if k not in stored]
     body_of = dict(zip(keys, bodies))
@@ -364,8 +367,9 @@ def _plan(spec: SurveySpec, gazetteer) -> list[tuple[Endpoint, str, list[str]]]:
     return [(ep, t, by_topic[t]) for ep in spec.endpoints for t in spec.topics]
 
 
-def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
-    """What run_survey would send now: requests not cached, tokens, hosts and cost."""
+def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache, draw: int = 0) -> Estimate:
+    """What run_survey would send now (under draw index `draw`): requests not cached, tokens,
+    hosts and cost."""
     n_req = n_cached = n_failed = prompt_tok = compl_tok = n_total = 0
     cost = 0.0
     priced = False
@@ -375,7 +379,7 @@ def estimate(spec: SurveySpec, gazetteer, cache: SurveyCache) -> Estimate:
         client = ChatClient(ep)
         keys = {}
         for p in prompts:
-            keys.setdefault(cache.key(ep, client.request_body(p, language)), p)
+            keys.setdefault(cache.key(ep, client.request_body(p, language), draw), p)
         client.close()
         have = cache.has_many(keys)
         todo = [k for k in keys if k not in have]
@@ -405,6 +409,7 @@ def run_survey(
     is_cancelled: Callable[[], bool] | None = None,
     stats: RunStats | None = None,
     spend: Spend | None = None,
+    draw: int = 0,
 ) -> list[Answer]:
     """Run (or resume) a survey; one Answer per endpoint x topic x point, in that order.
 
@@ -424,6 +429,8 @@ def run_survey(
         Receives what was sent, taken from the cache and failed.
     spend : Spend, optional
         Counts the answers' tokens and cost; past its limit the run stops with BudgetExceededError.
+    draw : int
+        The draw index every request is cached under (RequestSettings.draw).
 
     Returns
     -------
@@ -472,6 +479,7 @@ def run_survey(
             stats=stats,
             spend=spend,
             answer_format=language,
+            draw=draw,
         )
         results = run_requests(prompts, ep, cache, settings)
         offset += len(prompts)

@@ -1,0 +1,65 @@
+"""The sampled score: k answers at temperature 1, each under its draw index, scored by the mean
+first digit and its standard error (issue 31 item 4)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from geobias.core.engine.cache import SurveyCache
+from geobias.core.engine.chat import ChatClient, Endpoint
+from geobias.core.geo.gazetteer import Gazetteer
+from geobias.core.survey.run import SurveySpec
+from geobias.core.survey.sampled import (
+    draw_endpoint,
+    estimate_sampled,
+    first_digit,
+    run_sampled,
+    sampled_score,
+)
+from geobias.test.faultserver import FaultServer, prompt_rating
+
+
+def test_first_digit_is_the_quantity_the_logprob_score_averages():
+    assert [first_digit(r) for r in (0.0, 4.5, 9.9, 10.0, None, float("nan"))] == [
+        0, 4, 9, 9, None, None]  # fmt: skip
+
+
+def test_mean_and_standard_error_over_the_rated_draws():
+    s = sampled_score([4.5, 5.2, 5.9, None])
+    assert s.n == 3 and s.k == 4 and s.mean == pytest.approx(14 / 3)
+    assert s.se == pytest.approx(np.std([4, 5, 5], ddof=1) / math.sqrt(3))
+    assert sampled_score([None, None]).mean is None
+    assert sampled_score([7.1]).se is None  # one draw: no spread to measure
+
+
+def test_each_draw_is_its_own_seeded_request_and_cache_entry(tmp_path):
+    gazetteer = Gazetteer.load()
+    lon, lat = np.array([2.35, 13.4, -74.0]), np.array([48.86, 52.5, 40.7])
+    cache = SurveyCache(str(tmp_path / "c.sqlite"))
+    with FaultServer() as fs:
+        ep = Endpoint(fs.base_url, "m", logprobs=True)
+        spec = SurveySpec(lon, lat, ["Infant Mortality Rate"], [ep])
+        assert estimate_sampled(spec, gazetteer, cache, 4).n_requests == 12
+        answers, scores = run_sampled(spec, gazetteer, cache, 4)
+        sent = fs.n_requests
+        bodies = list(fs.requests_by_body)
+        again, scores_again = run_sampled(spec, gazetteer, cache, 4)  # all from the cache
+        assert fs.n_requests == sent == 12
+    assert estimate_sampled(spec, gazetteer, cache, 4).n_requests == 0
+    assert estimate_sampled(spec, gazetteer, cache, 5).n_requests == 3  # one more draw each
+    assert len(answers) == len(scores) == 3 and scores == scores_again
+    # The fake model answers a prompt the same at any temperature: no spread, the digit itself.
+    for a, s in zip(answers, scores):
+        assert s.n == 4 and s.se == 0 and s.mean == first_digit(prompt_rating(a.prompt))
+    assert len(bodies) == 12  # 3 prompts x 4 seeds, all distinct bodies
+
+
+def test_the_draws_ask_at_temperature_one_with_a_seed_where_taken():
+    body = ChatClient(draw_endpoint(Endpoint("http://h/v1", "m", logprobs=True), 3)).request_body
+    sent = body("p")
+    assert sent["temperature"] == 1.0 and sent["seed"] == 3 and "logprobs" not in sent
+    mistral = Endpoint.from_provider("mistral", "m")
+    assert ChatClient(draw_endpoint(mistral, 2)).request_body("p")["random_seed"] == 2
+    claude = Endpoint.from_provider("anthropic", "m")
+    assert "seed" not in ChatClient(draw_endpoint(claude, 2)).request_body("p")
