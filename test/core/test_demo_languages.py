@@ -6,7 +6,7 @@ This test recomputes from points.csv alone, without core/survey/home_bias.py or
 core/stats/metrics.py: each point's country by shapely point-in-polygon on the bundled countries
 (read with OGR), the rank errors with scipy's average ranks, the home countries from the GeoNames
 table and the language files read as plain CSV and JSON, H and its stratified country bootstrap
-written out in numpy. It checks the recording of the demo run the README reports (test/core/data/
+written out in numpy. It checks the recording of the demo run docs/demos.md reports (test/core/data/
 demo_languages/) and, when `make demo-languages` has run here, its fresh output too.
 """
 

@@ -108,7 +108,7 @@ def test_us_county_unemployment(counties, kind):
 
 @pytest.fixture(scope="module")
 def country_rank_errors():
-    """Mean rank error of GPT-3.5's infant mortality ratings per country (the README's example)."""
+    """Mean rank error of GPT-3.5's infant mortality ratings per country (as in docs/demos.md)."""
     geoms, cols = read_gpkg(os.path.join(DATA, "world_countries.gpkg"), "countries",
                             ["infant_mortality"])  # fmt: skip
     table = read_ratings_table(os.path.join(

@@ -139,7 +139,7 @@ def in_polygons(coords, path, tolerance=1e-6):
 
 
 def test_the_readme_command_exits_0(tmp_path):
-    # Exactly as README.md shows it, through scripts/qgis_process.sh, in a fresh profile.
+    # As docs/development.md shows it, through scripts/qgis_process.sh, in a fresh profile.
     env = dict(os.environ, GEOBIAS_QGIS_CONFIG=str(tmp_path / "profile"))
     out = tmp_path / "sp.gpkg"
     cmd = ["scripts/qgis_process.sh", "run", "geobias:samplepoints", "--",

@@ -1,7 +1,8 @@
 """Names and words (offscreen QGIS): rated layers named "topic · model" with a legend heading
 and class labels that fit the Layers panel; Inspect a point says which value is the score and
 why; no Python repr reaches a message; Help shows the guide without a browser; the guide covers
-every tab of the dock and agrees with the README on the embedded model's Python."""
+every tab of the dock and agrees with the README and the install pages on the embedded model's
+Python."""
 
 import os
 import re
@@ -243,7 +244,8 @@ def test_the_docs_agree_on_the_embedded_models_python():
     """xllamacpp's wheels are cp310-abi3: wherever a doc states a minimum Python, it is 3.10 or
     newer unless it is QGIS's own Python (3.9 on QGIS 3.22–3.28: the model runs in another),
     and each doc states the model's 3.10 next to xllamacpp."""
-    for name in ("README.md", "metadata.txt", os.path.join("docs", "guide", "index.html")):
+    docs = [os.path.join("docs", n) for n in ("guide/index.html", "install.md", "embedded.md")]
+    for name in ["README.md", "metadata.txt", *docs]:
         with open(os.path.join(PLUGIN_DIR, name), encoding="utf-8") as f:
             text = re.sub(r"\s+", " ", f.read())
         minimums = list(re.finditer(r"Python (3\.\d+)(\+| or newer| or later)", text))
