@@ -31,14 +31,21 @@ def api_key_from_auth(authcfg):
     return cfg.config("password") or cfg.config("token") or cfg.config("apikey") or None
 
 
+def limits(connection):
+    """The rate limits a Connection carries to its Endpoint (0: unlimited, None on the
+    Endpoint)."""
+    return {"rpm": connection.rpm or None, "tpm": connection.tpm or None}
+
+
 def make_endpoint(connection):
-    """A core Endpoint for a Connection, on QGIS's network settings (proxy, certificate
-    authorities) and with its answer constraint; the embedded model is not started (see
-    running_endpoint)."""
+    """The one endpoint factory: a core Endpoint for a Connection, on QGIS's network settings
+    (proxy, certificate authorities), with its answer constraint and rate limits. Every run,
+    Test connection, the diagnostics and the estimates build their endpoint here; the shared
+    local model is not started (see running_endpoint)."""
     from ..core.engine.chat import PROVIDERS, Endpoint, with_constraint
 
     c = connection
-    overrides = {"concurrency": c.concurrency, "api_key": c.api_key}
+    overrides = {"concurrency": c.concurrency, "api_key": c.api_key, **limits(c)}
     if getattr(c, "reasoning", False):  # else recognised by its name (core.llm)
         overrides["reasoning"] = True
     if c.base_url:
@@ -56,7 +63,7 @@ def make_endpoint(connection):
 def running_endpoint(connection, feedback):
     """The endpoint to use; for the embedded provider without a URL, the shared local model."""
     model, concurrency = connection.model, connection.concurrency
-    if connection.provider == "embedded" and not connection.base_url:
+    if connection.shared_model:
         from ..core.runtime import models
         from ..core.runtime.embedded import shared_port, shared_server
         from ..host import embedded_python
@@ -74,7 +81,9 @@ def running_endpoint(connection, feedback):
             ) from err
         from ..core.engine.chat import with_constraint
 
-        endpoint = server_endpoint(server, concurrency=min(concurrency, server.parallel))
+        endpoint = server_endpoint(
+            server, concurrency=min(concurrency, server.parallel), **limits(connection)
+        )
         if model and not known:
             endpoint.model = model
         yield with_constraint(endpoint, connection.constraint)

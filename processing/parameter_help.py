@@ -50,6 +50,8 @@ def _shared():
             "never enters a file, a layer or a log)."
         ),
         "CONCURRENCY": tr("How many requests are in flight at once."),
+        "RPM": tr("The most requests a minute the endpoint is sent; 0: no limit."),
+        "TPM": tr("The most tokens a minute the endpoint is sent; 0: no limit."),
         "STUDY_AREA": tr(
             "How the outputs (runs table, layer metadata, report) name the study area; "
             "the dock fills it with what was drawn or chosen."

@@ -225,16 +225,31 @@ class Connection:
     concurrency: int = 4
     reasoning: bool = False  # a reasoning model whatever its name (else: recognised by name)
     constraint: str = "auto"  # a definitions.CONSTRAINTS key (core.llm.resolve_constraint)
+    rpm: float = 0.0  # requests per minute; 0 = unlimited (the endpoint's rate limiter reads it)
+    tpm: float = 0.0  # tokens per minute; 0 = unlimited
+
+    @property
+    def shared_model(self):
+        """Whether this is the shared local model: the embedded provider without a URL of its
+        own, started on demand once per QGIS process (endpoints.running_endpoint)."""
+        return is_shared_model(self.provider, self.base_url)
+
+
+def is_shared_model(provider, base_url):
+    """The one rule for "the shared local model": the embedded provider and no URL given."""
+    return provider == "embedded" and not base_url
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, REASONING, CONSTRAINT."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, RPM, TPM, REASONING, CONSTRAINT."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
     MODEL = "MODEL"
     AUTH_CONFIG = "AUTH_CONFIG"
     CONCURRENCY = "CONCURRENCY"
+    RPM = "RPM"
+    TPM = "TPM"
     REASONING = "REASONING"
     CONSTRAINT = "CONSTRAINT"
 
@@ -268,6 +283,16 @@ class ConnectionParameters:
                 maxValue=64,
             )
         )  # fmt: skip
+        for key, label in (
+            (cls.RPM, tr("Requests per minute (0: unlimited)")),
+            (cls.TPM, tr("Tokens per minute (0: unlimited)")),
+        ):
+            alg.addParameter(advanced(
+                QgsProcessingParameterNumber(
+                    key, label, QgsProcessingParameterNumber.Type.Double, defaultValue=0.0,
+                    minValue=0.0,
+                )
+            ))  # fmt: skip
         alg.addParameter(
             QgsProcessingParameterBoolean(
                 cls.REASONING,
@@ -298,6 +323,8 @@ class ConnectionParameters:
             concurrency=alg.parameterAsInt(parameters, cls.CONCURRENCY, context),
             reasoning=alg.parameterAsBoolean(parameters, cls.REASONING, context),
             constraint=constraint,
+            rpm=alg.parameterAsDouble(parameters, cls.RPM, context),
+            tpm=alg.parameterAsDouble(parameters, cls.TPM, context),
         )
 
 

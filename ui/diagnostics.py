@@ -109,6 +109,15 @@ def _plugin_version(paths):
         return ""
 
 
+def _base_url(config):
+    """The URL a run of this endpoint asks (the one factory's), or the configured one when the
+    factory refuses it (a custom provider without a URL)."""
+    try:
+        return config.endpoint().base_url
+    except Exception:  # noqa: BLE001 - the report lists every endpoint, even a broken one
+        return config.base_url
+
+
 def report_text(checksums=True):
     """The whole report: QGIS's facts, core's (model environment, server log), the endpoints
     (URL and model) and the log's last errors; each stored key masked."""
@@ -126,10 +135,9 @@ def report_text(checksums=True):
         if key:
             secrets.append(key)
     endpoints = [
-        {"name": e.name, "base_url": e.endpoint().base_url, "model": e.model,
-         "provider": e.provider}
+        {"name": e.name, "base_url": _base_url(e), "model": e.model, "provider": e.provider}
         for e in configs
-    ]  # fmt: skip
+    ]
     return build_report(facts, endpoints, log_tail(), secrets)
 
 

@@ -4,7 +4,7 @@ Python that runs the embedded model, and the output folder of projects not saved
 import os
 from dataclasses import replace
 
-from qgis.core import Qgis, QgsApplication, QgsSettings, QgsTask
+from qgis.core import Qgis, QgsApplication, QgsProcessingException, QgsSettings, QgsTask
 from qgis.gui import QgsAuthConfigSelect, QgsOptionsPageWidget, QgsOptionsWidgetFactory
 from qgis.PyQt import uic
 from qgis.PyQt.QtGui import QIcon
@@ -158,6 +158,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             price_out=self.priceOutSpin.value(),
             concurrency=self.concurrencySpin.value(),
             rpm=self.rpmSpin.value(),
+            tpm=self.tpmSpin.value(),
             reasoning=self.reasoningCheck.isChecked(),
             constraint=self.constraintCombo.currentData() or CONSTRAINTS.default,
         )
@@ -204,6 +205,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.priceOutSpin.setValue(e.price_out)
         self.concurrencySpin.setValue(e.concurrency)
         self.rpmSpin.setValue(e.rpm)
+        self.tpmSpin.setValue(e.tpm)
         self.reasoningCheck.setChecked(e.reasoning)
         i = self.constraintCombo.findData(e.constraint)
         self.constraintCombo.setCurrentIndex(i if i >= 0 else 0)
@@ -217,6 +219,8 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             self.apiKeyEdit,
             self.priceInSpin,
             self.priceOutSpin,
+            self.rpmSpin,
+            self.tpmSpin,
             self.constraintCombo,
             self.fetchButton,
             self.testButton,
@@ -259,7 +263,11 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         prompt, reporting whether its answer held a rating. Never blocks QGIS."""
         self.store_form()
         e = self.endpoints[self.current]
-        endpoint = e.endpoint(with_key=True)
+        try:
+            endpoint = e.endpoint(with_key=True)
+        except QgsProcessingException as err:  # a custom provider without a URL: said, not sent
+            self.statusLabel.setText(tr("Failed: {msg}").format(msg=message_text(err)))
+            return
         if e.name in self.pending_keys:
             endpoint.api_key = self.pending_keys[e.name]
         self.statusLabel.setText(tr("Connecting to {host}…").format(host=endpoint.host()))

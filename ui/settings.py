@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from qgis.core import QgsApplication, QgsAuthMethodConfig, QgsProject, QgsSettings
 from qgis.PyQt.QtCore import QObject, pyqtSignal
 
-from ..core.engine.chat import PROVIDERS, Endpoint, with_constraint
+from ..core.engine.chat import PROVIDERS
 from ..core.runtime import models
 from ..i18n_util import tr
 
@@ -62,35 +62,50 @@ class EndpointConfig:
     # model known to need it (core.llm.resolve_constraint).
     constraint: str = "auto"
 
+    tpm: float = 0.0  # tokens per minute; 0 = unlimited
+
     @property
     def is_embedded(self):
+        """A built-in endpoint of a bundled model (read-only in Options, never saved)."""
         return self.provider == "embedded"
 
-    def endpoint(self, with_key=False):
-        """A core Endpoint (the key resolved from the auth database only when asked)."""
-        preset = PROVIDERS.get(self.provider, {})
-        if self.is_embedded:  # the bundled model's own answer mode, as Processing gives it
-            return with_constraint(
-                Endpoint.from_provider(
-                    "embedded", self.model, base_url=self.base_url or preset["base_url"],
-                    concurrency=self.concurrency,
-                ),
-                self.constraint,
-            )  # fmt: skip
-        endpoint = Endpoint(
-            base_url=self.base_url or preset.get("base_url", ""),
+    def connection(self, with_key=False, base_url=None):
+        """The Connection a run of this endpoint reads (what geobias:ratelocations gets from
+        the dock's parameters); the key is resolved from the auth database only when asked.
+        `base_url` replaces the configured one (the shared local model's stable URL); a built-in
+        endpoint has no URL of its own, so it is the shared local model."""
+        from ..processing.definitions import CONSTRAINTS
+        from ..processing.definitions import PROVIDERS as CHOICES
+        from ..processing.parameters import Connection
+
+        known = self.constraint in CONSTRAINTS.keys
+        return Connection(
+            provider=self.provider if self.provider in CHOICES.keys else "custom",
+            base_url=base_url or ("" if self.is_embedded else self.base_url),
             model=self.model,
-            provider=self.provider,
             api_key=api_key(self.authcfg) if with_key else None,
-            logprobs=preset.get("logprobs"),
-            constraint=preset.get("constraint"),
             concurrency=self.concurrency,
-            rpm=self.rpm or None,
-            reasoning=True if self.reasoning else None,
-            price_in=self.price_in or None,
-            price_out=self.price_out or None,
+            reasoning=bool(self.reasoning),
+            constraint=self.constraint if known else CONSTRAINTS.default,
+            rpm=self.rpm,
+            tpm=self.tpm,
         )
-        return with_constraint(endpoint, self.constraint)
+
+    @property
+    def shared_model(self):
+        """Whether a run of this endpoint asks the shared local model (Connection's rule)."""
+        return self.connection().shared_model
+
+    def endpoint(self, with_key=False, base_url=None):
+        """The core Endpoint of every run, Test connection, the diagnostics and the estimates:
+        the one factory (processing.endpoints.make_endpoint) on connection(), with the prices
+        the estimate counts (they are not part of a request)."""
+        from ..processing.endpoints import make_endpoint
+
+        endpoint = make_endpoint(self.connection(with_key, base_url))
+        endpoint.price_in = self.price_in or None
+        endpoint.price_out = self.price_out or None
+        return endpoint
 
 
 def embedded_endpoints():
@@ -123,6 +138,7 @@ def load_endpoints(settings=None):
                 price_out=s.value(f"{p}/price_out", 0.0, type=float),
                 concurrency=s.value(f"{p}/concurrency", 4, type=int),
                 rpm=s.value(f"{p}/rpm", 0.0, type=float),
+                tpm=s.value(f"{p}/tpm", 0.0, type=float),
                 reasoning=s.value(f"{p}/reasoning", False, type=bool),
                 constraint=s.value(f"{p}/constraint", "auto", type=str) or "auto",
             )

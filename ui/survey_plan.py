@@ -28,12 +28,11 @@ from ..processing.definitions import (
 from ..processing.endpoints import (
     default_cache_path,
     embedded_port,
-    make_endpoint,
     start_embedded,
 )
 from ..processing.gpkg import safe_name
 from ..processing.language_choices import language_choices, tagged
-from ..processing.parameters import DEFAULT_ANCHOR_FIELD, Connection
+from ..processing.parameters import DEFAULT_ANCHOR_FIELD
 from ..processing.run_facts import feature_names, features_description, layer_field, layer_label
 from . import outputs
 from .settings import find_endpoint, load_endpoints, truth_map
@@ -221,36 +220,24 @@ def embedded_url(port):
 def uses_embedded(settings):
     """Whether the survey asks the embedded model."""
     cfgs = [find_endpoint(n, load_endpoints()) for n in settings.endpoints]
-    return any(e is not None and e.is_embedded for e in cfgs)
+    return any(e is not None and e.shared_model for e in cfgs)
 
 
 # ---------------------------------------------------------------------------- endpoints
-def connection_of(cfg, base_url=None):
-    """The Connection geobias:ratelocations reads from rate_params (no key: it stays in QGIS's
-    authentication database). `base_url` replaces the configured one (the embedded model's
-    stable URL)."""
-    return Connection(
-        provider=cfg.provider if cfg.provider in PROVIDERS.keys else "custom",
-        base_url=base_url or ("" if cfg.is_embedded else cfg.base_url),
-        model=cfg.model,
-        concurrency=cfg.concurrency,
-        reasoning=bool(getattr(cfg, "reasoning", False)),
-        constraint=cfg.constraint if cfg.constraint in CONSTRAINTS.keys else CONSTRAINTS.default,
-    )
-
-
 def run_endpoint(cfg, base_url=None):
     """The core Endpoint exactly as geobias:ratelocations will build it (same cache keys),
-    through the same factory; prices are added for the estimate only (not part of a request)."""
-    ep = make_endpoint(connection_of(cfg, base_url))
-    ep.price_in = cfg.price_in or None
-    ep.price_out = cfg.price_out or None
-    return ep
+    through the one factory (EndpointConfig.endpoint), with the prices the estimate counts."""
+    return cfg.endpoint(base_url=base_url)
+
+
+def rated_path(folder, cfg):
+    """The GeoPackage a survey's ratings by this endpoint go to, named after the endpoint."""
+    return os.path.join(folder, f"rated_{slug(cfg.name)}.gpkg")
 
 
 def rate_params(settings, cfg, points, out, base_url=None):
     """geobias:ratelocations parameters for one configured endpoint."""
-    c = connection_of(cfg, base_url)
+    c = cfg.connection(base_url=base_url)
     preset = settings.preset if settings.preset in PROMPT_PRESETS.keys else PROMPT_PRESETS.default
     score = settings.score if settings.score in SCORE_KINDS.keys else SCORE_KINDS.default
     return {
@@ -266,6 +253,8 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "SCORE": SCORE_KINDS.index(score),
         "TOPICS": ";".join(settings.topics),
         "OUTPUT": out,
+        # Rate limits only when set, so an unlimited endpoint's parameters stay as they were.
+        **{k: v for k, v in (("RPM", c.rpm), ("TPM", c.tpm)) if v},
         **language_params(settings),
     }
 
@@ -408,9 +397,9 @@ def run_endpoints(settings):
     cfgs = [e for e in cfgs if e is not None]
     if not cfgs:
         raise RuntimeError(tr("None of the chosen models is configured any more."))
-    port = embedded_port() if any(e.is_embedded for e in cfgs) else None
+    port = embedded_port() if any(e.shared_model for e in cfgs) else None
     local_url = embedded_url(port) if port else None
-    return [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+    return [run_endpoint(e, local_url if e.shared_model else None) for e in cfgs]
 
 
 def prepare_task(settings, area, preview=None):
@@ -453,16 +442,16 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     if not cfgs:
         raise RuntimeError(tr("None of the chosen models is configured any more."))
     topics = list(dict.fromkeys(settings.topics))
-    port = embedded_port() if any(e.is_embedded for e in cfgs) else None
+    port = embedded_port() if any(e.shared_model for e in cfgs) else None
     local_url = embedded_url(port) if port else None
     the_plan = Plan(None, folder=folder)
     the_plan.note = sampling_note(settings, points)  # a grid's count, said before the run
     steps = []
     rate_steps = []
     for e in cfgs:
-        out = os.path.join(folder, f"rated_{slug(e.name)}.gpkg")
-        url = local_url if e.is_embedded else None
-        if e.is_embedded:  # (re)start the server with this model, on the same port
+        out = rated_path(folder, e)
+        url = local_url if e.shared_model else None
+        if e.shared_model:  # (re)start the server with this model, on the same port
 
             def start(task, model=e.model):
                 return {"BASE_URL": start_embedded(port, model, task.feedback)}
@@ -541,7 +530,7 @@ def plan(settings, geom, preview_layer=None, estimate=True, lonlat=None):
     the_plan.task = AlgorithmChainTask(
         tr("GeoBias survey: {name}").format(name=settings.name), steps
     )
-    endpoints = [run_endpoint(e, local_url if e.is_embedded else None) for e in cfgs]
+    endpoints = [run_endpoint(e, local_url if e.shared_model else None) for e in cfgs]
     if lonlat is None:
         lonlat = point_lonlat(points)  # arrays, not the layer: a Plan outlives its layers
     the_plan.recount = lambda: estimate_requests(settings, lonlat, endpoints)

@@ -168,8 +168,7 @@ class BenchmarkAlgorithm(GeoBiasAlgorithm):
                     **stats_fields(total_stats(stats)),
                 )  # fmt: skip
                 model = ep.model
-                local = connection.provider == "embedded" and not connection.base_url
-                endpoint = tr("embedded model (this computer)") if local else (
+                endpoint = tr("embedded model (this computer)") if connection.shared_model else (
                     f"{connection.provider} · {ep.host()}")  # fmt: skip
             preset, source = prompt.template.name, ""
             by_topic = {}

@@ -76,7 +76,7 @@ class ExportBatchAlgorithm(GeoBiasAlgorithm):
         prompt = PromptParameters.read(self, parameters, context)
         template, topics = prompt.template, prompt.topics
         provider, base_url, model = connection.provider, connection.base_url, connection.model
-        if provider == "embedded" and not base_url:
+        if connection.shared_model:
             raise QgsProcessingException(
                 tr("The embedded model runs on this computer: rate with 'Rate locations'.")
             )
