@@ -3111,122 +3111,122 @@ Lancer HERB ?</translation>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="45"/>
+        <location filename="../processing/checks.py" line="83"/>
         <source>{label} ({key}): {problem}</source>
         <translation>{label} ({key}) : {problem}</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="61"/>
+        <location filename="../processing/checks.py" line="99"/>
         <source>{value} is not a number.</source>
         <translation>{value} n’est pas un nombre.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="76"/>
+        <location filename="../processing/checks.py" line="114"/>
         <source>a layer of {value} cannot be loaded.</source>
         <translation>une couche de {value} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="82"/>
+        <location filename="../processing/checks.py" line="120"/>
         <source>{value} cannot be loaded as a layer.</source>
         <translation>{value} ne peut pas être chargé comme couche.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="92"/>
+        <location filename="../processing/checks.py" line="130"/>
         <source>{value} cannot be loaded as a raster.</source>
         <translation>{value} ne peut pas être chargé comme raster.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="94"/>
+        <location filename="../processing/checks.py" line="132"/>
         <source>the raster {name} has no coordinate reference system; assign one first.</source>
         <translation>le raster {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="106"/>
+        <location filename="../processing/checks.py" line="149"/>
         <source>the extent {value} is empty.</source>
         <translation>l’emprise {value} est vide.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="120"/>
+        <location filename="../processing/checks.py" line="163"/>
         <source>lines</source>
         <translation>lignes</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="121"/>
+        <location filename="../processing/checks.py" line="164"/>
         <source>polygons</source>
         <translation>polygones</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="131"/>
+        <location filename="../processing/checks.py" line="174"/>
         <source>the layer {name} has no coordinate reference system; assign one first.</source>
         <translation>la couche {name} n’a pas de système de coordonnées de référence ; attribuez-lui-en un d’abord.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="134"/>
+        <location filename="../processing/checks.py" line="177"/>
         <source>the layer {name} has no features.</source>
         <translation>la couche {name} n’a aucune entité.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="137"/>
+        <location filename="../processing/checks.py" line="180"/>
         <source>the layer {name} holds {found}; {wanted} are expected.</source>
         <translation>la couche {name} contient des {found} ; des {wanted} sont attendus.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="137"/>
+        <location filename="../processing/checks.py" line="180"/>
         <source>no geometry</source>
         <translation>aucune géométrie</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="137"/>
+        <location filename="../processing/checks.py" line="180"/>
         <source> or </source>
         <translation> ou </translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="163"/>
+        <location filename="../processing/checks.py" line="206"/>
         <source>{value} is not a band number.</source>
         <translation>{value} n’est pas un numéro de bande.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="165"/>
+        <location filename="../processing/checks.py" line="208"/>
         <source>the raster {name} has no band {band} (it has {n}).</source>
         <translation>le raster {name} n’a pas de bande {band} (il en a {n}).</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="180"/>
+        <location filename="../processing/checks.py" line="229"/>
         <source>the layer has no field &apos;{name}&apos;.</source>
         <translation>la couche n’a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="183"/>
+        <location filename="../processing/checks.py" line="232"/>
         <source>field &apos;{name}&apos; is not numeric.</source>
         <translation>le champ « {name} » n’est pas numérique.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="229"/>
+        <location filename="../processing/checks.py" line="278"/>
         <source>{path} is a file, not a folder.</source>
         <translation>{path} est un fichier, pas un dossier.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="196"/>
+        <location filename="../processing/checks.py" line="245"/>
         <source>the folder {path} does not exist.</source>
         <translation>le dossier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="198"/>
+        <location filename="../processing/checks.py" line="247"/>
         <source>{path} is a folder, not a file.</source>
         <translation>{path} est un dossier, pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="203"/>
+        <location filename="../processing/checks.py" line="252"/>
         <source>the file {path} does not exist.</source>
         <translation>le fichier {path} n’existe pas.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="231"/>
+        <location filename="../processing/checks.py" line="280"/>
         <source>{path} is a folder; give a file name.</source>
         <translation>{path} est un dossier ; indiquez un nom de fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/checks.py" line="245"/>
+        <location filename="../processing/checks.py" line="294"/>
         <source>{path} cannot be written (no permission, or a read-only folder).</source>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
@@ -5773,7 +5773,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>l'emprise de la carte</translation>
     </message>
     <message>
-        <location filename="../processing/base.py" line="71"/>
+        <location filename="../processing/base.py" line="73"/>
         <source>Parameters</source>
         <translation>Paramètres</translation>
     </message>
@@ -7526,6 +7526,16 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/parameters.py" line="286"/>
         <source>Tokens per minute (0: unlimited)</source>
         <translation>Jetons par minute (0 : illimité)</translation>
+    </message>
+    <message>
+        <location filename="../processing/checks.py" line="144"/>
+        <source>{crs} is not a valid coordinate reference system.</source>
+        <translation>{crs} n’est pas un système de coordonnées de référence valide.</translation>
+    </message>
+    <message>
+        <location filename="../processing/checks.py" line="218"/>
+        <source>a field needs its layer, and no layer is given in {label} ({key}).</source>
+        <translation>un champ a besoin de sa couche, et aucune couche n’est donnée dans {label} ({key}).</translation>
     </message>
 </context>
 <context>

@@ -10,7 +10,7 @@ from qgis.PyQt.QtGui import QIcon
 from ..host import shapely_problem
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
 from ..paths import ICON, PROCESSING_HELP
-from .checks import check_given_values
+from .checks import bound_count, check_given_values
 from .crs import WGS84
 from .features import add_point_features
 from .parameter_help import help_texts
@@ -51,7 +51,9 @@ class GeoBiasAlgorithm(QgsProcessingAlgorithm):
 
     def addParameter(self, definition, createOutput=True):
         """Declare a parameter with its help sentence (processing/parameter_help.py), which
-        the toolbox shows on the parameter and in the algorithm's help."""
+        the toolbox shows on the parameter and in the algorithm's help; a count gets its
+        largest value (checks.COUNT_LIMITS)."""
+        bound_count(definition, self.NAME)
         if not definition.help():
             texts = self.__dict__.get("_help_texts")
             if texts is None:

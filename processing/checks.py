@@ -7,6 +7,7 @@ parameter before anything is read, written, started or sent (docs/design.md, Bad
 
 import math
 import os
+import re
 
 from qgis.core import (
     QgsProcessing,
@@ -22,6 +23,43 @@ from ..i18n_util import QT_TRANSLATE_NOOP, tr
 # A file parameter whose file may not exist yet (GeoBias creates it, e.g. a cache): its
 # definition's metadata holds {MAY_CREATE: True}.
 MAY_CREATE = "geobias_may_create"
+
+
+# The largest value of each count-like integer parameter (by key, in every algorithm): enough
+# for any real study, small enough that a typo (1e9 samples) is refused before it is tried
+# rather than ending in a MemoryError or a run of years. processing/base.py applies them.
+COUNT_LIMITS = {
+    "N_BOOT": 100_000,  # bootstrap resamples
+    "PERMUTATIONS": 99_999,
+    "N_SAMPLES": 1_000,  # probes: answers per prompt
+    "MAX_TOKENS": 32_768,
+    "COUNT": 1_000_000,  # sampled points
+    "N_POINTS": 1_000_000,
+    "MAX_REQUESTS": 10_000_000,
+    "MIN_POINTS": 1_000_000,
+    "SECTORS": 360,
+    "K": 1_000,  # neighbours
+    "MAX_CENTRES": 100_000,
+    "MAX_CITIES": 1_000,  # HERB: cities per country
+    "MIN_POPULATION": 100_000_000,  # HERB: above the largest city
+    "MAX_MB": 100_000,
+    # A survey's size is guarded by MAX_REQUESTS, which says the run's requests and cost.
+    "survey/COUNT": None,
+}
+
+
+def count_limit(algorithm, key):
+    """The largest value of parameter `key` of `algorithm` (its NAME), or None."""
+    return COUNT_LIMITS.get(f"{algorithm}/{key}", COUNT_LIMITS.get(key))
+
+
+def bound_count(definition, algorithm=""):
+    """Give a count-like integer parameter its largest value (COUNT_LIMITS), unless it has a
+    smaller one already."""
+    limit = count_limit(algorithm, definition.name())
+    if limit is not None and definition.type() == "number" and definition.maximum() > limit:
+        definition.setMaximum(limit)
+    return definition
 
 
 def check_given_values(alg, parameters, context):
@@ -101,6 +139,11 @@ def _value_problem(alg, d, value, parameters, context):
     if kind == "file":
         return _file_problem(d, alg.parameterAsFile(parameters, d.name(), context))
     if kind == "extent":
+        named = re.search(r"\[(.*)\]\s*$", value) if isinstance(value, str) else None
+        if named and not alg.parameterAsExtentCrs(parameters, d.name(), context).isValid():
+            return tr("{crs} is not a valid coordinate reference system.").format(
+                crs=named.group(1).strip() or "[]"
+            )
         rect = alg.parameterAsExtent(parameters, d.name(), context)
         if rect.isNull() or rect.width() <= 0 or rect.height() <= 0:
             return tr("the extent {value} is empty.").format(value=value)
@@ -169,6 +212,12 @@ def _band_problem(alg, d, value, parameters, context):
 
 
 def _field_problem(alg, d, parameters, context):
+    parent = d.parentLayerParameterName()
+    if parent and not parameters.get(parent):  # a field of no layer: say so, do not ignore it
+        of = alg.parameterDefinition(parent)
+        return tr("a field needs its layer, and no layer is given in {label} ({key}).").format(
+            label=short_label(of) if of is not None else parent, key=parent
+        )
     layer = _parent_layer(alg, d, parameters, context)
     if layer is None:
         return ""

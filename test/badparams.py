@@ -418,6 +418,8 @@ def bad_values(alg, d, fx):
         context = {parent.name(): fx.polygons if is_polygon else fx.points}
         wrap = (lambda v: [v]) if d.allowMultiple() else (lambda v: v)
         add("no_such_field", wrap("no_such_field"), context)
+        if is_optional(parent):  # a field named without its layer is refused, not ignored
+            add("without_layer", valid_value(alg, d, fx, ""), {parent.name(): None})
         if d.dataType() == 0:  # numeric
             add("wrong_field_type", wrap("name" if is_polygon else "topic"), context)
     elif t == "file":
@@ -436,6 +438,7 @@ def bad_values(alg, d, fx):
     elif t == "extent":
         add("text", "abc")
         add("zero_extent", "5,5,45,45 [EPSG:4326]")
+        add("invalid_crs", "-10,30,0,50 [EPSG:999999]")
     elif t == "authcfg":
         add("no_such_authcfg", "nosuch1")
     elif d.isDestination():
@@ -469,7 +472,10 @@ def generate(fx, out_root, url, algs=None):
                 out = os.path.join(out_root, f"{alg.name()}-{d.name()}-{kind}".lower())
                 params = baseline(alg, fx, out, url)
                 for key, v in context.items():
-                    params.setdefault(key, v)
+                    if v is None:  # the case needs this parameter left out
+                        params.pop(key, None)
+                    else:
+                        params.setdefault(key, v)
                 if value is None:
                     params.pop(d.name(), None)
                 else:
