@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..messages import Message
 from .multiple_testing import benjamini_hochberg
@@ -152,6 +151,13 @@ class GetisOrd:
     p: np.ndarray
 
 
+def _normal_sf(x):
+    """The standard normal's upper tail (scipy.stats imported here: loading GeoBias needs none)."""
+    from scipy import stats
+
+    return stats.norm.sf(x)
+
+
 def getis_ord_star(y, w: Weights) -> GetisOrd:
     """Gi* of y on w's neighbours plus the unit itself, each with weight 1. Islands get NaN
     (their only 'neighbourhood' is themselves)."""
@@ -168,7 +174,7 @@ def getis_ord_star(y, w: Weights) -> GetisOrd:
     with np.errstate(invalid="ignore", divide="ignore"):
         z = (total - mean * wsum) / (s * np.sqrt((n * wsq - wsum * wsum) / (n - 1)))
     z[w.islands] = np.nan
-    p = 2.0 * stats.norm.sf(np.abs(z))
+    p = 2.0 * _normal_sf(np.abs(z))
     return GetisOrd(z, p)
 
 
@@ -222,7 +228,7 @@ def global_moran(y, w: Weights, permutations: int = 999, seed: int = 0) -> Globa
     # division by zero (or by the square root of a rounding error, either sign).
     if var > 1e-12 * max(expected * expected, 1e-12):
         z_norm = (value - expected) / np.sqrt(var)
-        p_norm = float(2.0 * stats.norm.sf(abs(z_norm)))
+        p_norm = float(2.0 * _normal_sf(abs(z_norm)))
     else:
         z_norm = p_norm = np.nan
     p_sim = np.nan
