@@ -46,6 +46,11 @@ MESSAGES = {
     "http.cancelled": QT_TRANSLATE_NOOP("@default", "cancelled"),
     "http.cancelled_after": QT_TRANSLATE_NOOP("@default", "cancelled after: {last}"),
     "http.no_answer": QT_TRANSLATE_NOOP("@default", "no answer after {attempts} attempts: {last}"),
+    "http.quota": QT_TRANSLATE_NOOP(
+        "@default",
+        "{host} answered HTTP 429 insufficient_quota: the account has no credit left or its "
+        "quota is spent; waiting would not help (add credit or raise the quota, then Resume): "
+        "{text}"),
     "http.unreachable": QT_TRANSLATE_NOOP("@default", "cannot reach {host}: {reason}"),
     "http.not_json": QT_TRANSLATE_NOOP("@default", "{url} did not answer JSON"),
     "llm.no_choices": QT_TRANSLATE_NOOP("@default", "response has no choices"),

@@ -199,17 +199,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="56"/>
+        <location filename="../processing/endpoints.py" line="57"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="318"/>
+        <location filename="../processing/endpoints.py" line="319"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="79"/>
+        <location filename="../processing/endpoints.py" line="80"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="158"/>
+        <location filename="../processing/endpoints.py" line="159"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -794,7 +794,7 @@
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="105"/>
+        <location filename="../processing/endpoints.py" line="106"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
@@ -2002,27 +2002,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="247"/>
+        <location filename="../processing/endpoints.py" line="248"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="249"/>
+        <location filename="../processing/endpoints.py" line="250"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="262"/>
+        <location filename="../processing/endpoints.py" line="263"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="279"/>
+        <location filename="../processing/endpoints.py" line="280"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="353"/>
+        <location filename="../processing/endpoints.py" line="354"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2981,7 +2981,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="154"/>
+        <location filename="../processing/endpoints.py" line="155"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3076,7 +3076,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="267"/>
+        <location filename="../processing/endpoints.py" line="268"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3096,7 +3096,7 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : impossible d’ouvrir {path}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="27"/>
+        <location filename="../processing/endpoints.py" line="28"/>
         <source>API key (AUTH_CONFIG): the authentication configuration {id} cannot be loaded.</source>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
@@ -3679,432 +3679,432 @@ Prompt :
         <translation>aucune réponse après {attempts} tentatives : {last}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="49"/>
+        <location filename="../core/messages.py" line="54"/>
         <source>cannot reach {host}: {reason}</source>
         <translation>impossible de joindre {host} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="50"/>
+        <location filename="../core/messages.py" line="55"/>
         <source>{url} did not answer JSON</source>
         <translation>{url} n'a pas répondu en JSON</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="51"/>
+        <location filename="../core/messages.py" line="56"/>
         <source>response has no choices</source>
         <translation>la réponse ne contient aucun choix (choices)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="52"/>
+        <location filename="../core/messages.py" line="57"/>
         <source>unknown api {api!r}; use one of {known}</source>
         <translation>API {api!r} inconnue ; utilisez l'une de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="53"/>
+        <location filename="../core/messages.py" line="58"/>
         <source>unknown constraint {constraint!r}; use one of {known}</source>
         <translation>contrainte {constraint!r} inconnue ; utilisez l'une de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="56"/>
+        <location filename="../core/messages.py" line="61"/>
         <source>{refused}: check the key and access to model {model!r}. {text}</source>
         <translation>{refused} : vérifiez la clé et l'accès au modèle {model!r}. {text}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="59"/>
+        <location filename="../core/messages.py" line="64"/>
         <source>{url} answered HTTP {status}: wrong base URL or unknown model {model!r}. {text}</source>
         <translation>{url} a répondu HTTP {status} : URL de base erronée ou modèle {model!r} inconnu. {text}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="62"/>
+        <location filename="../core/messages.py" line="67"/>
         <source>{host} rejects {what} for model {model!r} (HTTP 400; GeoBias sent {sent}): {text} {hint}</source>
         <translation>{host} rejette {what} pour le modèle {model!r} (HTTP 400 ; GeoBias a envoyé {sent}) : {text} {hint}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="65"/>
+        <location filename="../core/messages.py" line="70"/>
         <source>parameter {param!r}</source>
         <translation>le paramètre {param!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="66"/>
+        <location filename="../core/messages.py" line="71"/>
         <source>a parameter</source>
         <translation>un paramètre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="67"/>
+        <location filename="../core/messages.py" line="72"/>
         <source>GeoBias recognised it as a reasoning model and sent only what those accept.</source>
         <translation>GeoBias l'a reconnu comme un modèle de raisonnement et n'a envoyé que ce que ces modèles acceptent.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="75"/>
+        <location filename="../core/messages.py" line="80"/>
         <source>endpoint rejects logprobs; continuing greedy</source>
         <translation>le point d'accès refuse les logprobs ; poursuite en note gloutonne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="79"/>
+        <location filename="../core/messages.py" line="84"/>
         <source>region must be a shapely Polygon or MultiPolygon, got {kind}</source>
         <translation>la région doit être un Polygon ou MultiPolygon shapely, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="82"/>
+        <location filename="../core/messages.py" line="87"/>
         <source>region must be a Polygon or MultiPolygon, got a {kind}</source>
         <translation>la région doit être un Polygon ou MultiPolygon, reçu un {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="85"/>
+        <location filename="../core/messages.py" line="90"/>
         <source>region is empty</source>
         <translation>la région est vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="86"/>
+        <location filename="../core/messages.py" line="91"/>
         <source>region is not a valid polygon ({reason}); try make_valid</source>
         <translation>la région n'est pas un polygone valide ({reason}) ; essayez make_valid</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="89"/>
+        <location filename="../core/messages.py" line="94"/>
         <source>region latitudes {south}..{north} are outside -90..90 (not lon/lat?)</source>
         <translation>les latitudes de la région {south}..{north} sortent de -90..90 (pas en lon/lat ?)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="92"/>
+        <location filename="../core/messages.py" line="97"/>
         <source>region has no area</source>
         <translation>la région n'a pas de surface</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="93"/>
+        <location filename="../core/messages.py" line="98"/>
         <source>n must be &gt;= 0</source>
         <translation>n doit être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="94"/>
+        <location filename="../core/messages.py" line="99"/>
         <source>weights must be &gt;= 0</source>
         <translation>les poids doivent être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="95"/>
+        <location filename="../core/messages.py" line="100"/>
         <source>kind must be &apos;square&apos; or &apos;hex&apos;, got {kind!r}</source>
         <translation>le type doit être 'square' ou 'hex', reçu {kind!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="98"/>
+        <location filename="../core/messages.py" line="103"/>
         <source>give exactly one of n or spacing_km</source>
         <translation>donnez soit n, soit spacing_km (un seul des deux)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="99"/>
+        <location filename="../core/messages.py" line="104"/>
         <source>spacing_km must be &gt; 0</source>
         <translation>spacing_km doit être &gt; 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="101"/>
+        <location filename="../core/messages.py" line="106"/>
         <source>rating and truth differ in length: {x} vs {y}</source>
         <translation>les notes et la vérité terrain n'ont pas la même longueur : {x} contre {y}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="104"/>
+        <location filename="../core/messages.py" line="109"/>
         <source>x and y differ in length: {x} vs {y}</source>
         <translation>x et y n'ont pas la même longueur : {x} contre {y}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="105"/>
+        <location filename="../core/messages.py" line="110"/>
         <source>clusters and x differ in length: {clusters} vs {x}</source>
         <translation>les grappes et x n'ont pas la même longueur : {clusters} contre {x}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="108"/>
+        <location filename="../core/messages.py" line="113"/>
         <source>every model needs ratings for the same points</source>
         <translation>chaque modèle doit avoir des notes pour les mêmes points</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="111"/>
+        <location filename="../core/messages.py" line="116"/>
         <source>the scale needs its top above its bottom, got {lo}..{hi}</source>
         <translation>le haut de l'échelle doit dépasser son bas, reçu {lo}..{hi}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="114"/>
+        <location filename="../core/messages.py" line="119"/>
         <source>{path}: empty file, expected a header row</source>
         <translation>{path} : fichier vide, une ligne d'en-tête est attendue</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="117"/>
+        <location filename="../core/messages.py" line="122"/>
         <source>{path}: missing column(s) {missing}; the file has {found}</source>
         <translation>{path} : colonne(s) manquante(s) {missing} ; le fichier contient {found}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="120"/>
+        <location filename="../core/messages.py" line="125"/>
         <source>{path}: row {line}, column {column!r}: {cell!r} is not a number</source>
         <translation>{path} : ligne {line}, colonne {column!r} : {cell!r} n'est pas un nombre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="123"/>
+        <location filename="../core/messages.py" line="128"/>
         <source>{path}: row {line}: latitude/longitude missing or out of range</source>
         <translation>{path} : ligne {line} : latitude/longitude absente ou hors limites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="126"/>
+        <location filename="../core/messages.py" line="131"/>
         <source>the survey cache {path} cannot be used ({reason}); move it away to start a new one</source>
         <translation>le cache d'enquête {path} est inutilisable ({reason}) ; déplacez-le pour en commencer un nouveau</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="133"/>
+        <location filename="../core/messages.py" line="138"/>
         <source>the score cache {path} cannot be used ({reason})</source>
         <translation>le cache de scores {path} est inutilisable ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="137"/>
+        <location filename="../core/messages.py" line="142"/>
         <source>score rows {rows} are zero or not finite</source>
         <translation>les lignes de scores {rows} sont nulles ou non finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="138"/>
+        <location filename="../core/messages.py" line="143"/>
         <source>scores must be (regions, descriptors) = ({regions}, {descriptors}), got {shape}</source>
         <translation>les scores doivent être (régions, descripteurs) = ({regions}, {descriptors}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="141"/>
+        <location filename="../core/messages.py" line="146"/>
         <source>z must have one value per region ({regions}), got {shape}</source>
         <translation>z doit avoir une valeur par région ({regions}), reçu {shape}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="144"/>
+        <location filename="../core/messages.py" line="149"/>
         <source>{n} regions lack scores (e.g. {names})</source>
         <translation>{n} régions n'ont pas de scores (par ex. {names})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="145"/>
+        <location filename="../core/messages.py" line="150"/>
         <source>the hierarchy has no regions</source>
         <translation>la hiérarchie n'a aucune région</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="146"/>
+        <location filename="../core/messages.py" line="151"/>
         <source>no descriptors</source>
         <translation>aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="147"/>
+        <location filename="../core/messages.py" line="152"/>
         <source>{n} sentences failed</source>
         <translation>{n} phrases en échec</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="148"/>
+        <location filename="../core/messages.py" line="153"/>
         <source> (e.g. {sentence!r}: {error})</source>
         <translation> (par ex. {sentence!r} : {error})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="149"/>
+        <location filename="../core/messages.py" line="154"/>
         <source>scoring incomplete: {why}{detail}; run again to resume</source>
         <translation>notation incomplète : {why}{detail} ; relancez pour reprendre</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="152"/>
+        <location filename="../core/messages.py" line="157"/>
         <source>the scorer stopped working: {reason}</source>
         <translation>le notateur a cessé de fonctionner : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="153"/>
+        <location filename="../core/messages.py" line="158"/>
         <source>ids, names and parent must have the same length</source>
         <translation>les identifiants, noms et parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="156"/>
+        <location filename="../core/messages.py" line="161"/>
         <source>a parent row is out of range</source>
         <translation>une ligne parente est hors limites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="157"/>
+        <location filename="../core/messages.py" line="162"/>
         <source>no top-level region named {names}</source>
         <translation>aucune région de premier niveau nommée {names}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="158"/>
+        <location filename="../core/messages.py" line="163"/>
         <source>this hierarchy has no populations</source>
         <translation>cette hiérarchie n'a pas de populations</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="159"/>
+        <location filename="../core/messages.py" line="164"/>
         <source>max_bottom must be &gt;= 0</source>
         <translation>max_bottom doit être &gt;= 0</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="160"/>
+        <location filename="../core/messages.py" line="165"/>
         <source>ids, names and parent ids must have the same length</source>
         <translation>les identifiants, noms et identifiants parents doivent avoir la même longueur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="163"/>
+        <location filename="../core/messages.py" line="168"/>
         <source>region {name!r} (row {row}) has no id</source>
         <translation>la région {name!r} (ligne {row}) n'a pas d'identifiant</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="164"/>
+        <location filename="../core/messages.py" line="169"/>
         <source>duplicate region id {id!r} (rows {first}, {second})</source>
         <translation>identifiant de région {id!r} en double (lignes {first}, {second})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="167"/>
+        <location filename="../core/messages.py" line="172"/>
         <source>region {id!r} has an empty name</source>
         <translation>la région {id!r} a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="168"/>
+        <location filename="../core/messages.py" line="173"/>
         <source>region {name!r} has unknown parent id {parent!r}</source>
         <translation>la région {name!r} a un identifiant parent inconnu {parent!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="171"/>
+        <location filename="../core/messages.py" line="176"/>
         <source>region {name!r} is its own parent</source>
         <translation>la région {name!r} est son propre parent</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="172"/>
+        <location filename="../core/messages.py" line="177"/>
         <source>the parent links form a cycle (rows {rows}...)</source>
         <translation>les liens de parenté forment un cycle (lignes {rows}...)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="173"/>
+        <location filename="../core/messages.py" line="178"/>
         <source>{where}, line {line}: expected &apos;topic&lt;TAB&gt;word&apos;, got {raw!r}</source>
         <translation>{where}, ligne {line} : 'thème&lt;TAB&gt;mot' attendu, reçu {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="176"/>
+        <location filename="../core/messages.py" line="181"/>
         <source>{where}, line {line}: empty word or topic in {raw!r}</source>
         <translation>{where}, ligne {line} : mot ou thème vide dans {raw!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="179"/>
+        <location filename="../core/messages.py" line="184"/>
         <source>{where}, line {line}: braces or line breaks in word {word!r}</source>
         <translation>{where}, ligne {line} : accolades ou sauts de ligne dans le mot {word!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="182"/>
+        <location filename="../core/messages.py" line="187"/>
         <source>{where} has no descriptors</source>
         <translation>{where} ne contient aucun descripteur</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="183"/>
+        <location filename="../core/messages.py" line="188"/>
         <source>cannot read descriptor list {path}: {reason}</source>
         <translation>impossible de lire la liste de descripteurs {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="186"/>
+        <location filename="../core/messages.py" line="191"/>
         <source>the sentence template is empty</source>
         <translation>le modèle de phrase est vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="187"/>
+        <location filename="../core/messages.py" line="192"/>
         <source>malformed template {template!r}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>modèle mal formé {template!r} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="190"/>
+        <location filename="../core/messages.py" line="195"/>
         <source>unknown field {{{field}}} in template {template!r}; use {{region}} and {{descriptor}}</source>
         <translation>champ inconnu {{{field}}} dans le modèle {template!r} ; utilisez {{region}} et {{descriptor}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="193"/>
+        <location filename="../core/messages.py" line="198"/>
         <source>template {template!r} must contain {{{field}}} exactly once</source>
         <translation>le modèle {template!r} doit contenir {{{field}}} exactement une fois</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="196"/>
+        <location filename="../core/messages.py" line="201"/>
         <source>template {template!r}: no format specs or conversions allowed</source>
         <translation>modèle {template!r} : aucune spécification de format ni conversion permise</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="199"/>
+        <location filename="../core/messages.py" line="204"/>
         <source>a region has an empty name</source>
         <translation>une région a un nom vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="200"/>
+        <location filename="../core/messages.py" line="205"/>
         <source>region name too long ({n} characters): {start}...</source>
         <translation>nom de région trop long ({n} caractères) : {start}...</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="204"/>
+        <location filename="../core/messages.py" line="209"/>
         <source>{root}/props names no model file; is this a llama.cpp server?</source>
         <translation>{root}/props ne nomme aucun fichier de modèle ; est-ce un serveur llama.cpp ?</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="207"/>
+        <location filename="../core/messages.py" line="212"/>
         <source>the server reports no BOS token; pass bos_id= explicitly</source>
         <translation>le serveur n'indique aucun jeton BOS ; passez bos_id= explicitement</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="210"/>
+        <location filename="../core/messages.py" line="215"/>
         <source>BOS token {text!r} is not a single token ({tokens}); pass bos_id=</source>
         <translation>le jeton BOS {text!r} n'est pas un jeton unique ({tokens}) ; passez bos_id=</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="213"/>
+        <location filename="../core/messages.py" line="218"/>
         <source>/tokenize answered without tokens</source>
         <translation>/tokenize a répondu sans jetons</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="214"/>
+        <location filename="../core/messages.py" line="219"/>
         <source>this llama.cpp server returns no completion_probabilities[].logprob; it is too old for forced decoding</source>
         <translation>ce serveur llama.cpp ne renvoie pas completion_probabilities[].logprob ; il est trop ancien pour le décodage forcé</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="218"/>
+        <location filename="../core/messages.py" line="223"/>
         <source>token {i} came out as {got} instead of {token}</source>
         <translation>le jeton {i} est sorti comme {got} au lieu de {token}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="221"/>
+        <location filename="../core/messages.py" line="226"/>
         <source>{n} choices for {m} prompts</source>
         <translation>{n} choix pour {m} invites</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="222"/>
+        <location filename="../core/messages.py" line="227"/>
         <source>masked language models need torch and transformers: {install}</source>
         <translation>les modèles de langue masqués demandent torch et transformers : {install}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="225"/>
+        <location filename="../core/messages.py" line="230"/>
         <source>cannot load a masked LM from {path}: {reason}</source>
         <translation>impossible de charger un modèle de langue masqué depuis {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="228"/>
+        <location filename="../core/messages.py" line="233"/>
         <source>a model object needs its tokenizer</source>
         <translation>un objet modèle demande son tokenizer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="229"/>
+        <location filename="../core/messages.py" line="234"/>
         <source>masked language models need torch and transformers in a Python GeoBias can run (QGIS&apos;s own, or a venv at {venv}): {install} ({reason})</source>
         <translation>les modèles de langue masqués demandent torch et transformers dans un Python que GeoBias peut lancer (celui de QGIS, ou un venv dans {venv}) : {install} ({reason})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="233"/>
+        <location filename="../core/messages.py" line="238"/>
         <source>the masked-LM process ({python}) did not start: {reason}</source>
         <translation>le processus du modèle masqué ({python}) n'a pas démarré : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="236"/>
+        <location filename="../core/messages.py" line="241"/>
         <source>the masked-LM process gave no answer in {seconds:.0f} s; stopped it</source>
         <translation>le processus du modèle masqué n'a pas répondu en {seconds:.0f} s ; il a été arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="239"/>
+        <location filename="../core/messages.py" line="244"/>
         <source>the masked-LM process exited (code {code}): {tail}</source>
         <translation>le processus du modèle masqué s'est terminé (code {code}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="242"/>
+        <location filename="../core/messages.py" line="247"/>
         <source>the masked-LM process is stopped</source>
         <translation>le processus du modèle masqué est arrêté</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="243"/>
+        <location filename="../core/messages.py" line="248"/>
         <source>the masked-LM process is gone ({reason}): {tail}</source>
         <translation>le processus du modèle masqué a disparu ({reason}) : {tail}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="246"/>
+        <location filename="../core/messages.py" line="251"/>
         <source>the masked-LM process: {reply}</source>
         <translation>le processus du modèle masqué : {reply}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="247"/>
+        <location filename="../core/messages.py" line="252"/>
         <source>the masked-LM process scored {n} of {m}</source>
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
@@ -4319,202 +4319,202 @@ Prompt :
         <translation>Survie infantile des pays</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="250"/>
+        <location filename="../core/messages.py" line="255"/>
         <source>malformed format string in {where}: {reason} (double a literal brace: {{{{, }}}})</source>
         <translation>chaîne de format mal formée dans {where} : {reason} (doublez une accolade littérale : {{{{, }}}})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="253"/>
+        <location filename="../core/messages.py" line="258"/>
         <source>positional placeholder {{{field}}} in {where}; use a name from {known}</source>
         <translation>espace réservé positionnel {{{field}}} dans {where} ; utilisez un nom parmi {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="256"/>
+        <location filename="../core/messages.py" line="261"/>
         <source>unknown placeholder {{{field}}} in {where}; allowed: {known}</source>
         <translation>espace réservé inconnu {{{field}}} dans {where} ; permis : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="259"/>
+        <location filename="../core/messages.py" line="264"/>
         <source>nested placeholder in the format spec of {{{field}}}</source>
         <translation>espace réservé imbriqué dans la spécification de format de {{{field}}}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="262"/>
+        <location filename="../core/messages.py" line="267"/>
         <source>a prompt template needs a non-empty name</source>
         <translation>un modèle de prompt doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="263"/>
+        <location filename="../core/messages.py" line="268"/>
         <source>template {name!r}: {part} must be text</source>
         <translation>modèle {name!r} : {part} doit être du texte</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="264"/>
+        <location filename="../core/messages.py" line="269"/>
         <source>the prefix of {name!r}</source>
         <translation>le préfixe de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="265"/>
+        <location filename="../core/messages.py" line="270"/>
         <source>the body of {name!r}</source>
         <translation>le corps de {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="266"/>
+        <location filename="../core/messages.py" line="271"/>
         <source>template {name!r} lacks the required placeholder {fields}</source>
         <translation>il manque au modèle {name!r} l'espace réservé requis {fields}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="269"/>
+        <location filename="../core/messages.py" line="274"/>
         <source>template {name!r} cannot be rendered: {reason}</source>
         <translation>le modèle {name!r} ne peut pas être rendu : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="272"/>
+        <location filename="../core/messages.py" line="277"/>
         <source>a saved template must be an object, got {kind}</source>
         <translation>un modèle enregistré doit être un objet, reçu {kind}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="275"/>
+        <location filename="../core/messages.py" line="280"/>
         <source>saved template lacks {keys}</source>
         <translation>il manque au modèle enregistré {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="276"/>
+        <location filename="../core/messages.py" line="281"/>
         <source>saved template has unknown keys {keys}</source>
         <translation>le modèle enregistré a des clés inconnues {keys}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="279"/>
+        <location filename="../core/messages.py" line="284"/>
         <source>saved template is not valid JSON: {reason}</source>
         <translation>le modèle enregistré n'est pas du JSON valide : {reason}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="282"/>
+        <location filename="../core/messages.py" line="287"/>
         <source>no prompt preset {name!r}; available: {known}</source>
         <translation>aucun prompt prédéfini {name!r} ; disponibles : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="285"/>
+        <location filename="../core/messages.py" line="290"/>
         <source>template {name!r} needs a gazetteer for address/nearby places</source>
         <translation>le modèle {name!r} a besoin d'un répertoire géographique pour l'adresse et les lieux proches</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="288"/>
+        <location filename="../core/messages.py" line="293"/>
         <source>every unit needs a finite value (leave the others out)</source>
         <translation>chaque unité doit avoir une valeur finie (écartez les autres)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="291"/>
+        <location filename="../core/messages.py" line="296"/>
         <source>the values are constant: there is nothing to cluster</source>
         <translation>les valeurs sont constantes : il n'y a rien à regrouper</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="294"/>
+        <location filename="../core/messages.py" line="299"/>
         <source>{n} values for {units} units</source>
         <translation>{n} valeurs pour {units} unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="295"/>
+        <location filename="../core/messages.py" line="300"/>
         <source>local statistics need at least 3 units</source>
         <translation>les statistiques locales demandent au moins 3 unités</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="296"/>
+        <location filename="../core/messages.py" line="301"/>
         <source>no unit has a neighbour</source>
         <translation>aucune unité n'a de voisin</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="297"/>
+        <location filename="../core/messages.py" line="302"/>
         <source>every unit needs finite coordinates</source>
         <translation>chaque unité doit avoir des coordonnées finies</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="298"/>
+        <location filename="../core/messages.py" line="303"/>
         <source>k must be at least 1</source>
         <translation>k doit valoir au moins 1</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="299"/>
+        <location filename="../core/messages.py" line="304"/>
         <source>{k} nearest neighbours need more than {k} units (have {n})</source>
         <translation>{k} plus proches voisins demandent plus de {k} unités (il y en a {n})</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="302"/>
+        <location filename="../core/messages.py" line="307"/>
         <source>the distance band must be longer than 0 km</source>
         <translation>la bande de distance doit dépasser 0 km</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="303"/>
+        <location filename="../core/messages.py" line="308"/>
         <source>the points have no mean direction</source>
         <translation>les points n'ont pas de direction moyenne</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="304"/>
+        <location filename="../core/messages.py" line="309"/>
         <source>model {model!r} has two results for topic {topic!r}</source>
         <translation>le modèle {model!r} a deux résultats pour le thème {topic!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="307"/>
+        <location filename="../core/messages.py" line="312"/>
         <source>no model to compare</source>
         <translation>aucun modèle à comparer</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="308"/>
+        <location filename="../core/messages.py" line="313"/>
         <source>no column {base!r} to take the change from</source>
         <translation>aucune colonne {base!r} par rapport à laquelle calculer l'écart</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="309"/>
+        <location filename="../core/messages.py" line="314"/>
         <source>max_requests and max_bytes must be positive</source>
         <translation>max_requests et max_bytes doivent être positifs</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="310"/>
+        <location filename="../core/messages.py" line="315"/>
         <source>one request is {n} bytes, over the {cap} cap</source>
         <translation>une requête fait {n} octets, au-delà du plafond de {cap}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="329"/>
+        <location filename="../core/messages.py" line="334"/>
         <source>the region has no area in lon/lat</source>
         <translation>la région n'a pas de surface en lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="330"/>
+        <location filename="../core/messages.py" line="335"/>
         <source>a topic needs a non-empty name</source>
         <translation>un thème doit avoir un nom non vide</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="331"/>
+        <location filename="../core/messages.py" line="336"/>
         <source>topic name has leading/trailing spaces: {name!r}</source>
         <translation>le nom du thème commence ou finit par des espaces : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="334"/>
+        <location filename="../core/messages.py" line="339"/>
         <source>topic name must be one line: {name!r}</source>
         <translation>le nom du thème doit tenir sur une ligne : {name!r}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="335"/>
+        <location filename="../core/messages.py" line="340"/>
         <source>unknown topic kind {kind!r}; expected one of {known}</source>
         <translation>type de thème {kind!r} inconnu ; attendu l'un de {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="338"/>
+        <location filename="../core/messages.py" line="343"/>
         <source>the choice template needs {name}</source>
         <translation>le modèle de choix doit contenir {name}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="339"/>
+        <location filename="../core/messages.py" line="344"/>
         <source>candidates must be an (m, 2) array of lon/lat</source>
         <translation>les candidats doivent être un tableau (m, 2) de lon/lat</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="342"/>
+        <location filename="../core/messages.py" line="347"/>
         <source>weights must be an (m,) array matching candidates</source>
         <translation>les poids doivent être un tableau (m,) aligné sur les candidats</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="345"/>
+        <location filename="../core/messages.py" line="350"/>
         <source>n must be &gt;= 0 and oversample &gt;= 1</source>
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
@@ -5392,52 +5392,52 @@ Prompt :
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="365"/>
+        <location filename="../processing/endpoints.py" line="366"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="367"/>
+        <location filename="../processing/endpoints.py" line="368"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="368"/>
+        <location filename="../processing/endpoints.py" line="369"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="372"/>
+        <location filename="../processing/endpoints.py" line="373"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="374"/>
+        <location filename="../processing/endpoints.py" line="375"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="375"/>
+        <location filename="../processing/endpoints.py" line="376"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="381"/>
+        <location filename="../processing/endpoints.py" line="393"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="383"/>
+        <location filename="../processing/endpoints.py" line="402"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="388"/>
+        <location filename="../processing/endpoints.py" line="407"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="393"/>
+        <location filename="../processing/endpoints.py" line="412"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5482,7 +5482,7 @@ Prompt :
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="70"/>
+        <location filename="../core/messages.py" line="75"/>
         <source>If this is a reasoning model (o-series, GPT-5, or an alias of one), tick &apos;Reasoning model&apos; for the endpoint (Settings &gt; Options &gt; GeoBias; REASONING in Processing) so GeoBias sends max_completion_tokens and no temperature or logprobs.</source>
         <translation>S'il s'agit d'un modèle de raisonnement (série o, GPT-5, ou un alias de l'un d'eux), cochez « Modèle de raisonnement » pour le point d'accès (Préférences &gt; Options &gt; GeoBias ; REASONING dans Processing) pour que GeoBias envoie max_completion_tokens, sans température ni logprobs.</translation>
     </message>
@@ -6843,27 +6843,27 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>(vide)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="311"/>
+        <location filename="../core/messages.py" line="316"/>
         <source>{path} is not JSON Lines; expected {expected}.</source>
         <translation>{path} n'est pas au format JSON Lines ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="313"/>
+        <location filename="../core/messages.py" line="318"/>
         <source>{path}:{line}: not JSON; expected {expected}.</source>
         <translation>{path}:{line} : pas du JSON ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="315"/>
+        <location filename="../core/messages.py" line="320"/>
         <source>{path} is not a text file; expected {expected}.</source>
         <translation>{path} n'est pas un fichier texte ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="317"/>
+        <location filename="../core/messages.py" line="322"/>
         <source>{path} is empty; expected {expected}.</source>
         <translation>{path} est vide ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="318"/>
+        <location filename="../core/messages.py" line="323"/>
         <source>{where} is {what}; expected {expected}.</source>
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
@@ -6938,17 +6938,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="291"/>
+        <location filename="../processing/endpoints.py" line="292"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="298"/>
+        <location filename="../processing/endpoints.py" line="299"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="307"/>
+        <location filename="../processing/endpoints.py" line="308"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
@@ -7028,7 +7028,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="190"/>
+        <location filename="../processing/endpoints.py" line="191"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -7073,77 +7073,77 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="109"/>
+        <location filename="../processing/progress.py" line="114"/>
         <source>{s} s</source>
         <translation>{s} s</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="118"/>
+        <location filename="../processing/progress.py" line="123"/>
         <source>{a}–{b} s</source>
         <translation>{a}–{b} s</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="122"/>
+        <location filename="../processing/progress.py" line="127"/>
         <source>{a} – {b} min</source>
         <translation>{a} – {b} min</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="124"/>
+        <location filename="../processing/progress.py" line="129"/>
         <source>{b} min</source>
         <translation>{b} min</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="124"/>
+        <location filename="../processing/progress.py" line="129"/>
         <source>{a}–{b} min</source>
         <translation>{a}–{b} min</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="127"/>
+        <location filename="../processing/progress.py" line="132"/>
         <source>{a} min – {b:.1f} h</source>
         <translation>{a} min – {b:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="129"/>
+        <location filename="../processing/progress.py" line="134"/>
         <source>{b:.1f} h</source>
         <translation>{b:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="130"/>
+        <location filename="../processing/progress.py" line="135"/>
         <source>{a:.1f}–{b:.1f} h</source>
         <translation>{a:.1f}–{b:.1f} h</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="137"/>
+        <location filename="../processing/progress.py" line="142"/>
         <source>{h} h {m:02d} min</source>
         <translation>{h} h {m:02d} min</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="139"/>
+        <location filename="../processing/progress.py" line="144"/>
         <source>{m} min {s:02d} s</source>
         <translation>{m} min {s:02d} s</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="147"/>
+        <location filename="../processing/progress.py" line="152"/>
         <source>time unknown until the first requests are timed on this machine</source>
         <translation>durée inconnue tant que les premières requêtes ne sont pas chronométrées sur cette machine</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="149"/>
+        <location filename="../processing/progress.py" line="154"/>
         <source>nothing left to do</source>
         <translation>plus rien à faire</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="152"/>
+        <location filename="../processing/progress.py" line="157"/>
         <source>about {span} (rate of {n} earlier run(s) on this machine; the load of the machine changes it)</source>
         <translation>environ {span} (débit de {n} exécution(s) précédente(s) sur cette machine ; la charge de la machine le modifie)</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="154"/>
+        <location filename="../processing/progress.py" line="159"/>
         <source>about {span} (rate measured now on this machine)</source>
         <translation>environ {span} (débit mesuré à l’instant sur cette machine)</translation>
     </message>
     <message>
-        <location filename="../processing/progress.py" line="162"/>
+        <location filename="../processing/progress.py" line="167"/>
         <source>Measured on this machine: {r:.2f} {unit}/s over {t}.</source>
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
@@ -7373,17 +7373,17 @@ Lancer l'enquête ?</translation>
         <translation>{model} installé dans {venv}. Le modèle fonctionne : à la question « {question} », il a répondu « {answer} ». Espace disque utilisé : {size}.</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="320"/>
+        <location filename="../core/messages.py" line="325"/>
         <source>a {provider} batch cannot carry this request&apos;s {fields}: choose the endpoint&apos;s settings the provider&apos;s batch format takes (no grammar or regex constraint; Anthropic and Mistral give no log-probabilities)</source>
         <translation>un lot {provider} ne peut pas porter ce champ de la requête : {fields} ; choisissez les réglages de point d'accès que le format de lot du fournisseur accepte (pas de contrainte de grammaire ni d'expression régulière ; Anthropic et Mistral ne donnent pas de log-probabilités)</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="325"/>
+        <location filename="../core/messages.py" line="330"/>
         <source>no batch API for provider {provider!r}; use one of {known}</source>
         <translation>pas d'API de lots pour le fournisseur {provider!r} ; utilisez l'un de : {known}</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="327"/>
+        <location filename="../core/messages.py" line="332"/>
         <source>{host} started no upload (no X-Goog-Upload-URL header)</source>
         <translation>{host} n'a pas commencé d'envoi (pas d'en-tête X-Goog-Upload-URL)</translation>
     </message>
@@ -7503,7 +7503,7 @@ Lancer l'enquête ?</translation>
         <translation>{path} est endommagé ({verdict}).</translation>
     </message>
     <message>
-        <location filename="../core/messages.py" line="129"/>
+        <location filename="../core/messages.py" line="134"/>
         <source>the disk under the cache {path} is full ({reason}): the cache is unchanged; free some space and run again</source>
         <translation>le disque du cache {path} est plein ({reason}) : le cache est inchangé ; libérez de la place et relancez</translation>
     </message>
@@ -7536,6 +7536,21 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/checks.py" line="218"/>
         <source>a field needs its layer, and no layer is given in {label} ({key}).</source>
         <translation>un champ a besoin de sa couche, et aucune couche n’est donnée dans {label} ({key}).</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="383"/>
+        <source>Throttled: the endpoint answered HTTP {status} (too many requests); waiting {s:.0f} s before asking again, {m:.0f} min of patience left.</source>
+        <translation>Limité : le point d'accès a répondu HTTP {status} (trop de requêtes) ; attente de {s:.0f} s avant de redemander, encore {m:.0f} min de patience.</translation>
+    </message>
+    <message>
+        <location filename="../processing/endpoints.py" line="395"/>
+        <source>Stopped after {m:.1f} min throttled without an answer: {host} {cause} (too many requests) for longer than the patience. The {what} so far are cached and nothing was marked failed: Resume (or running again) asks the rest once the endpoint&apos;s limit allows.</source>
+        <translation>Arrêté après {m:.1f} min de limitation sans réponse : {host} {cause} (trop de requêtes) plus longtemps que la patience. Les {what} obtenues sont en cache et rien n'a été marqué en échec : Reprendre (ou relancer) demande le reste dès que la limite du point d'accès le permet.</translation>
+    </message>
+    <message>
+        <location filename="../core/messages.py" line="49"/>
+        <source>{host} answered HTTP 429 insufficient_quota: the account has no credit left or its quota is spent; waiting would not help (add credit or raise the quota, then Resume): {text}</source>
+        <translation>{host} a répondu HTTP 429 insufficient_quota : le compte n'a plus de crédit ou son quota est épuisé ; attendre n'y changerait rien (ajoutez du crédit ou augmentez le quota, puis Reprendre) : {text}</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 core endpoint or sentence scorer, the embedded model started on demand, QGIS's network settings
 (proxy, certificate authorities) applied to every remote endpoint."""
 
+import math
 import os
 import socket
 from contextlib import contextmanager
@@ -375,10 +376,28 @@ def cause_words(cause):
     return tr("could not be reached")
 
 
+def waiting_text(p):
+    """The countdown while the endpoint throttles a run (a core Progress with waiting_s)."""
+    cause = p.waiting_cause
+    status = getattr(cause, "status", 0) or 429
+    return tr(
+        "Throttled: the endpoint answered HTTP {status} (too many requests); waiting {s:.0f} s "
+        "before asking again, {m:.0f} min of patience left."
+    ).format(status=status, s=math.ceil(p.waiting_s), m=p.patience_left_s / 60.0)
+
+
 def stopped_sentence(err, what=None):
     """One sentence for a run stopped early on a broken endpoint (core EndpointStoppedError): the
-    cause, and that a new run (the dock's Resume) continues where this one stopped."""
+    cause, and that a new run (the dock's Resume) continues where this one stopped; or for a run
+    throttled beyond the user's patience (core ThrottledStopError)."""
     what = what or tr("answers")
+    if hasattr(err, "waited"):  # ThrottledStopError: nothing was marked failed
+        return tr(
+            "Stopped after {m:.1f} min throttled without an answer: {host} {cause} (too many "
+            "requests) for longer than the patience. The {what} so far are cached and nothing "
+            "was marked failed: Resume (or running again) asks the rest once the endpoint's "
+            "limit allows."
+        ).format(m=err.waited / 60.0, host=err.host, cause=cause_words(err.cause), what=what)
     if err.cause.kind == "ended":
         return tr(
             "The embedded model stopped during the run ({detail}); the {what} so far are "

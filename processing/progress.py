@@ -11,6 +11,7 @@ did after it ends.
 
 import math
 import os
+import time
 
 from qgis.core import QgsApplication, QgsProcessingFeedback
 
@@ -33,6 +34,10 @@ __all__ = [
     "step_text",
     "survey_key",
 ]
+
+
+# A throttled run says its countdown in the log this often (in place: at every progress).
+LOG_WAIT_EVERY_S = 10.0
 
 
 def live_text(feedback):
@@ -200,11 +205,25 @@ class RunProgress:
         self.start, self.end, self.key = start, end, key
         self.live = live_text(feedback)
         self.last = None
+        self.said = None  # when the last throttle countdown line went to the log
 
     def __call__(self, p):
         self.last = p
         f = self.feedback
         f.setProgress(self.start + (self.end - self.start) * p.done / max(p.total, 1))
+        waiting = getattr(p, "waiting_s", 0.0) > 0
+        if waiting:  # the endpoint throttles the run: a countdown, in place and in the log
+            from .endpoints import waiting_text
+
+            line = waiting_text(p)
+            now = time.monotonic()
+            if self.said is None or now - self.said >= LOG_WAIT_EVERY_S:
+                self.said = now
+                f.pushInfo(line)
+            if self.live:
+                f.setProgressText(line)
+            return
+        self.said = None
         if not self.live:
             return
         if self.text is not None:

@@ -37,7 +37,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
 
     from ..core.engine.budget import BudgetExceededError, Spend
     from ..core.engine.cache import CacheError, SurveyCache
-    from ..core.engine.chat import EndpointError, EndpointStoppedError
+    from ..core.engine.chat import EndpointError, EndpointStoppedError, ThrottledStopError
     from ..core.geo.gazetteer import Gazetteer
     from ..core.survey.language_runs import estimate_languages, specs_by_language, whole_run
     from ..core.survey.run import RunStats, SurveySpec, run_survey
@@ -116,7 +116,7 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             )
         except BudgetExceededError as err:
             raise QgsProcessingException(spent_sentence(err.spend)) from err
-        except EndpointStoppedError as err:
+        except (EndpointStoppedError, ThrottledStopError) as err:
             raise QgsProcessingException(stopped_sentence(err)) from err
         except (sqlite3.Error, OSError) as err:  # the cache's writer: a full disk, a lost drive
             raise QgsProcessingException(

@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 FAULTS = (
     "timeout",  # answer only after `hang_s` (longer than the client's timeout)
     "429",  # Too Many Requests with Retry-After
+    "quota",  # 429 insufficient_quota: OpenAI's "no credit left / quota spent" (not a wait)
     "500",
     "503",
     "reset",  # close the connection without an answer (TCP RST)
@@ -143,8 +144,20 @@ class FaultServer:
         logprobs: bool = True,
         tls: dict | None = None,
         echo: bool = False,
+        poison: dict[str, str] | None = None,
+        throttle: dict | None = None,
     ):
         self.plan = dict(plan or {})
+        # Prompts holding one of these texts always get its fault ("this prompt only" failures).
+        self.poison = dict(poison or {})
+        # A rate limit like a provider's (see `throttled`): {"first_s": seconds from the first
+        # request during which every request gets 429 with Retry-After} and/or {"rpm": R} (a
+        # token bucket of R requests a minute, burst R/60 at least 1: 429 with Retry-After
+        # beyond it), {"headers": True} adds OpenAI's x-ratelimit-* headers.
+        self.throttle = dict(throttle or {})
+        self.t_first: float | None = None
+        self.bucket = None
+        self.n_throttled = 0
         self.probs = dict(probs or {})
         self.seed = seed
         self.retry_after = retry_after
@@ -158,6 +171,7 @@ class FaultServer:
         self.n_requests = 0
         self.n_connections = 0  # TCP connections accepted (a bare reachability check counts)
         self.requests_by_body: Counter = Counter()
+        self.arrivals: list[str] = []  # body ids of the chat requests, in arrival order
         self.authorizations: Counter = Counter()  # Authorization headers seen, with counts
         self.via: Counter = Counter()  # Via headers seen (an HTTP proxy adds one)
         self.answers_by_body: Counter = Counter()
@@ -259,6 +273,7 @@ class FaultServer:
                     index = server.n_requests
                     server.n_requests += 1
                     server.requests_by_body[bid] += 1
+                    server.arrivals.append(bid)
                     server.authorizations[self.headers.get("Authorization", "")] += 1
                     server.via[self.headers.get("Via", "")] += 1
                 fault = server.fault_for(index)
@@ -267,6 +282,13 @@ class FaultServer:
                 if server.delay_s:
                     time.sleep(server.delay_s)
                 prompt = body["messages"][0]["content"]
+                if fault is None:
+                    fault = next((f for text, f in server.poison.items() if text in prompt), None)
+                wait = server.throttled()
+                if wait is not None and fault is None:
+                    return self._send(429, b'{"error":{"message":"Rate limit reached",'
+                                      b'"type":"requests","code":"rate_limit_exceeded"}}',
+                                      server.throttle_headers(wait))  # fmt: skip
                 want_lp = bool(body.get("logprobs")) and server.logprobs
                 late = fault == "timeout"
                 if late:
@@ -275,6 +297,11 @@ class FaultServer:
                 if fault == "429":
                     err = b'{"error":{"message":"rate limited"}}'
                     return self._send(429, err, {"Retry-After": server.retry_after})
+                if fault == "quota":  # OpenAI's error body for a spent quota
+                    err = {"error": {"message": "You exceeded your current quota, please check "
+                                     "your plan and billing details.", "type": "insufficient_quota",
+                                     "param": None, "code": "insufficient_quota"}}  # fmt: skip
+                    return self._send(429, json.dumps(err).encode())
                 if fault in ("500", "503"):
                     return self._send(int(fault), b'{"error":{"message":"server error"}}')
                 if fault == "401":
@@ -332,6 +359,40 @@ class FaultServer:
                 self._send(200, payload)
 
         return Handler
+
+    def throttled(self) -> float | None:
+        """Seconds the client should wait when this request is over the limit, else None."""
+        if not self.throttle:
+            return None
+        now = time.monotonic()
+        with self.lock:
+            if self.t_first is None:
+                self.t_first = now
+            first_s = self.throttle.get("first_s")
+            if first_s and now - self.t_first < first_s:
+                self.n_throttled += 1
+                return max(0.0, first_s - (now - self.t_first))
+            rpm = self.throttle.get("rpm")
+            if not rpm:
+                return None
+            rate, burst = rpm / 60.0, max(1.0, self.throttle.get("burst", rpm / 60.0))
+            tokens, last = self.bucket if self.bucket is not None else (burst, now)
+            tokens = min(burst, tokens + (now - last) * rate)
+            if tokens >= 1.0:
+                self.bucket = (tokens - 1.0, now)
+                return None
+            self.bucket = (tokens, now)
+            self.n_throttled += 1
+            return (1.0 - tokens) / rate
+
+    def throttle_headers(self, wait: float) -> dict:
+        """Retry-After (whole seconds, as HTTP says, at least 1) and, if asked, OpenAI's
+        x-ratelimit-* headers."""
+        headers = {"Retry-After": str(max(1, int(wait + 0.999)))}
+        if self.throttle.get("headers"):
+            headers["x-ratelimit-remaining-requests"] = "0"
+            headers["x-ratelimit-reset-requests"] = f"{wait:.3f}s"
+        return headers
 
     def start(self) -> FaultServer:
         self.thread.start()

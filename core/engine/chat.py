@@ -18,12 +18,14 @@ from .http_client import (
     HttpClient,
     RateLimiter,
     RequestError,
+    ThrottledStopError,
     TransientError,
     estimate_tokens,
     hide_password,
     normalise_base_url,
     parse_retry_after,
     proxy_for,
+    status_error,
 )
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "EndpointStoppedError",
     "RateLimiter",
     "RequestError",
+    "ThrottledStopError",
     "TransientError",
     "estimate_tokens",
     "hide_password",
@@ -213,6 +216,8 @@ class Endpoint:
     tpm: float | None = None
     timeout: float = 60.0
     max_retries: int = 6
+    # Seconds throttled (429, 503) without an answer before a run stops (core/engine/throttle.py).
+    patience_s: float = 1800.0
     price_in: float | None = None
     price_out: float | None = None
     # None = recognise a reasoning model by its name (is_reasoning_model).
@@ -370,16 +375,19 @@ class ChatClient:
         Where and how to ask.
     backoff_base, backoff_cap : float
         Seconds of the retry back-off (see core/engine/http_client.py).
+    **http
+        Other HttpClient arguments (clock, throttle).
     """
 
-    def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0):
+    def __init__(self, endpoint: Endpoint, backoff_base: float = 0.5, backoff_cap: float = 30.0,
+                 **http):  # fmt: skip
         self.endpoint = endpoint
         if endpoint.api not in APIS:
             raise ValueError(Message("llm.unknown_api", api=endpoint.api, known=listing(APIS)))
         path = "/completions" if endpoint.api == "completions" else "/chat/completions"
         self.url = normalise_base_url(endpoint.base_url) + path
         self.http = HttpClient.from_endpoint(
-            endpoint, self.url, backoff_base=backoff_base, backoff_cap=backoff_cap
+            endpoint, self.url, backoff_base=backoff_base, backoff_cap=backoff_cap, **http
         )
         # Reasoning models give no logprobs: greedy ratings only.
         self.logprobs_supported: bool | None = (
@@ -469,12 +477,8 @@ class ChatClient:
             raise EndpointError(
                 Message("llm.wrong_model", url=self.url, status=status, model=ep.model, text=text)
             )
-        if status in RETRY_STATUS:
-            raise TransientError(
-                Message("http.status", status=status, text=text),
-                parse_retry_after(r.headers.get("Retry-After")),
-                Cause("status", status),
-            )
+        if status in RETRY_STATUS:  # throttled (waited out), a spent quota, or transient
+            raise status_error(r, self.http.host, text)
         # 422: Mistral's refusal of a field it does not know ("extra_forbidden").
         if status in (400, 422) and "logprob" in text.lower() and "logprobs" in wire:
             with self._lock:

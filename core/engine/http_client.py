@@ -30,6 +30,7 @@ import urllib3
 
 from ..messages import MESSAGES, Message
 from ..wording import plain_reason
+from .throttle import DEFAULT_PATIENCE_S, REAL_CLOCK, THROTTLE_STATUS, Throttle, ratelimit_wait
 
 __all__ = [
     "PROXY_AUTH",
@@ -40,6 +41,7 @@ __all__ = [
     "HttpClient",
     "RateLimiter",
     "RequestError",
+    "ThrottledStopError",
     "TransientError",
     "ca_bundle",
     "estimate_tokens",
@@ -48,6 +50,7 @@ __all__ = [
     "parse_retry_after",
     "pool_manager",
     "proxy_for",
+    "status_error",
 ]
 
 PROXY_AUTH = MESSAGES["http.proxy_auth"]
@@ -69,7 +72,9 @@ class Cause:
     unreachable: `detail`), "status" (HTTP `status`), "content" (HTTP `status` with a body that
     is not an answer: `content_type`, `detail`), "ended" (the server's process ended, e.g. the
     embedded model's child was killed: `detail`). Two attempts fail "the same way" when kind,
-    status and content type agree (`signature`).
+    status and content type agree (`signature`). `throttled`: the server said "too many
+    requests" (waited out, see core/engine/throttle.py); `connect`: no connection was made
+    (refused, no such host).
     """
 
     kind: str
@@ -77,6 +82,17 @@ class Cause:
     content_type: str = ""
     timeout: float = 0.0
     detail: str = ""
+    throttled: bool = False
+    connect: bool = False
+
+    @property
+    def broken(self) -> bool:
+        """Whether the cause says the endpoint itself is wrong rather than one attempt unlucky:
+        no answer within a read timeout, no connection, or a 200 that is not JSON (a login
+        page). Resets, 5xx and truncated JSON are transient."""
+        if self.kind == "content":
+            return "json" not in self.content_type
+        return self.kind == "timeout" or (self.kind == "connection" and self.connect)
 
     @property
     def signature(self) -> tuple:
@@ -134,6 +150,58 @@ class EndpointStoppedError(EndpointError):
                 f"{host} {cause.words()} and answered nothing; a new run continues"
             )
         super().__init__(text)
+
+
+class ThrottledStopError(EndpointError):
+    """A run stopped because the endpoint kept throttling it for longer than the user's patience.
+
+    cause: the last throttled attempt's Cause; waited: seconds throttled without an answer;
+    answered: attempts answered in this run; host. Nothing was recorded as failed: a new run
+    asks the same requests again.
+    """
+
+    def __init__(self, cause: Cause, waited: float, answered: int, host: str):
+        self.cause, self.waited, self.answered, self.host = cause, waited, answered, host
+        self.attempts = 0
+        minutes = waited / 60.0
+        super().__init__(
+            f"stopped after {minutes:.1f} min throttled without an answer: {host} "
+            f"{cause.words()} (too many requests); the answers so far are kept and nothing was "
+            "marked failed, so Resume (or running again) asks the rest once the endpoint's "
+            "limit allows"
+        )
+
+
+def status_error(response, host: str, text: str) -> Exception:
+    """The error a retryable status means (RETRY_STATUS): a spent quota or credit (OpenAI's
+    ``insufficient_quota`` 429) is fatal; 429, 503, 529, or any status whose rate-limit headers
+    say nothing is left, is throttling (TransientError with the server's wait and a throttled
+    Cause); the rest are transient faults (with Retry-After)."""
+    status = response.status
+    headers = response.headers
+    if status == 429 and _quota_spent(response.data):
+        return EndpointError(Message("http.quota", host=host, text=text))
+    retry_after = parse_retry_after(headers.get("Retry-After"))
+    reset = ratelimit_wait(headers)
+    if reset is not None:
+        retry_after = max(retry_after or 0.0, reset)
+    throttled = status in THROTTLE_STATUS or reset is not None
+    return TransientError(
+        Message("http.status", status=status, text=text),
+        retry_after,
+        Cause("status", status, throttled=throttled),
+    )
+
+
+def _quota_spent(data: bytes) -> bool:
+    """Whether a 429's JSON says the account has no credit or its quota is spent."""
+    try:
+        error = json.loads(data).get("error")
+    except (ValueError, AttributeError):
+        return b"insufficient_quota" in data[:2000]
+    if not isinstance(error, dict):
+        return False
+    return "insufficient_quota" in (str(error.get("code")), str(error.get("type")))
 
 
 def normalise_base_url(url: str) -> str:
@@ -327,6 +395,12 @@ class HttpClient:
         Requests and (estimated) tokens per minute at most.
     backoff_base, backoff_cap : float
         Seconds of the exponential back-off (see the module's docstring).
+    patience_s : float
+        Seconds throttled without an answer before the run stops (core/engine/throttle.py).
+    clock : Clock, optional
+        Where waits read the time (a FakeClock in core tests).
+    throttle : Throttle, optional
+        Shared with other clients of the same endpoint; default one of this client's own.
     """
 
     def __init__(
@@ -343,8 +417,14 @@ class HttpClient:
         tpm: float | None = None,
         backoff_base: float = 0.5,
         backoff_cap: float = 30.0,
+        patience_s: float = DEFAULT_PATIENCE_S,
+        clock=None,
+        throttle: Throttle | None = None,
     ):
         self.url = url
+        self.clock = clock or REAL_CLOCK
+        # Throttling is waited out by every request to the endpoint together (throttle.py).
+        self.throttle = throttle or Throttle(concurrency, patience_s, self.clock)
         self.host = urlsplit(url).netloc
         self.proxy, self.ca_certs = proxy, ca_certs
         self.pool_size = max(4, int(concurrency))
@@ -362,6 +442,7 @@ class HttpClient:
         self._http = None
         self.via = ""  # the proxy URL requests go through ("" = direct), once the pool exists
         self.n_requests = 0  # attempts sent (each retry counts)
+        self.n_answered = 0  # attempts answered
         # The run's failure policy (engine.FailureStreak or alike), told about every attempt:
         # `attempt(cause or None) -> (cause, attempts, answered) or None`, `tripped()`.
         self.watch = None
@@ -374,8 +455,8 @@ class HttpClient:
         Parameters
         ----------
         endpoint : Endpoint
-            Gives base_url, api_key, proxy, ca_certs, concurrency, timeout, max_retries, rpm
-            and tpm.
+            Gives base_url, api_key, proxy, ca_certs, concurrency, timeout, max_retries, rpm,
+            tpm and patience_s.
         url : str, optional
             The base URL if not the endpoint's (normalised).
         **overrides
@@ -394,6 +475,7 @@ class HttpClient:
             "max_retries": endpoint.max_retries,
             "rpm": endpoint.rpm,
             "tpm": endpoint.tpm,
+            "patience_s": getattr(endpoint, "patience_s", DEFAULT_PATIENCE_S),
         }
         settings.update(overrides)
         return cls(url or normalise_base_url(endpoint.base_url), **settings)
@@ -453,7 +535,9 @@ class HttpClient:
             raise TransientError(plain_reason(e), cause=cause) from e
         except (urllib3.exceptions.HTTPError, OSError) as e:
             reason = plain_reason(e)  # no reprs: a user reads it
-            raise TransientError(reason, cause=Cause("connection", detail=reason)) from e
+            connect = isinstance(e, urllib3.exceptions.NewConnectionError)  # refused, no host
+            cause = Cause("connection", detail=reason, connect=connect)
+            raise TransientError(reason, cause=cause) from e
         finally:
             with self._lock:
                 self.n_requests += 1
@@ -496,12 +580,7 @@ class HttpClient:
                 Message("http.refused_text", refused=self.refused(status), text=text)
             )
         if status in RETRY_STATUS:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
-            raise TransientError(
-                Message("http.status", status=status, text=text),
-                retry_after,
-                Cause("status", status),
-            )
+            raise status_error(response, self.host, text)
         raise RequestError(
             Message("http.url_status", url=url, status=status, text=text), Cause("status", status)
         )
@@ -522,6 +601,10 @@ class HttpClient:
     ) -> T:
         """Call `attempt` until it returns, within the rate limits, retrying TransientError.
 
+        A throttled attempt (Cause.throttled) is waited out with every other request to the
+        endpoint (`throttle`) and does not use up the retries; the run stops with
+        ThrottledStopError once the endpoint has throttled it for longer than the patience.
+
         Parameters
         ----------
         attempt : callable
@@ -538,42 +621,72 @@ class HttpClient:
         Raises
         ------
         RequestError
-            No answer after ``max_retries + 1`` attempts, or cancelled while waiting.
+            No answer after ``max_retries + 1`` failed attempts, or cancelled while waiting.
+        ThrottledStopError
+            Throttled for longer than the patience.
         """
         last = ""
-        for i in range(self.max_retries + 1):
+        failures = 0
+        throttle = self.throttle
+        while True:
             self._check_watch()
+            self._check_throttle()
             if self.rpm and not self.rpm.acquire(1, is_cancelled):
                 raise RequestError(Message("http.cancelled"))
             if self.tpm and not self.tpm.acquire(tokens, is_cancelled):
                 raise RequestError(Message("http.cancelled"))
+            if not throttle.enter(is_cancelled):
+                self._check_throttle()
+                raise RequestError(Message("http.cancelled"))
             try:
                 result = attempt()
             except TransientError as e:
-                self._observe(e.cause)
+                throttle.leave()
                 last = e
-                if i == self.max_retries:
+                if e.cause is not None and e.cause.throttled:
+                    wait = e.retry_after
+                    if wait is None:
+                        wait = self.backoff(min(throttle.backoff_step(), 16), None)
+                    if throttle.throttled(e.cause, wait) is not None:
+                        self._check_throttle()
+                    continue  # the wait happens in throttle.enter, for every request
+                self._observe(e.cause)
+                failures += 1
+                if failures > self.max_retries:
                     break
                 # After a timeout the wait has already been long: retry at once (a hung server
                 # is then recognised within two read timeouts, see engine.FailureStreak).
                 quick = e.retry_after == 0.0 or (
                     e.cause is not None and e.cause.kind == "timeout" and e.retry_after is None
                 )
-                delay = 0.0 if quick else self.backoff(i, e.retry_after)
-                deadline = time.monotonic() + delay
-                while time.monotonic() < deadline:
+                delay = 0.0 if quick else self.backoff(failures - 1, e.retry_after)
+                deadline = self.clock.now() + delay
+                while self.clock.now() < deadline:
                     if is_cancelled is not None and is_cancelled():
                         raise RequestError(Message("http.cancelled_after", last=last)) from None
                     self._check_watch()
-                    time.sleep(min(0.1, max(0.0, deadline - time.monotonic())))
+                    self.clock.sleep(min(0.1, max(0.0, deadline - self.clock.now())))
                 continue
             except RequestError as e:
+                throttle.leave()
                 self._observe(e.cause)
                 raise
+            except BaseException:
+                throttle.leave()
+                raise
+            throttle.leave(answered=True)
+            with self._lock:
+                self.n_answered += 1
             if self.watch is not None:
                 self.watch.attempt(None)
             return result
         raise RequestError(Message("http.no_answer", attempts=self.max_retries + 1, last=last))
+
+    def _check_throttle(self) -> None:
+        """Send nothing more once the throttle's patience is spent."""
+        stop = self.throttle.stopped
+        if stop is not None:
+            raise ThrottledStopError(stop[0], stop[1], self.n_answered, self.host)
 
     def _observe(self, cause: Cause | None) -> None:
         """Tell the run's failure policy how an attempt failed; raise once it stops the run."""

@@ -50,7 +50,7 @@ class Progress:
     """Run progress for a progress bar: done/total, items per second (the moving rate once
     calibrated), ETA, answer rate and failures so far; the ETA's range (None while the rate is
     being calibrated) and the rate measured so far (`core.rates.MeasuredRate`, None before the
-    first completions: what a caller remembers between runs)."""
+    first completions: what a caller remembers between runs); the throttle's countdown."""
 
     done: int
     total: int
@@ -61,6 +61,11 @@ class Progress:
     eta_low: float | None = None
     eta_high: float | None = None
     measured: MeasuredRate | None = None
+    # While the endpoint throttles the run: seconds left of the current wait, the throttled
+    # attempt's Cause and the seconds of patience left (0 / None / 0 otherwise).
+    waiting_s: float = 0.0
+    waiting_cause: object = None
+    patience_left_s: float = 0.0
 
 
 @dataclass
@@ -89,7 +94,7 @@ class Step:
 
 
 class FailureStreak:
-    """Stop a run on a broken endpoint, by items and by attempts.
+    """Stop a run on a broken endpoint, never on a few prompts it will not answer.
 
     Items (`observe(step)`, asked by the engine after every item): `limit` items in a row on
     which the endpoint failed (Step.error) stop the run.
@@ -102,23 +107,43 @@ class FailureStreak:
     status 200) stops after at most ``first + c - 1 <= 2 c`` requests, and a server that never
     answers after two read timeouts (the first ``c`` attempts time out together, their
     retries go out at once and time out one timeout later).
+
+    Failures by kind (issue 31): throttled attempts (429, 503) are waited out by the HTTP
+    client and never count here. The streak counts distinct prompts too (the worker says
+    which prompt it is asking, `asking(key)`): it must span ``min(limit, c)`` prompts before
+    the first answer, ``min(limit, c + 1)`` after, so one prompt retried over and over is never
+    a broken endpoint. Prompts in `excused` (failed alone in an earlier run: "this prompt
+    only") do not count. And before calling the endpoint broken, `probe(keys, untried_ok)`
+    sends one known-good prompt afresh (untried_ok: or one not yet asked, when the cause is a
+    transient kind such as a reset); if it is answered, the streak's prompts are excused and
+    the run goes on. probe returns True (answered), False (failed) or None (nothing to send).
     """
 
     def __init__(self, limit: int = 0, first: int = 5, later: int = 20, concurrency: int = 0,
-                 gone=None):  # fmt: skip
+                 gone=None, probe=None, excused=()):  # fmt: skip
         self.limit = int(limit)
         # gone() -> why the server's process ended (an embedded model's child), else None: a
         # connection failure then stops the run at once.
         self.gone = gone
+        self.probe = probe
+        self.excused: set = set(excused)
         self.streak = 0
+        self.concurrency = int(concurrency)
         if concurrency:
             first, later = min(5, concurrency + 1), max(20, 4 * concurrency)
         self.first, self.later = int(first), int(later)
         self.answered = 0  # attempts answered
         self.failed = 0  # attempts failed in a row
+        self.keys: set = set()  # the prompts of the failed attempts in a row
         self.signature = None
+        self.n_probes = 0  # known-good prompts sent afresh
         self.stopped: tuple | None = None  # (cause, attempts, answered) once stopped
         self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def asking(self, key) -> None:
+        """The prompt this worker thread asks next (its attempts count under this key)."""
+        self._local.key = key
 
     def observe(self, step: Step) -> str | None:
         """The reason to stop (the last error) once the streak reaches the limit, else None."""
@@ -128,29 +153,59 @@ class FailureStreak:
     def attempt(self, cause) -> tuple | None:
         """Count one attempt (`cause` None: answered); (cause, attempts, answered) once the run
         must stop (and from then on), else None."""
+        key = getattr(self._local, "key", None)
         with self._lock:
             if self.stopped is not None:
                 return self.stopped
             if cause is None:
                 self.answered += 1
                 self.failed, self.signature = 0, None
+                self.keys.clear()
                 return None
             why = self.gone() if self.gone is not None and cause.kind == "connection" else None
             if why:
                 self.stopped = (replace(cause, kind="ended", detail=why), self.failed + 1,
                                 self.answered)  # fmt: skip
                 return self.stopped
+            if getattr(cause, "throttled", False) or (key is not None and key in self.excused):
+                return None  # waited out, or a prompt known to fail alone
             if self.answered:
                 self.failed += 1
                 limit = self.later
             else:
                 same = cause.signature == self.signature
+                if not same:
+                    self.keys.clear()
                 self.failed = self.failed + 1 if same else 1
                 self.signature = cause.signature
                 limit = self.first
-            if self.failed >= limit:
-                self.stopped = (cause, self.failed, self.answered)
+            if key is not None:
+                self.keys.add(key)
+            if self.failed < limit or not self._enough_prompts(limit, key):
+                return None
+            if self.probe is not None and self._probe_answers(cause):
+                self.excused |= self.keys
+                self.failed, self.signature = 0, None
+                self.keys.clear()
+                return None
+            self.stopped = (cause, self.failed, self.answered)
             return self.stopped
+
+    def _enough_prompts(self, limit: int, key) -> bool:
+        """Whether the streak spans enough distinct prompts to say the endpoint is broken."""
+        if key is None or not self.concurrency:
+            return True  # the caller names no prompts (HERB's batches): attempts alone
+        need = min(limit, self.concurrency + (1 if self.answered else 0))
+        return len(self.keys) >= need
+
+    def _probe_answers(self, cause) -> bool:
+        """Send one known-good prompt afresh (see the class docstring); True if answered."""
+        self.n_probes += 1
+        untried_ok = not getattr(cause, "broken", True)
+        try:
+            return bool(self.probe(set(self.keys), untried_ok))
+        except Exception:  # noqa: BLE001 - the probe failing is the answer: broken
+            return False
 
     def tripped(self) -> tuple | None:
         """(cause, attempts, answered) once the run was stopped, else None."""
@@ -260,6 +315,9 @@ class Engine:
         The Writer's `commit` and `close`: each Step's records are committed as they arrive.
     policy : FailureStreak or alike, optional
         `observe(step) -> reason or None` after every item; a reason stops the run.
+    waiting : callable, optional
+        ``waiting() -> (seconds left, cause, patience left) or None`` (throttle.Throttle's):
+        the countdown each Progress carries while the endpoint throttles the run.
     """
 
     def __init__(
@@ -270,7 +328,9 @@ class Engine:
         commit: Callable[[list], None] | None = None,
         writer_close: Callable[[], None] | None = None,
         policy=None,
+        waiting=None,
     ):
+        self.waiting = waiting
         self.settings = settings or EngineSettings()
         self.progress, self.is_cancelled = progress, is_cancelled
         self.commit, self.writer_close = commit, writer_close
@@ -385,8 +445,12 @@ class Engine:
                 eta, low, high = left.seconds, left.low, left.high
             asked = done - start.failed - f  # failed items were not asked
             answer_rate = (start.answered + a) / asked if asked else 0.0
-            self.progress(Progress(done, total, rate, eta, answer_rate, start.failed + f, low,
-                                   high, measured))  # fmt: skip
+            p = Progress(done, total, rate, eta, answer_rate, start.failed + f, low, high,
+                         measured)  # fmt: skip
+            waiting = self.waiting() if self.waiting is not None else None
+            if waiting is not None:
+                p.waiting_s, p.waiting_cause, p.patience_left_s = waiting
+            self.progress(p)
 
         n_threads = max(1, min(settings.concurrency, todo.qsize()))
         threads = [threading.Thread(target=worker, daemon=True) for _ in range(n_threads)]

@@ -234,17 +234,41 @@ def run_requests(
             start.done += 1
             start.answered += opt.answered(got[k])
 
+    # Prompts that failed in an earlier run ("this prompt only") are asked once more, after the
+    # unasked ones, and their failures never count towards calling the endpoint broken.
+    failed_before = set(cache.failures(pending)) if pending else set()
     queued: set[str] = set()
-    wanted = set(pending)
+    wanted = set(pending) - failed_before
     units = []
     for g in opt.groups if opt.groups is not None else [[i] for i in range(len(prompts))]:
         unit = [keys[i] for i in g if keys[i] in wanted and keys[i] not in queued]
         queued.update(unit)
         units.append(unit)
-    units += [[k] for k in pending if k not in queued]  # prompts outside every group go alone
+    units += [[k] for k in pending if k not in queued and k not in failed_before]
+    units += [[k] for k in dict.fromkeys(pending) if k in failed_before]
+    started: set[str] = set()
+
+    def probe(failing: set, untried_ok: bool) -> bool | None:
+        """Send one known-good prompt afresh (else, for a transient kind of failure, one not
+        asked yet): answered means the endpoint works and the failing prompts fail alone."""
+        good = next((k for k in got if k not in failing), None)
+        if good is None and untried_ok:
+            good = next((k for k in pending if k not in started and k not in failed_before
+                         and k not in failing), None)  # fmt: skip
+        if good is None:
+            return None
+        try:
+            completion_from_response(client._post_once(body_of[good]))
+        except TransientError as e:
+            return bool(e.cause is not None and e.cause.throttled)  # alive, only busy
+        except Exception:  # noqa: BLE001 - any failure of the probe: broken
+            return False
+        return True
 
     def ask(k: str, should_stop: Callable[[], bool]) -> Step | None:
         n = count_of[k]
+        started.add(k)
+        streak.asking(k)
         try:
             completion = client.post(body_of[k], should_stop)
         except RequestError as e:
@@ -261,7 +285,8 @@ def run_requests(
     # the failure policy raises one (EndpointStoppedError) when the endpoint keeps failing the same
     # way, told about every attempt by the HTTP client.
     in_flight = max(1, min(endpoint.concurrency, sum(1 for u in units if u)))
-    streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint))
+    streak = FailureStreak(concurrency=in_flight, gone=_process_gone(endpoint), probe=probe,
+                           excused=failed_before)  # fmt: skip
     watch_before, client.http.watch = client.http.watch, streak
     stop = opt.is_cancelled
     if opt.spend is not None:  # the limit stops the run as a cancel does, then is raised
@@ -275,6 +300,7 @@ def run_requests(
         stop,
         commit=_commit(cache),
         writer_close=cache.close,
+        waiting=client.http.throttle.waiting,
     )
     try:
         engine.run(units, ask, len(prompts) if opt.total is None else opt.total, start)

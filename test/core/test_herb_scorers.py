@@ -37,7 +37,7 @@ class EchoServer:
 
     def __init__(self, bos: str | None = "<s>", fail_first: int = 0, always_fail: bool = False):
         self.bos, self.fail_first, self.always_fail = bos, fail_first, always_fail
-        self.status, self.retry_after = 503, None  # the fault's answer
+        self.status, self.retry_after = 500, None  # the fault's (503: a throttle)
         self.requests = 0
         self.via: list[str] = []  # Via headers seen (an HTTP proxy adds one)
         server = self
@@ -217,7 +217,7 @@ def test_a_dead_scorer_stops_the_run_and_loses_no_cached_score(echo_server, tmp_
     score(spec_for(EchoCompletionsScorer(ep, batch_size=2), names=("Paris",)), cache)
     echo_server.always_fail = True  # the server dies
     sc = EchoCompletionsScorer(ep, batch_size=1)
-    with pytest.raises(IncompleteScoresError, match="stopped.*503") as e:
+    with pytest.raises(IncompleteScoresError, match="stopped.*500") as e:
         score(spec_for(sc, names=("Paris", "Lima", "Quito", "Bogota")), cache)
     assert e.value.scores.n_cached == 4  # Paris's sentences were found, not lost
     assert np.isfinite(e.value.scores.scores[0]).all()

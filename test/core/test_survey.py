@@ -88,11 +88,11 @@ def test_failures_are_retried_on_resume(tmp_path):
     prompts = [f"point {i}" for i in range(40)]
     # Half the attempts fail (after the first answers: a server failing from the start is
     # stopped early, test_early_stop.py); with one retry about a quarter of the points fail.
-    with FaultServer(probs={"503": 0.5}, plan={0: None, 1: None, 2: None}, seed=4) as fs:
+    with FaultServer(probs={"500": 0.5}, plan={0: None, 1: None, 2: None}, seed=4) as fs:
         ep = endpoint(fs, max_retries=1)
         res = run_requests(prompts, ep, cache, client=fast_client(ep))
         failed = [r for r in res if r.completion is None]
-        assert failed and all("503" in r.error for r in failed)
+        assert failed and all("500" in r.error for r in failed)
         assert len(cache.failures()) == len(failed)
         sent = fs.n_requests
         fs.probs = {}  # the server recovers
@@ -224,7 +224,7 @@ def test_failed_requests_are_not_asked_and_what_was_sent_is_counted(tmp_path):
     cache = SurveyCache(str(tmp_path / "c.sqlite"))
     lon, lat = np.linspace(-10, 10, 12), np.linspace(40, 50, 12)
     # Requests 2 and 7 fail on every attempt (max_retries=1: two attempts each).
-    with FaultServer(plan={2: "503", 3: "503", 8: "503", 9: "503", 5: "refusal"}) as fs:
+    with FaultServer(plan={2: "500", 3: "500", 8: "500", 9: "500", 5: "refusal"}) as fs:
         ep = endpoint(fs, concurrency=1, max_retries=1)
         spec = SurveySpec(lon, lat, ["Crime Rate"], [ep], _simple_template())
         stats = RunStats()

@@ -1,0 +1,205 @@
+"""Throttling waited out: an endpoint that says "too many requests" is waited for, not given up on.
+
+A throttled attempt (HTTP 429 that is not a spent quota, 503, 529, or any answer whose
+``x-ratelimit-*`` headers say nothing is left) makes every request of the run wait until the
+server's time (Retry-After, the reset headers, else the back-off), halves the requests in flight
+(AIMD: multiplicative decrease once per throttled window, +1/limit per answer back up to the
+endpoint's concurrency), and the run stops only after `patience` seconds throttled without a
+single answer. Time is read through a `Clock`, so core tests wait on a fake one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Callable
+
+__all__ = [
+    "DEFAULT_PATIENCE_S",
+    "REAL_CLOCK",
+    "Clock",
+    "FakeClock",
+    "Throttle",
+    "parse_duration",
+    "ratelimit_wait",
+]
+
+DEFAULT_PATIENCE_S = 1800.0  # 30 minutes: long enough for a provider's quota window
+# Statuses that mean "too many requests now" (Anthropic says 529 when overloaded).
+THROTTLE_STATUS = frozenset({429, 503, 529})
+
+
+class Clock:
+    """Monotonic time and sleeping, in one place a test can replace."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(max(0.0, seconds))
+
+
+REAL_CLOCK = Clock()
+
+
+class FakeClock(Clock):
+    """A clock whose sleep advances time at once (core tests of waits that last minutes)."""
+
+    def __init__(self, start: float = 1000.0):
+        self.t = float(start)
+        self.slept = 0.0
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        with self._lock:
+            return self.t
+
+    def sleep(self, seconds: float) -> None:
+        with self._lock:
+            self.t += max(0.0, seconds)
+            self.slept += max(0.0, seconds)
+        time.sleep(0.0005)  # let the other threads run
+
+
+_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
+
+
+def parse_duration(value: str | None) -> float | None:
+    """Seconds from a rate-limit reset header: "1s", "6m0s", "59.5ms", "1h2m3s" (OpenAI's form)
+    or a plain number of seconds; None when absent or unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    parts = _PART.findall(value)
+    if not parts or "".join(a + b for a, b in parts) != value.replace(" ", ""):
+        return None
+    scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+    return sum(float(a) * scale[b] for a, b in parts)
+
+
+def ratelimit_wait(headers) -> float | None:
+    """Seconds until the endpoint takes requests again by its ``x-ratelimit-*`` headers: the
+    reset of every budget (requests, tokens) whose remaining count is 0; None if none is."""
+    get = headers.get
+    waits = []
+    for budget in ("requests", "tokens"):
+        left = get(f"x-ratelimit-remaining-{budget}")
+        try:
+            empty = left is not None and float(left) <= 0
+        except ValueError:
+            empty = False
+        if empty:
+            wait = parse_duration(get(f"x-ratelimit-reset-{budget}"))
+            waits.append(1.0 if wait is None else wait)
+    return max(waits) if waits else None
+
+
+class Throttle:
+    """What every request of one run waits for: the server's throttle, and AIMD concurrency.
+
+    Parameters
+    ----------
+    concurrency : int
+        Requests in flight at most (the limit never rises above it).
+    patience_s : float
+        Seconds throttled without an answer after which the run stops.
+    clock : Clock, optional
+        Where time is read (a FakeClock in core tests).
+    """
+
+    def __init__(self, concurrency: int = 4, patience_s: float = DEFAULT_PATIENCE_S,
+                 clock: Clock | None = None):  # fmt: skip
+        self.max = max(1, int(concurrency))
+        self.limit = float(self.max)
+        self.patience_s = float(patience_s)
+        self.clock = clock or REAL_CLOCK
+        self.in_flight = 0
+        self.until = -math.inf  # no request goes out before this (clock time)
+        self.since: float | None = None  # start of the current throttled spell (no answer since)
+        self.cut_after = -math.inf  # the next throttled answer after this halves the limit
+        self.cause = None  # the last throttled attempt's Cause
+        self.n_throttled = 0  # throttled attempts in the run
+        self.spell = 0  # throttled attempts in the current spell (for the back-off)
+        self.waited_s = 0.0  # seconds the run spent throttled (spells summed)
+        self.stopped: tuple | None = None  # (cause, seconds waited) once patience ran out
+        self._cond = threading.Condition()
+
+    def enter(self, is_cancelled: Callable[[], bool] | None = None) -> bool:
+        """Wait for the server's time and a free slot, then count one request in flight; False
+        if cancelled while waiting (or once the run stopped)."""
+        while True:
+            with self._cond:
+                if self.stopped is not None:
+                    return False
+                now = self.clock.now()
+                if now >= self.until and self.in_flight < max(1, int(self.limit)):
+                    self.in_flight += 1
+                    return True
+                wait = self.until - now
+            if is_cancelled is not None and is_cancelled():
+                return False
+            if wait > 0:
+                self.clock.sleep(min(wait, 0.1))
+            else:
+                with self._cond:  # a slot frees up when a request in flight ends
+                    self._cond.wait(0.05)
+
+    def leave(self, answered: bool = False) -> None:
+        """One request in flight ended (answered: additive increase, the spell is over)."""
+        with self._cond:
+            self.in_flight = max(0, self.in_flight - 1)
+            if answered:
+                if self.since is not None:
+                    self.waited_s += self.clock.now() - self.since
+                self.since, self.spell = None, 0
+                self.limit = min(float(self.max), self.limit + 1.0 / max(1.0, self.limit))
+            self._cond.notify_all()
+
+    def throttled(self, cause, wait: float) -> tuple | None:
+        """A throttled attempt: requests wait `wait` seconds from now, the limit halves (once per
+        window). Returns (cause, seconds throttled) once the patience is spent, else None."""
+        with self._cond:
+            now = self.clock.now()
+            self.cause = cause
+            self.n_throttled += 1
+            self.spell += 1
+            if self.since is None:
+                self.since = now
+            if self.stopped is None and now + wait - self.since > self.patience_s:
+                # Waiting longer would go past the user's patience: stop now, without waiting.
+                self.stopped = (cause, now - self.since)
+                self._cond.notify_all()
+            if self.stopped is not None:
+                return self.stopped
+            self.until = max(self.until, now + max(0.0, wait))
+            if now >= self.cut_after:
+                self.limit = max(1.0, math.floor(self.limit / 2))
+                self.cut_after = self.until
+            return None
+
+    def backoff_step(self) -> int:
+        """Throttled attempts so far in this spell (the exponent of a back-off without a
+        server's time)."""
+        with self._cond:
+            return self.spell
+
+    def waiting(self) -> tuple[float, object, float] | None:
+        """(seconds left of the current wait, the throttled attempt's Cause, seconds of patience
+        left) while requests wait for the server, else None: the run panel's countdown."""
+        with self._cond:
+            now = self.clock.now()
+            if self.stopped is not None or now >= self.until or self.since is None:
+                return None
+            return self.until - now, self.cause, max(0.0, self.patience_s - (now - self.since))
+
+    def total_waited(self) -> float:
+        """Seconds the run spent throttled so far (the current spell included)."""
+        with self._cond:
+            extra = self.clock.now() - self.since if self.since is not None else 0.0
+            return self.waited_s + extra
