@@ -34,6 +34,17 @@ _SCALE_ECHO = re.compile(
     r"|(?:(?:/|\bout\s+of)\s*\d+(?:\.\d+)?)",
     re.I,
 )
+# A range is not a rating: the rating's number joined to a second one by a dash ("6-7",
+# "6 – 7.5", "6~7") or a range word ("6 to 7", "between 6 and 7", "from 6 to 7"; "and" only
+# after "between" or "from": "6 and 7" alone reads 6, as before) leaves the answer unanswered,
+# reason "range" (docs/method.md). The rating's number may also be a range's second end.
+_JOINED = re.compile(r"\s*(?:[-‐‑–—~]|\bto\b)\s*\d", re.I)
+_JOINED_AND = re.compile(r"\s*(?:[-‐‑–—~]|\bto\b|\band\b)\s*\d", re.I)
+_RANGE_WORD_BEFORE = re.compile(r"\b(?:between|from)\s+$", re.I)
+_SECOND_END = re.compile(r"\d\s*(?:[-‐‑–—~]|\bto\b)\s*$", re.I)
+# In another prompt language only the dashes: its range words are not known here.
+_JOINED_ANY = re.compile(r"\s*[-‐‑–—~]\s*\d")
+_SECOND_END_ANY = re.compile(r"\d\s*[-‐‑–—~]\s*$")
 # A numbered list marker at the start of a line ("1. The area...") is not a rating.
 _LIST_MARKER = re.compile(r"^\s*\d[.)]\s+(?=[A-Za-z])", re.M)
 
@@ -66,6 +77,8 @@ class Rating:
     expected_fine: float | None = None
     answered: bool = False
     refusal: bool = False
+    # Why an answer is unanswered: "refusal", "range" (two numbers: is_range) or "" (none read).
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,10 +175,40 @@ def _mask(text: str, pattern: re.Pattern) -> str:
 def find_rating(
     text: str | None, answer: AnswerFormat | None = None
 ) -> tuple[float, int, int] | None:
-    """(rating, start, end) of the rating's characters in the text, or None.
+    """(rating, start, end) of the rating's characters in the text, or None; None for a
+    range ("between 6 and 7", "6-7": is_range).
 
     `answer`: a prompt language's answer format (None: English, as the paper asked).
     """
+    found = _find_number(text, answer)
+    if found is None or _range_around(text, found[1], found[2], answer):
+        return None
+    return found
+
+
+def is_range(text: str | None, answer: AnswerFormat | None = None) -> bool:
+    """True when the number a rating would be read from is one end of a range: two numbers
+    joined by a dash or a range word ("between 6 and 7", "6 to 7", "6-7"). Such an answer is
+    unanswered, reason "range": taking either end would invent a rating."""
+    found = _find_number(text, answer)
+    return found is not None and _range_around(text, found[1], found[2], answer)
+
+
+def _range_around(text: str, start: int, end: int, answer: AnswerFormat | None) -> bool:
+    """The number at text[start:end] is joined to another by a dash or a range word."""
+    head = text[:start]
+    if answer is not None:
+        text = normalise(text, _patterns(answer)["marks"])  # ASCII digits, positions kept
+        return bool(_JOINED_ANY.match(text, end) or _SECOND_END_ANY.search(text[:start]))
+    if _JOINED.match(text, end) or _SECOND_END.search(head):
+        return True
+    return bool(_RANGE_WORD_BEFORE.search(head) and _JOINED_AND.match(text, end))
+
+
+def _find_number(
+    text: str | None, answer: AnswerFormat | None = None
+) -> tuple[float, int, int] | None:
+    """(rating, start, end) of the number a rating is read from, ranges not yet excluded."""
     if not text:
         return None
     if answer is not None:
@@ -419,7 +462,9 @@ def rate_completion(
             pass
     answered = rating is not None
     # A refusal is a completion that declined to rate; hedged text that still rates is answered.
-    return Rating(rating, expected, fine, answered, (not answered) and is_refusal(text, answer))
+    refusal = (not answered) and is_refusal(text, answer)
+    reason = "" if answered else "refusal" if refusal else "range" if is_range(text, answer) else ""
+    return Rating(rating, expected, fine, answered, refusal, reason)
 
 
 # The scale of the paper's prompt ("On a Scale from 0.0 to 9.9").

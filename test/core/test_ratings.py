@@ -244,3 +244,71 @@ def test_top_of_scale_answer_is_read_as_9_9():
     # Larger numbers and the bare fallback stay unanswered.
     assert parse_rating("My answer is 12.0.") is None
     assert parse_rating("A rating of 10.0") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "between 6 and 7",  # read 6.0 before issue 35
+        "Somewhere between 6.5 and 7.5.",
+        "My answer is 6-7.",
+        "My answer is 6 – 7.5.",
+        "My answer is 8.0-8.5",
+        "From 6 to 7",
+        "I would say 5 to 6",
+        "Around 4~5",
+    ],
+)
+def test_a_range_is_not_a_rating(text):
+    """Two numbers joined by a dash or a range word: unanswered, reason "range" (docs/method.md),
+    not a refusal and not either end of the range."""
+    r = rate_completion(text)
+    assert r.rating is None and not r.answered and not r.refusal and r.reason == "range"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("My answer is 7.5 - the area is rich.", 7.5),  # a dash, but no second number
+        ("On a scale from 0 to 9.9, my answer is 6.", 6.0),  # the scale, not a range answer
+        ("Between 0 and 9.9: 3", 3.0),
+        ("6 and 7", 6.0),  # "and" joins a range only after "between" or "from"
+        ("My answer is 7. It could be 8.", 7.0),
+    ],
+)
+def test_near_ranges_still_rate(text, expected):
+    r = rate_completion(text)
+    assert r.rating == expected and r.reason == ""
+
+
+def test_a_range_in_another_prompt_language_is_its_dashes():
+    from geobias.core.survey.ratings import AnswerFormat
+
+    fr = AnswerFormat("Ma réponse est", ",")
+    assert rate_completion("Ma réponse est 6-7.", None, fr).reason == "range"
+    assert rate_completion("Ma réponse est 6,5.", None, fr).rating == 6.5
+
+
+def test_refusal_reason():
+    r = rate_completion("I'm sorry, but I cannot provide a rating.")
+    assert r.refusal and r.reason == "refusal"
+
+
+def test_the_gpt35_reference_figures_are_unchanged_when_read_as_answers():
+    """The paper's GPT-3.5 ratings, each read back through the parser as the answer "My answer
+    is X." (and as a bare number): every value is kept, so its MAD and Gini stay the paper's
+    (attractiveness 0.575 / 0.07, infant mortality 2.40 / 0.30) under the range rule."""
+    from geobias.core.stats.metrics import gini, mad
+
+    figures = {
+        "Average_Attractiveness_of_Residents": (0.575, 0.07),
+        "Infant_Mortality_Rate": (2.40, 0.30),
+    }
+    for topic, (paper_mad, paper_gini) in figures.items():
+        table = read_ratings_table(f"{REFERENCE}gpt_3_5_turbo_0613_{topic}_world_prompts.csv")
+        values = table["value"][np.isfinite(table["value"])]
+        for form in ("My answer is {v}.", "{v}"):
+            read = np.array([parse_rating(form.format(v=f"{v:g}")) for v in values], float)
+            assert np.array_equal(read, np.minimum(values, 9.9))
+        assert mad(read) == pytest.approx(paper_mad, abs=0.005)
+        assert round(gini(read), 2) == paper_gini
