@@ -3,7 +3,7 @@
 import sys
 
 from qgis.core import Qgis, QgsApplication, QgsMessageLog
-from qgis.PyQt.QtCore import Qt
+from qgis.PyQt.QtCore import Qt, QTimer
 from qgis.PyQt.QtGui import QIcon
 
 from .host import missing_message, missing_requirements, shapely_problem
@@ -35,9 +35,9 @@ class GeoBiasPlugin:
                 missing_message(self.missing), "GeoBias", Qgis.MessageLevel.Critical
             )
             return
-        if shapely_problem():
-            # The algorithms stay listed and refuse to run, with this message.
-            QgsMessageLog.logMessage(shapely_problem(), "GeoBias", Qgis.MessageLevel.Critical)
+        # Whether shapely may run (its GEOS) is not checked here: importing shapely and numpy
+        # would slow every start. Each algorithm that uses GEOS checks it before it runs and
+        # refuses with the reason; the desktop says it once QGIS has started (initGui).
         if self.provider is None:
             # The user's own prompt languages (<profile>/geobias/languages), before the
             # algorithms list the LANGUAGES choices.
@@ -88,10 +88,17 @@ class GeoBiasPlugin:
 
         self.options_factory = register_options_page(self.iface)
         install_headings()  # "Rank error: rating − truth" over the classes in the Layers panel
-        if shapely_problem():
-            self.iface.messageBar().pushMessage(
-                "GeoBias", shapely_problem(), Qgis.MessageLevel.Critical, 0
-            )
+        # After the start, not during it: the check imports shapely (and numpy).
+        QTimer.singleShot(0, self._say_shapely_problem)
+
+    def _say_shapely_problem(self):
+        """Say in the message bar (and the log) why the geometry algorithms refuse, if they do."""
+        if self.toolbar is None:  # unloaded before the start finished
+            return
+        problem = shapely_problem()
+        if problem:
+            QgsMessageLog.logMessage(problem, "GeoBias", Qgis.MessageLevel.Critical)
+            self.iface.messageBar().pushMessage("GeoBias", problem, Qgis.MessageLevel.Critical, 0)
 
     def _show_missing(self):
         self.iface.messageBar().pushMessage(

@@ -39,10 +39,33 @@ def test_the_venv_shapely_is_built_on_qgis_geos(qgis_app):
                                               ("2.1.0", [])])  # fmt: skip
 def test_a_shapely_without_version_metadata_is_accepted(monkeypatch, version, missing):
     # Debian sid's python3-shapely 2.1 says "0+unknown": no reason to refuse it.
-    import shapely
-
-    monkeypatch.setattr(shapely, "__version__", version)
+    real = host.installed_version
+    monkeypatch.setattr(host, "installed_version",
+                        lambda m, r: version if m == "shapely" else real(m, r))  # fmt: skip
     assert host.missing_requirements() == missing
+
+
+def test_versions_are_read_beside_the_package_without_importing_it(tmp_path, monkeypatch):
+    # The metadata in the folder the package is found in, not another copy's; a package
+    # without metadata is imported (one that fails to import is missing, as the desktop test's
+    # hidden shapely).
+    (tmp_path / "gbfake_ok").mkdir()
+    (tmp_path / "gbfake_ok" / "__init__.py").write_text("raise RuntimeError('imported')\n")
+    info = tmp_path / "gbfake_ok-3.2.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gbfake-ok\nVersion: 3.2.1\n")
+    (tmp_path / "gbfake_bare").mkdir()
+    (tmp_path / "gbfake_bare" / "__init__.py").write_text("__version__ = '0.9'\n")
+    (tmp_path / "gbfake_broken").mkdir()
+    (tmp_path / "gbfake_broken" / "__init__.py").write_text("raise ModuleNotFoundError('hidden')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert host.installed_version("gbfake_ok", "gbfake-ok") == "3.2.1"  # never imported
+    assert host.installed_version("gbfake_bare", "gbfake-bare") == "0.9"
+    assert host.installed_version("gbfake_broken", "gbfake-broken") is None
+    assert host.installed_version("gbfake_absent", "gbfake-absent") is None
+    needs = (("gbfake_ok", "gbfake-ok", (3, 3)), ("gbfake_broken", "gbfake-broken", (1,)))
+    monkeypatch.setattr(host, "REQUIREMENTS", needs)
+    assert host.missing_requirements() == ["gbfake-ok", "gbfake-broken"]
 
 
 @pytest.mark.parametrize(

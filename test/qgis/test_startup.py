@@ -26,9 +26,10 @@ class Witness:
     '''Record the GeoBias line that first imports a forbidden module (imports go on).'''
     def find_spec(self, name, path=None, target=None):
         hit = [f for f in FORBIDDEN if name == f or name.startswith(f + ".")]
-        if hit and hit[0] not in first:
-            frames = [f"{fr.filename}:{fr.lineno}" for fr in traceback.extract_stack()
-                      if "geobias" in fr.filename and "importlib" not in fr.filename]
+        stack = traceback.extract_stack()
+        importing = any(fr.name == "_find_and_load" for fr in stack)  # not a find_spec
+        if hit and hit[0] not in first and importing:
+            frames = [f"{fr.filename}:{fr.lineno}" for fr in stack if "geobias" in fr.filename]
             first[hit[0]] = frames[-3:]
         return None
 
