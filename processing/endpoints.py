@@ -34,8 +34,10 @@ def api_key_from_auth(authcfg):
 
 def limits(connection):
     """The rate limits a Connection carries to its Endpoint (0: unlimited, None on the
+    Endpoint), and its patience with throttling (minutes on the Connection, seconds on the
     Endpoint)."""
-    return {"rpm": connection.rpm or None, "tpm": connection.tpm or None}
+    return {"rpm": connection.rpm or None, "tpm": connection.tpm or None,
+            "patience_s": 60.0 * getattr(connection, "patience", 30.0)}  # fmt: skip
 
 
 def make_endpoint(connection):

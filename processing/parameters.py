@@ -227,6 +227,7 @@ class Connection:
     constraint: str = "auto"  # a definitions.CONSTRAINTS key (core.llm.resolve_constraint)
     rpm: float = 0.0  # requests per minute; 0 = unlimited (the endpoint's rate limiter reads it)
     tpm: float = 0.0  # tokens per minute; 0 = unlimited
+    patience: float = 30.0  # minutes throttled (429, 503) without an answer before stopping
 
     @property
     def shared_model(self):
@@ -241,7 +242,8 @@ def is_shared_model(provider, base_url):
 
 
 class ConnectionParameters:
-    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, RPM, TPM, REASONING, CONSTRAINT."""
+    """PROVIDER, BASE_URL, MODEL, AUTH_CONFIG, CONCURRENCY, RPM, TPM, PATIENCE, REASONING,
+    CONSTRAINT."""
 
     PROVIDER = "PROVIDER"
     BASE_URL = "BASE_URL"
@@ -250,6 +252,7 @@ class ConnectionParameters:
     CONCURRENCY = "CONCURRENCY"
     RPM = "RPM"
     TPM = "TPM"
+    PATIENCE = "PATIENCE"
     REASONING = "REASONING"
     CONSTRAINT = "CONSTRAINT"
 
@@ -293,6 +296,15 @@ class ConnectionParameters:
                     minValue=0.0,
                 )
             ))  # fmt: skip
+        alg.addParameter(advanced(
+            QgsProcessingParameterNumber(
+                cls.PATIENCE,
+                tr("Minutes to wait out throttling (HTTP 429, 503) without an answer before "
+                   "stopping"),
+                QgsProcessingParameterNumber.Type.Double, defaultValue=30.0, minValue=0.0,
+                maxValue=7 * 24 * 60.0,
+            )
+        ))  # fmt: skip
         alg.addParameter(
             QgsProcessingParameterBoolean(
                 cls.REASONING,
@@ -325,6 +337,7 @@ class ConnectionParameters:
             constraint=constraint,
             rpm=alg.parameterAsDouble(parameters, cls.RPM, context),
             tpm=alg.parameterAsDouble(parameters, cls.TPM, context),
+            patience=alg.parameterAsDouble(parameters, cls.PATIENCE, context),
         )
 
 

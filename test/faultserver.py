@@ -146,10 +146,16 @@ class FaultServer:
         echo: bool = False,
         poison: dict[str, str] | None = None,
         throttle: dict | None = None,
+        poison_first: int = 0,
+        poison_fault: str = "reset",
     ):
         self.plan = dict(plan or {})
         # Prompts holding one of these texts always get its fault ("this prompt only" failures).
         self.poison = dict(poison or {})
+        # ... and so do the first `poison_first` distinct prompts the server sees.
+        self.poison_first, self.poison_fault = poison_first, poison_fault
+        self.poisoned: set[str] = set()
+        self.prompts_seen: set[str] = set()
         # A rate limit like a provider's (see `throttled`): {"first_s": seconds from the first
         # request during which every request gets 429 with Retry-After} and/or {"rpm": R} (a
         # token bucket of R requests a minute, burst R/60 at least 1: 429 with Retry-After
@@ -284,6 +290,13 @@ class FaultServer:
                 prompt = body["messages"][0]["content"]
                 if fault is None:
                     fault = next((f for text, f in server.poison.items() if text in prompt), None)
+                with server.lock:
+                    if prompt not in server.prompts_seen:
+                        server.prompts_seen.add(prompt)
+                        if len(server.poisoned) < server.poison_first:
+                            server.poisoned.add(prompt)
+                if fault is None and prompt in server.poisoned:
+                    fault = server.poison_fault
                 wait = server.throttled()
                 if wait is not None and fault is None:
                     return self._send(429, b'{"error":{"message":"Rate limit reached",'

@@ -159,6 +159,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             concurrency=self.concurrencySpin.value(),
             rpm=self.rpmSpin.value(),
             tpm=self.tpmSpin.value(),
+            patience=self.patienceSpin.value(),
             reasoning=self.reasoningCheck.isChecked(),
             constraint=self.constraintCombo.currentData() or CONSTRAINTS.default,
         )
@@ -206,6 +207,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
         self.concurrencySpin.setValue(e.concurrency)
         self.rpmSpin.setValue(e.rpm)
         self.tpmSpin.setValue(e.tpm)
+        self.patienceSpin.setValue(e.patience)
         self.reasoningCheck.setChecked(e.reasoning)
         i = self.constraintCombo.findData(e.constraint)
         self.constraintCombo.setCurrentIndex(i if i >= 0 else 0)
@@ -221,6 +223,7 @@ class GeoBiasOptionsPage(QgsOptionsPageWidget, FORM):
             self.priceOutSpin,
             self.rpmSpin,
             self.tpmSpin,
+            self.patienceSpin,
             self.constraintCombo,
             self.fetchButton,
             self.testButton,

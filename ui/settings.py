@@ -63,6 +63,8 @@ class EndpointConfig:
     constraint: str = "auto"
 
     tpm: float = 0.0  # tokens per minute; 0 = unlimited
+    # Minutes a run waits out throttling (429, 503) without an answer before it stops.
+    patience: float = 30.0
 
     @property
     def is_embedded(self):
@@ -89,6 +91,7 @@ class EndpointConfig:
             constraint=self.constraint if known else CONSTRAINTS.default,
             rpm=self.rpm,
             tpm=self.tpm,
+            patience=self.patience,
         )
 
     @property
@@ -139,6 +142,7 @@ def load_endpoints(settings=None):
                 concurrency=s.value(f"{p}/concurrency", 4, type=int),
                 rpm=s.value(f"{p}/rpm", 0.0, type=float),
                 tpm=s.value(f"{p}/tpm", 0.0, type=float),
+                patience=s.value(f"{p}/patience", 30.0, type=float),
                 reasoning=s.value(f"{p}/reasoning", False, type=bool),
                 constraint=s.value(f"{p}/constraint", "auto", type=str) or "auto",
             )

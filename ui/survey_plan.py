@@ -255,6 +255,8 @@ def rate_params(settings, cfg, points, out, base_url=None):
         "OUTPUT": out,
         # Rate limits only when set, so an unlimited endpoint's parameters stay as they were.
         **{k: v for k, v in (("RPM", c.rpm), ("TPM", c.tpm)) if v},
+        # The patience only when not the default, for the same reason.
+        **({"PATIENCE": c.patience} if c.patience != 30.0 else {}),
         **language_params(settings),
     }
 

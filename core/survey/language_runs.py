@@ -88,6 +88,7 @@ def whole_run(progress: Callable[[Progress], None], offset: int, total: int):
         low = p.eta_low * scale if p.eta_low is not None else None
         high = p.eta_high * scale if p.eta_high is not None else None
         progress(Progress(offset + p.done, total, p.rate, eta, p.answer_rate, p.failed, low,
-                          high, p.measured))  # fmt: skip
+                          high, p.measured, p.waiting_s, p.waiting_cause,
+                          p.patience_left_s))  # fmt: skip
 
     return relay

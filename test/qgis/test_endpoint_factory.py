@@ -45,6 +45,7 @@ def configured(authcfg):
         reasoning=True,
         constraint="json_schema",
         tpm=9000.0,
+        patience=12.0,
     )
 
 
@@ -76,6 +77,7 @@ def test_every_options_field_reaches_the_run(stored_key, processing_ready, tmp_p
         "concurrency": lambda: run.concurrency == row["concurrency"] == 3,
         "rpm": lambda: run.rpm == row["rpm"] == 42.0,
         "tpm": lambda: run.tpm == row["tpm"] == 9000.0,
+        "patience": lambda: run.patience_s == row["patience_s"] == 720.0,
         "reasoning": lambda: run.reasoning is True and row["reasoning"] is True,
         "constraint": lambda: connection.constraint == "json_schema" and row["constraint"],
     }
