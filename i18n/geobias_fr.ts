@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="104"/>
+        <location filename="../processing/definitions.py" line="105"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="104"/>
+        <location filename="../processing/definitions.py" line="105"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -204,7 +204,7 @@
         <translation>Un fournisseur personnalisé nécessite une URL de base.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="321"/>
+        <location filename="../processing/herb_scorers.py" line="210"/>
         <source>Starting the embedded local model on 127.0.0.1 ...</source>
         <translation>Démarrage du modèle local intégré sur 127.0.0.1...</translation>
     </message>
@@ -274,7 +274,7 @@
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="92"/>
+        <location filename="../processing/definitions.py" line="93"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -834,12 +834,12 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="162"/>
+        <location filename="../processing/definitions.py" line="163"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="162"/>
+        <location filename="../processing/definitions.py" line="163"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -854,22 +854,22 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="189"/>
+        <location filename="../processing/definitions.py" line="190"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="189"/>
+        <location filename="../processing/definitions.py" line="190"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="189"/>
+        <location filename="../processing/definitions.py" line="190"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="189"/>
+        <location filename="../processing/definitions.py" line="190"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -879,32 +879,32 @@
         <translation>GeoBias : paquets manquants</translation>
     </message>
     <message>
-        <location filename="../host.py" line="49"/>
+        <location filename="../host.py" line="91"/>
         <source>On Windows, open the OSGeo4W Shell and run: python -m pip install {names}</source>
         <translation>Sous Windows, ouvrez l'OSGeo4W Shell et lancez : python -m pip install {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="53"/>
+        <location filename="../host.py" line="95"/>
         <source>On macOS, run: /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</source>
         <translation>Sous macOS, lancez : /Applications/QGIS.app/Contents/MacOS/bin/python3 -m pip install --user {names}</translation>
     </message>
     <message>
-        <location filename="../host.py" line="58"/>
+        <location filename="../host.py" line="100"/>
         <source>On Debian or Ubuntu, run: sudo apt install {debian} (other Linux: install them from your distribution&apos;s packages, built on the same GEOS as QGIS)</source>
         <translation>Sous Debian ou Ubuntu, lancez : sudo apt install {debian} (autres Linux : installez-les depuis les paquets de votre distribution, compilés sur le même GEOS que QGIS)</translation>
     </message>
     <message>
-        <location filename="../host.py" line="65"/>
+        <location filename="../host.py" line="107"/>
         <source>GeoBias needs {packages} in QGIS&apos;s Python. {hint}, then restart QGIS.</source>
         <translation>GeoBias a besoin de {packages} dans le Python de QGIS. {hint}, puis redémarrez QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="101"/>
+        <location filename="../host.py" line="143"/>
         <source>GeoBias cannot use the shapely in {path}: it is built on GEOS {ours}, but QGIS uses GEOS {qgis}, and two GEOS versions in one QGIS process crash it. Install a shapely built on QGIS&apos;s GEOS instead: on Debian or Ubuntu, sudo apt install python3-shapely and remove the other one (python3 -m pip uninstall shapely); elsewhere, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; with the GEOS development files of your distribution. Then restart QGIS.</source>
         <translation>GeoBias ne peut pas utiliser le shapely de {path} : il est compilé sur GEOS {ours}, alors que QGIS utilise GEOS {qgis}, et deux versions de GEOS dans un même processus QGIS le font planter. Installez plutôt un shapely compilé sur le GEOS de QGIS : sous Debian ou Ubuntu, sudo apt install python3-shapely et supprimez l'autre (python3 -m pip uninstall shapely) ; ailleurs, python3 -m pip install --no-binary shapely &quot;shapely&gt;=1.8&quot; avec les fichiers de développement GEOS de votre distribution. Redémarrez ensuite QGIS.</translation>
     </message>
     <message>
-        <location filename="../host.py" line="116"/>
+        <location filename="../host.py" line="158"/>
         <source>shapely uses GEOS {ours} and QGIS GEOS {qgis}; on this platform that is fine.</source>
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
@@ -1157,12 +1157,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message>
-        <location filename="../host.py" line="155"/>
+        <location filename="../host.py" line="197"/>
         <source>in the OSGeo4W Shell</source>
         <translation>dans l'OSGeo4W Shell</translation>
     </message>
     <message>
-        <location filename="../host.py" line="155"/>
+        <location filename="../host.py" line="197"/>
         <source>in a terminal</source>
         <translation>dans un terminal</translation>
     </message>
@@ -1187,17 +1187,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="178"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="178"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="178"/>
+        <location filename="../processing/definitions.py" line="179"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1322,7 +1322,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="92"/>
+        <location filename="../processing/definitions.py" line="93"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1547,7 +1547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="200"/>
+        <location filename="../processing/definitions.py" line="201"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1942,7 +1942,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Erreur de rang moyenne : surestimation (rouge) / sous-estimation communes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="65"/>
+        <location filename="../processing/algorithms/herb.py" line="60"/>
         <source>Regional bias (HERB)</source>
         <translation>Biais régional (HERB)</translation>
     </message>
@@ -2002,27 +2002,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Les régions ne forment pas une hiérarchie : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="250"/>
+        <location filename="../processing/herb_scorers.py" line="218"/>
         <source>Give the server&apos;s URL.</source>
         <translation>Indiquez l’URL du serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="252"/>
+        <location filename="../processing/herb_scorers.py" line="232"/>
         <source>Give the model name the server serves.</source>
         <translation>Indiquez le nom du modèle servi par le serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="265"/>
+        <location filename="../processing/herb_scorers.py" line="241"/>
         <source>Give the transformers model&apos;s folder or name.</source>
         <translation>Indiquez le dossier ou le nom du modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="282"/>
+        <location filename="../processing/herb_scorers.py" line="99"/>
         <source>The scorer cannot start: {err}</source>
         <translation>Le modèle d’évaluation ne peut pas démarrer : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="356"/>
+        <location filename="../processing/endpoints.py" line="223"/>
         <source>The model cannot score sentences: {why}. HERB needs the log-probability of every token of a sentence: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo and logprobs (vLLM), or a local masked LM; a chat-only endpoint cannot give them.</source>
         <translation>Le modèle ne peut pas évaluer de phrases : {why}. HERB a besoin de la log-probabilité de chaque jeton d’une phrase : le modèle intégré, un serveur llama.cpp, un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué local ; un point d’accès de chat seul ne peut pas les donner.</translation>
     </message>
@@ -2037,77 +2037,77 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Couche {t} écrite ({n} régions).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="100"/>
+        <location filename="../processing/algorithms/herb.py" line="95"/>
         <source>Regions</source>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="209"/>
+        <location filename="../processing/definitions.py" line="210"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="209"/>
+        <location filename="../processing/definitions.py" line="210"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="173"/>
+        <location filename="../ui/herb_tab.py" line="171"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="106"/>
+        <location filename="../processing/algorithms/herb.py" line="101"/>
         <source>World: continents (separated by ;, empty = all six)</source>
         <translation>Monde : continents (séparés par ;, vide = les six)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="112"/>
+        <location filename="../processing/algorithms/herb.py" line="107"/>
         <source>World: cities with at least this population</source>
         <translation>Monde : villes d’au moins cette population</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="118"/>
+        <location filename="../processing/algorithms/herb.py" line="113"/>
         <source>World: largest cities per country (0 = stop at countries)</source>
         <translation>Monde : plus grandes villes par pays (0 = s’arrêter aux pays)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="125"/>
+        <location filename="../processing/algorithms/herb.py" line="120"/>
         <source>Layer {k} (top level first)</source>
         <translation>Couche {k} (niveau supérieur d’abord)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="131"/>
+        <location filename="../processing/algorithms/herb.py" line="126"/>
         <source>Layer {k}: region name field</source>
         <translation>Couche {k} : champ du nom de région</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="137"/>
+        <location filename="../processing/algorithms/herb.py" line="132"/>
         <source>Layer {k}: region id field (empty: the name)</source>
         <translation>Couche {k} : champ d’identifiant de région (vide : le nom)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="143"/>
+        <location filename="../processing/algorithms/herb.py" line="138"/>
         <source>Layer {k}: parent id field (the id of a region one layer up; with one layer, of the same layer)</source>
         <translation>Couche {k} : champ d’identifiant du parent (l’identifiant d’une région de la couche du dessus ; avec une seule couche, de la même couche)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="219"/>
+        <location filename="../processing/herb_scorers.py" line="221"/>
         <source>Embedded local model</source>
         <translation>Modèle local intégré</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="219"/>
+        <location filename="../processing/herb_scorers.py" line="226"/>
         <source>llama.cpp server (URL)</source>
         <translation>Serveur llama.cpp (URL)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="219"/>
+        <location filename="../processing/herb_scorers.py" line="232"/>
         <source>/v1/completions with echo and logprobs (URL and model, e.g. vLLM)</source>
         <translation>/v1/completions avec echo et logprobs (URL et modèle, p. ex. vLLM)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="219"/>
+        <location filename="../processing/herb_scorers.py" line="241"/>
         <source>transformers masked LM (model folder or name)</source>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
@@ -2122,22 +2122,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="152"/>
+        <location filename="../processing/algorithms/herb.py" line="147"/>
         <source>Descriptors (topic&lt;TAB&gt;word lines; empty: the paper&apos;s 112)</source>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="237"/>
+        <location filename="../ui/herb_tab.py" line="231"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="158"/>
+        <location filename="../processing/algorithms/herb.py" line="153"/>
         <source>Descriptor topics to include (separated by ;, empty = all)</source>
         <translation>Thèmes de descripteurs à inclure (séparés par ;, vide = tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="165"/>
+        <location filename="../processing/algorithms/herb.py" line="160"/>
         <source>Score cache (empty: the survey cache in the QGIS profile)</source>
         <translation>Cache des scores (vide : le cache des enquêtes du profil QGIS)</translation>
     </message>
@@ -2147,47 +2147,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>SQLite (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="166"/>
+        <location filename="../processing/algorithms/herb.py" line="161"/>
         <source>Only estimate (score nothing, write nothing)</source>
         <translation>Estimer seulement (rien évaluer, rien écrire)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="171"/>
+        <location filename="../processing/algorithms/herb.py" line="166"/>
         <source>HERB GeoPackage</source>
         <translation>GeoPackage HERB</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="176"/>
+        <location filename="../processing/algorithms/herb.py" line="171"/>
         <source>Region layers</source>
         <translation>Couches de régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="177"/>
+        <location filename="../processing/algorithms/herb.py" line="172"/>
         <source>Descriptor table URI</source>
         <translation>URI de la table des descripteurs</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="178"/>
+        <location filename="../processing/algorithms/herb.py" line="173"/>
         <source>Region table URI</source>
         <translation>URI de la table des régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="179"/>
+        <location filename="../processing/algorithms/herb.py" line="174"/>
         <source>C of the Earth (C_w)</source>
         <translation>C de la Terre (C_w)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="180"/>
+        <location filename="../processing/algorithms/herb.py" line="175"/>
         <source>Sentences</source>
         <translation>Phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="181"/>
+        <location filename="../processing/algorithms/herb.py" line="176"/>
         <source>Sentences not yet cached</source>
         <translation>Phrases pas encore en cache</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="182"/>
+        <location filename="../processing/algorithms/herb.py" line="177"/>
         <source>Estimate</source>
         <translation>Estimation</translation>
     </message>
@@ -2197,47 +2197,47 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>le monde</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="196"/>
+        <location filename="../processing/algorithms/herb.py" line="191"/>
         <source>{what}, {n} regions</source>
         <translation>{what}, {n} régions</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="202"/>
+        <location filename="../processing/algorithms/herb.py" line="197"/>
         <source>Give layer {k} of the scope.</source>
         <translation>Donnez la couche {k} de l’étendue.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="206"/>
+        <location filename="../processing/algorithms/herb.py" line="201"/>
         <source>Choose the region name field of layer {k}.</source>
         <translation>Choisissez le champ du nom de région de la couche {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="212"/>
+        <location filename="../processing/algorithms/herb.py" line="207"/>
         <source>Choose the parent id field of layer {k}: without it the layers have no parent relation.</source>
         <translation>Choisissez le champ d’identifiant du parent de la couche {k} : sans lui, les couches n’ont pas de relation de parenté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="237"/>
+        <location filename="../processing/algorithms/herb.py" line="232"/>
         <source>Unknown topics {u}; the descriptors have: {k}.</source>
         <translation>Thèmes inconnus {u} ; les descripteurs ont : {k}.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="274"/>
+        <location filename="../processing/algorithms/herb.py" line="269"/>
         <source>The scope has one level only: HERB needs regions and their sub-regions.</source>
         <translation>L’étendue n’a qu’un niveau : HERB a besoin de régions et de leurs sous-régions.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="331"/>
+        <location filename="../processing/algorithms/herb.py" line="326"/>
         <source>{err} (scores so far are kept in the cache; nothing was written)</source>
         <translation>{err} (les scores obtenus sont gardés en cache ; rien n’a été écrit)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="343"/>
+        <location filename="../processing/algorithms/herb.py" line="338"/>
         <source>Writing the region layers…</source>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="312"/>
+        <location filename="../ui/herb_tab.py" line="311"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2697,27 +2697,27 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="105"/>
+        <location filename="../ui/herb_tab.py" line="106"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="253"/>
+        <location filename="../ui/herb_tab.py" line="247"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
@@ -2766,7 +2766,7 @@ Lancer HERB ?</translation>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="250"/>
+        <location filename="../ui/herb_tab.py" line="244"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
@@ -2776,7 +2776,7 @@ Lancer HERB ?</translation>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="250"/>
+        <location filename="../ui/herb_tab.py" line="244"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
@@ -3076,7 +3076,7 @@ Lancer HERB ?</translation>
         <translation>{label}, {parameters} paramètres ; licence : {licence} ({url}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="270"/>
+        <location filename="../processing/herb_scorers.py" line="141"/>
         <source>Loading the masked language model in a child process ...</source>
         <translation>Chargement du modèle de langue masqué dans un processus enfant...</translation>
     </message>
@@ -3236,7 +3236,7 @@ Lancer HERB ?</translation>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="229"/>
+        <location filename="../processing/algorithms/herb.py" line="224"/>
         <source>Descriptors (DESCRIPTORS): {err}</source>
         <translation>Descripteurs (DESCRIPTORS) : {err}</translation>
     </message>
@@ -4109,147 +4109,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="116"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="116"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="116"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="116"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="116"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="126"/>
+        <location filename="../processing/definitions.py" line="127"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4264,27 +4264,27 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="171"/>
+        <location filename="../ui/herb_tab.py" line="169"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="172"/>
+        <location filename="../ui/herb_tab.py" line="170"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="179"/>
+        <location filename="../processing/herb_scorers.py" line="226"/>
         <source>llama.cpp server</source>
         <translation>Serveur llama.cpp</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="180"/>
+        <location filename="../processing/herb_scorers.py" line="232"/>
         <source>Completions with echo (vLLM)</source>
         <translation>Complétions avec echo (vLLM)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="181"/>
+        <location filename="../processing/herb_scorers.py" line="241"/>
         <source>Masked LM (transformers)</source>
         <translation>Modèle masqué (transformers)</translation>
     </message>
@@ -4519,7 +4519,7 @@ Prompt :
         <translation>n doit être &gt;= 0 et oversample &gt;= 1</translation>
     </message>
     <message>
-        <location filename="../host.py" line="158"/>
+        <location filename="../host.py" line="200"/>
         <source>The embedded local model needs xllamacpp and its model package, which no Python here has. Install local model… sets them up in one click (or install them {where}: {line}); then run again, or pick another model.</source>
         <translation>Le modèle local a besoin de xllamacpp et de son paquet de modèle, qu'aucun Python de cette machine n'a. « Installer le modèle local… » les installe en un clic (ou installez-les {where} : {line}) ; puis relancez, ou choisissez un autre modèle.</translation>
     </message>
@@ -4654,22 +4654,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="275"/>
+        <location filename="../processing/definitions.py" line="267"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="275"/>
+        <location filename="../processing/definitions.py" line="267"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="275"/>
+        <location filename="../processing/definitions.py" line="267"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="288"/>
+        <location filename="../processing/definitions.py" line="280"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -5387,57 +5387,57 @@ Prompt :
         <translation>Aperçu en {language}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="329"/>
+        <location filename="../processing/algorithms/herb.py" line="324"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="368"/>
+        <location filename="../processing/endpoints.py" line="235"/>
         <source>gave no answer within {s:g} s (read timeout)</source>
         <translation>n'a pas répondu en {s:g} s (délai de lecture)</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="370"/>
+        <location filename="../processing/endpoints.py" line="237"/>
         <source>a body</source>
         <translation>un contenu</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="371"/>
+        <location filename="../processing/endpoints.py" line="238"/>
         <source>answered HTTP {status} with {what} instead of a JSON answer</source>
         <translation>a répondu HTTP {status} avec {what} au lieu d'une réponse JSON</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="375"/>
+        <location filename="../processing/endpoints.py" line="242"/>
         <source>answered HTTP {status}</source>
         <translation>a répondu HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="377"/>
+        <location filename="../processing/endpoints.py" line="244"/>
         <source>could not be reached ({detail})</source>
         <translation>est injoignable ({detail})</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="378"/>
+        <location filename="../processing/endpoints.py" line="245"/>
         <source>could not be reached</source>
         <translation>est injoignable</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="395"/>
+        <location filename="../processing/endpoints.py" line="262"/>
         <source>answers</source>
         <translation>réponses</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="404"/>
+        <location filename="../processing/endpoints.py" line="271"/>
         <source>The embedded model stopped during the run ({detail}); the {what} so far are cached, and Resume (or running again) restarts it and continues.</source>
         <translation>Le modèle embarqué s'est arrêté pendant l'exécution ({detail}) ; ce qui a été obtenu jusqu'ici ({what}) reste en cache, et Reprendre (ou une nouvelle exécution) le redémarre et continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="409"/>
+        <location filename="../processing/endpoints.py" line="276"/>
         <source>Stopped after {n} requests in a row failed: {host} {cause}; the {what} so far are cached and Resume (or running again) continues.</source>
         <translation>Arrêt après {n} requêtes échouées d'affilée : {host} {cause} ; ce qui a été obtenu jusqu'ici ({what}) reste en cache et Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="414"/>
+        <location filename="../processing/endpoints.py" line="281"/>
         <source>Stopped early: the first {n} requests all failed the same way, {host} {cause} and answered nothing; Resume (or running again) continues once it is fixed.</source>
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
@@ -5622,7 +5622,7 @@ Prompt :
         <translation>le champ « truth » de la couche</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="220"/>
+        <location filename="../processing/algorithms/herb.py" line="215"/>
         <source>{n} regions of {layers}</source>
         <translation>{n} régions de {layers}</translation>
     </message>
@@ -5778,72 +5778,72 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Paramètres</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>OpenAI</source>
         <translation>OpenAI</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>vLLM</source>
         <translation>vLLM</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>LM Studio</source>
         <translation>LM Studio</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Together AI</source>
         <translation>Together AI</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>OpenRouter</source>
         <translation>OpenRouter</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Google Gemini (OpenAI-compatible)</source>
         <translation>Google Gemini (compatible OpenAI)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Custom (any OpenAI-compatible URL)</source>
         <translation>Personnalisé (toute URL compatible OpenAI)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>Automatic: the server&apos;s constraint for a model known to need one</source>
         <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>None: the model answers freely</source>
         <translation>Aucune : le modèle répond librement</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>llama.cpp grammar</source>
         <translation>Grammaire llama.cpp</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>vLLM structured outputs (regex)</source>
         <translation>Sorties structurées vLLM (regex)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>vLLM guided_regex (before 0.12)</source>
         <translation>guided_regex de vLLM (avant 0.12)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="76"/>
+        <location filename="../processing/definitions.py" line="77"/>
         <source>JSON schema (response_format)</source>
         <translation>Schéma JSON (response_format)</translation>
     </message>
@@ -6073,617 +6073,612 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Où les résultats sont écrits.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="177"/>
+        <location filename="../processing/parameter_help.py" line="186"/>
         <source>The band of the weight raster.</source>
         <translation>La bande du raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="178"/>
+        <location filename="../processing/parameter_help.py" line="187"/>
         <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
         <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="181"/>
+        <location filename="../processing/parameter_help.py" line="190"/>
         <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
         <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="185"/>
+        <location filename="../processing/parameter_help.py" line="194"/>
         <source>The points to rate (their pid is kept).</source>
         <translation>Les points à noter (leur pid est conservé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="186"/>
+        <location filename="../processing/parameter_help.py" line="195"/>
         <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="189"/>
+        <location filename="../processing/parameter_help.py" line="198"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="190"/>
+        <location filename="../processing/parameter_help.py" line="199"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="191"/>
+        <location filename="../processing/parameter_help.py" line="200"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="192"/>
+        <location filename="../processing/parameter_help.py" line="201"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="195"/>
+        <location filename="../processing/parameter_help.py" line="204"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="199"/>
+        <location filename="../processing/parameter_help.py" line="208"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="200"/>
+        <location filename="../processing/parameter_help.py" line="209"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="205"/>
+        <location filename="../processing/parameter_help.py" line="214"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="206"/>
+        <location filename="../processing/parameter_help.py" line="215"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="211"/>
+        <location filename="../processing/parameter_help.py" line="220"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="216"/>
+        <location filename="../processing/parameter_help.py" line="225"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="220"/>
+        <location filename="../processing/parameter_help.py" line="229"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="221"/>
+        <location filename="../processing/parameter_help.py" line="230"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="222"/>
+        <location filename="../processing/parameter_help.py" line="231"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="225"/>
+        <location filename="../processing/parameter_help.py" line="234"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="228"/>
+        <location filename="../processing/parameter_help.py" line="237"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="240"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="234"/>
+        <location filename="../processing/parameter_help.py" line="243"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="235"/>
+        <location filename="../processing/parameter_help.py" line="244"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="236"/>
+        <location filename="../processing/parameter_help.py" line="245"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="248"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="240"/>
+        <location filename="../processing/parameter_help.py" line="249"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="241"/>
+        <location filename="../processing/parameter_help.py" line="250"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="242"/>
+        <location filename="../processing/parameter_help.py" line="251"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="246"/>
+        <location filename="../processing/parameter_help.py" line="255"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="250"/>
+        <location filename="../processing/parameter_help.py" line="259"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="260"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="254"/>
+        <location filename="../processing/parameter_help.py" line="263"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="255"/>
+        <location filename="../processing/parameter_help.py" line="264"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="258"/>
+        <location filename="../processing/parameter_help.py" line="267"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="261"/>
+        <location filename="../processing/parameter_help.py" line="270"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="264"/>
+        <location filename="../processing/parameter_help.py" line="273"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="265"/>
+        <location filename="../processing/parameter_help.py" line="274"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="266"/>
+        <location filename="../processing/parameter_help.py" line="275"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="267"/>
+        <location filename="../processing/parameter_help.py" line="276"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="272"/>
+        <location filename="../processing/parameter_help.py" line="281"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="282"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="274"/>
+        <location filename="../processing/parameter_help.py" line="283"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="275"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="276"/>
+        <location filename="../processing/parameter_help.py" line="285"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="277"/>
+        <location filename="../processing/parameter_help.py" line="286"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="278"/>
+        <location filename="../processing/parameter_help.py" line="287"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="279"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="280"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="293"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="296"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="297"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="298"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="290"/>
+        <location filename="../processing/parameter_help.py" line="299"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="343"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="292"/>
+        <location filename="../processing/parameter_help.py" line="301"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="297"/>
+        <location filename="../processing/parameter_help.py" line="306"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="300"/>
+        <location filename="../processing/parameter_help.py" line="309"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="304"/>
+        <location filename="../processing/parameter_help.py" line="313"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="307"/>
+        <location filename="../processing/parameter_help.py" line="316"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="310"/>
+        <location filename="../processing/parameter_help.py" line="319"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="313"/>
+        <location filename="../processing/parameter_help.py" line="322"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="316"/>
+        <location filename="../processing/parameter_help.py" line="325"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="319"/>
+        <location filename="../processing/parameter_help.py" line="328"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="323"/>
+        <location filename="../processing/parameter_help.py" line="332"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="336"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="330"/>
+        <location filename="../processing/parameter_help.py" line="339"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="331"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="335"/>
+        <location filename="../processing/parameter_help.py" line="344"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="338"/>
+        <location filename="../processing/parameter_help.py" line="347"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="339"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="349"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="344"/>
+        <location filename="../processing/parameter_help.py" line="353"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="348"/>
+        <location filename="../processing/parameter_help.py" line="357"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="349"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="361"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="355"/>
+        <location filename="../processing/parameter_help.py" line="364"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="358"/>
+        <location filename="../processing/parameter_help.py" line="367"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="359"/>
+        <location filename="../processing/parameter_help.py" line="368"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="360"/>
+        <location filename="../processing/parameter_help.py" line="369"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="361"/>
+        <location filename="../processing/parameter_help.py" line="370"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="362"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="363"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="376"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="368"/>
+        <location filename="../processing/parameter_help.py" line="377"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="370"/>
+        <location filename="../processing/parameter_help.py" line="379"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="380"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="381"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="373"/>
+        <location filename="../processing/parameter_help.py" line="382"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="374"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="376"/>
+        <location filename="../processing/parameter_help.py" line="385"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="377"/>
+        <location filename="../processing/parameter_help.py" line="386"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="378"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="389"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="392"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="393"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="394"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="396"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="397"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="389"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="390"/>
+        <location filename="../processing/parameter_help.py" line="399"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="400"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="401"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="393"/>
+        <location filename="../processing/parameter_help.py" line="402"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="394"/>
+        <location filename="../processing/parameter_help.py" line="403"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="395"/>
+        <location filename="../processing/parameter_help.py" line="404"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="398"/>
+        <location filename="../processing/parameter_help.py" line="407"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="399"/>
+        <location filename="../processing/parameter_help.py" line="408"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="400"/>
-        <source>What scores the sentences: the embedded model, a llama.cpp server, a /v1/completions endpoint with echo, or a transformers masked LM.</source>
-        <translation>Ce qui évalue les phrases : le modèle intégré, un serveur llama.cpp, un point d'accès /v1/completions avec echo, ou un modèle de langue masqué transformers.</translation>
-    </message>
-    <message>
-        <location filename="../processing/parameter_help.py" line="428"/>
+        <location filename="../processing/parameter_help.py" line="434"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="429"/>
+        <location filename="../processing/parameter_help.py" line="435"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="430"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="431"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="432"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="437"/>
+        <location filename="../processing/parameter_help.py" line="443"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="444"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="441"/>
+        <location filename="../processing/parameter_help.py" line="447"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6868,17 +6863,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="162"/>
+        <location filename="../processing/definitions.py" line="163"/>
         <source>Uniform</source>
         <translation>Uniforme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="162"/>
+        <location filename="../processing/definitions.py" line="163"/>
         <source>By population</source>
         <translation>Selon la population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="162"/>
+        <location filename="../processing/definitions.py" line="163"/>
         <source>By a raster</source>
         <translation>Selon un raster</translation>
     </message>
@@ -6903,52 +6898,52 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="234"/>
+        <location filename="../processing/definitions.py" line="226"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="234"/>
+        <location filename="../processing/definitions.py" line="226"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="244"/>
+        <location filename="../processing/definitions.py" line="236"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="244"/>
+        <location filename="../processing/definitions.py" line="236"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="254"/>
+        <location filename="../processing/definitions.py" line="246"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="254"/>
+        <location filename="../processing/definitions.py" line="246"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="254"/>
+        <location filename="../processing/definitions.py" line="246"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="294"/>
+        <location filename="../processing/herb_scorers.py" line="183"/>
         <source>Model file (MODEL_FILE): {path} is not a file.</source>
         <translation>Fichier de modèle (MODEL_FILE) : {path} n’est pas un fichier.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="301"/>
+        <location filename="../processing/herb_scorers.py" line="190"/>
         <source>Loading the model in a child process to score whole sentences ...</source>
         <translation>Chargement du modèle dans un processus enfant pour évaluer des phrases entières...</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="310"/>
+        <location filename="../processing/herb_scorers.py" line="199"/>
         <source>Starting a llama.cpp server for the model file ...</source>
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
@@ -6968,7 +6963,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="207"/>
+        <location filename="../ui/herb_tab.py" line="201"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -6998,37 +6993,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="404"/>
+        <location filename="../processing/parameter_help.py" line="410"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="413"/>
+        <location filename="../processing/parameter_help.py" line="419"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="416"/>
+        <location filename="../processing/parameter_help.py" line="422"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="420"/>
+        <location filename="../processing/parameter_help.py" line="426"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="424"/>
+        <location filename="../processing/parameter_help.py" line="430"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="433"/>
+        <location filename="../processing/parameter_help.py" line="439"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="193"/>
+        <location filename="../processing/endpoints.py" line="195"/>
         <source>the model served at {url}</source>
         <translation>le modèle servi à {url}</translation>
     </message>
@@ -7183,22 +7178,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="283"/>
+        <location filename="../processing/algorithms/herb.py" line="278"/>
         <source>Model: {m} ({scorer}).</source>
         <translation>Modèle : {m} ({scorer}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="303"/>
+        <location filename="../processing/algorithms/herb.py" line="298"/>
         <source>Timing the model on this machine…</source>
         <translation>Chronométrage du modèle sur cette machine…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="320"/>
+        <location filename="../processing/algorithms/herb.py" line="315"/>
         <source>{d}/{t} sentences, {r:.1f}/s</source>
         <translation>{d}/{t} phrases, {r:.1f}/s</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="342"/>
+        <location filename="../processing/algorithms/herb.py" line="337"/>
         <source>sentences</source>
         <translation>phrases</translation>
     </message>
@@ -7228,7 +7223,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="310"/>
+        <location filename="../ui/herb_tab.py" line="309"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -7283,42 +7278,42 @@ Lancer l'enquête ?</translation>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="187"/>
+        <location filename="../ui/herb_tab.py" line="181"/>
         <source>Whole sentences</source>
         <translation>Phrases entières</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="187"/>
+        <location filename="../ui/herb_tab.py" line="181"/>
         <source>Forced decoding</source>
         <translation>Décodage forcé</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="199"/>
+        <location filename="../ui/herb_tab.py" line="193"/>
         <source>As the switch says</source>
         <translation>Selon l'interrupteur</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="199"/>
+        <location filename="../ui/herb_tab.py" line="193"/>
         <source>GeoBias&apos;s</source>
         <translation>Celui de GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="200"/>
+        <location filename="../ui/herb_tab.py" line="194"/>
         <source>Released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="409"/>
+        <location filename="../processing/parameter_help.py" line="415"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/herb.py" line="70"/>
+        <location filename="../processing/algorithms/herb.py" line="65"/>
         <source>Hierarchical regional bias (HERB, Li et al. 2022) of a language model. Each region is described by how likely the model finds 'People in &lt;region&gt; are &lt;descriptor&gt;.' for 112 descriptors in 5 topics; C of a region measures how inconsistently the model judges its sub-regions (their descriptive vectors' weighted distances), aggregated up the hierarchy to the Earth. Scope: the bundled GeoNames continents → countries → cities (a population threshold, at most N largest cities per country, a subset of continents), or your own nested polygon layers (2–3 layers whose lower layers name their parent's id, or one layer with a parent field). Model: the embedded model (the default, runs out of the box: Gemma 3 270M or SmolLM2 135M, or any GGUF model file; by default it scores each sentence in one pass in a child process, forced decoding one token at a time stays the reference path), a llama.cpp server (forced decoding), a /v1/completions endpoint with echo and logprobs (vLLM), or a local transformers masked LM (the paper's models). Scores of a causal LM are not comparable with the paper's masked-LM numbers. Writes one GeoPackage: a layer per level with c_w, c_z, c_&lt;topic&gt; (that topic only), c_wo_&lt;topic&gt; (without it), z, n_children, styled by C; the herb_descriptors and herb_regions tables and a runs table. 'Reproduce the released code' switches the released scripts' template (no period), descriptor words (ten with leading spaces), masked-LM padding and aggregation together; each part can also be set on its own. Scores are cached: a cancelled run resumes. The log names the model before anything is scored. 'Only estimate' prints the number of sentences, the requests still needed and the time as a range from the rate measured on this machine, and writes nothing: with a model on this machine (embedded, masked LM, a local server) it first scores for a few seconds to time it (those scores stay in the cache and count for the run); otherwise the rate of earlier runs, if any.</source>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="146"/>
+        <location filename="../ui/herb_tab.py" line="144"/>
         <source>HERB&apos;s default model is Gemma 3 270M, the survey&apos;s: one model for both papers. SmolLM2 135M scores HERB&apos;s sentences about three times as fast (South America: 34 s instead of 2 min on two cores).</source>
         <translation>Le modèle par défaut de HERB est Gemma 3 270M, celui de l'enquête : un seul modèle pour les deux articles. SmolLM2 135M évalue les phrases de HERB environ trois fois plus vite (Amérique du Sud : 34 s au lieu de 2 min sur deux cœurs).</translation>
     </message>
@@ -7463,12 +7458,12 @@ Lancer l'enquête ?</translation>
         <translation>Arrête l'exécution dès que ses réponses ont coûté autant aux prix indiqués, compté d'après l'usage de jetons de chaque réponse (0 : sans limite) ; les réponses reçues restent en cache.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Anthropic (OpenAI-compatible)</source>
         <translation>Anthropic (compatible OpenAI)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="56"/>
+        <location filename="../processing/definitions.py" line="57"/>
         <source>Mistral AI</source>
         <translation>Mistral AI</translation>
     </message>
@@ -7538,12 +7533,12 @@ Lancer l'enquête ?</translation>
         <translation>un champ a besoin de sa couche, et aucune couche n’est donnée dans {label} ({key}).</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="385"/>
+        <location filename="../processing/endpoints.py" line="252"/>
         <source>Throttled: the endpoint answered HTTP {status} (too many requests); waiting {s:.0f} s before asking again, {m:.0f} min of patience left.</source>
         <translation>Limité : le point d'accès a répondu HTTP {status} (trop de requêtes) ; attente de {s:.0f} s avant de redemander, encore {m:.0f} min de patience.</translation>
     </message>
     <message>
-        <location filename="../processing/endpoints.py" line="397"/>
+        <location filename="../processing/endpoints.py" line="264"/>
         <source>Stopped after {m:.1f} min throttled without an answer: {host} {cause} (too many requests) for longer than the patience. The {what} so far are cached and nothing was marked failed: Resume (or running again) asks the rest once the endpoint&apos;s limit allows.</source>
         <translation>Arrêté après {m:.1f} min de limitation sans réponse : {host} {cause} (trop de requêtes) plus longtemps que la patience. Les {what} obtenues sont en cache et rien n'a été marqué en échec : Reprendre (ou relancer) demande le reste dès que la limite du point d'accès le permet.</translation>
     </message>
@@ -7560,7 +7555,32 @@ Lancer l'enquête ?</translation>
     <message>
         <location filename="../processing/parameter_help.py" line="55"/>
         <source>Minutes a run waits out an endpoint that answers too many requests (HTTP 429, 503), without a single answer, before it stops; the answers so far are kept and Resume asks the rest.</source>
-        <translation>Minutes pendant lesquelles une exécution attend un point d&apos;accès qui répond trop de requêtes (HTTP 429, 503), sans une seule réponse, avant de s&apos;arrêter ; les réponses obtenues sont conservées et Reprendre demande le reste.</translation>
+        <translation>Minutes pendant lesquelles une exécution attend un point d'accès qui répond trop de requêtes (HTTP 429, 503), sans une seule réponse, avant de s'arrêter ; les réponses obtenues sont conservées et Reprendre demande le reste.</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_scorers.py" line="221"/>
+        <source>the embedded model (bundled, or a GGUF file)</source>
+        <translation>le modèle intégré (fourni, ou un fichier GGUF)</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_scorers.py" line="226"/>
+        <source>a llama.cpp server</source>
+        <translation>un serveur llama.cpp</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_scorers.py" line="232"/>
+        <source>a /v1/completions endpoint with echo</source>
+        <translation>un point d'accès /v1/completions avec echo</translation>
+    </message>
+    <message>
+        <location filename="../processing/herb_scorers.py" line="241"/>
+        <source>a transformers masked LM</source>
+        <translation>un modèle de langue masqué transformers</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="176"/>
+        <source>What scores the sentences: {scorers}.</source>
+        <translation>Ce qui évalue les phrases : {scorers}.</translation>
     </message>
 </context>
 <context>

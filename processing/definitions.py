@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..core.survey.prompts import DEFAULT_PRESET, PRESET_LABELS, PRESETS
 from ..i18n_util import QT_TRANSLATE_NOOP, tr
+from .herb_scorers import SCORERS
 
 
 @dataclass(frozen=True)
@@ -216,17 +217,8 @@ HERB_SCOPES = _choices(
     ],
     "world",
 )  # fmt: skip
-HERB_SCORERS = _choices(
-    [
-        ("embedded", QT_TRANSLATE_NOOP("@default", "Embedded local model")),
-        ("llamacpp", QT_TRANSLATE_NOOP("@default", "llama.cpp server (URL)")),
-        ("echo", QT_TRANSLATE_NOOP(
-            "@default", "/v1/completions with echo and logprobs (URL and model, e.g. vLLM)")),
-        ("transformers", QT_TRANSLATE_NOOP(
-            "@default", "transformers masked LM (model folder or name)")),
-    ],
-    "embedded",
-)  # fmt: skip
+# The scorers are registered in herb_scorers.py (key, labels, factory, fields they read).
+HERB_SCORERS = _choices([(s.key, s.label) for s in SCORERS.values()], "embedded")
 
 # How the embedded models (and a GGUF file) score a sentence: in one pass of llama.cpp's C API
 # in a child process (core/herb/whole_sentence.py), or token by token from the embedded server (the

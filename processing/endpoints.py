@@ -183,7 +183,9 @@ def herb_model_label(kind, model="", url="", embedded=None, model_file=""):
     """The model HERB scores with, named before the run: the embedded one's label (`embedded`: a
     definitions.HERB_MODELS key, else the default; `model_file`: a GGUF file instead), the model
     name or folder given, or the server's."""
-    if kind == "embedded":
+    from .herb_scorers import SCORERS
+
+    if SCORERS[kind].embedded:
         if model_file:
             return os.path.basename(model_file)
         return model_label(embedded or HERB_EMBEDDED_MODEL)
@@ -192,141 +194,6 @@ def herb_model_label(kind, model="", url="", embedded=None, model_file=""):
     if url:
         return tr("the model served at {url}").format(url=url)
     return "?"
-
-
-def local_scorer(kind, host):
-    """Whether a HERB scorer runs on this machine (the embedded model, a masked LM, a server on
-    127.0.0.1 or localhost): timing it before the user agrees sends nothing away."""
-    h = (host or "").lower()
-    return kind in ("embedded", "transformers") or h.startswith(("127.", "localhost", "[::1]"))
-
-
-class _OwnServerScorer:
-    """A forced-decoding scorer on a llama.cpp server started for it alone (a GGUF file the
-    shared embedded server does not serve); closing it stops the server."""
-
-    def __init__(self, scorer, server):
-        self._scorer, self._server = scorer, server
-
-    def __getattr__(self, name):
-        return getattr(self._scorer, name)
-
-    def score_batch(self, sentences):
-        return self._scorer.score_batch(sentences)
-
-    def close(self):
-        try:
-            self._scorer.close()
-        finally:
-            self._server.stop()
-
-
-def make_scorer(kind, connection, feedback=None, method="whole", model=None, model_file="",
-                reference_padding=False):  # fmt: skip
-    """(core sentence scorer, host) for HERB: `kind` a definitions.HERB_SCORERS key, the
-    connection's base URL, model, key and concurrency.
-
-    The embedded scorer scores `model_file` (any GGUF) or the bundled `model` (a HERB_MODELS
-    key; None: the default) by `method` (a HERB_METHODS key): "whole", every sentence in one
-    pass of llama.cpp in a child process (core/herb/whole_sentence.py); "forced", token by token
-    from a llama.cpp server (the shared embedded one for a bundled model), the reference path.
-    A remote llama.cpp server is always scored by forced decoding. `reference_padding` is the
-    masked LM's padding rule of the released scripts (core/herb/reference_code.py)."""
-    url = connection.base_url
-    api_key, concurrency = connection.api_key, connection.concurrency
-    from ..core.herb.scorers import (
-        ChildMaskedLMScorer,
-        EchoCompletionsScorer,
-        LlamaCppScorer,
-        ScorerError,
-    )
-
-    model = model or HERB_EMBEDDED_MODEL
-    try:
-        if kind == "embedded":
-            return _embedded_scorer(method, model, model_file, concurrency, feedback)
-        name = connection.model
-        if kind in ("llamacpp", "echo") and not url:
-            raise QgsProcessingException(tr("Give the server's URL."))
-        if kind == "echo" and not name:
-            raise QgsProcessingException(tr("Give the model name the server serves."))
-        if kind in ("llamacpp", "echo"):
-            from ..core.engine.chat import Endpoint
-
-            # A remote server, reached like the survey's endpoints: QGIS's proxy and CAs.
-            ep = use_qgis_network(
-                Endpoint(url, name, provider="custom", api_key=api_key, concurrency=concurrency,
-                         timeout=120.0 if kind == "llamacpp" else 60.0)
-            )  # fmt: skip
-            if kind == "llamacpp":
-                return LlamaCppScorer.from_endpoint(ep), _host(url)
-            return EchoCompletionsScorer.from_endpoint(ep), ep.host()
-        if not name:
-            raise QgsProcessingException(tr("Give the transformers model's folder or name."))
-        # torch is native code: the model runs in a child process, never in QGIS's.
-        from ..host import embedded_python
-
-        if feedback is not None:
-            feedback.pushInfo(tr("Loading the masked language model in a child process ..."))
-        scorer = ChildMaskedLMScorer(
-            name, threads=2, python=embedded_python(), reference_padding=reference_padding
-        )
-        return scorer, "local"
-    except ScorerError as err:
-        raise QgsProcessingException(
-            tr("The scorer cannot start: {err}").format(err=message_text(err))
-        ) from err
-    except QgsProcessingException:
-        raise
-    except Exception as err:  # noqa: BLE001 - the embedded model's start failures, any kind
-        raise QgsProcessingException(
-            tr("The scorer cannot start: {err}").format(err=message_text(err))
-        ) from err
-
-
-def _embedded_scorer(method, model, model_file, concurrency, feedback):
-    """The embedded scorer of make_scorer: (scorer, host)."""
-    from ..core.herb.scorers import LlamaCppScorer
-    from ..core.runtime.embedded import EmbeddedServer, shared_port, shared_server
-    from ..host import embedded_python
-
-    if model_file and not os.path.isfile(model_file):
-        raise QgsProcessingException(
-            tr("Model file (MODEL_FILE): {path} is not a file.").format(path=model_file)
-        )
-    if method == "whole":
-        from ..core.herb.whole_sentence import WholeSentenceScorer
-
-        if feedback is not None:
-            feedback.pushInfo(tr("Loading the model in a child process to score whole "
-                                 "sentences ..."))  # fmt: skip
-        # The child resolves a bundled key or the file (an absolute path: the child's working
-        # folder is QGIS's).
-        target = os.path.abspath(model_file) if model_file else model
-        return WholeSentenceScorer(target, python=embedded_python()), "local"
-    if model_file:
-        # The shared server serves bundled models only: a server of its own for this file.
-        if feedback is not None:
-            feedback.pushInfo(tr("Starting a llama.cpp server for the model file ..."))
-        server = EmbeddedServer(os.path.abspath(model_file), parallel=2,
-                                python=embedded_python())  # fmt: skip
-        server.start()
-        try:
-            ep = server_endpoint(server, concurrency=min(concurrency, server.parallel))
-            return _OwnServerScorer(LlamaCppScorer.from_endpoint(ep), server), ep.host()
-        except Exception:
-            server.stop()
-            raise
-    if shared_port() is None and feedback is not None:
-        feedback.pushInfo(tr("Starting the embedded local model on 127.0.0.1 ..."))
-    server = shared_server(embedded_python(), model=model)
-    ep = server_endpoint(server, concurrency=min(concurrency, server.parallel))
-    return LlamaCppScorer.from_endpoint(ep), ep.host()
-
-
-def _host(url):
-    parts = urlsplit(url)
-    return parts.netloc or url
 
 
 def probe_scorer(scorer, sentence):

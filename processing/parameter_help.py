@@ -169,6 +169,15 @@ def _shared():
     }
 
 
+def scorer_help():
+    """SCORER's sentence, one clause per registered HERB scorer (herb_scorers.SCORERS)."""
+    from .herb_scorers import SCORERS
+
+    return tr("What scores the sentences: {scorers}.").format(
+        scorers="; ".join(tr(s.help) for s in SCORERS.values())
+    )
+
+
 def _specific():
     """Sentences of parameters whose meaning depends on the algorithm."""
     return {
@@ -397,10 +406,7 @@ def _specific():
         ),
         "herb/PARENT_FIELD_2": tr("The field naming each second-level region's parent."),
         "herb/PARENT_FIELD_3": tr("The field naming each third-level region's parent."),
-        "herb/SCORER": tr(
-            "What scores the sentences: the embedded model, a llama.cpp server, a "
-            "/v1/completions endpoint with echo, or a transformers masked LM."
-        ),
+        "herb/SCORER": scorer_help(),
         "herb/METHOD": tr(
             "How a local model scores: whole sentences in one pass in the model's child process "
             "(fast), or forced decoding one token at a time (the reference path, and what a "

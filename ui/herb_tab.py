@@ -35,6 +35,7 @@ from ..processing.definitions import (
 )
 from ..processing.endpoints import herb_model_label
 from ..processing.herb_io import HERB_STYLES
+from ..processing.herb_scorers import SCORERS
 from ..processing.project_layers import add_layer
 from ..processing.styles import short_model
 from . import survey_plan
@@ -136,9 +137,6 @@ class NumberItem(QTableWidgetItem):
 
 # The tab offers the world and nested layers (a parent-field layer is a Processing-only scope).
 TAB_SCOPES = ("world", "layers")
-# Scorers that need the server's URL (and its key), and those that need a model name.
-URL_SCORERS = ("llamacpp", "echo")
-MODEL_SCORERS = ("echo", "transformers")
 # The template of each reference part choice (geobias:herb TEMPLATE; "": as the switch says).
 PART_TEMPLATES = {"switch": "", "paper": DEFAULT_TEMPLATE, "released": REFERENCE_TEMPLATE}
 # Why HERB's default embedded model is what it is (issue 25 item 4, README's HERB section).
@@ -175,14 +173,10 @@ class HerbTab(QWidget, FORM):
         add_choices(self.scopeCombo,
                     [(k, scopes.get(k) or HERB_SCOPES.label(k), HERB_SCOPES.label(k))
                      for k in TAB_SCOPES])  # fmt: skip
-        scorers = {
-            "llamacpp": tr("llama.cpp server"),
-            "echo": tr("Completions with echo (vLLM)"),
-            "transformers": tr("Masked LM (transformers)"),
-        }
-        add_choices(self.scorerCombo,
-                    [(k, scorers.get(k) or HERB_SCORERS.label(k), HERB_SCORERS.label(k))
-                     for k in HERB_SCORERS.keys])  # fmt: skip
+        add_choices(
+            self.scorerCombo,
+            [(s.key, tr(s.short or s.label), tr(s.label)) for s in SCORERS.values()],
+        )
         # Short names in the narrow dock; Processing's whole wording is each choice's tooltip.
         methods = {"whole": tr("Whole sentences"), "forced": tr("Forced decoding")}
         add_choices(self.methodCombo, [
@@ -289,15 +283,20 @@ class HerbTab(QWidget, FORM):
         middle = not world and self.midLayerCombo.currentLayer() is not None
         for w in (self.midNameLabel, *self.fieldCombos[self.midLayerCombo]):
             w.setVisible(middle)
-        kind = self.scorerCombo.currentData()
-        for w in (self.urlLabel, self.urlEdit, self.authLabel, self.authSelect):
-            w.setVisible(kind in URL_SCORERS)
-        self.modelLabel.setVisible(kind in MODEL_SCORERS)
-        self.modelEdit.setVisible(kind in MODEL_SCORERS)
-        for w in (self.methodLabel, self.methodCombo, self.embeddedModelLabel,
-                  self.embeddedModelCombo, self.modelFileLabel, self.modelFile,
-                  self.defaultModelNote):  # fmt: skip
-            w.setVisible(kind == "embedded")
+        # Each scorer's fields, as the registry says it reads them.
+        reads = SCORERS[self.scorerCombo.currentData()].reads
+        for w in (self.urlLabel, self.urlEdit):
+            w.setVisible("URL" in reads)
+        for w in (self.authLabel, self.authSelect):
+            w.setVisible("AUTH_CONFIG" in reads)
+        for w in (self.modelLabel, self.modelEdit):
+            w.setVisible("MODEL" in reads)
+        for w in (self.methodLabel, self.methodCombo):
+            w.setVisible("METHOD" in reads)
+        for w in (self.embeddedModelLabel, self.embeddedModelCombo, self.defaultModelNote):
+            w.setVisible("EMBEDDED_MODEL" in reads)
+        for w in (self.modelFileLabel, self.modelFile):
+            w.setVisible("MODEL_FILE" in reads)
         self.show_model()
 
     def show_model(self, *args):
@@ -306,7 +305,7 @@ class HerbTab(QWidget, FORM):
         name = herb_model_label(kind, self.modelEdit.text().strip(), self.urlEdit.text().strip(),
                                 embedded=self.embeddedModelCombo.currentData(),
                                 model_file=self.modelFile.filePath().strip())  # fmt: skip
-        if kind == "embedded":
+        if SCORERS[kind].embedded:
             text = tr("Model: {m}, on this machine")
         else:
             text = tr("Model: {m}")
@@ -316,19 +315,20 @@ class HerbTab(QWidget, FORM):
     def parameters(self):
         """geobias:herb parameters of the tab's choices (OUTPUT in a new run folder)."""
         kind = self.scorerCombo.currentData()
+        reads = SCORERS[kind].reads
         p = {"SCORER": HERB_SCORERS.index(kind), "URL": self.urlEdit.text().strip(),
              "MODEL": self.modelEdit.text().strip(),
              "TOPICS": self.topicsEdit.text().strip(),
              "DESCRIPTORS": self.descriptorsFile.filePath().strip(),
              "REFERENCE_CODE": self.referenceCheck.isChecked()}  # fmt: skip
-        if kind == "embedded":
+        if "EMBEDDED_MODEL" in reads:
             p.update(METHOD=HERB_METHODS.index(self.methodCombo.currentData()),
                      EMBEDDED_MODEL=HERB_MODELS.index(self.embeddedModelCombo.currentData()),
                      MODEL_FILE=self.modelFile.filePath().strip())  # fmt: skip
         for key, combo in self.parts.items():
             part = combo.currentData()
             p[key] = PART_TEMPLATES[part] if key == "TEMPLATE" else REFERENCE_PARTS.index(part)
-        if kind in URL_SCORERS and self.authSelect.configId():
+        if "AUTH_CONFIG" in reads and self.authSelect.configId():
             p["AUTH_CONFIG"] = self.authSelect.configId()
         if self.scopeCombo.currentData() == "world":
             p.update(SCOPE=HERB_SCOPES.index("world"),
@@ -363,7 +363,7 @@ class HerbTab(QWidget, FORM):
         except ValueError as e:
             self.dock.push(message_text(e), Qgis.MessageLevel.Warning)
             return
-        if HERB_SCORERS.key(params["SCORER"]) == "embedded":
+        if SCORERS[HERB_SCORERS.key(params["SCORER"])].embedded:
             problem = embedded_problem()
             if problem:
                 self.dock.offer_install(problem)

@@ -30,13 +30,7 @@ from ...core.herb.descriptors import DescriptorError, load_descriptors, topics_o
 from ...i18n_util import QT_TRANSLATE_NOOP, message_text, tr
 from ..base import GeoBiasAlgorithm
 from ..definitions import HERB_SCOPES, HERB_SCORERS
-from ..endpoints import (
-    herb_model_label,
-    local_scorer,
-    make_scorer,
-    probe_scorer,
-    stopped_sentence,
-)
+from ..endpoints import herb_model_label, probe_scorer, stopped_sentence
 from ..herb_io import (
     format_c_table,
     format_estimate,
@@ -45,6 +39,7 @@ from ..herb_io import (
     world_scope,
     write_results,
 )
+from ..herb_scorers import local_scorer, make_scorer
 from ..parameters import CacheParameter, HerbModelParameters, HerbReferenceParameters
 from ..progress import Later, RunProgress, herb_key, rate_book, step_text
 from ..rating import load_outputs
