@@ -5923,762 +5923,762 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Combien de requêtes sont en cours à la fois.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="91"/>
+        <location filename="../processing/parameter_help.py" line="93"/>
         <source>Makes the server answer in the prompt&apos;s format (llama.cpp grammar, vLLM structured outputs, JSON schema); automatic constrains the models known to need it, such as the bundled ones on any server.</source>
         <translation>Fait répondre le serveur au format du prompt (grammaire llama.cpp, sorties structurées vLLM, schéma JSON) ; automatique contraint les modèles connus pour en avoir besoin, comme ceux fournis, sur tout serveur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="96"/>
+        <location filename="../processing/parameter_help.py" line="98"/>
         <source>The prompt: the paper&apos;s, or one of its Appendix A.3 ablations.</source>
         <translation>Le prompt : celui de l'article, ou l'une de ses ablations de l'annexe A.3.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="97"/>
+        <location filename="../processing/parameter_help.py" line="99"/>
         <source>What the score column holds: the expected value from the log-probabilities, the greedy rating, or automatic (the expected value where the endpoint gives log-probabilities).</source>
         <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="102"/>
+        <location filename="../processing/parameter_help.py" line="104"/>
         <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
         <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="103"/>
+        <location filename="../processing/parameter_help.py" line="105"/>
         <source>The languages the prompts are asked in (English by default); with another language, each gets its own layers and rows, tagged with its code.</source>
         <translation>Les langues dans lesquelles les prompts sont posés (anglais par défaut) ; avec une autre langue, chacune a ses propres couches et lignes, marquées de son code.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="108"/>
+        <location filename="../processing/parameter_help.py" line="110"/>
         <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
         <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="112"/>
+        <location filename="../processing/parameter_help.py" line="114"/>
         <source>The field holding the ground truth.</source>
         <translation>Le champ qui contient la vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="113"/>
+        <location filename="../processing/parameter_help.py" line="115"/>
         <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
         <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="120"/>
+        <location filename="../processing/parameter_help.py" line="122"/>
         <source>The anchoring field, higher = better off (e.g. infant survival).</source>
         <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="121"/>
+        <location filename="../processing/parameter_help.py" line="123"/>
         <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
         <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="124"/>
+        <location filename="../processing/parameter_help.py" line="126"/>
         <source>The band of the anchoring raster.</source>
         <translation>La bande du raster d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="125"/>
+        <location filename="../processing/parameter_help.py" line="127"/>
         <source>The side of the square window read around each point from the anchoring raster, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="128"/>
+        <location filename="../processing/parameter_help.py" line="130"/>
         <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="132"/>
+        <location filename="../processing/parameter_help.py" line="134"/>
         <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
         <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="135"/>
+        <location filename="../processing/parameter_help.py" line="137"/>
         <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
         <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="139"/>
+        <location filename="../processing/parameter_help.py" line="141"/>
         <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
         <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="140"/>
+        <location filename="../processing/parameter_help.py" line="142"/>
         <source>The field holding the score (default score).</source>
         <translation>Le champ qui contient le score (par défaut score).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="141"/>
+        <location filename="../processing/parameter_help.py" line="143"/>
         <source>Leave out units flagged few_points (too few rated points to trust).</source>
         <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="142"/>
+        <location filename="../processing/parameter_help.py" line="144"/>
         <source>The significance level of the tests.</source>
         <translation>Le seuil de signification des tests.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="144"/>
+        <location filename="../processing/parameter_help.py" line="146"/>
         <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
         <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="148"/>
+        <location filename="../processing/parameter_help.py" line="150"/>
         <source>The numeric field holding the error, when its classes are scored.</source>
         <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="149"/>
+        <location filename="../processing/parameter_help.py" line="151"/>
         <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
         <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="153"/>
+        <location filename="../processing/parameter_help.py" line="155"/>
         <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
         <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="157"/>
+        <location filename="../processing/parameter_help.py" line="159"/>
         <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
         <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="161"/>
+        <location filename="../processing/parameter_help.py" line="163"/>
         <source>The width of the distance rings of the distance-decay SRI, in km.</source>
         <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="162"/>
+        <location filename="../processing/parameter_help.py" line="164"/>
         <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
         <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="163"/>
+        <location filename="../processing/parameter_help.py" line="165"/>
         <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
         <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="164"/>
+        <location filename="../processing/parameter_help.py" line="166"/>
         <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
         <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="165"/>
+        <location filename="../processing/parameter_help.py" line="167"/>
         <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
         <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="168"/>
+        <location filename="../processing/parameter_help.py" line="170"/>
         <source>Where the results are written.</source>
         <translation>Où les résultats sont écrits.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="186"/>
+        <location filename="../processing/parameter_help.py" line="188"/>
         <source>The band of the weight raster.</source>
         <translation>La bande du raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="187"/>
+        <location filename="../processing/parameter_help.py" line="189"/>
         <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
         <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="190"/>
+        <location filename="../processing/parameter_help.py" line="192"/>
         <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
         <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="194"/>
+        <location filename="../processing/parameter_help.py" line="196"/>
         <source>The points to rate (their pid is kept).</source>
         <translation>Les points à noter (leur pid est conservé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="195"/>
+        <location filename="../processing/parameter_help.py" line="197"/>
         <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="198"/>
+        <location filename="../processing/parameter_help.py" line="200"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="199"/>
+        <location filename="../processing/parameter_help.py" line="201"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="200"/>
+        <location filename="../processing/parameter_help.py" line="202"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="201"/>
+        <location filename="../processing/parameter_help.py" line="203"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="204"/>
+        <location filename="../processing/parameter_help.py" line="206"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="208"/>
+        <location filename="../processing/parameter_help.py" line="210"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="209"/>
+        <location filename="../processing/parameter_help.py" line="211"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="214"/>
+        <location filename="../processing/parameter_help.py" line="216"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="215"/>
+        <location filename="../processing/parameter_help.py" line="217"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="220"/>
+        <location filename="../processing/parameter_help.py" line="222"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="225"/>
+        <location filename="../processing/parameter_help.py" line="227"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="229"/>
+        <location filename="../processing/parameter_help.py" line="231"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="230"/>
+        <location filename="../processing/parameter_help.py" line="232"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="233"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="234"/>
+        <location filename="../processing/parameter_help.py" line="236"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="237"/>
+        <location filename="../processing/parameter_help.py" line="239"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="240"/>
+        <location filename="../processing/parameter_help.py" line="242"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="243"/>
+        <location filename="../processing/parameter_help.py" line="245"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="244"/>
+        <location filename="../processing/parameter_help.py" line="246"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="245"/>
+        <location filename="../processing/parameter_help.py" line="247"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="248"/>
+        <location filename="../processing/parameter_help.py" line="250"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="249"/>
+        <location filename="../processing/parameter_help.py" line="251"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="250"/>
+        <location filename="../processing/parameter_help.py" line="252"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="253"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="255"/>
+        <location filename="../processing/parameter_help.py" line="257"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="259"/>
+        <location filename="../processing/parameter_help.py" line="261"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="260"/>
+        <location filename="../processing/parameter_help.py" line="262"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="263"/>
+        <location filename="../processing/parameter_help.py" line="265"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="264"/>
+        <location filename="../processing/parameter_help.py" line="266"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="267"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="272"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="275"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="274"/>
+        <location filename="../processing/parameter_help.py" line="276"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="275"/>
+        <location filename="../processing/parameter_help.py" line="277"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="276"/>
+        <location filename="../processing/parameter_help.py" line="278"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="279"/>
+        <location filename="../processing/parameter_help.py" line="281"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="283"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="282"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="283"/>
+        <location filename="../processing/parameter_help.py" line="285"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="286"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="285"/>
+        <location filename="../processing/parameter_help.py" line="287"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="286"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="291"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="290"/>
+        <location filename="../processing/parameter_help.py" line="292"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="293"/>
+        <location filename="../processing/parameter_help.py" line="295"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="296"/>
+        <location filename="../processing/parameter_help.py" line="298"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="297"/>
+        <location filename="../processing/parameter_help.py" line="299"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="298"/>
+        <location filename="../processing/parameter_help.py" line="300"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="299"/>
+        <location filename="../processing/parameter_help.py" line="301"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="354"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="301"/>
+        <location filename="../processing/parameter_help.py" line="303"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="306"/>
+        <location filename="../processing/parameter_help.py" line="308"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="309"/>
+        <location filename="../processing/parameter_help.py" line="311"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="313"/>
+        <location filename="../processing/parameter_help.py" line="315"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="316"/>
+        <location filename="../processing/parameter_help.py" line="318"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="319"/>
+        <location filename="../processing/parameter_help.py" line="321"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="322"/>
+        <location filename="../processing/parameter_help.py" line="324"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="325"/>
+        <location filename="../processing/parameter_help.py" line="327"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="328"/>
+        <location filename="../processing/parameter_help.py" line="330"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="332"/>
+        <location filename="../processing/parameter_help.py" line="334"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="336"/>
+        <location filename="../processing/parameter_help.py" line="338"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="339"/>
+        <location filename="../processing/parameter_help.py" line="341"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="342"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="344"/>
+        <location filename="../processing/parameter_help.py" line="346"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="347"/>
+        <location filename="../processing/parameter_help.py" line="349"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="348"/>
+        <location filename="../processing/parameter_help.py" line="350"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="349"/>
+        <location filename="../processing/parameter_help.py" line="351"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="353"/>
+        <location filename="../processing/parameter_help.py" line="355"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="357"/>
+        <location filename="../processing/parameter_help.py" line="359"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="358"/>
+        <location filename="../processing/parameter_help.py" line="360"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="361"/>
+        <location filename="../processing/parameter_help.py" line="363"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="364"/>
+        <location filename="../processing/parameter_help.py" line="366"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="369"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="368"/>
+        <location filename="../processing/parameter_help.py" line="370"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="370"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="373"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="374"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="377"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="376"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="377"/>
+        <location filename="../processing/parameter_help.py" line="379"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="378"/>
+        <location filename="../processing/parameter_help.py" line="380"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="379"/>
+        <location filename="../processing/parameter_help.py" line="381"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="382"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="381"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="382"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="385"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="386"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="388"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="389"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="389"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="394"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="393"/>
+        <location filename="../processing/parameter_help.py" line="395"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="394"/>
+        <location filename="../processing/parameter_help.py" line="396"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="395"/>
+        <location filename="../processing/parameter_help.py" line="397"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="396"/>
+        <location filename="../processing/parameter_help.py" line="398"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="399"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="398"/>
+        <location filename="../processing/parameter_help.py" line="400"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="399"/>
+        <location filename="../processing/parameter_help.py" line="401"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="400"/>
+        <location filename="../processing/parameter_help.py" line="402"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="401"/>
+        <location filename="../processing/parameter_help.py" line="403"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="402"/>
+        <location filename="../processing/parameter_help.py" line="404"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="403"/>
+        <location filename="../processing/parameter_help.py" line="405"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="404"/>
+        <location filename="../processing/parameter_help.py" line="406"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="407"/>
+        <location filename="../processing/parameter_help.py" line="409"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="408"/>
+        <location filename="../processing/parameter_help.py" line="410"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="434"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="435"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="436"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="437"/>
+        <location filename="../processing/parameter_help.py" line="439"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="440"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="443"/>
+        <location filename="../processing/parameter_help.py" line="445"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="444"/>
+        <location filename="../processing/parameter_help.py" line="446"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="447"/>
+        <location filename="../processing/parameter_help.py" line="449"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6878,22 +6878,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Selon un raster</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="70"/>
+        <location filename="../processing/parameter_help.py" line="72"/>
         <source>The SQLite file answers are cached in (empty: the survey cache in the QGIS profile); runs in QGIS and qgis_process may share one at once.</source>
         <translation>Le fichier SQLite où les réponses sont mises en cache (vide : le cache d'enquête du profil QGIS) ; des exécutions dans QGIS et qgis_process peuvent le partager en même temps.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="87"/>
+        <location filename="../processing/parameter_help.py" line="89"/>
         <source>Tick for a reasoning model GeoBias does not recognise by its name (an alias of o3 or GPT-5): it gets no temperature or log-probabilities, so its ratings are greedy.</source>
         <translation>Cochez pour un modèle de raisonnement que GeoBias ne reconnaît pas à son nom (un alias d'o3 ou de GPT-5) : il ne reçoit ni température ni log-probabilités, ses notes sont donc gloutonnes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="58"/>
+        <location filename="../processing/parameter_help.py" line="60"/>
         <source>How the outputs (runs table, layer metadata, report) name the study area; the dock fills it with what was drawn or chosen.</source>
         <translation>Comment les sorties (table runs, métadonnées des couches, rapport) nomment la zone d'étude ; le dock la remplit avec ce qui a été dessiné ou choisi.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="62"/>
+        <location filename="../processing/parameter_help.py" line="64"/>
         <source>How the outputs name the ground truth, e.g. Countries.infant_mortality; empty: the truth layer&apos;s name and field.</source>
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
@@ -6993,32 +6993,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="412"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="419"/>
+        <location filename="../processing/parameter_help.py" line="421"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="422"/>
+        <location filename="../processing/parameter_help.py" line="424"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="426"/>
+        <location filename="../processing/parameter_help.py" line="428"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="430"/>
+        <location filename="../processing/parameter_help.py" line="432"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="439"/>
+        <location filename="../processing/parameter_help.py" line="441"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
@@ -7048,12 +7048,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{scope} : {n} phrases, {c} déjà en cache, {r} requêtes à {model} sur {host} ; {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="66"/>
+        <location filename="../processing/parameter_help.py" line="68"/>
         <source>How the outputs name the anchoring variable; empty: the anchor layer&apos;s name and field (Countries.infant_survival for the default anchor).</source>
         <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage (Pays.infant_survival pour l'ancrage par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="116"/>
+        <location filename="../processing/parameter_help.py" line="118"/>
         <source>Polygons holding the anchoring variable of the bias score (higher = better off); empty, with no raster: the bundled countries&apos; infant survival, as in the dock.</source>
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
@@ -7303,7 +7303,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="415"/>
+        <location filename="../processing/parameter_help.py" line="417"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7438,22 +7438,22 @@ Lancer l'enquête ?</translation>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="74"/>
+        <location filename="../processing/parameter_help.py" line="76"/>
         <source>The largest run allowed, in requests (points × topics × languages, from the cache or sent): a larger one is refused before anything is sent, naming its size and cost.</source>
         <translation>La plus grande exécution permise, en requêtes (points × thèmes × langues, depuis le cache ou envoyées) : une plus grande est refusée avant tout envoi, avec sa taille et son coût.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="78"/>
+        <location filename="../processing/parameter_help.py" line="80"/>
         <source>The endpoint&apos;s price per million prompt tokens, for the estimate, the cost limit and the runs table (0: unknown, said so, never counted as free).</source>
         <translation>Le prix du point d'accès par million de jetons de prompt, pour l'estimation, la limite de coût et la table runs (0 : inconnu, et dit comme tel, jamais compté comme gratuit).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="82"/>
+        <location filename="../processing/parameter_help.py" line="84"/>
         <source>The endpoint&apos;s price per million completion tokens (0: unknown).</source>
         <translation>Le prix du point d'accès par million de jetons de réponse (0 : inconnu).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="83"/>
+        <location filename="../processing/parameter_help.py" line="85"/>
         <source>Stops the run once its answers have cost this much at the prices given, counted from each answer&apos;s token usage (0: no limit); the answers so far stay cached.</source>
         <translation>Arrête l'exécution dès que ses réponses ont coûté autant aux prix indiqués, compté d'après l'usage de jetons de chaque réponse (0 : sans limite) ; les réponses reçues restent en cache.</translation>
     </message>
@@ -7578,7 +7578,7 @@ Lancer l'enquête ?</translation>
         <translation>un modèle de langue masqué transformers</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="176"/>
+        <location filename="../processing/parameter_help.py" line="178"/>
         <source>What scores the sentences: {scorers}.</source>
         <translation>Ce qui évalue les phrases : {scorers}.</translation>
     </message>

@@ -52,9 +52,11 @@ def _shared():
         "CONCURRENCY": tr("How many requests are in flight at once."),
         "RPM": tr("The most requests a minute the endpoint is sent; 0: no limit."),
         "TPM": tr("The most tokens a minute the endpoint is sent; 0: no limit."),
-        "PATIENCE": tr("Minutes a run waits out an endpoint that answers too many requests "
-                       "(HTTP 429, 503), without a single answer, before it stops; the answers "
-                       "so far are kept and Resume asks the rest."),
+        "PATIENCE": tr(
+            "Minutes a run waits out an endpoint that answers too many requests "
+            "(HTTP 429, 503), without a single answer, before it stops; the answers "
+            "so far are kept and Resume asks the rest."
+        ),
         "STUDY_AREA": tr(
             "How the outputs (runs table, layer metadata, report) name the study area; "
             "the dock fills it with what was drawn or chosen."
