@@ -14,7 +14,7 @@
         <translation>Afficher ou masquer le panneau GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/provider.py" line="69"/>
+        <location filename="../processing/provider.py" line="73"/>
         <source>GeoBias: geographic bias of large language models</source>
         <translation>GeoBias : biais géographiques des grands modèles de langage</translation>
     </message>
@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="105"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="105"/>
+        <location filename="../processing/definitions.py" line="117"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -254,7 +254,7 @@
         <translation>Modèle (vide pour le modèle intégré)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="860"/>
+        <location filename="../processing/algorithms/poll_batches.py" line="56"/>
         <source>API key (QGIS authentication configuration)</source>
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
@@ -274,7 +274,7 @@
         <translation>Score</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="93"/>
+        <location filename="../processing/definitions.py" line="105"/>
         <source>Expected value (from log-probabilities)</source>
         <translation>Espérance (d'après les log-probabilités)</translation>
     </message>
@@ -289,12 +289,12 @@
         <translation>Thèmes (séparés par ;)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="58"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="62"/>
         <source>Points to rate</source>
         <translation>Points à noter</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="66"/>
+        <location filename="../processing/algorithms/submit_batch.py" line="92"/>
         <source>Rated points GeoPackage</source>
         <translation>GeoPackage des points notés</translation>
     </message>
@@ -834,12 +834,12 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="163"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="163"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -854,22 +854,22 @@
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="190"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="190"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="190"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="190"/>
+        <location filename="../processing/definitions.py" line="202"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -1187,17 +1187,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="179"/>
+        <location filename="../processing/definitions.py" line="191"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="179"/>
+        <location filename="../processing/definitions.py" line="191"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="179"/>
+        <location filename="../processing/definitions.py" line="191"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1322,7 +1322,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="93"/>
+        <location filename="../processing/definitions.py" line="105"/>
         <source>Automatic: the expected value where the endpoint gives log-probabilities</source>
         <translation>Automatique : l'espérance là où le point d'accès donne des log-probabilités</translation>
     </message>
@@ -1547,7 +1547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="201"/>
+        <location filename="../processing/definitions.py" line="213"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -2042,12 +2042,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="210"/>
+        <location filename="../processing/definitions.py" line="222"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="210"/>
+        <location filename="../processing/definitions.py" line="222"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -4109,147 +4109,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="129"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="127"/>
+        <location filename="../processing/definitions.py" line="139"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4654,22 +4654,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="267"/>
+        <location filename="../processing/definitions.py" line="279"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="267"/>
+        <location filename="../processing/definitions.py" line="279"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="267"/>
+        <location filename="../processing/definitions.py" line="279"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="280"/>
+        <location filename="../processing/definitions.py" line="292"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -5818,32 +5818,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Personnalisé (toute URL compatible OpenAI)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>Automatic: the server&apos;s constraint for a model known to need one</source>
         <translation>Automatique : la contrainte du serveur pour un modèle connu pour en avoir besoin</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>None: the model answers freely</source>
         <translation>Aucune : le modèle répond librement</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>llama.cpp grammar</source>
         <translation>Grammaire llama.cpp</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>vLLM structured outputs (regex)</source>
         <translation>Sorties structurées vLLM (regex)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>vLLM guided_regex (before 0.12)</source>
         <translation>guided_regex de vLLM (avant 0.12)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="77"/>
+        <location filename="../processing/definitions.py" line="89"/>
         <source>JSON schema (response_format)</source>
         <translation>Schéma JSON (response_format)</translation>
     </message>
@@ -6133,552 +6133,552 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="216"/>
+        <location filename="../processing/parameter_help.py" line="253"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="217"/>
+        <location filename="../processing/parameter_help.py" line="254"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="222"/>
+        <location filename="../processing/parameter_help.py" line="259"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="227"/>
+        <location filename="../processing/parameter_help.py" line="264"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="268"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="232"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="233"/>
+        <location filename="../processing/parameter_help.py" line="270"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="236"/>
+        <location filename="../processing/parameter_help.py" line="273"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="239"/>
+        <location filename="../processing/parameter_help.py" line="276"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="242"/>
+        <location filename="../processing/parameter_help.py" line="279"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="245"/>
+        <location filename="../processing/parameter_help.py" line="282"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="246"/>
+        <location filename="../processing/parameter_help.py" line="283"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="247"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="250"/>
+        <location filename="../processing/parameter_help.py" line="287"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="251"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="252"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="253"/>
+        <location filename="../processing/parameter_help.py" line="290"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="257"/>
+        <location filename="../processing/parameter_help.py" line="294"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="261"/>
+        <location filename="../processing/parameter_help.py" line="298"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="262"/>
+        <location filename="../processing/parameter_help.py" line="299"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="265"/>
+        <location filename="../processing/parameter_help.py" line="302"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="266"/>
+        <location filename="../processing/parameter_help.py" line="303"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="269"/>
+        <location filename="../processing/parameter_help.py" line="306"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="272"/>
+        <location filename="../processing/parameter_help.py" line="309"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="275"/>
+        <location filename="../processing/parameter_help.py" line="312"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="276"/>
+        <location filename="../processing/parameter_help.py" line="313"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="277"/>
+        <location filename="../processing/parameter_help.py" line="314"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="278"/>
+        <location filename="../processing/parameter_help.py" line="315"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="281"/>
+        <location filename="../processing/parameter_help.py" line="318"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="283"/>
+        <location filename="../processing/parameter_help.py" line="320"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="321"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="285"/>
+        <location filename="../processing/parameter_help.py" line="322"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="286"/>
+        <location filename="../processing/parameter_help.py" line="323"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="324"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="325"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="326"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="290"/>
+        <location filename="../processing/parameter_help.py" line="327"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="291"/>
+        <location filename="../processing/parameter_help.py" line="328"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="292"/>
+        <location filename="../processing/parameter_help.py" line="329"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="295"/>
+        <location filename="../processing/parameter_help.py" line="332"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="298"/>
+        <location filename="../processing/parameter_help.py" line="335"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="299"/>
+        <location filename="../processing/parameter_help.py" line="336"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="300"/>
+        <location filename="../processing/parameter_help.py" line="337"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="301"/>
+        <location filename="../processing/parameter_help.py" line="338"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="354"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="303"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="308"/>
+        <location filename="../processing/parameter_help.py" line="345"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="311"/>
+        <location filename="../processing/parameter_help.py" line="348"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="315"/>
+        <location filename="../processing/parameter_help.py" line="352"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="318"/>
+        <location filename="../processing/parameter_help.py" line="355"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="321"/>
+        <location filename="../processing/parameter_help.py" line="358"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="324"/>
+        <location filename="../processing/parameter_help.py" line="361"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="364"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="330"/>
+        <location filename="../processing/parameter_help.py" line="367"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="334"/>
+        <location filename="../processing/parameter_help.py" line="371"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="338"/>
+        <location filename="../processing/parameter_help.py" line="375"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="341"/>
+        <location filename="../processing/parameter_help.py" line="378"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="342"/>
+        <location filename="../processing/parameter_help.py" line="379"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="346"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="349"/>
+        <location filename="../processing/parameter_help.py" line="386"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="350"/>
+        <location filename="../processing/parameter_help.py" line="387"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="351"/>
+        <location filename="../processing/parameter_help.py" line="388"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="355"/>
+        <location filename="../processing/parameter_help.py" line="392"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="359"/>
+        <location filename="../processing/parameter_help.py" line="396"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="360"/>
+        <location filename="../processing/parameter_help.py" line="397"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="363"/>
+        <location filename="../processing/parameter_help.py" line="400"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="366"/>
+        <location filename="../processing/parameter_help.py" line="403"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="369"/>
+        <location filename="../processing/parameter_help.py" line="406"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="370"/>
+        <location filename="../processing/parameter_help.py" line="407"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="408"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="372"/>
+        <location filename="../processing/parameter_help.py" line="409"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="373"/>
+        <location filename="../processing/parameter_help.py" line="410"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="374"/>
+        <location filename="../processing/parameter_help.py" line="411"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="377"/>
+        <location filename="../processing/parameter_help.py" line="414"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="378"/>
+        <location filename="../processing/parameter_help.py" line="415"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="379"/>
+        <location filename="../processing/parameter_help.py" line="416"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="380"/>
+        <location filename="../processing/parameter_help.py" line="417"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="381"/>
+        <location filename="../processing/parameter_help.py" line="418"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="382"/>
+        <location filename="../processing/parameter_help.py" line="419"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="420"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="384"/>
+        <location filename="../processing/parameter_help.py" line="421"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="385"/>
+        <location filename="../processing/parameter_help.py" line="422"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="423"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="424"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="425"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="389"/>
+        <location filename="../processing/parameter_help.py" line="426"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="428"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="394"/>
+        <location filename="../processing/parameter_help.py" line="431"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="395"/>
+        <location filename="../processing/parameter_help.py" line="432"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="396"/>
+        <location filename="../processing/parameter_help.py" line="433"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="434"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="398"/>
+        <location filename="../processing/parameter_help.py" line="435"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="399"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="400"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="401"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="402"/>
+        <location filename="../processing/parameter_help.py" line="439"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="403"/>
+        <location filename="../processing/parameter_help.py" line="440"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="404"/>
+        <location filename="../processing/parameter_help.py" line="441"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="405"/>
+        <location filename="../processing/parameter_help.py" line="442"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="406"/>
+        <location filename="../processing/parameter_help.py" line="443"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="409"/>
+        <location filename="../processing/parameter_help.py" line="446"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="447"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="436"/>
+        <location filename="../processing/parameter_help.py" line="473"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="437"/>
+        <location filename="../processing/parameter_help.py" line="474"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="475"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="439"/>
+        <location filename="../processing/parameter_help.py" line="476"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="440"/>
+        <location filename="../processing/parameter_help.py" line="477"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="445"/>
+        <location filename="../processing/parameter_help.py" line="482"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="446"/>
+        <location filename="../processing/parameter_help.py" line="483"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="449"/>
+        <location filename="../processing/parameter_help.py" line="486"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6863,17 +6863,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="163"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>Uniform</source>
         <translation>Uniforme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="163"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>By population</source>
         <translation>Selon la population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="163"/>
+        <location filename="../processing/definitions.py" line="175"/>
         <source>By a raster</source>
         <translation>Selon un raster</translation>
     </message>
@@ -6898,37 +6898,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="226"/>
+        <location filename="../processing/definitions.py" line="238"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="226"/>
+        <location filename="../processing/definitions.py" line="238"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="236"/>
+        <location filename="../processing/definitions.py" line="248"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="236"/>
+        <location filename="../processing/definitions.py" line="248"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="246"/>
+        <location filename="../processing/definitions.py" line="258"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="246"/>
+        <location filename="../processing/definitions.py" line="258"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="246"/>
+        <location filename="../processing/definitions.py" line="258"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -6993,32 +6993,32 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="412"/>
+        <location filename="../processing/parameter_help.py" line="449"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="421"/>
+        <location filename="../processing/parameter_help.py" line="458"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="424"/>
+        <location filename="../processing/parameter_help.py" line="461"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="428"/>
+        <location filename="../processing/parameter_help.py" line="465"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="432"/>
+        <location filename="../processing/parameter_help.py" line="469"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="441"/>
+        <location filename="../processing/parameter_help.py" line="478"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
@@ -7303,7 +7303,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="417"/>
+        <location filename="../processing/parameter_help.py" line="454"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7581,6 +7581,301 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/parameter_help.py" line="178"/>
         <source>What scores the sentences: {scorers}.</source>
         <translation>Ce qui évalue les phrases : {scorers}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/batches.py" line="22"/>
+        <source>Batch API (BATCH_API): the provider preset {p} has no batch API of its own; choose OpenAI, Anthropic, Gemini or Mistral.</source>
+        <translation>API de lots (BATCH_API) : le fournisseur prédéfini {p} n'a pas d'API de lots propre ; choisissez OpenAI, Anthropic, Gemini ou Mistral.</translation>
+    </message>
+    <message>
+        <location filename="../processing/batches.py" line="32"/>
+        <source>API key (AUTH_CONFIG): a batch API needs the provider&apos;s key; give the authentication configuration that holds it.</source>
+        <translation>Clé d'API (AUTH_CONFIG) : une API de lots a besoin de la clé du fournisseur ; indiquez la configuration d'authentification qui la contient.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="77"/>
+        <source>The provider preset&apos;s</source>
+        <translation>Celle du fournisseur prédéfini</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="77"/>
+        <source>OpenAI Batch API (also Azure OpenAI)</source>
+        <translation>API Batch d'OpenAI (aussi Azure OpenAI)</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="77"/>
+        <source>Anthropic Message Batches</source>
+        <translation>Message Batches d'Anthropic</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="77"/>
+        <source>Gemini batch mode</source>
+        <translation>Mode lots de Gemini</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="77"/>
+        <source>Mistral batch inference</source>
+        <translation>Inférence par lots de Mistral</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="216"/>
+        <source>The points whose requests go into the batch.</source>
+        <translation>Les points dont les requêtes vont dans le lot.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="217"/>
+        <source>Whose batch API: the provider preset&apos;s, or OpenAI&apos;s (also Azure OpenAI), Anthropic&apos;s, Gemini&apos;s or Mistral&apos;s.</source>
+        <translation>L'API de lots à utiliser : celle du fournisseur prédéfini, ou celle d'OpenAI (aussi Azure OpenAI), d'Anthropic, de Gemini ou de Mistral.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="221"/>
+        <source>The batch API&apos;s base URL (empty: the provider&apos;s; an Azure OpenAI resource).</source>
+        <translation>L'URL de base de l'API de lots (vide : celle du fournisseur ; une ressource Azure OpenAI).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="224"/>
+        <source>The most tokens queued in open batches (OpenAI&apos;s per-account limit); 0: no limit.</source>
+        <translation>Le plus de jetons en file dans les lots ouverts (la limite par compte d'OpenAI) ; 0 : pas de limite.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="227"/>
+        <source>The most requests one batch holds (0: the provider&apos;s).</source>
+        <translation>Le plus de requêtes qu'un lot contient (0 : la limite du fournisseur).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="228"/>
+        <source>Only print the requests, batches and cost at the batch price; send nothing.</source>
+        <translation>Afficher seulement les requêtes, les lots et le coût au prix des lots ; ne rien envoyer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="231"/>
+        <source>The GeoPackage that records the batches and receives the rated layers.</source>
+        <translation>Le GeoPackage qui enregistre les lots et reçoit les couches notées.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="234"/>
+        <source>The GeoPackage whose batches table is polled.</source>
+        <translation>Le GeoPackage dont la table batches est interrogée.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="235"/>
+        <source>The QGIS authentication configuration holding the provider&apos;s API key.</source>
+        <translation>La configuration d'authentification QGIS qui contient la clé d'API du fournisseur.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="238"/>
+        <source>The answer cache (empty: the one the batches were submitted with).</source>
+        <translation>Le cache des réponses (vide : celui de la soumission des lots).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="241"/>
+        <source>The batch API&apos;s base URL (empty: as submitted).</source>
+        <translation>L'URL de base de l'API de lots (vide : celle de la soumission).</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="242"/>
+        <source>The most tokens queued in open batches when waiting ones are submitted; 0: no limit.</source>
+        <translation>Le plus de jetons en file dans les lots ouverts quand les lots en attente sont soumis ; 0 : pas de limite.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="245"/>
+        <source>Cancel the open batches; the next poll imports what came back.</source>
+        <translation>Annuler les lots ouverts ; la prochaine interrogation importe ce qui est revenu.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="246"/>
+        <source>Once every batch has ended, send what is missing as a new batch.</source>
+        <translation>Une fois tous les lots terminés, envoyer ce qui manque dans un nouveau lot.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="249"/>
+        <source>Once every batch has ended, send what is missing live and write the layers.</source>
+        <translation>Une fois tous les lots terminés, envoyer en direct ce qui manque et écrire les couches.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="29"/>
+        <source>Poll provider batches</source>
+        <translation>Interroger les lots des fournisseurs</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="34"/>
+        <source>Looks once at the provider batches recorded in a GeoPackage by &apos;Submit a provider batch&apos; (its &apos;batches&apos; table) and brings each one forward: the status and progress (validating, in progress n/N, completed, failed, expired, cancelled); an ended batch&apos;s output and error files are downloaded and imported into the cache by custom_id (importing twice changes nothing), failed lines are recorded with their reason, and the provider&apos;s files are deleted. An expired or cancelled batch imports what came back. Batches waiting for the queued-token limit are submitted when there is room. Once every batch has ended and nothing is missing, the rated layers are written into the GeoPackage as &apos;Rate locations&apos; writes them, from the cache. RESUBMIT sends what is missing as a new batch; LIVE_MISSING sends it live and writes the layers; CANCEL cancels the open batches. For cron: qgis_process run geobias:pollbatches -- INPUT=survey.gpkg AUTH_CONFIG=&lt;id&gt;, with the master password in the file QGIS_AUTH_PASSWORD_FILE names.</source>
+        <translation>Examine une fois les lots de fournisseurs enregistrés dans un GeoPackage par « Soumettre un lot à un fournisseur » (sa table « batches ») et fait avancer chacun : l'état et la progression (validation, en cours n/N, terminé, échoué, expiré, annulé) ; les fichiers de sortie et d'erreurs d'un lot terminé sont téléchargés et importés dans le cache par custom_id (importer deux fois ne change rien), les lignes en échec sont enregistrées avec leur motif, et les fichiers du fournisseur sont supprimés. Un lot expiré ou annulé importe ce qui est revenu. Les lots en attente de la limite de jetons en file sont soumis quand il y a de la place. Une fois tous les lots terminés et rien ne manquant, les couches notées sont écrites dans le GeoPackage comme les écrit « Noter des emplacements », depuis le cache. RESUBMIT envoie ce qui manque dans un nouveau lot ; LIVE_MISSING l'envoie en direct et écrit les couches ; CANCEL annule les lots ouverts. Pour cron : qgis_process run geobias:pollbatches -- INPUT=survey.gpkg AUTH_CONFIG=&lt;id&gt;, avec le mot de passe principal dans le fichier que nomme QGIS_AUTH_PASSWORD_FILE.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="51"/>
+        <source>GeoPackage with a batches table</source>
+        <translation>GeoPackage avec une table batches</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="62"/>
+        <source>Batch API base URL (empty: as submitted)</source>
+        <translation>URL de base de l'API de lots (vide : celle de la soumission)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="80"/>
+        <source>Tokens queued in open batches at most (0: no limit)</source>
+        <translation>Jetons en file dans les lots ouverts au plus (0 : pas de limite)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="73"/>
+        <source>Cancel the open batches</source>
+        <translation>Annuler les lots ouverts</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="73"/>
+        <source>Resubmit what is missing as a new batch</source>
+        <translation>Soumettre à nouveau ce qui manque dans un nouveau lot</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="73"/>
+        <source>Send what is missing live and write the layers</source>
+        <translation>Envoyer en direct ce qui manque et écrire les couches</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="79"/>
+        <source>Batches still open</source>
+        <translation>Lots encore ouverts</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="80"/>
+        <source>Answers imported now</source>
+        <translation>Réponses importées maintenant</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="81"/>
+        <source>Requests still unanswered</source>
+        <translation>Requêtes encore sans réponse</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="82"/>
+        <source>Status of each batch</source>
+        <translation>État de chaque lot</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="102"/>
+        <source>GeoPackage (INPUT): {path} cannot be read as a GeoPackage: {err}.</source>
+        <translation>GeoPackage (INPUT) : {path} ne peut pas être lu comme un GeoPackage : {err}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="107"/>
+        <source>GeoPackage (INPUT): {path} records no provider batch; submit one with &apos;Submit a provider batch&apos;.</source>
+        <translation>GeoPackage (INPUT) : {path} n'enregistre aucun lot de fournisseur ; soumettez-en un avec « Soumettre un lot à un fournisseur ».</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="136"/>
+        <source>The provider could not be asked: {err}. Nothing was lost: the next poll goes on from here.</source>
+        <translation>Le fournisseur n'a pas pu être interrogé : {err}. Rien n'est perdu : la prochaine interrogation reprend d'ici.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="147"/>
+        <source>{a} answers, {f} failed</source>
+        <translation>{a} réponses, {f} en échec</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="169"/>
+        <source>{n} missing requests resubmitted in {b} batch(es).</source>
+        <translation>{n} requêtes manquantes soumises à nouveau dans {b} lot(s).</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/poll_batches.py" line="175"/>
+        <source>{n} requests have no answer: RESUBMIT sends them as a new batch, LIVE_MISSING sends them live and writes the layers.</source>
+        <translation>{n} requêtes n'ont pas de réponse : RESUBMIT les envoie dans un nouveau lot, LIVE_MISSING les envoie en direct et écrit les couches.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="40"/>
+        <source>Submit a provider batch</source>
+        <translation>Soumettre un lot à un fournisseur</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="45"/>
+        <source>Sends the requests &apos;Rate locations&apos; would send, with the same points, topics, endpoint and prompt preset, to the provider&apos;s batch API at half the live price: OpenAI&apos;s Batch API (also Azure OpenAI), Anthropic&apos;s Message Batches, Gemini&apos;s batch mode or Mistral&apos;s batch inference, in the provider&apos;s own format, one model per batch, split at the provider&apos;s limits (OpenAI 50,000 requests or 200 MB a file, Anthropic 100,000 or 256 MB, Gemini 2 GB, Mistral 1,000,000). Requests already answered in the cache, or held by a batch still open, are left out. Each batch is recorded in the GeoPackage&apos;s &apos;batches&apos; table (provider, batch and file ids, counts, status, times, cost estimate at the batch price; never the key) with the points, so &apos;Poll provider batches&apos; can import the answers and write the rated layers a day later, from QGIS or qgis_process. QUEUED_TOKENS keeps the tokens queued in open batches under OpenAI&apos;s per-account limit: the rest waits for the next poll. ESTIMATE_ONLY prints the requests, batches and cost and sends nothing.</source>
+        <translation>Envoie les requêtes qu'enverrait « Noter des emplacements », avec les mêmes points, thèmes, point d'accès et prompt prédéfini, à l'API de lots du fournisseur, à moitié prix : l'API Batch d'OpenAI (aussi Azure OpenAI), les Message Batches d'Anthropic, le mode lots de Gemini ou l'inférence par lots de Mistral, au format propre du fournisseur, un modèle par lot, découpées selon ses limites (OpenAI 50 000 requêtes ou 200 Mo par fichier, Anthropic 100 000 ou 256 Mo, Gemini 2 Go, Mistral 1 000 000). Les requêtes déjà en cache, ou retenues par un lot encore ouvert, sont laissées de côté. Chaque lot est enregistré dans la table « batches » du GeoPackage (fournisseur, identifiants du lot et des fichiers, comptes, état, heures, coût estimé au prix des lots ; jamais la clé) avec les points, pour que « Interroger les lots des fournisseurs » importe les réponses et écrive les couches notées un jour plus tard, depuis QGIS ou qgis_process. QUEUED_TOKENS garde les jetons en file dans les lots ouverts sous la limite par compte d'OpenAI : le reste attend la prochaine interrogation. ESTIMATE_ONLY affiche les requêtes, les lots et le coût et n'envoie rien.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="69"/>
+        <source>Batch API</source>
+        <translation>API de lots</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="75"/>
+        <source>Batch API base URL (empty: the provider&apos;s)</source>
+        <translation>URL de base de l'API de lots (vide : celle du fournisseur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="80"/>
+        <source>Requests per batch at most (0: the provider&apos;s limit)</source>
+        <translation>Requêtes par lot au plus (0 : la limite du fournisseur)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="87"/>
+        <source>Only estimate (send nothing)</source>
+        <translation>Estimer seulement (ne rien envoyer)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="97"/>
+        <source>Requests in batches</source>
+        <translation>Requêtes dans les lots</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="98"/>
+        <source>Batches</source>
+        <translation>Lots</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="99"/>
+        <source>Batches submitted now</source>
+        <translation>Lots soumis maintenant</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="100"/>
+        <source>Cost estimate at the batch price</source>
+        <translation>Coût estimé au prix des lots</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="101"/>
+        <source>Batch ids (one per line)</source>
+        <translation>Identifiants des lots (un par ligne)</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="130"/>
+        <source>A provider batch needs a remote model: give the provider preset and the model name.</source>
+        <translation>Un lot de fournisseur a besoin d'un modèle distant : indiquez le fournisseur prédéfini et le nom du modèle.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="151"/>
+        <source>{n} requests are held by batches still open: left out.</source>
+        <translation>{n} requêtes sont retenues par des lots encore ouverts : laissées de côté.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="175"/>
+        <source>{n} requests in {b} {api} batch(es) for {m}; cost at the batch price: {c}.</source>
+        <translation>{n} requêtes dans {b} lot(s) {api} pour {m} ; coût au prix des lots : {c}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="175"/>
+        <source>no price set for this endpoint</source>
+        <translation>aucun prix défini pour ce point d'accès</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="188"/>
+        <source>Every request is answered in the cache: nothing to send.</source>
+        <translation>Chaque requête a sa réponse dans le cache : rien à envoyer.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="204"/>
+        <source>The batch could not be submitted: {err}. The batches table keeps it as waiting; &apos;Poll provider batches&apos; submits it.</source>
+        <translation>Le lot n'a pas pu être soumis : {err}. La table batches le garde en attente ; « Interroger les lots des fournisseurs » le soumet.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="212"/>
+        <source>Batch {id}: {n} requests, {s}.</source>
+        <translation>Lot {id} : {n} requêtes, {s}.</translation>
+    </message>
+    <message>
+        <location filename="../processing/algorithms/submit_batch.py" line="216"/>
+        <source>{n} batch(es) wait for the queued-token limit: the next poll submits them.</source>
+        <translation>{n} lot(s) attendent la limite de jetons en file : la prochaine interrogation les soumet.</translation>
     </message>
 </context>
 <context>

@@ -73,6 +73,18 @@ PROVIDERS = _choices(
     "embedded",
 )
 
+# Which provider's batch API a survey goes to (core/batch); "auto" follows the provider preset.
+BATCH_APIS = _choices(
+    [
+        ("auto", QT_TRANSLATE_NOOP("@default", "The provider preset's")),
+        ("openai", QT_TRANSLATE_NOOP("@default", "OpenAI Batch API (also Azure OpenAI)")),
+        ("anthropic", QT_TRANSLATE_NOOP("@default", "Anthropic Message Batches")),
+        ("gemini", QT_TRANSLATE_NOOP("@default", "Gemini batch mode")),
+        ("mistral", QT_TRANSLATE_NOOP("@default", "Mistral batch inference")),
+    ],
+    "auto",
+)
+
 # The answer constraint of an endpoint (core.llm.CONSTRAINT_CHOICES, resolve_constraint).
 CONSTRAINTS = _choices(
     [

@@ -212,6 +212,43 @@ def _specific():
             "Or a folder: every .jsonl file in it is imported (the outputs "
             "of many nodes, in any order)."
         ),
+        # submitbatch, pollbatches
+        "submitbatch/INPUT": tr("The points whose requests go into the batch."),
+        "submitbatch/BATCH_API": tr(
+            "Whose batch API: the provider preset's, or OpenAI's (also Azure OpenAI), "
+            "Anthropic's, Gemini's or Mistral's."
+        ),
+        "submitbatch/BATCH_URL": tr(
+            "The batch API's base URL (empty: the provider's; an Azure OpenAI resource)."
+        ),
+        "submitbatch/QUEUED_TOKENS": tr(
+            "The most tokens queued in open batches (OpenAI's per-account limit); 0: no limit."
+        ),
+        "submitbatch/MAX_REQUESTS": tr("The most requests one batch holds (0: the provider's)."),
+        "submitbatch/ESTIMATE_ONLY": tr(
+            "Only print the requests, batches and cost at the batch price; send nothing."
+        ),
+        "submitbatch/OUTPUT": tr(
+            "The GeoPackage that records the batches and receives the rated layers."
+        ),
+        "pollbatches/INPUT": tr("The GeoPackage whose batches table is polled."),
+        "pollbatches/AUTH_CONFIG": tr(
+            "The QGIS authentication configuration holding the provider's API key."
+        ),
+        "pollbatches/CACHE": tr(
+            "The answer cache (empty: the one the batches were submitted with)."
+        ),
+        "pollbatches/BATCH_URL": tr("The batch API's base URL (empty: as submitted)."),
+        "pollbatches/QUEUED_TOKENS": tr(
+            "The most tokens queued in open batches when waiting ones are submitted; 0: no limit."
+        ),
+        "pollbatches/CANCEL": tr("Cancel the open batches; the next poll imports what came back."),
+        "pollbatches/RESUBMIT": tr(
+            "Once every batch has ended, send what is missing as a new batch."
+        ),
+        "pollbatches/LIVE_MISSING": tr(
+            "Once every batch has ended, send what is missing live and write the layers."
+        ),
         # ablation
         "ablation/INPUT": tr("The points every prompt variant rates."),
         "ablation/VARIANTS": tr(

@@ -25,11 +25,13 @@ def algorithm_classes():
     from .algorithms.hotspots import HotspotsAlgorithm
     from .algorithms.import_batch import ImportBatchAlgorithm
     from .algorithms.import_ratings import ImportRatingsAlgorithm
+    from .algorithms.poll_batches import PollBatchesAlgorithm
     from .algorithms.probes import ProbesAlgorithm
     from .algorithms.rate_locations import RateLocationsAlgorithm
     from .algorithms.report import ReportAlgorithm
     from .algorithms.sample_ground_truth import SampleGroundTruthAlgorithm
     from .algorithms.sample_points import SamplePointsAlgorithm
+    from .algorithms.submit_batch import SubmitBatchAlgorithm
     from .algorithms.survey import SurveyAlgorithm
 
     classes += [
@@ -52,6 +54,8 @@ def algorithm_classes():
         ProbesAlgorithm,
         ExportBatchAlgorithm,
         ImportBatchAlgorithm,
+        SubmitBatchAlgorithm,
+        PollBatchesAlgorithm,
     ]
     return classes
 

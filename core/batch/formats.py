@@ -74,7 +74,7 @@ def openai_line(key: str, body: dict) -> dict:
 
 def mistral_line(key: str, body: dict) -> dict:
     _unsupported("mistral", body, ("model", "messages", "max_tokens", "temperature",
-                                   "response_format"))  # fmt: skip
+                                   "response_format", "random_seed"))  # fmt: skip
     return {"custom_id": key, "body": {k: v for k, v in body.items() if k != "model"}}
 
 
@@ -145,7 +145,7 @@ def gemini_request(key: str, body: dict) -> dict:
     """{key, request} (a GenerateContentRequest) for one OpenAI-compatible chat body: logprobs
     become responseLogprobs / logprobs, so the expected value survives the batch."""
     _unsupported("gemini", body, ("model", "messages", "max_tokens", "temperature", "logprobs",
-                                  "top_logprobs"))  # fmt: skip
+                                  "top_logprobs", "seed"))  # fmt: skip
     contents, system = [], []
     for m in body["messages"]:
         if m["role"] == "system":
@@ -162,6 +162,8 @@ def gemini_request(key: str, body: dict) -> dict:
         config["responseLogprobs"] = True
         if "top_logprobs" in body:
             config["logprobs"] = body["top_logprobs"]
+    if "seed" in body:
+        config["seed"] = body["seed"]
     request = {"contents": contents}
     if system:
         request["systemInstruction"] = {"parts": system}
@@ -188,6 +190,8 @@ def gemini_to_openai(request: dict, model: str) -> dict:
         body["logprobs"] = True
         if "logprobs" in config:
             body["top_logprobs"] = config["logprobs"]
+    if "seed" in config:
+        body["seed"] = config["seed"]
     return body
 
 

@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import time
+import urllib.parse
 import uuid
 from contextlib import closing
 from dataclasses import asdict, dataclass, fields
@@ -56,6 +57,7 @@ class BatchJob:
     n_polls: int = 0
     error: str = ""
     rate_params: str = ""  # JSON of the Rate locations parameters (no key) for the layers
+    layers_at: float | None = None  # when the rated layers were written from the answers
 
     @property
     def open(self) -> bool:
@@ -145,7 +147,9 @@ def leased(cache: SurveyCache, keys, now: float | None = None) -> set[str]:
     now = time.time() if now is None else now
     keys = list(keys)
     out: set[str] = set()
-    with closing(_leases(cache)) as con:
+    with closing(sqlite3.connect(cache.path, timeout=60)) as con:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'batch_leases'").fetchone():
+            return out  # no batch was ever submitted with this cache: nothing is written
         for i in range(0, len(keys), 900):
             chunk = keys[i : i + 900]
             marks = ",".join("?" * len(chunk))
@@ -269,9 +273,61 @@ def missing(jobs, cache: SurveyCache) -> list[str]:
     return [k for k in keys if k not in have]
 
 
+def resubmit_jobs(jobs, keys, folder: str, stem: str = "resubmit") -> list[BatchJob]:
+    """New waiting jobs holding only the request lines of `keys` (what is missing), copied
+    from the ended jobs' request files: the same provider, model and endpoint, the same ids."""
+    wanted = set(keys)
+    os.makedirs(folder, exist_ok=True)
+    out: list[BatchJob] = []
+    for old in jobs:
+        if old.open:
+            continue
+        fmt = formats.FORMATS[old.provider]
+        id_field = "key" if old.provider == "gemini" else "custom_id"
+        job, f = None, None
+        with open(old.request_file, encoding="utf-8") as src:
+            for line in src:
+                key = json.loads(line)[id_field] if line.strip() else None
+                if key not in wanted:
+                    continue
+                wanted.discard(key)  # once, whichever ended job held it
+                data = line.encode("utf-8")
+                if job is None or job.n_requests >= fmt.max_requests or \
+                        os.path.getsize(job.request_file) + len(data) > fmt.max_bytes:  # fmt: skip
+                    if f is not None:
+                        f.close()
+                    name = f"{stem}-{uuid.uuid4().hex[:8]}-{os.path.basename(old.request_file)}"
+                    job = BatchJob(uuid.uuid4().hex[:12], old.provider, old.model, old.base_url,
+                                   os.path.join(folder, name), 0, 0,
+                                   rate_params=old.rate_params)  # fmt: skip
+                    out.append(job)
+                    f = open(job.request_file, "wb", buffering=0)  # noqa: SIM115
+                f.write(data)
+                job.n_requests += 1
+                share = old.n_tokens / max(1, old.n_requests)
+                job.n_tokens += int(share)
+                if old.cost_estimate is not None:
+                    job.cost_estimate = (job.cost_estimate or 0.0) + \
+                        old.cost_estimate / max(1, old.n_requests)  # fmt: skip
+        if f is not None:
+            f.close()
+    return out
+
+
 # --- the batches table (in the output GeoPackage or any SQLite file) ---
 
 _COLUMNS = [f.name for f in fields(BatchJob)]
+
+
+def has_batches(path: str) -> bool:
+    """Whether an SQLite file (a GeoPackage) holds a `batches` table; nothing is written.
+    sqlite3.DatabaseError for a file that is not SQLite."""
+    if not os.path.exists(path):
+        return False
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=60)) as con:
+        return con.execute("SELECT 1 FROM sqlite_master WHERE name = 'batches'").fetchone() \
+            is not None  # fmt: skip
 
 
 class JobStore:
@@ -284,6 +340,10 @@ class JobStore:
             cols = ", ".join(f"{c} {'TEXT' if c in ('job_id',) else ''}" for c in _COLUMNS)
             con.execute(f"CREATE TABLE IF NOT EXISTS batches (fid INTEGER PRIMARY KEY "
                         f"AUTOINCREMENT, {cols}, UNIQUE(job_id))")  # fmt: skip
+            have = {r[1] for r in con.execute("PRAGMA table_info(batches)")}
+            for c in _COLUMNS:
+                if c not in have:  # a table an older GeoBias wrote
+                    con.execute(f"ALTER TABLE batches ADD COLUMN {c}")
             has_gpkg = con.execute("SELECT 1 FROM sqlite_master WHERE name='gpkg_contents'"
                                    ).fetchone()  # fmt: skip
             if has_gpkg:

@@ -269,6 +269,14 @@ def steps(work, inputs, endpoint, batch_output):
         ("ratelocations_from_batch", "ratelocations",
          {"INPUT": w("batch_points.gpkg"), **endpoint, "TOPICS": IMR,
           "OUTPUT": w("batch_rated.gpkg")}),
+        # Provider batches (issue 32): an estimate of a batch to an OpenAI-compatible batch API
+        # (its requests are counted, none sent: no key is needed to estimate), and a poll of a
+        # GeoPackage that records no batch (refused, the file unchanged).
+        ("submitbatch_estimate", "submitbatch",
+         {"INPUT": w("batch_points.gpkg"), "PROVIDER": 9, "BASE_URL": endpoint["BASE_URL"],
+          "MODEL": MODEL, "TOPICS": IMR, "BATCH_API": 1, "ESTIMATE_ONLY": True,
+          "OUTPUT": w("batch_submitted.gpkg")}),
+        ("pollbatches_no_batch", "pollbatches", {"INPUT": w("batch_rated.gpkg")}),
         # HERB on the synthetic hierarchy; scores from the HERB cache. Its embedded scorer takes
         # no URL: it starts SmolLM2 in a child process (chosen: HERB's default became Gemma after
         # the recording; whole sentences, the default; its scores
