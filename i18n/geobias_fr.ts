@@ -39,7 +39,7 @@
         <translation>Champ de vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="653"/>
+        <location filename="../processing/parameters.py" line="673"/>
         <source>Anchoring field (higher = better off, e.g. infant survival)</source>
         <translation>Champ d'ancrage (plus élevé = plus favorisé, p. ex. survie infantile)</translation>
     </message>
@@ -99,12 +99,12 @@
         <translation>Les valeurs sont</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="122"/>
         <source>Greedy ratings</source>
         <translation>Notes gloutonnes (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="117"/>
+        <location filename="../processing/definitions.py" line="122"/>
         <source>Expected values</source>
         <translation>Espérances</translation>
     </message>
@@ -184,7 +184,7 @@
         <translation>Vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="69"/>
+        <location filename="../processing/gpkg.py" line="74"/>
         <source>Layer {name} exists.</source>
         <translation>La couche {name} existe déjà.</translation>
     </message>
@@ -224,17 +224,17 @@
         <translation>Le point d'accès {host} est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="88"/>
+        <location filename="../processing/rating.py" line="104"/>
         <source>{d}/{t} requests, {r:.1f}/s, answer rate {a:.0%}</source>
         <translation>{d}/{t} requêtes, {r:.1f}/s, taux de réponse {a:.0%}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="130"/>
+        <location filename="../processing/rating.py" line="153"/>
         <source>The endpoint refused the survey: {err}</source>
         <translation>Le point d'accès a refusé l'enquête : {err}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="142"/>
+        <location filename="../processing/rating.py" line="165"/>
         <source>Cancelled; answers so far are cached for a re-run.</source>
         <translation>Annulé ; les réponses déjà obtenues sont en cache pour une nouvelle exécution.</translation>
     </message>
@@ -259,7 +259,7 @@
         <translation>Clé d'API (configuration d'authentification QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="865"/>
+        <location filename="../processing/parameters.py" line="885"/>
         <source>Concurrent requests</source>
         <translation>Requêtes simultanées</translation>
     </message>
@@ -284,7 +284,7 @@
         <translation>Note gloutonne (greedy)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="490"/>
+        <location filename="../processing/parameters.py" line="510"/>
         <source>Topics (separated by ;)</source>
         <translation>Thèmes (séparés par ;)</translation>
     </message>
@@ -304,17 +304,17 @@
         <translation>GeoPackage (*.gpkg)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="72"/>
+        <location filename="../processing/algorithms/survey.py" line="74"/>
         <source>Rated layers</source>
         <translation>Couches notées</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="72"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="74"/>
         <source>Answered points</source>
         <translation>Points avec réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="439"/>
+        <location filename="../processing/rating.py" line="491"/>
         <source>The input layer has no points.</source>
         <translation>La couche en entrée ne contient aucun point.</translation>
     </message>
@@ -474,27 +474,27 @@
         <translation>Méthode d'échantillonnage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="577"/>
+        <location filename="../processing/parameters.py" line="597"/>
         <source>Topics the ground truth measures (empty: the first topic)</source>
         <translation>Thèmes mesurés par la vérité terrain (vide : le premier thème)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="67"/>
+        <location filename="../processing/algorithms/survey.py" line="69"/>
         <source>Survey GeoPackage</source>
         <translation>GeoPackage de l'enquête</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="73"/>
+        <location filename="../processing/algorithms/survey.py" line="75"/>
         <source>Metrics table URI</source>
         <translation>URI de la table des métriques</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="590"/>
+        <location filename="../processing/parameters.py" line="610"/>
         <source>Choose the ground truth field.</source>
         <translation>Choisissez le champ de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="94"/>
+        <location filename="../processing/algorithms/survey.py" line="98"/>
         <source>Sampled {n} points ({m}).</source>
         <translation>{n} points échantillonnés ({m}).</translation>
     </message>
@@ -824,7 +824,7 @@
         <translation>Importer une table de notes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="31"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="32"/>
         <source>Rate locations</source>
         <translation>Noter des emplacements</translation>
     </message>
@@ -834,12 +834,12 @@
         <translation>Échantillonner la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="180"/>
         <source>Square grid</source>
         <translation>Grille carrée</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="180"/>
         <source>Hexagonal grid</source>
         <translation>Grille hexagonale</translation>
     </message>
@@ -849,27 +849,27 @@
         <translation>Échantillonner des points</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="38"/>
+        <location filename="../processing/algorithms/survey.py" line="39"/>
         <source>Run a bias survey</source>
         <translation>Lancer une enquête de biais</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="202"/>
+        <location filename="../processing/definitions.py" line="207"/>
         <source>Mean</source>
         <translation>Moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="202"/>
+        <location filename="../processing/definitions.py" line="207"/>
         <source>Sum</source>
         <translation>Somme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="202"/>
+        <location filename="../processing/definitions.py" line="207"/>
         <source>Median</source>
         <translation>Médiane</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="202"/>
+        <location filename="../processing/definitions.py" line="207"/>
         <source>Maximum</source>
         <translation>Maximum</translation>
     </message>
@@ -909,7 +909,7 @@
         <translation>shapely utilise GEOS {ours} et QGIS GEOS {qgis} ; sur cette plateforme, cela ne pose pas de problème.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="88"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="92"/>
         <source>Writing the rated layers…</source>
         <translation>Écriture des couches notées…</translation>
     </message>
@@ -1187,17 +1187,17 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>GeoBias : vérification du Python du modèle local</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="191"/>
+        <location filename="../processing/definitions.py" line="196"/>
         <source>Automatic: clusters by truth unit when the truth came from polygons</source>
         <translation>Automatique : grappes par unité de vérité quand la vérité vient de polygones</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="191"/>
+        <location filename="../processing/definitions.py" line="196"/>
         <source>Points (independent)</source>
         <translation>Points (indépendants)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="191"/>
+        <location filename="../processing/definitions.py" line="196"/>
         <source>Clusters by truth unit (field truth_unit)</source>
         <translation>Grappes par unité de vérité (champ truth_unit)</translation>
     </message>
@@ -1207,7 +1207,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ de score (SCORE_FIELD) de la couche {name}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="97"/>
+        <location filename="../processing/algorithms/survey.py" line="101"/>
         <source>Ground truth field (TRUTH_FIELD)</source>
         <translation>Champ de vérité terrain (TRUTH_FIELD)</translation>
     </message>
@@ -1227,42 +1227,42 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité de chaque point qui a une vérité (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; la couche {layer} n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="659"/>
+        <location filename="../processing/parameters.py" line="679"/>
         <source>Anchoring raster (instead of polygons)</source>
         <translation>Raster d'ancrage (au lieu de polygones)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="664"/>
+        <location filename="../processing/parameters.py" line="684"/>
         <source>Anchoring raster band</source>
         <translation>Bande du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="669"/>
+        <location filename="../processing/parameters.py" line="689"/>
         <source>Anchoring raster window size (km)</source>
         <translation>Taille de la fenêtre du raster d'ancrage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="675"/>
+        <location filename="../processing/parameters.py" line="695"/>
         <source>Anchoring raster window statistic</source>
         <translation>Statistique de la fenêtre du raster d'ancrage</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="681"/>
+        <location filename="../processing/parameters.py" line="701"/>
         <source>The anchor measures deprivation (e.g. infant mortality): use its negative</source>
         <translation>L'ancrage mesure une privation (par ex. la mortalité infantile) : utiliser son opposé</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="772"/>
+        <location filename="../processing/parameters.py" line="792"/>
         <source>Bootstrap of the 95% intervals</source>
         <translation>Bootstrap des intervalles à 95 %</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="706"/>
+        <location filename="../processing/parameters.py" line="726"/>
         <source>Give one anchor: anchoring polygons (ANCHOR) or an anchoring raster (ANCHOR_RASTER), not both.</source>
         <translation>Indiquez un seul ancrage : des polygones d'ancrage (ANCHOR) ou un raster d'ancrage (ANCHOR_RASTER), pas les deux.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="723"/>
+        <location filename="../processing/parameters.py" line="743"/>
         <source>Choose the anchoring field (ANCHOR_FIELD).</source>
         <translation>Choisissez le champ d'ancrage (ANCHOR_FIELD).</translation>
     </message>
@@ -1302,22 +1302,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} notes sont hors de l'échelle {lo:g}–{hi:g} (par ex. {examples}). Elles sont gardées telles quelles : si le modèle a été interrogé sur une autre échelle, indiquez-la dans SCALE_MIN et SCALE_MAX (le score est alors ramené sur le 0–9.9 de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="168"/>
+        <location filename="../processing/rating.py" line="196"/>
         <source>{f} of {n} requests failed after retries: those points were not asked (failed = 1), they are outside the answer rate; run again to retry them.</source>
         <translation>{f} requêtes sur {n} ont échoué après les nouvelles tentatives : ces points n'ont pas été demandés (failed = 1) et sortent du taux de réponse ; relancez pour les réessayer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="337"/>
+        <location filename="../processing/rating.py" line="388"/>
         <source>No answer came with log-probabilities: the expected value is empty everywhere; choose the greedy rating for {model}.</source>
         <translation>Aucune réponse n'avait de log-probabilités : l'espérance est vide partout ; choisissez la note gloutonne pour {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="345"/>
+        <location filename="../processing/rating.py" line="396"/>
         <source>Greedy ratings only: reasoning models such as {model} give no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : les modèles de raisonnement comme {model} ne donnent pas de log-probabilités.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="349"/>
+        <location filename="../processing/rating.py" line="400"/>
         <source>Greedy ratings only: {model} gave no log-probabilities.</source>
         <translation>Notes gloutonnes seulement : {model} n'a pas donné de log-probabilités.</translation>
     </message>
@@ -1547,7 +1547,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>BOOTSTRAP : les grappes demandent l'unité de vérité des points (champ truth_unit, écrit par « Échantillonner la vérité terrain » depuis des polygones) ; cette couche n'en a pas.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="213"/>
+        <location filename="../processing/definitions.py" line="218"/>
         <source>k nearest neighbours</source>
         <translation>k plus proches voisins</translation>
     </message>
@@ -1847,62 +1847,62 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Échec de {alg} ; consultez le journal GeoBias</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="53"/>
+        <location filename="../processing/algorithms/compare_models.py" line="54"/>
         <source>Compare models and topics</source>
         <translation>Comparer modèles et thèmes</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="86"/>
+        <location filename="../processing/algorithms/compare_models.py" line="87"/>
         <source>Survey GeoPackage (all its rated layers)</source>
         <translation>GeoPackage d'enquête (toutes ses couches notées)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="92"/>
+        <location filename="../processing/algorithms/compare_models.py" line="93"/>
         <source>Models to compare (separated by ;, empty: all)</source>
         <translation>Modèles à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="97"/>
+        <location filename="../processing/algorithms/compare_models.py" line="98"/>
         <source>Topics to compare (separated by ;, empty: all)</source>
         <translation>Thèmes à comparer (séparés par ; , vide : tous)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="116"/>
+        <location filename="../processing/algorithms/compare_models.py" line="117"/>
         <source>Comparison GeoPackage</source>
         <translation>GeoPackage de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="121"/>
+        <location filename="../processing/algorithms/compare_models.py" line="122"/>
         <source>Folder for the CSV and Markdown tables</source>
         <translation>Dossier des tableaux CSV et Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="127"/>
+        <location filename="../processing/algorithms/compare_models.py" line="128"/>
         <source>Mean rank layers</source>
         <translation>Couches de rang moyen</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="131"/>
+        <location filename="../processing/algorithms/compare_models.py" line="132"/>
         <source>Pivot tables</source>
         <translation>Tableaux croisés</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="132"/>
+        <location filename="../processing/algorithms/compare_models.py" line="133"/>
         <source>The tables as Markdown</source>
         <translation>Les tableaux en Markdown</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="153"/>
+        <location filename="../processing/algorithms/compare_models.py" line="154"/>
         <source>Give rated points layers (INPUT) or a survey GeoPackage (SURVEY).</source>
         <translation>Donnez des couches de points notés (INPUT) ou un GeoPackage d'enquête (SURVEY).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="174"/>
+        <location filename="../processing/algorithms/compare_models.py" line="175"/>
         <source>Metrics of {layer}…</source>
         <translation>Métriques de {layer}…</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="209"/>
+        <location filename="../processing/algorithms/compare_models.py" line="213"/>
         <source>Comparing {m} model(s) on {t} topic(s).</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
@@ -1912,22 +1912,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Rang moyen · {topic}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="323"/>
+        <location filename="../processing/algorithms/compare_models.py" line="327"/>
         <source>{param}: {missing} not in the input (it has: {have}).</source>
         <translation>{param} : {missing} absent de l'entrée (elle contient : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="329"/>
+        <location filename="../processing/algorithms/compare_models.py" line="333"/>
         <source>Nothing to compare: no rated model and topic.</source>
         <translation>Rien à comparer : aucun modèle ni thème noté.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="337"/>
+        <location filename="../processing/algorithms/compare_models.py" line="341"/>
         <source>Model {model} rated topic {topic} in two layers ({a}, {b}): choose one of them.</source>
         <translation>Le modèle {model} a noté le thème {topic} dans deux couches ({a}, {b}) : choisissez-en une.</translation>
     </message>
     <message>
-        <location filename="../processing/comparison_layers.py" line="95"/>
+        <location filename="../processing/comparison_layers.py" line="113"/>
         <source>mean of {models}</source>
         <translation>moyenne de {models}</translation>
     </message>
@@ -2042,12 +2042,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Régions</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="227"/>
         <source>World: continents → countries → cities (bundled GeoNames)</source>
         <translation>Monde : continents → pays → villes (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="222"/>
+        <location filename="../processing/definitions.py" line="227"/>
         <source>My nested layers (2–3 layers, each naming its parent)</source>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
@@ -2112,12 +2112,12 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Modèle masqué transformers (dossier ou nom du modèle)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="853"/>
+        <location filename="../processing/parameters.py" line="873"/>
         <source>Server URL</source>
         <translation>URL du serveur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="854"/>
+        <location filename="../processing/parameters.py" line="874"/>
         <source>Model name (echo endpoint) or transformers folder</source>
         <translation>Nom du modèle (point d’accès echo) ou dossier transformers</translation>
     </message>
@@ -3101,12 +3101,12 @@ Lancer HERB ?</translation>
         <translation>Clé d’API (AUTH_CONFIG) : la configuration d’authentification {id} ne peut pas être chargée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="449"/>
+        <location filename="../processing/parameters.py" line="469"/>
         <source>{label} ({key}): {url} is not an http:// or https:// URL.</source>
         <translation>{label} ({key}) : {url} n’est pas une URL http:// ou https://.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="528"/>
+        <location filename="../processing/parameters.py" line="548"/>
         <source>Give at least one topic (TOPICS).</source>
         <translation>Indiquez au moins un thème (TOPICS).</translation>
     </message>
@@ -3231,7 +3231,7 @@ Lancer HERB ?</translation>
         <translation>{path} ne peut pas être écrit (pas de droit d’écriture, ou dossier en lecture seule).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="147"/>
+        <location filename="../processing/algorithms/compare_models.py" line="148"/>
         <source>Survey GeoPackage (SURVEY): {path} has no rated layer (fields model, topic and {score}).</source>
         <translation>GeoPackage d’enquête (SURVEY) : {path} n’a aucune couche notée (champs model, topic et {score}).</translation>
     </message>
@@ -4109,147 +4109,147 @@ Prompt :
         <translation>le processus du modèle masqué a noté {n} sur {m}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="129"/>
+        <location filename="../processing/definitions.py" line="134"/>
         <source>GeoLLM (paper)</source>
         <translation>GeoLLM (article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="129"/>
+        <location filename="../processing/definitions.py" line="134"/>
         <source>Ablation: without coordinates</source>
         <translation>Ablation : sans coordonnées</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="129"/>
+        <location filename="../processing/definitions.py" line="134"/>
         <source>Ablation: without nearby places</source>
         <translation>Ablation : sans lieux proches</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="129"/>
+        <location filename="../processing/definitions.py" line="134"/>
         <source>Ablation: without address</source>
         <translation>Ablation : sans adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="129"/>
+        <location filename="../processing/definitions.py" line="134"/>
         <source>Ablation: only admin-1 and country of the address</source>
         <translation>Ablation : seulement la région (admin-1) et le pays de l'adresse</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Infant Mortality Rate</source>
         <translation>Taux de mortalité infantile</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Population Density</source>
         <translation>Densité de population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Built-Up to Non Built-Up Area Ratio</source>
         <translation>Rapport surfaces bâties / non bâties</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Nighttime Light Intensity</source>
         <translation>Intensité lumineuse nocturne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Temperature</source>
         <translation>Température moyenne</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Annual Precipitation</source>
         <translation>Précipitations annuelles</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Likability of Residents</source>
         <translation>Sympathie moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Attractiveness of Residents</source>
         <translation>Attrait physique moyen des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Morality of Residents</source>
         <translation>Moralité moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Intelligence of Residents</source>
         <translation>Intelligence moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Work Ethic of Residents</source>
         <translation>Éthique de travail moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Body Temperature of Residents</source>
         <translation>Température corporelle moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Respiration Rate of Residents</source>
         <translation>Fréquence respiratoire moyenne des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Average Gestation Period of Residents</source>
         <translation>Durée moyenne de gestation des habitants</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Nitrogen Concentration in Atmosphere</source>
         <translation>Concentration d'azote dans l'atmosphère</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Solar Neutrino Flux</source>
         <translation>Flux de neutrinos solaires</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Deaths under one year per 1,000 live births.</source>
         <translation>Décès avant un an pour 1 000 naissances vivantes.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>People per square kilometre.</source>
         <translation>Habitants par kilomètre carré.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Share of land covered by buildings and infrastructure.</source>
         <translation>Part du sol couverte par les bâtiments et les infrastructures.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Artificial light seen from space at night.</source>
         <translation>Lumière artificielle vue de l'espace la nuit.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Mean annual air temperature.</source>
         <translation>Température moyenne annuelle de l'air.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Total yearly rain and snow.</source>
         <translation>Total annuel de pluie et de neige.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>No ground truth; ideal is constant.</source>
         <translation>Pas de vérité terrain ; l'idéal est une valeur constante.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="139"/>
+        <location filename="../processing/definitions.py" line="144"/>
         <source>Same everywhere (control).</source>
         <translation>Identique partout (témoin).</translation>
     </message>
@@ -4654,22 +4654,22 @@ Prompt :
         <translation>Fiche de référence GeoBias · {model}</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="279"/>
+        <location filename="../processing/definitions.py" line="284"/>
         <source>Rank error (needs the ground truth), in 4 classes at −0.25, 0, +0.25</source>
         <translation>Erreur de rang (demande la vérité terrain), en 4 classes à −0,25, 0, +0,25</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="279"/>
+        <location filename="../processing/definitions.py" line="284"/>
         <source>Answered or not (hit/miss): where the model gives no rating</source>
         <translation>Répondu ou non (succès/échec) : où le modèle ne donne pas de note</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="279"/>
+        <location filename="../processing/definitions.py" line="284"/>
         <source>A numeric field of the layer, in classes at the given edges</source>
         <translation>Un champ numérique de la couche, en classes aux bornes données</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="292"/>
+        <location filename="../processing/definitions.py" line="297"/>
         <source>Sample v1: the paper&apos;s 2,000 world points</source>
         <translation>Échantillon v1 : les 2 000 points mondiaux de l’article</translation>
     </message>
@@ -4709,82 +4709,82 @@ Prompt :
         <translation>aucun point n’a de classe d’erreur</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="503"/>
+        <location filename="../processing/parameters.py" line="523"/>
         <source>Prompt languages</source>
         <translation>Langues du prompt</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="521"/>
+        <location filename="../processing/parameters.py" line="541"/>
         <source>Choose at least one prompt language (LANGUAGES).</source>
         <translation>Choisissez au moins une langue de prompt (LANGUAGES).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1018"/>
+        <location filename="../processing/parameters.py" line="1038"/>
         <source>Error scored</source>
         <translation>Erreur évaluée</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1024"/>
+        <location filename="../processing/parameters.py" line="1044"/>
         <source>Error field (for a field&apos;s classes)</source>
         <translation>Champ d’erreur (pour les classes d’un champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1034"/>
+        <location filename="../processing/parameters.py" line="1054"/>
         <source>Class edges of the error field (an odd number, separated by ,)</source>
         <translation>Bornes des classes du champ d’erreur (un nombre impair, séparées par ,)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Neighbourhood radius (km)</source>
         <translation>Rayon du voisinage (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Scale grid cell (degrees)</source>
         <translation>Cellule de la grille d’échelle (degrés)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Distance lag (km)</source>
         <translation>Pas de distance (km)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Direction sectors</source>
         <translation>Secteurs de direction</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Points a part needs (SRI)</source>
         <translation>Points requis par partie (SRI)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>Nearest neighbours of the SSI graph</source>
         <translation>Plus proches voisins du graphe du SSI</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1040"/>
+        <location filename="../processing/parameters.py" line="1060"/>
         <source>SSI centres at most (a seeded sample beyond)</source>
         <translation>Centres du SSI au plus (un tirage avec graine au-delà)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1068"/>
+        <location filename="../processing/parameters.py" line="1088"/>
         <source>ERROR_FIELD: choose the numeric field holding the error.</source>
         <translation>ERROR_FIELD : choisissez le champ numérique qui contient l’erreur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1075"/>
+        <location filename="../processing/parameters.py" line="1095"/>
         <source>EDGES: &apos;{text}&apos; is not a list of numbers.</source>
         <translation>EDGES : « {text} » n’est pas une liste de nombres.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="1079"/>
+        <location filename="../processing/parameters.py" line="1099"/>
         <source>EDGES: give an odd number of increasing edges (an even number of classes keeps the class code 0 free for the SSI&apos;s background).</source>
         <translation>EDGES : donnez un nombre impair de bornes croissantes (un nombre pair de classes laisse le code 0 libre pour le fond du SSI).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="161"/>
+        <location filename="../processing/rating.py" line="189"/>
         <source>In {code}, {m} of {n} answers have no expected value (no digit among the top log-probabilities): choose the greedy rating to compare languages.</source>
         <translation>En {code}, {m} réponses sur {n} n'ont pas d'espérance (aucun chiffre parmi les meilleures log-probabilités) : choisissez la note gloutonne pour comparer les langues.</translation>
     </message>
@@ -5034,22 +5034,22 @@ Prompt :
         <translation>TOPICS : {missing} ne figure sur aucune fiche (elles ont : {have}).</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="102"/>
+        <location filename="../processing/algorithms/compare_models.py" line="103"/>
         <source>Prompt languages to compare (codes separated by ;, empty: all)</source>
         <translation>Langues de prompt à comparer (codes séparés par ; ; vide : toutes)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="134"/>
+        <location filename="../processing/algorithms/compare_models.py" line="135"/>
         <source>Rank spread across languages layers</source>
         <translation>Couches d'écart du rang entre les langues</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="203"/>
+        <location filename="../processing/algorithms/compare_models.py" line="207"/>
         <source>Comparing {m} model(s) on {t} topic(s) in {n} prompt languages.</source>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s) en {n} langues de prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="226"/>
+        <location filename="../processing/algorithms/compare_models.py" line="230"/>
         <source>by prompt language</source>
         <translation>par langue de prompt</translation>
     </message>
@@ -5442,12 +5442,12 @@ Prompt :
         <translation>Arrêt anticipé : les {n} premières requêtes ont toutes échoué de la même façon, {host} {cause} et n'a rien répondu ; Reprendre (ou une nouvelle exécution) continue une fois le problème corrigé.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="242"/>
+        <location filename="../processing/gpkg.py" line="247"/>
         <source>Could not write {path} ({err}): is the disk full? Nothing was added to the project; the answers are cached, so free some space and run again.</source>
         <translation>Impossible d'écrire {path} ({err}) : le disque est-il plein ? Rien n'a été ajouté au projet ; les réponses sont en cache : libérez de la place et relancez.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="255"/>
+        <location filename="../processing/gpkg.py" line="260"/>
         <source>the file could not be written</source>
         <translation>le fichier n'a pas pu être écrit</translation>
     </message>
@@ -5462,17 +5462,17 @@ Prompt :
         <translation>Cache des réponses (vide : le cache d'enquête du profil QGIS)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="122"/>
+        <location filename="../processing/rating.py" line="145"/>
         <source>The answer cache {path} could not be written ({err}): is the disk full? The answers stored before are kept; free some space, then Resume (or running again) continues.</source>
         <translation>Le cache des réponses {path} n'a pas pu être écrit ({err}) : le disque est-il plein ? Les réponses déjà enregistrées sont conservées ; libérez de la place, puis Reprendre (ou une nouvelle exécution) continue.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="277"/>
+        <location filename="../processing/rating.py" line="328"/>
         <source>{model} gives no log-probabilities (a reasoning model), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} ne donne pas de log-probabilités (modèle de raisonnement), donc pas d'espérance : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="283"/>
+        <location filename="../processing/rating.py" line="334"/>
         <source>Greedy ratings only: {model} gives no log-probabilities (a reasoning model).</source>
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
@@ -5582,12 +5582,12 @@ Prompt :
         <translation>Zone d'étude telle que les sorties la décrivent (vide : le nom et la sélection de la couche de région, l'emprise ou le monde)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="601"/>
+        <location filename="../processing/parameters.py" line="621"/>
         <source>Ground truth as the outputs name it (empty: layer.field)</source>
         <translation>Vérité terrain telle que les sorties la nomment (vide : couche.champ)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="688"/>
+        <location filename="../processing/parameters.py" line="708"/>
         <source>Anchor as the outputs name it (empty: layer.field)</source>
         <translation>Ancrage tel que les sorties le nomment (vide : couche.champ)</translation>
     </message>
@@ -5597,7 +5597,7 @@ Prompt :
         <translation>{raster}, bande {band}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="482"/>
+        <location filename="../processing/rating.py" line="534"/>
         <source>the points of {layer}</source>
         <translation>les points de {layer}</translation>
     </message>
@@ -5627,7 +5627,7 @@ Prompt :
         <translation>{n} régions de {layers}</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/rate_locations.py" line="36"/>
+        <location filename="../processing/algorithms/rate_locations.py" line="37"/>
         <source>Asks a large language model to rate every point on each topic (0.0–9.9) with the paper's zero-shot prompt (coordinates, address and nearby places from the bundled GeoNames gazetteer), and writes one rated points layer per model and topic into a GeoPackage, with a 'runs' table recording the prompt template, parameters, model, endpoint host (never the API key), versions and times, and the study area that 'Sample points' recorded with the points (else the points' extent). Endpoint: a provider preset (embedded = a small local model in its own process on 127.0.0.1, kept for later runs; or any OpenAI-compatible service), a base URL, the model name and an authentication configuration holding the API key. Score: the expected value of the first digit from the log-probabilities, the greedy rating, or automatic (the default: the expected value when the endpoint gives log-probabilities, else the greedy rating). A score column holds one kind: answered points without it are marked no_score = 1. Requests that fail after retries are marked failed = 1 and are not counted as refusals. Answers are cached, so a cancelled run resumes. Prompt languages: the prompt, topics and answer format in each chosen language (English by default; a language is a file, see the guide); every language other than English alone writes its own layers, named and tagged with its code (field language), and a runs-table row of its own.</source>
         <translation>Demande à un grand modèle de langage de noter chaque point sur chaque thème (0.0–9.9) avec le prompt zero-shot de l'article (coordonnées, adresse et lieux proches tirés du répertoire géographique GeoNames fourni), et écrit une couche de points notés par modèle et par thème dans un GeoPackage, avec une table « runs » qui consigne le modèle de prompt, les paramètres, le modèle, l'hôte du point d'accès (jamais la clé d'API), les versions et les horaires, ainsi que la zone d'étude consignée avec les points par « Échantillonner des points » (sinon l'emprise des points). Point d'accès : un préréglage de fournisseur (embarqué = un petit modèle local dans son propre processus sur 127.0.0.1, gardé pour les exécutions suivantes ; ou tout service compatible OpenAI), une URL de base, le nom du modèle et une configuration d'authentification contenant la clé d'API. Score : l'espérance du premier chiffre d'après les log-probabilités, la note gloutonne, ou automatique (par défaut : l'espérance quand le point d'accès donne des log-probabilités, sinon la note gloutonne). Une colonne de score ne contient qu'une sorte : les points répondus qui n'en ont pas sont marqués no_score = 1. Les requêtes qui échouent après les nouvelles tentatives sont marquées failed = 1 et ne comptent pas comme des refus. Les réponses sont mises en cache : une exécution annulée reprend où elle s'était arrêtée. Langues du prompt : le prompt, les thèmes et le format de réponse dans chaque langue choisie (anglais par défaut ; une langue est un fichier, voir le guide) ; toute exécution autre que l'anglais seul écrit pour chaque langue ses propres couches, nommées et marquées de son code (champ language), et sa propre ligne dans la table « runs ».</translation>
     </message>
@@ -5938,747 +5938,747 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Ce que contient la colonne score : l'espérance d'après les log-probabilités, la note gloutonne, ou automatique (l'espérance là où le point d'accès donne des log-probabilités).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="104"/>
+        <location filename="../processing/parameter_help.py" line="109"/>
         <source>The topics to rate, separated by ; (e.g. Infant Mortality Rate).</source>
         <translation>Les thèmes à noter, séparés par ; (p. ex. Infant Mortality Rate).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="105"/>
+        <location filename="../processing/parameter_help.py" line="110"/>
         <source>The languages the prompts are asked in (English by default); with another language, each gets its own layers and rows, tagged with its code.</source>
         <translation>Les langues dans lesquelles les prompts sont posés (anglais par défaut) ; avec une autre langue, chacune a ses propres couches et lignes, marquées de son code.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="110"/>
+        <location filename="../processing/parameter_help.py" line="115"/>
         <source>Polygons holding the ground truth of the truth topics (e.g. countries with their infant mortality).</source>
         <translation>Polygones contenant la vérité terrain des thèmes mesurés (p. ex. les pays et leur mortalité infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="114"/>
+        <location filename="../processing/parameter_help.py" line="119"/>
         <source>The field holding the ground truth.</source>
         <translation>Le champ qui contient la vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="115"/>
+        <location filename="../processing/parameter_help.py" line="120"/>
         <source>The topics the ground truth measures, separated by ; (empty: the first topic).</source>
         <translation>Les thèmes que mesure la vérité terrain, séparés par ; (vide : le premier thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="122"/>
+        <location filename="../processing/parameter_help.py" line="127"/>
         <source>The anchoring field, higher = better off (e.g. infant survival).</source>
         <translation>Le champ d'ancrage, plus élevé = plus favorisé (p. ex. la survie infantile).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="123"/>
+        <location filename="../processing/parameter_help.py" line="128"/>
         <source>Or a raster holding the anchoring variable, read in a window around each point.</source>
         <translation>Ou un raster contenant la variable d'ancrage, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="126"/>
+        <location filename="../processing/parameter_help.py" line="131"/>
         <source>The band of the anchoring raster.</source>
         <translation>La bande du raster d'ancrage.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="127"/>
+        <location filename="../processing/parameter_help.py" line="132"/>
         <source>The side of the square window read around each point from the anchoring raster, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point dans le raster d'ancrage, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="130"/>
+        <location filename="../processing/parameter_help.py" line="135"/>
         <source>How the anchoring raster&apos;s cells in a window are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules du raster d'ancrage dans une fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="134"/>
+        <location filename="../processing/parameter_help.py" line="139"/>
         <source>Use the anchor&apos;s negative, for a measure of deprivation such as infant mortality.</source>
         <translation>Utiliser l'opposé de l'ancrage, pour une mesure de privation comme la mortalité infantile.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="137"/>
+        <location filename="../processing/parameter_help.py" line="142"/>
         <source>How the 95% intervals resample: automatic (whole truth units when the truth came from polygons), single points, or clusters.</source>
         <translation>Comment les intervalles à 95 % rééchantillonnent : automatique (des unités de vérité entières quand la vérité vient de polygones), des points isolés, ou des grappes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="141"/>
+        <location filename="../processing/parameter_help.py" line="146"/>
         <source>How many bootstrap resamples make the 95% intervals (0: no interval).</source>
         <translation>Combien de rééchantillonnages bootstrap font les intervalles à 95 % (0 : pas d'intervalle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="142"/>
+        <location filename="../processing/parameter_help.py" line="147"/>
         <source>The field holding the score (default score).</source>
         <translation>Le champ qui contient le score (par défaut score).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="143"/>
+        <location filename="../processing/parameter_help.py" line="148"/>
         <source>Leave out units flagged few_points (too few rated points to trust).</source>
         <translation>Laisser de côté les unités marquées few_points (trop peu de points notés pour s'y fier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="144"/>
+        <location filename="../processing/parameter_help.py" line="149"/>
         <source>The significance level of the tests.</source>
         <translation>Le seuil de signification des tests.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="146"/>
+        <location filename="../processing/parameter_help.py" line="151"/>
         <source>The error whose spread in space is scored: the rank error in 4 classes (needs the ground truth), answered or not, or a numeric field cut at the class edges.</source>
         <translation>L’erreur dont la répartition dans l’espace est évaluée : l’erreur de rang en 4 classes (demande la vérité terrain), répondu ou non, ou un champ numérique découpé aux bornes des classes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="150"/>
+        <location filename="../processing/parameter_help.py" line="155"/>
         <source>The numeric field holding the error, when its classes are scored.</source>
         <translation>Le champ numérique qui contient l’erreur, quand ses classes sont évaluées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="151"/>
+        <location filename="../processing/parameter_help.py" line="156"/>
         <source>The edges cutting the error field into classes: an odd number of increasing values, separated by commas.</source>
         <translation>Les bornes qui découpent le champ d’erreur en classes : un nombre impair de valeurs croissantes, séparées par des virgules.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="155"/>
+        <location filename="../processing/parameter_help.py" line="160"/>
         <source>The radius of each point&apos;s neighbourhood, in km (1,500 km holds about 90 of the 2,000 world points).</source>
         <translation>Le rayon du voisinage de chaque point, en km (1 500 km en contiennent environ 90 des 2 000 points du monde).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="159"/>
+        <location filename="../processing/parameter_help.py" line="164"/>
         <source>The side of the latitude/longitude grid cells that part a neighbourhood for the multi-scale SRI, in degrees.</source>
         <translation>Le côté des cellules de la grille latitude/longitude qui partagent un voisinage pour le SRI multi-échelle, en degrés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="163"/>
+        <location filename="../processing/parameter_help.py" line="168"/>
         <source>The width of the distance rings of the distance-decay SRI, in km.</source>
         <translation>La largeur des anneaux de distance du SRI de décroissance avec la distance, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="164"/>
+        <location filename="../processing/parameter_help.py" line="169"/>
         <source>How many direction sectors part a neighbourhood for the anisotropy SRI.</source>
         <translation>Le nombre de secteurs de direction qui partagent un voisinage pour le SRI d’anisotropie.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="165"/>
+        <location filename="../processing/parameter_help.py" line="170"/>
         <source>The fewest points a part of a neighbourhood needs to count in the SRI.</source>
         <translation>Le nombre minimal de points qu’une partie d’un voisinage doit avoir pour compter dans le SRI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="166"/>
+        <location filename="../processing/parameter_help.py" line="171"/>
         <source>How many nearest neighbours each point is linked to in the SSI&apos;s graph.</source>
         <translation>Le nombre de plus proches voisins auxquels chaque point est relié dans le graphe du SSI.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="167"/>
+        <location filename="../processing/parameter_help.py" line="172"/>
         <source>The most points the SSI is computed around; beyond, a seeded sample of them.</source>
         <translation>Le nombre maximal de points autour desquels le SSI est calculé ; au-delà, un échantillon tiré avec la graine.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="170"/>
+        <location filename="../processing/parameter_help.py" line="175"/>
         <source>Where the results are written.</source>
         <translation>Où les résultats sont écrits.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="188"/>
+        <location filename="../processing/parameter_help.py" line="193"/>
         <source>The band of the weight raster.</source>
         <translation>La bande du raster de pondération.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="189"/>
+        <location filename="../processing/parameter_help.py" line="194"/>
         <source>The sampled points, in EPSG:4326, with pid, lon, lat and weight.</source>
         <translation>Les points échantillonnés, en EPSG:4326, avec pid, lon, lat et weight.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="192"/>
+        <location filename="../processing/parameter_help.py" line="197"/>
         <source>The survey GeoPackage: one rated layer per topic, a metrics and a runs table.</source>
         <translation>Le GeoPackage de l'enquête : une couche notée par thème, une table metrics et une table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="196"/>
+        <location filename="../processing/parameter_help.py" line="201"/>
         <source>The points to rate (their pid is kept).</source>
         <translation>Les points à noter (leur pid est conservé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="197"/>
+        <location filename="../processing/parameter_help.py" line="202"/>
         <source>The GeoPackage of the rated layers (one per topic) and the runs table.</source>
         <translation>Le GeoPackage des couches notées (une par thème) et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="200"/>
+        <location filename="../processing/parameter_help.py" line="205"/>
         <source>The points whose requests are exported.</source>
         <translation>Les points dont les requêtes sont exportées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="201"/>
+        <location filename="../processing/parameter_help.py" line="206"/>
         <source>The most requests one file holds (OpenAI&apos;s cap: 50,000).</source>
         <translation>Le plus de requêtes qu'un fichier contient (plafond d'OpenAI : 50 000).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="202"/>
+        <location filename="../processing/parameter_help.py" line="207"/>
         <source>The largest file in megabytes (OpenAI&apos;s cap: 200).</source>
         <translation>Le plus gros fichier en mégaoctets (plafond d'OpenAI : 200).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="203"/>
+        <location filename="../processing/parameter_help.py" line="208"/>
         <source>The folder the batch files are written to, one series per model.</source>
         <translation>Le dossier où les fichiers batch sont écrits, une série par modèle.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="206"/>
+        <location filename="../processing/parameter_help.py" line="211"/>
         <source>The languages the requests are written in (English by default), each with its own answer format.</source>
         <translation>Les langues dans lesquelles les requêtes sont écrites (anglais par défaut), chacune avec son propre format de réponse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="210"/>
+        <location filename="../processing/parameter_help.py" line="215"/>
         <source>One output file of a batch service (JSONL, OpenAI Batch format).</source>
         <translation>Un fichier de sortie d'un service batch (JSONL, format OpenAI Batch).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="211"/>
+        <location filename="../processing/parameter_help.py" line="216"/>
         <source>Or a folder: every .jsonl file in it is imported (the outputs of many nodes, in any order).</source>
         <translation>Ou un dossier : chacun de ses fichiers .jsonl est importé (les sorties de plusieurs nœuds, dans n'importe quel ordre).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="253"/>
+        <location filename="../processing/parameter_help.py" line="258"/>
         <source>The points every prompt variant rates.</source>
         <translation>Les points que note chaque variante du prompt.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="254"/>
+        <location filename="../processing/parameter_help.py" line="259"/>
         <source>The prompt variants: the whole prompt and the paper&apos;s ablations (without coordinates, nearby places, address, or with a short address).</source>
         <translation>Les variantes du prompt : le prompt entier et les ablations de l'article (sans coordonnées, sans lieux proches, sans adresse, ou avec une adresse courte).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="259"/>
+        <location filename="../processing/parameter_help.py" line="264"/>
         <source>The GeoPackage of every variant&apos;s rated layers, the ablation table and its pivots (a Markdown file beside it).</source>
         <translation>Le GeoPackage des couches notées de chaque variante, de la table d'ablation et de ses tableaux croisés (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="264"/>
+        <location filename="../processing/parameter_help.py" line="269"/>
         <source>One prompt language: the answers are read with its refusal phrases and the tables carry its code (type the texts below in it).</source>
         <translation>Une seule langue de prompt : les réponses sont lues avec ses formules de refus et les tables portent son code (saisissez les textes ci-dessous dans cette langue).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="268"/>
+        <location filename="../processing/parameter_help.py" line="273"/>
         <source>The first region of the choice probes (the paper&apos;s Africa).</source>
         <translation>La première région des sondes de choix (l'Afrique de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="269"/>
+        <location filename="../processing/parameter_help.py" line="274"/>
         <source>The second region of the choice probes (the paper&apos;s Europe).</source>
         <translation>La seconde région des sondes de choix (l'Europe de l'article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="270"/>
+        <location filename="../processing/parameter_help.py" line="275"/>
         <source>The activities asked about, one per line (the paper&apos;s ten by default).</source>
         <translation>Les activités demandées, une par ligne (les dix de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="273"/>
+        <location filename="../processing/parameter_help.py" line="278"/>
         <source>The choice prompt, with {a}, {b} and {activity} where the regions and the activity go.</source>
         <translation>Le prompt de choix, avec {a}, {b} et {activity} à la place des régions et de l'activité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="276"/>
+        <location filename="../processing/parameter_help.py" line="281"/>
         <source>The recommendation queries, one per line (the paper&apos;s five by default).</source>
         <translation>Les demandes de recommandation, une par ligne (les cinq de l'article par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="279"/>
+        <location filename="../processing/parameter_help.py" line="284"/>
         <source>How often each prompt is asked (each sample a cached request of its own).</source>
         <translation>Combien de fois chaque prompt est posé (chaque échantillon est une requête en cache à part).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="282"/>
+        <location filename="../processing/parameter_help.py" line="287"/>
         <source>The sampling temperature (above 0, so the samples differ).</source>
         <translation>La température d'échantillonnage (au-dessus de 0, pour que les échantillons diffèrent).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="283"/>
+        <location filename="../processing/parameter_help.py" line="288"/>
         <source>The longest answer, in tokens.</source>
         <translation>La réponse la plus longue, en tokens.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="284"/>
+        <location filename="../processing/parameter_help.py" line="289"/>
         <source>The countries the answers&apos; mentions are counted for (default: the bundled countries).</source>
         <translation>Les pays dont on compte les mentions dans les réponses (par défaut : les pays fournis).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="287"/>
+        <location filename="../processing/parameter_help.py" line="292"/>
         <source>The countries&apos; name field, matched in the answers.</source>
         <translation>Le champ du nom des pays, cherché dans les réponses.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="288"/>
+        <location filename="../processing/parameter_help.py" line="293"/>
         <source>The countries&apos; infant survival field.</source>
         <translation>Le champ de survie infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="289"/>
+        <location filename="../processing/parameter_help.py" line="294"/>
         <source>The countries&apos; infant mortality field.</source>
         <translation>Le champ de mortalité infantile des pays.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="290"/>
+        <location filename="../processing/parameter_help.py" line="295"/>
         <source>The GeoPackage of the choices, the answers, the recommendation summary and the runs table.</source>
         <translation>Le GeoPackage des choix, des réponses, du résumé des recommandations et de la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="294"/>
+        <location filename="../processing/parameter_help.py" line="299"/>
         <source>The countries with how often the answers named them (field mentions).</source>
         <translation>Les pays avec le nombre de fois où les réponses les citent (champ mentions).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="298"/>
+        <location filename="../processing/parameter_help.py" line="303"/>
         <source>The rated points that get a ground truth.</source>
         <translation>Les points notés qui reçoivent une vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="299"/>
+        <location filename="../processing/parameter_help.py" line="304"/>
         <source>A raster holding the ground truth, read in a window around each point.</source>
         <translation>Un raster contenant la vérité terrain, lu dans une fenêtre autour de chaque point.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="302"/>
+        <location filename="../processing/parameter_help.py" line="307"/>
         <source>The band of the ground truth raster.</source>
         <translation>La bande du raster de vérité terrain.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="303"/>
+        <location filename="../processing/parameter_help.py" line="308"/>
         <source>The side of the square window read around each point, in km.</source>
         <translation>Le côté de la fenêtre carrée lue autour de chaque point, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="306"/>
+        <location filename="../processing/parameter_help.py" line="311"/>
         <source>How the window&apos;s cells are summarised (mean, sum, median, maximum).</source>
         <translation>Comment les cellules de la fenêtre sont résumées (moyenne, somme, médiane, maximum).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="309"/>
+        <location filename="../processing/parameter_help.py" line="314"/>
         <source>Or polygons holding the ground truth (the unit containing each point).</source>
         <translation>Ou des polygones contenant la vérité terrain (l'unité qui contient chaque point).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="312"/>
+        <location filename="../processing/parameter_help.py" line="317"/>
         <source>The polygons&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des polygones.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="313"/>
+        <location filename="../processing/parameter_help.py" line="318"/>
         <source>Or points holding the ground truth (the nearest one).</source>
         <translation>Ou des points contenant la vérité terrain (le plus proche).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="314"/>
+        <location filename="../processing/parameter_help.py" line="319"/>
         <source>The points&apos; ground truth field.</source>
         <translation>Le champ de vérité terrain des points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="315"/>
+        <location filename="../processing/parameter_help.py" line="320"/>
         <source>The farthest a truth point may be from a rated point, in km.</source>
         <translation>La distance maximale entre un point de vérité et un point noté, en km.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="318"/>
+        <location filename="../processing/parameter_help.py" line="323"/>
         <source>The rated points with truth, truth_rank and rank_error.</source>
         <translation>Les points notés avec truth, truth_rank et rank_error.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="320"/>
+        <location filename="../processing/parameter_help.py" line="325"/>
         <source>The rated layers to measure.</source>
         <translation>Les couches notées à mesurer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="321"/>
+        <location filename="../processing/parameter_help.py" line="326"/>
         <source>The metrics table, one row per layer and topic.</source>
         <translation>La table des métriques, une ligne par couche et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="322"/>
+        <location filename="../processing/parameter_help.py" line="327"/>
         <source>The table of ratings (CSV), e.g. the paper&apos;s files.</source>
         <translation>La table des notes (CSV), p. ex. les fichiers de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="323"/>
+        <location filename="../processing/parameter_help.py" line="328"/>
         <source>The latitude column.</source>
         <translation>La colonne de latitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="324"/>
+        <location filename="../processing/parameter_help.py" line="329"/>
         <source>The longitude column.</source>
         <translation>La colonne de longitude.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="325"/>
+        <location filename="../processing/parameter_help.py" line="330"/>
         <source>The column holding the ratings.</source>
         <translation>La colonne qui contient les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="326"/>
+        <location filename="../processing/parameter_help.py" line="331"/>
         <source>The name of the model that gave the ratings.</source>
         <translation>Le nom du modèle qui a donné les notes.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="327"/>
+        <location filename="../processing/parameter_help.py" line="332"/>
         <source>The topic rated (empty: guessed from the file name).</source>
         <translation>Le thème noté (vide : déduit du nom du fichier).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="328"/>
+        <location filename="../processing/parameter_help.py" line="333"/>
         <source>Whether the values are greedy ratings or expected values.</source>
         <translation>Si les valeurs sont des notes gloutonnes ou des espérances.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="329"/>
+        <location filename="../processing/parameter_help.py" line="334"/>
         <source>The bottom of the scale the model was asked for, mapped to 0.0.</source>
         <translation>Le bas de l'échelle demandée au modèle, ramené à 0.0.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="332"/>
+        <location filename="../processing/parameter_help.py" line="337"/>
         <source>The top of the scale the model was asked for, mapped to 9.9.</source>
         <translation>Le haut de l'échelle demandée au modèle, ramené à 9.9.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="335"/>
+        <location filename="../processing/parameter_help.py" line="340"/>
         <source>The rated points layer.</source>
         <translation>La couche de points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="336"/>
+        <location filename="../processing/parameter_help.py" line="341"/>
         <source>Rated points layers of the models and topics to compare.</source>
         <translation>Les couches de points notés des modèles et thèmes à comparer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="337"/>
+        <location filename="../processing/parameter_help.py" line="342"/>
         <source>And/or a survey GeoPackage: all its rated layers.</source>
         <translation>Et/ou un GeoPackage d'enquête : toutes ses couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="338"/>
+        <location filename="../processing/parameter_help.py" line="343"/>
         <source>The models to compare, separated by ; (empty: all).</source>
         <translation>Les modèles à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="391"/>
+        <location filename="../processing/parameter_help.py" line="396"/>
         <source>The topics to compare, separated by ; (empty: all).</source>
         <translation>Les thèmes à comparer, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="340"/>
+        <location filename="../processing/parameter_help.py" line="345"/>
         <source>The comparison GeoPackage: the pivot tables, the long table and a mean rank layer per topic (a Markdown file beside it).</source>
         <translation>Le GeoPackage de comparaison : les tableaux croisés, la table longue et une couche de rang moyen par thème (un fichier Markdown à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="345"/>
+        <location filename="../processing/parameter_help.py" line="350"/>
         <source>Optional: a folder for the tables as CSV files and one Markdown file.</source>
         <translation>Facultatif : un dossier pour les tables en fichiers CSV et un fichier Markdown.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="348"/>
+        <location filename="../processing/parameter_help.py" line="353"/>
         <source>The prompt languages to compare, as codes separated by ; (empty: all the layers&apos;).</source>
         <translation>Les langues de prompt à comparer, en codes séparés par ; (vide : toutes celles des couches).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="352"/>
+        <location filename="../processing/parameter_help.py" line="357"/>
         <source>The rated points layers whose errors are scored, one row per model and topic.</source>
         <translation>Les couches de points notés dont les erreurs sont évaluées, une ligne par modèle et thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="355"/>
+        <location filename="../processing/parameter_help.py" line="360"/>
         <source>The ground truth field the rank errors are read against (default truth).</source>
         <translation>Le champ de vérité terrain par rapport auquel les erreurs de rang sont lues (truth par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="358"/>
+        <location filename="../processing/parameter_help.py" line="363"/>
         <source>The table of the scores (SSI and the three SRIs) with the settings in each row.</source>
         <translation>La table des scores (le SSI et les trois SRI) avec les réglages dans chaque ligne.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="361"/>
+        <location filename="../processing/parameter_help.py" line="366"/>
         <source>The local scores of every point, drawn by where the errors cluster or disperse.</source>
         <translation>Les scores locaux de chaque point, dessinés selon que les erreurs s’y regroupent ou s’y dispersent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="364"/>
+        <location filename="../processing/parameter_help.py" line="369"/>
         <source>The fixed, versioned world sample the card is made on (v1: the paper&apos;s 2,000 points).</source>
         <translation>L’échantillon mondial fixe et versionné sur lequel la fiche est faite (v1 : les 2 000 points de l’article).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="367"/>
+        <location filename="../processing/parameter_help.py" line="372"/>
         <source>Ratings already made on the sample&apos;s points (e.g. imported files): they make the card and no model is asked.</source>
         <translation>Des notes déjà faites sur les points de l’échantillon (p. ex. des fichiers importés) : elles font la fiche et aucun modèle n’est interrogé.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="371"/>
+        <location filename="../processing/parameter_help.py" line="376"/>
         <source>The topics of the card, separated by ; (the paper&apos;s 16 by default; fewer make a reduced card).</source>
         <translation>Les thèmes de la fiche, séparés par ; (les 16 de l’article par défaut ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="375"/>
+        <location filename="../processing/parameter_help.py" line="380"/>
         <source>How many of the sample&apos;s first points are rated (0: all; fewer make a reduced card).</source>
         <translation>Le nombre de premiers points de l’échantillon notés (0 : tous ; moins font une fiche réduite).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="378"/>
+        <location filename="../processing/parameter_help.py" line="383"/>
         <source>A note printed on the card; a card with a note is a reduced one.</source>
         <translation>Une note imprimée sur la fiche ; une fiche avec une note est une fiche réduite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="379"/>
+        <location filename="../processing/parameter_help.py" line="384"/>
         <source>The card GeoPackage: a rated layer per topic, the card and card_info tables and the runs table.</source>
         <translation>Le GeoPackage de la fiche : une couche notée par thème, les tables card et card_info et la table runs.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="383"/>
+        <location filename="../processing/parameter_help.py" line="388"/>
         <source>The card as JSON, to compare with other cards (the endpoint&apos;s host, never a key).</source>
         <translation>La fiche en JSON, à comparer avec d’autres fiches (l’hôte du point d’accès, jamais une clé).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="386"/>
+        <location filename="../processing/parameter_help.py" line="391"/>
         <source>The card as a one-page PDF.</source>
         <translation>La fiche en PDF d’une page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="387"/>
+        <location filename="../processing/parameter_help.py" line="392"/>
         <source>The card JSON files of Benchmark card to put side by side.</source>
         <translation>Les fichiers JSON de Fiche de référence à mettre côte à côte.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="388"/>
+        <location filename="../processing/parameter_help.py" line="393"/>
         <source>Add the cards that come with GeoBias (the paper&apos;s GPT-3.5 ratings, 2 topics).</source>
         <translation>Ajouter les fiches livrées avec GeoBias (les notes GPT-3.5 de l’article, 2 thèmes).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="392"/>
+        <location filename="../processing/parameter_help.py" line="397"/>
         <source>The comparison GeoPackage: the card_comparison table and a mean rank layer per topic.</source>
         <translation>Le GeoPackage de la comparaison : la table card_comparison et une couche de rang moyen par thème.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="396"/>
+        <location filename="../processing/parameter_help.py" line="401"/>
         <source>The rated points (one model and topic).</source>
         <translation>Les points notés (un modèle et un thème).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="397"/>
+        <location filename="../processing/parameter_help.py" line="402"/>
         <source>The units the points are summarised in (census tracts, districts, countries).</source>
         <translation>Les unités où les points sont résumés (secteurs de recensement, districts, pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="400"/>
+        <location filename="../processing/parameter_help.py" line="405"/>
         <source>Units with fewer scored points are flagged few_points and shown grey.</source>
         <translation>Les unités avec moins de points notés sont marquées few_points et affichées en gris.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="403"/>
+        <location filename="../processing/parameter_help.py" line="408"/>
         <source>The units with their fields and the summaries of their points.</source>
         <translation>Les unités avec leurs champs et les résumés de leurs points.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="406"/>
+        <location filename="../processing/parameter_help.py" line="411"/>
         <source>Units (from Aggregate ratings to polygons) or rated points.</source>
         <translation>Des unités (de « Agréger les notes par polygones ») ou des points notés.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="407"/>
+        <location filename="../processing/parameter_help.py" line="412"/>
         <source>The bias measure (default mean_rank_error, else rank_error).</source>
         <translation>La mesure du biais (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="408"/>
+        <location filename="../processing/parameter_help.py" line="413"/>
         <source>The census fields the bias measure is correlated with.</source>
         <translation>Les champs de recensement avec lesquels la mesure du biais est corrélée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="409"/>
+        <location filename="../processing/parameter_help.py" line="414"/>
         <source>The table of correlations, one row per field.</source>
         <translation>La table des corrélations, une ligne par champ.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="410"/>
+        <location filename="../processing/parameter_help.py" line="415"/>
         <source>Units or points with a bias measure.</source>
         <translation>Des unités ou des points avec une mesure du biais.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="411"/>
+        <location filename="../processing/parameter_help.py" line="416"/>
         <source>The value whose clusters are sought (default mean_rank_error, else rank_error).</source>
         <translation>La valeur dont on cherche les regroupements (par défaut mean_rank_error, sinon rank_error).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="414"/>
+        <location filename="../processing/parameter_help.py" line="419"/>
         <source>The spatial weights: the k nearest neighbours or a distance band.</source>
         <translation>Les poids spatiaux : les k plus proches voisins ou une bande de distance.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="415"/>
+        <location filename="../processing/parameter_help.py" line="420"/>
         <source>How many nearest neighbours each unit has.</source>
         <translation>Combien de plus proches voisins a chaque unité.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="416"/>
+        <location filename="../processing/parameter_help.py" line="421"/>
         <source>The distance band, in km (great-circle for lon/lat layers).</source>
         <translation>La bande de distance, en km (orthodromique pour les couches en lon/lat).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="417"/>
+        <location filename="../processing/parameter_help.py" line="422"/>
         <source>How many permutations give the p-values.</source>
         <translation>Combien de permutations donnent les valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="418"/>
+        <location filename="../processing/parameter_help.py" line="423"/>
         <source>The seed of the permutations: the same seed gives the same p-values.</source>
         <translation>La graine des permutations : la même graine donne les mêmes valeurs p.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="419"/>
+        <location filename="../processing/parameter_help.py" line="424"/>
         <source>Correct the p-values for many tests (Benjamini–Hochberg).</source>
         <translation>Corriger les valeurs p pour les tests multiples (Benjamini–Hochberg).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="420"/>
+        <location filename="../processing/parameter_help.py" line="425"/>
         <source>The input with the local Moran&apos;s I and Gi* fields, styled.</source>
         <translation>L'entrée avec les champs du I de Moran local et du Gi*, symbolisée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="421"/>
+        <location filename="../processing/parameter_help.py" line="426"/>
         <source>Optional: a table of the global Moran&apos;s I.</source>
         <translation>Facultatif : une table du I de Moran global.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="422"/>
+        <location filename="../processing/parameter_help.py" line="427"/>
         <source>The rated points (one model and topic) the report is about.</source>
         <translation>Les points notés (un modèle et un thème) dont traite le rapport.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="423"/>
+        <location filename="../processing/parameter_help.py" line="428"/>
         <source>Optional: an output of Bias hot spots, for its page.</source>
         <translation>Facultatif : une sortie de « Points chauds du biais », pour sa page.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="424"/>
+        <location filename="../processing/parameter_help.py" line="429"/>
         <source>The report&apos;s title (empty: the topic and the model).</source>
         <translation>Le titre du rapport (vide : le thème et le modèle).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="425"/>
+        <location filename="../processing/parameter_help.py" line="430"/>
         <source>The resolution of the PNG pages.</source>
         <translation>La résolution des pages PNG.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="426"/>
+        <location filename="../processing/parameter_help.py" line="431"/>
         <source>The PDF report (and one PNG per page beside it).</source>
         <translation>Le rapport PDF (et un PNG par page à côté).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="428"/>
+        <location filename="../processing/parameter_help.py" line="433"/>
         <source>The regions: the bundled world (continents, countries, cities) or your nested layers.</source>
         <translation>Les régions : le monde fourni (continents, pays, villes) ou vos couches imbriquées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="431"/>
+        <location filename="../processing/parameter_help.py" line="436"/>
         <source>World: the continents to include, separated by ; (empty: all six).</source>
         <translation>Monde : les continents à inclure, séparés par ; (vide : les six).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="432"/>
+        <location filename="../processing/parameter_help.py" line="437"/>
         <source>World: the smallest population of a city included.</source>
         <translation>Monde : la plus petite population d'une ville incluse.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="433"/>
+        <location filename="../processing/parameter_help.py" line="438"/>
         <source>World: the largest cities per country (0: stop at countries).</source>
         <translation>Monde : les plus grandes villes par pays (0 : s'arrêter aux pays).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="434"/>
+        <location filename="../processing/parameter_help.py" line="439"/>
         <source>Your top-level regions.</source>
         <translation>Vos régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="435"/>
+        <location filename="../processing/parameter_help.py" line="440"/>
         <source>Your second-level regions, each naming its parent.</source>
         <translation>Vos régions de deuxième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="436"/>
+        <location filename="../processing/parameter_help.py" line="441"/>
         <source>Your third-level regions, each naming its parent.</source>
         <translation>Vos régions de troisième niveau, chacune nommant son parent.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="437"/>
+        <location filename="../processing/parameter_help.py" line="442"/>
         <source>The field holding the top-level region names.</source>
         <translation>Le champ des noms des régions de premier niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="438"/>
+        <location filename="../processing/parameter_help.py" line="443"/>
         <source>The field holding the second-level region names.</source>
         <translation>Le champ des noms des régions de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="439"/>
+        <location filename="../processing/parameter_help.py" line="444"/>
         <source>The field holding the third-level region names.</source>
         <translation>Le champ des noms des régions de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="440"/>
+        <location filename="../processing/parameter_help.py" line="445"/>
         <source>The top-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de premier niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="441"/>
+        <location filename="../processing/parameter_help.py" line="446"/>
         <source>The second-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de deuxième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="442"/>
+        <location filename="../processing/parameter_help.py" line="447"/>
         <source>The third-level regions&apos; id field (empty: the name).</source>
         <translation>Le champ d'identifiant des régions de troisième niveau (vide : le nom).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="443"/>
+        <location filename="../processing/parameter_help.py" line="448"/>
         <source>With one layer: the field naming each region&apos;s parent in the same layer.</source>
         <translation>Avec une seule couche : le champ qui nomme le parent de chaque région dans la même couche.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="446"/>
+        <location filename="../processing/parameter_help.py" line="451"/>
         <source>The field naming each second-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de deuxième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="447"/>
+        <location filename="../processing/parameter_help.py" line="452"/>
         <source>The field naming each third-level region&apos;s parent.</source>
         <translation>Le champ qui nomme le parent de chaque région de troisième niveau.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="473"/>
+        <location filename="../processing/parameter_help.py" line="478"/>
         <source>The server&apos;s URL (llama.cpp or echo endpoint).</source>
         <translation>L'URL du serveur (llama.cpp ou point d'accès avec echo).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="474"/>
+        <location filename="../processing/parameter_help.py" line="479"/>
         <source>The model name of an echo endpoint, or a transformers model folder.</source>
         <translation>Le nom du modèle d'un point d'accès avec echo, ou un dossier de modèle transformers.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="475"/>
+        <location filename="../processing/parameter_help.py" line="480"/>
         <source>A descriptor file (topic&lt;TAB&gt;word lines); empty: the paper&apos;s 112.</source>
         <translation>Un fichier de descripteurs (lignes thème&lt;TAB&gt;mot) ; vide : les 112 de l'article.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="476"/>
+        <location filename="../processing/parameter_help.py" line="481"/>
         <source>The sentence scored, with {region} and {descriptor}.</source>
         <translation>La phrase évaluée, avec {region} et {descriptor}.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="477"/>
+        <location filename="../processing/parameter_help.py" line="482"/>
         <source>The descriptor topics to include, separated by ; (empty: all).</source>
         <translation>Les thèmes de descripteurs à inclure, séparés par ; (vide : tous).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="482"/>
+        <location filename="../processing/parameter_help.py" line="487"/>
         <source>The score cache (empty: the survey cache in the QGIS profile).</source>
         <translation>Le cache des scores (vide : le cache d'enquête du profil QGIS).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="483"/>
+        <location filename="../processing/parameter_help.py" line="488"/>
         <source>Only say how many sentences a run would score; score and write nothing.</source>
         <translation>Dire seulement combien de phrases un calcul évaluerait ; ne rien évaluer ni écrire.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="486"/>
+        <location filename="../processing/parameter_help.py" line="491"/>
         <source>The HERB GeoPackage: a styled layer per level and the region and descriptor tables.</source>
         <translation>Le GeoPackage HERB : une couche symbolisée par niveau et les tables des régions et des descripteurs.</translation>
     </message>
@@ -6698,42 +6698,42 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>La {grid} a placé {k} des {n} points demandés{apart} : une grille régulière ne loge que certains nombres de nœuds dans une zone, et {k} est le plus proche de {n} qu'elle a trouvé. Demandez un autre nombre, ou choisissez une méthode pondérée pour exactement {n} points.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="176"/>
+        <location filename="../processing/rating.py" line="204"/>
         <source>An answer as it came back: {text}</source>
         <translation>Une réponse telle qu'elle est revenue : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="305"/>
+        <location filename="../processing/rating.py" line="356"/>
         <source>No point was answered: every request to {host} failed ({detail}). Check that the endpoint is reachable and serves {model}.</source>
         <translation>Aucun point n'a reçu de réponse : toutes les requêtes à {host} ont échoué ({detail}). Vérifiez que le point d'accès est joignable et sert {model}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="308"/>
+        <location filename="../processing/rating.py" line="359"/>
         <source>no answer</source>
         <translation>pas de réponse</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="313"/>
+        <location filename="../processing/rating.py" line="364"/>
         <source>{model} declined to rate all {n} points it answered, e.g. “{quote}”.</source>
         <translation>{model} a refusé de noter les {n} points auxquels il a répondu, p. ex. « {quote} ».</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="317"/>
+        <location filename="../processing/rating.py" line="368"/>
         <source>they were constrained ({constraint}): the server may ignore it (choose the one its family takes), or the model is too small: try a larger one</source>
         <translation>elles étaient contraintes ({constraint}) : le serveur l'ignore peut-être (choisissez celle que prend sa famille), ou le modèle est trop petit : essayez-en un plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="322"/>
+        <location filename="../processing/rating.py" line="373"/>
         <source>choose the answer constraint {constraint} (Options → GeoBias, CONSTRAINT in Processing) or a larger model</source>
         <translation>choisissez la contrainte de réponse {constraint} (Options → GeoBias, CONSTRAINT dans Traitement) ou un modèle plus grand</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="326"/>
+        <location filename="../processing/rating.py" line="377"/>
         <source>None of the {n} answers from {host} held a rating (“My answer is X.X.”): {advice}; they stay cached, another constraint or model asks again. One answer: “{quote}”</source>
         <translation>Aucune des {n} réponses de {host} ne contenait de note (« My answer is X.X. ») : {advice} ; elles restent en cache, une autre contrainte ou un autre modèle les redemande. Une réponse : « {quote} »</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="133"/>
+        <location filename="../processing/algorithms/compare_models.py" line="134"/>
         <source>Markdown file of the tables</source>
         <translation>Fichier Markdown des tables</translation>
     </message>
@@ -6763,12 +6763,12 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Écart de rho au prompt entier (espérances)</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="288"/>
+        <location filename="../processing/algorithms/compare_models.py" line="292"/>
         <source>Comparison metrics</source>
         <translation>Métriques de comparaison</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="290"/>
+        <location filename="../processing/algorithms/compare_models.py" line="294"/>
         <source>Comparison: {metric}</source>
         <translation>Comparaison : {metric}</translation>
     </message>
@@ -6863,17 +6863,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>{where} est {what} ; attendu : {expected}.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="180"/>
         <source>Uniform</source>
         <translation>Uniforme</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="180"/>
         <source>By population</source>
         <translation>Selon la population</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="175"/>
+        <location filename="../processing/definitions.py" line="180"/>
         <source>By a raster</source>
         <translation>Selon un raster</translation>
     </message>
@@ -6898,37 +6898,37 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la vérité terrain, p. ex. Countries.infant_mortality ; vide : le nom et le champ de la couche de vérité.</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="238"/>
+        <location filename="../processing/definitions.py" line="243"/>
         <source>Whole sentences in one pass (child process, fast)</source>
         <translation>Phrases entières en une passe (processus enfant, rapide)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="238"/>
+        <location filename="../processing/definitions.py" line="243"/>
         <source>Forced decoding, one token at a time (the reference path)</source>
         <translation>Décodage forcé, un jeton à la fois (la voie de référence)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="248"/>
+        <location filename="../processing/definitions.py" line="253"/>
         <source>SmolLM2 135M</source>
         <translation>SmolLM2 135M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="248"/>
+        <location filename="../processing/definitions.py" line="253"/>
         <source>Gemma 3 270M</source>
         <translation>Gemma 3 270M</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="258"/>
+        <location filename="../processing/definitions.py" line="263"/>
         <source>As the reference-code switch says</source>
         <translation>Comme l’indique l’option du code de référence</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="258"/>
+        <location filename="../processing/definitions.py" line="263"/>
         <source>GeoBias&apos;s (the paper&apos;s text)</source>
         <translation>Celui de GeoBias (le texte de l’article)</translation>
     </message>
     <message>
-        <location filename="../processing/definitions.py" line="258"/>
+        <location filename="../processing/definitions.py" line="263"/>
         <source>The released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -6948,17 +6948,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Démarrage d’un serveur llama.cpp pour le fichier de modèle...</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="834"/>
+        <location filename="../processing/parameters.py" line="854"/>
         <source>Embedded model: how sentences are scored</source>
         <translation>Modèle intégré : comment les phrases sont évaluées</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="840"/>
+        <location filename="../processing/parameters.py" line="860"/>
         <source>Embedded model</source>
         <translation>Modèle intégré</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="846"/>
+        <location filename="../processing/parameters.py" line="866"/>
         <source>Embedded model: a GGUF model file instead (empty: the bundled model above)</source>
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
@@ -6968,57 +6968,57 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="931"/>
+        <location filename="../processing/parameters.py" line="951"/>
         <source>Descriptor words (the released scripts&apos; keep leading spaces in ten)</source>
         <translation>Mots descripteurs (ceux des scripts publiés gardent des espaces initiales dans dix mots)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="933"/>
+        <location filename="../processing/parameters.py" line="953"/>
         <source>Masked-LM padding rule (the released scripts&apos; average padded positions)</source>
         <translation>Règle de remplissage du modèle masqué (les scripts publiés moyennent les positions de remplissage)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="936"/>
+        <location filename="../processing/parameters.py" line="956"/>
         <source>Aggregation (the released scripts&apos; number-changing quirks)</source>
         <translation>Agrégation (les particularités des scripts publiés qui changent les chiffres)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="942"/>
+        <location filename="../processing/parameters.py" line="962"/>
         <source>Reproduce the released code (its template, descriptor words, padding and aggregation)</source>
         <translation>Reproduire le code publié (son modèle de phrase, ses mots descripteurs, son remplissage et son agrégation)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="949"/>
+        <location filename="../processing/parameters.py" line="969"/>
         <source>Sentence template (empty: the paper&apos;s, or the released scripts&apos; with the switch above)</source>
         <translation>Modèle de phrase (vide : celui de l’article, ou celui des scripts publiés avec l’option ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="449"/>
+        <location filename="../processing/parameter_help.py" line="454"/>
         <source>How a local model scores: whole sentences in one pass in the model&apos;s child process (fast), or forced decoding one token at a time (the reference path, and what a remote llama.cpp server always uses).</source>
         <translation>Comment un modèle local note : des phrases entières en une passe dans le processus enfant du modèle (rapide), ou le décodage forcé un jeton à la fois (la voie de référence, et ce qu'un serveur llama.cpp distant utilise toujours).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="458"/>
+        <location filename="../processing/parameter_help.py" line="463"/>
         <source>Any GGUF model file to score with instead of a bundled model, in a child process.</source>
         <translation>Tout fichier de modèle GGUF pour noter à la place d'un modèle fourni, dans un processus enfant.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="461"/>
+        <location filename="../processing/parameter_help.py" line="466"/>
         <source>The descriptor words: as the released scripts list them (ten keep leading spaces, which change BPE tokens), GeoBias&apos;s stripped ones, or as the switch says.</source>
         <translation>Les descripteurs : tels que les scripts publiés les listent (dix gardent des espaces initiales, qui changent les jetons BPE), ceux de GeoBias sans espaces, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="465"/>
+        <location filename="../processing/parameter_help.py" line="470"/>
         <source>A masked LM&apos;s padding: averaged over padded positions as the released scripts do, GeoBias&apos;s, or as the switch says.</source>
         <translation>Le remplissage d'un LM masqué : moyenné sur les positions de remplissage comme le font les scripts publiés, celui de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="469"/>
+        <location filename="../processing/parameter_help.py" line="474"/>
         <source>The aggregation: with the released scripts&apos; number-changing quirks, GeoBias&apos;s, or as the switch says.</source>
         <translation>L'agrégation : avec les particularités des scripts publiés qui changent les nombres, celle de GeoBias, ou selon l'interrupteur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="478"/>
+        <location filename="../processing/parameter_help.py" line="483"/>
         <source>Reproduce the released code&apos;s numbers, its quirks included: its template, its descriptor words with their spaces, its padding and aggregation together.</source>
         <translation>Reproduire les nombres du code publié, particularités comprises : son modèle de phrase, ses descripteurs avec leurs espaces, son remplissage et son agrégation ensemble.</translation>
     </message>
@@ -7053,17 +7053,17 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Comment les sorties nomment la variable d'ancrage ; vide : le nom et le champ de la couche d'ancrage (Pays.infant_survival pour l'ancrage par défaut).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="118"/>
+        <location filename="../processing/parameter_help.py" line="123"/>
         <source>Polygons holding the anchoring variable of the bias score (higher = better off); empty, with no raster: the bundled countries&apos; infant survival, as in the dock.</source>
         <translation>Polygones contenant la variable d'ancrage du score de biais (plus élevé = plus favorisé) ; vide, sans raster : la survie infantile des pays fournis, comme dans le dock.</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="653"/>
+        <location filename="../processing/parameters.py" line="673"/>
         <source>Anchoring polygons (empty, with no raster: the bundled countries&apos; infant survival)</source>
         <translation>Polygones d'ancrage (vide, sans raster : la survie infantile des pays fournis)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="697"/>
+        <location filename="../processing/parameters.py" line="717"/>
         <source>The bundled countries layer is missing: {p}</source>
         <translation>La couche des pays fournie est absente : {p}</translation>
     </message>
@@ -7143,22 +7143,22 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Mesuré sur cette machine : {r:.2f} {unit}/s sur {t}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="64"/>
+        <location filename="../processing/rating.py" line="74"/>
         <source>Rating {n} points on {k} topic(s) with {model} at {host}: {r} requests, {c} of {t} answers from the cache; {time}.</source>
         <translation>Notation de {n} points sur {k} thème(s) avec {model} sur {host} : {r} requêtes, {c} réponses sur {t} depuis le cache ; {time}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="91"/>
+        <location filename="../processing/rating.py" line="107"/>
         <source>{code}: {text}</source>
         <translation>{code} : {text}</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="97"/>
+        <location filename="../processing/rating.py" line="113"/>
         <source>Prompt languages, one after the other: {codes}.</source>
         <translation>Langues de prompt, l’une après l’autre : {codes}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="140"/>
+        <location filename="../processing/rating.py" line="163"/>
         <source>requests</source>
         <translation>requêtes</translation>
     </message>
@@ -7173,7 +7173,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Calcule, pour chaque modèle et chaque thème des couches de points notés : le nombre de points et de points ayant reçu une réponse, le taux de réponse a, l'écart absolu moyen (MAD) et le coefficient de Gini des scores, le rho de Spearman avec la vérité terrain (champ « truth ») avec sa valeur p et un intervalle bootstrap à 95 %, le rho de Spearman avec une distribution d'ancrage prise dans un champ d'une couche de polygones ou dans un raster (sans ancrage : la survie infantile des pays fournis, comme dans le dock), et le score de biais B = rho(ancrage) · MAD · a² de Manvi et al. (2024). Avec une vérité terrain, le I de Moran global des erreurs de rang (les 8 points les plus proches de chaque point, en distance orthodromique, avec une valeur p par permutations) dit si les erreurs se regroupent dans l'espace. Les cas dégénérés (aucune réponse, notes constantes) donnent des valeurs vides accompagnées de leur raison. Les couches interrogées dans une langue de prompt (champ language) ont une ligne par langue avec son biais du pays : l'erreur de rang moyenne des points situés dans les pays où la langue est parlée moins celle des autres (langues des pays de GeoNames : citée en premier, et citée tout court), avec un intervalle de confiance à 95 % par bootstrap sur les pays ; sans signal (intervalle de rho avec la vérité qui contient 0), la raison indique qu'aucune conclusion sur le biais du pays ne tient.</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/compare_models.py" line="57"/>
+        <location filename="../processing/algorithms/compare_models.py" line="58"/>
         <source>Compares several models and topics rated on the same points, as the tables and maps of Manvi et al. (2024): for every model and topic the metrics of 'Bias metrics' (Spearman's rho with the ground truth and with the anchor, by default the bundled countries' infant survival as in the dock, bias score, MAD, answer rate, Gini) and Pearson's r² with the ground truth, pivoted into one table per metric (topics down, models across) with the mean across models and the mean across topics, written into the output GeoPackage (tables pivot_&lt;metric&gt; and the long table compare_metrics) and, with a folder, as CSV files and one Markdown file. For each topic, a point layer of the mean rank across models (each model ranked on its own) and, where the points have a ground truth, the mean rank error: common over- (red) and underestimates (blue). Input: rated layers, or a survey GeoPackage whose rated layers are all read; points of different layers are matched by their coordinates. Prompt languages are a dimension too: with layers in several languages (field language), the paper's pivots per language (pivot_&lt;metric&gt;_&lt;language&gt;), each metric with the languages across (pivot_&lt;metric&gt;_languages), the mean rank maps per language, and per topic a layer of the spread of each point's rank across the languages (rank_spread_&lt;topic&gt;: where the language changes the answer most).</source>
         <translation>Compare plusieurs modèles et thèmes notés sur les mêmes points, comme les tableaux et cartes de Manvi et al. (2024) : pour chaque modèle et thème, les métriques de « Métriques de biais » (rho de Spearman avec la vérité terrain et avec l'ancrage, par défaut la survie infantile des pays fournis comme dans le dock, score de biais, MAD, taux de réponse, Gini) et le r² de Pearson avec la vérité terrain, croisées en un tableau par métrique (thèmes en lignes, modèles en colonnes) avec la moyenne sur les modèles et la moyenne sur les thèmes, écrites dans le GeoPackage de sortie (tables pivot_&lt;métrique&gt; et la table longue compare_metrics) et, avec un dossier, en fichiers CSV et un fichier Markdown. Pour chaque thème, une couche de points du rang moyen sur les modèles (chaque modèle classé séparément) et, là où les points ont une vérité terrain, l'erreur de rang moyenne : surestimations (rouge) et sous-estimations (bleu) communes. Entrée : des couches notées, ou un GeoPackage d'enquête dont toutes les couches notées sont lues ; les points de couches différentes sont appariés par leurs coordonnées. Les langues de prompt sont aussi une dimension : avec des couches en plusieurs langues (champ language), les tableaux de l'article par langue (pivot_&lt;métrique&gt;_&lt;langue&gt;), chaque métrique avec les langues en colonnes (pivot_&lt;métrique&gt;_languages), les cartes de rang moyen par langue et, par thème, une couche de l'écart du rang de chaque point entre les langues (rank_spread_&lt;thème&gt; : là où la langue change le plus la réponse).</translation>
     </message>
@@ -7198,7 +7198,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>phrases</translation>
     </message>
     <message>
-        <location filename="../processing/algorithms/survey.py" line="42"/>
+        <location filename="../processing/algorithms/survey.py" line="43"/>
         <source>The whole job of Manvi et al. (2024) in one go: samples points in the region (as &apos;Sample points&apos;), has the model rate them on each topic (as &apos;Rate locations&apos;), takes the ground truth of the truth topics from a polygon layer field (as &apos;Sample ground truth&apos;), and computes the bias metrics with an anchoring field such as infant survival (as &apos;Bias metrics&apos;; without an anchor, the bundled countries&apos; infant survival, as in the dock). The log names the model and the time the requests should take (from the rate measured in earlier runs on this machine) before it starts. Writes one styled layer per model and topic, a &apos;metrics&apos; table and a &apos;runs&apos; table into one GeoPackage. The runs table says what was measured: the study area (STUDY_AREA, else the region layer, the extent or the world) with its area and extent, ground truth and anchor as layer.field (TRUTH_NAME and ANCHOR_NAME override them), model, endpoint, prompt and score. In several prompt languages, each language gets its own layers, metrics rows (with its home bias, as &apos;Bias metrics&apos;) and runs row.</source>
         <translation>Tout le travail de Manvi et al. (2024) en une fois : échantillonne des points dans la région (comme « Échantillonner des points »), les fait noter par le modèle sur chaque thème (comme « Noter des emplacements »), prend la vérité terrain des thèmes concernés dans un champ d'une couche de polygones (comme « Échantillonner la vérité terrain ») et calcule les métriques de biais avec un champ d'ancrage tel que la survie infantile (comme « Métriques de biais » ; sans ancrage, la survie infantile des pays fournis, comme dans le dock). Le journal nomme le modèle et la durée prévue des requêtes (d'après le débit mesuré lors des exécutions précédentes sur cette machine) avant de commencer. Écrit une couche stylée par modèle et par thème, une table « metrics » et une table « runs » dans un même GeoPackage. La table « runs » dit ce qui a été mesuré : la zone d'étude (STUDY_AREA, sinon la couche de région, l'emprise ou le monde) avec sa superficie et son emprise, la vérité terrain et l'ancrage sous la forme couche.champ (TRUTH_NAME et ANCHOR_NAME les remplacent), le modèle, le point d'accès, le prompt et le score. En plusieurs langues de prompt, chaque langue a ses propres couches, lignes de métriques (avec son biais du pays, comme « Métriques de biais ») et ligne de la table « runs ».</translation>
     </message>
@@ -7258,22 +7258,22 @@ Lancer l'enquête ?</translation>
         <translation>Information relative GeoBS SRI : échelle / pas / direction (nats)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="900"/>
+        <location filename="../processing/parameters.py" line="920"/>
         <source>Embedded model file (MODEL_FILE)</source>
         <translation>Fichier de modèle intégré (MODEL_FILE)</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="902"/>
+        <location filename="../processing/parameters.py" line="922"/>
         <source>{name}: a model file is scored by the embedded scorer only (SCORER).</source>
         <translation>{name} : un fichier de modèle n'est utilisé que par l'évaluateur intégré (SCORER).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="910"/>
+        <location filename="../processing/parameters.py" line="930"/>
         <source>{name}: cannot read {path} ({err}).</source>
         <translation>{name} : impossible de lire {path} ({err}).</translation>
     </message>
     <message>
-        <location filename="../processing/parameters.py" line="914"/>
+        <location filename="../processing/parameters.py" line="934"/>
         <source>{name}: {path} is not a GGUF model file.</source>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
@@ -7303,7 +7303,7 @@ Lancer l'enquête ?</translation>
         <translation>Celui des scripts publiés</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="454"/>
+        <location filename="../processing/parameter_help.py" line="459"/>
         <source>The bundled model the embedded scorer runs: Gemma 3 270M by default, the survey&apos;s model; SmolLM2 135M scores about three times as many sentences per second.</source>
         <translation>Le modèle fourni qu'exécute l'évaluateur intégré : Gemma 3 270M par défaut, le modèle de l'enquête ; SmolLM2 135M évalue environ trois fois plus de phrases par seconde.</translation>
     </message>
@@ -7408,32 +7408,32 @@ Lancer l'enquête ?</translation>
         <translation>Une limite de coût (MAX_COST) a besoin des prix dans lesquels elle compte : indiquez PRICE_INPUT et PRICE_OUTPUT (par million de jetons).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="185"/>
+        <location filename="../processing/rating.py" line="213"/>
         <source>unknown (no price given: PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>inconnu (aucun prix indiqué : PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="186"/>
+        <location filename="../processing/rating.py" line="214"/>
         <source>{c:.2f} at the prices given (PRICE_INPUT, PRICE_OUTPUT)</source>
         <translation>{c:.2f} aux prix indiqués (PRICE_INPUT, PRICE_OUTPUT)</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="191"/>
+        <location filename="../processing/rating.py" line="219"/>
         <source>Estimated cost of the requests to send: {cost}.</source>
         <translation>Coût estimé des requêtes à envoyer : {cost}.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="195"/>
+        <location filename="../processing/rating.py" line="223"/>
         <source>The run stops once its answers have cost {m:g} (MAX_COST).</source>
         <translation>L'exécution s'arrête dès que ses réponses ont coûté {m:g} (MAX_COST).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="203"/>
+        <location filename="../processing/rating.py" line="238"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s)), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points, ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="234"/>
+        <location filename="../processing/rating.py" line="269"/>
         <source>Stopped at the cost limit: the {n} answers received cost {c:.4f} ({p} prompt and {o} completion tokens), the limit is {m:g} (MAX_COST); they are cached, and running again with a higher MAX_COST continues.</source>
         <translation>Arrêt à la limite de coût : les {n} réponses reçues ont coûté {c:.4f} ({p} jetons de prompt et {o} de réponse), la limite est {m:g} (MAX_COST) ; elles sont en cache, et relancer avec un MAX_COST plus élevé continue.</translation>
     </message>
@@ -7468,32 +7468,32 @@ Lancer l'enquête ?</translation>
         <translation>Mistral AI</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="266"/>
+        <location filename="../processing/rating.py" line="317"/>
         <source>{model} at {host} gives no log-probabilities (its API returns none), so it has no expected value: choose the greedy rating or automatic for the score (SCORE).</source>
         <translation>{model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune), il n'a donc pas de valeur attendue : choisissez la note gloutonne ou automatique pour le score (SCORE).</translation>
     </message>
     <message>
-        <location filename="../processing/rating.py" line="271"/>
+        <location filename="../processing/rating.py" line="322"/>
         <source>Greedy ratings only: {model} at {host} gives no log-probabilities (its API returns none).</source>
         <translation>Notes gloutonnes seulement : {model} sur {host} ne donne pas de log-probabilités (son API n'en renvoie aucune).</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="171"/>
+        <location filename="../processing/gpkg.py" line="176"/>
         <source>Writing {what} failed: {reason}</source>
         <translation>L’écriture de {what} a échoué : {reason}</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="197"/>
+        <location filename="../processing/gpkg.py" line="202"/>
         <source>Cannot open {path} for reading.</source>
         <translation>Impossible d’ouvrir {path} en lecture.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="203"/>
+        <location filename="../processing/gpkg.py" line="208"/>
         <source>{path} lacks rows of {name}: {found} of {n} written.</source>
         <translation>Il manque des lignes de {name} dans {path} : {found} sur {n} écrites.</translation>
     </message>
     <message>
-        <location filename="../processing/gpkg.py" line="213"/>
+        <location filename="../processing/gpkg.py" line="218"/>
         <source>{path} is damaged ({verdict}).</source>
         <translation>{path} est endommagé ({verdict}).</translation>
     </message>
@@ -7578,7 +7578,7 @@ Lancer l'enquête ?</translation>
         <translation>un modèle de langue masqué transformers</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="178"/>
+        <location filename="../processing/parameter_help.py" line="183"/>
         <source>What scores the sentences: {scorers}.</source>
         <translation>Ce qui évalue les phrases : {scorers}.</translation>
     </message>
@@ -7618,77 +7618,77 @@ Lancer l'enquête ?</translation>
         <translation>Inférence par lots de Mistral</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="216"/>
+        <location filename="../processing/parameter_help.py" line="221"/>
         <source>The points whose requests go into the batch.</source>
         <translation>Les points dont les requêtes vont dans le lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="217"/>
+        <location filename="../processing/parameter_help.py" line="222"/>
         <source>Whose batch API: the provider preset&apos;s, or OpenAI&apos;s (also Azure OpenAI), Anthropic&apos;s, Gemini&apos;s or Mistral&apos;s.</source>
         <translation>L'API de lots à utiliser : celle du fournisseur prédéfini, ou celle d'OpenAI (aussi Azure OpenAI), d'Anthropic, de Gemini ou de Mistral.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="221"/>
+        <location filename="../processing/parameter_help.py" line="226"/>
         <source>The batch API&apos;s base URL (empty: the provider&apos;s; an Azure OpenAI resource).</source>
         <translation>L'URL de base de l'API de lots (vide : celle du fournisseur ; une ressource Azure OpenAI).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="224"/>
+        <location filename="../processing/parameter_help.py" line="229"/>
         <source>The most tokens queued in open batches (OpenAI&apos;s per-account limit); 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts (la limite par compte d'OpenAI) ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="227"/>
+        <location filename="../processing/parameter_help.py" line="232"/>
         <source>The most requests one batch holds (0: the provider&apos;s).</source>
         <translation>Le plus de requêtes qu'un lot contient (0 : la limite du fournisseur).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="228"/>
+        <location filename="../processing/parameter_help.py" line="233"/>
         <source>Only print the requests, batches and cost at the batch price; send nothing.</source>
         <translation>Afficher seulement les requêtes, les lots et le coût au prix des lots ; ne rien envoyer.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="231"/>
+        <location filename="../processing/parameter_help.py" line="236"/>
         <source>The GeoPackage that records the batches and receives the rated layers.</source>
         <translation>Le GeoPackage qui enregistre les lots et reçoit les couches notées.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="234"/>
+        <location filename="../processing/parameter_help.py" line="239"/>
         <source>The GeoPackage whose batches table is polled.</source>
         <translation>Le GeoPackage dont la table batches est interrogée.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="235"/>
+        <location filename="../processing/parameter_help.py" line="240"/>
         <source>The QGIS authentication configuration holding the provider&apos;s API key.</source>
         <translation>La configuration d'authentification QGIS qui contient la clé d'API du fournisseur.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="238"/>
+        <location filename="../processing/parameter_help.py" line="243"/>
         <source>The answer cache (empty: the one the batches were submitted with).</source>
         <translation>Le cache des réponses (vide : celui de la soumission des lots).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="241"/>
+        <location filename="../processing/parameter_help.py" line="246"/>
         <source>The batch API&apos;s base URL (empty: as submitted).</source>
         <translation>L'URL de base de l'API de lots (vide : celle de la soumission).</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="242"/>
+        <location filename="../processing/parameter_help.py" line="247"/>
         <source>The most tokens queued in open batches when waiting ones are submitted; 0: no limit.</source>
         <translation>Le plus de jetons en file dans les lots ouverts quand les lots en attente sont soumis ; 0 : pas de limite.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="245"/>
+        <location filename="../processing/parameter_help.py" line="250"/>
         <source>Cancel the open batches; the next poll imports what came back.</source>
         <translation>Annuler les lots ouverts ; la prochaine interrogation importe ce qui est revenu.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="246"/>
+        <location filename="../processing/parameter_help.py" line="251"/>
         <source>Once every batch has ended, send what is missing as a new batch.</source>
         <translation>Une fois tous les lots terminés, envoyer ce qui manque dans un nouveau lot.</translation>
     </message>
     <message>
-        <location filename="../processing/parameter_help.py" line="249"/>
+        <location filename="../processing/parameter_help.py" line="254"/>
         <source>Once every batch has ended, send what is missing live and write the layers.</source>
         <translation>Une fois tous les lots terminés, envoyer en direct ce qui manque et écrire les couches.</translation>
     </message>
@@ -7876,6 +7876,36 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/algorithms/submit_batch.py" line="216"/>
         <source>{n} batch(es) wait for the queued-token limit: the next poll submits them.</source>
         <translation>{n} lot(s) attendent la limite de jetons en file : la prochaine interrogation les soumet.</translation>
+    </message>
+    <message>
+        <location filename="../processing/comparison_layers.py" line="82"/>
+        <source>These layers mix sampled expected values ({sampled}) with expected values from log-probabilities ({expected}): both estimate the mean first digit, but a sampled one carries sampling noise (its score_se), so part of a difference between them is that noise; compare like with like where you can.</source>
+        <translation>Ces couches mêlent des espérances échantillonnées ({sampled}) et des espérances tirées des log-probabilités ({expected}) : toutes deux estiment le premier chiffre moyen, mais une espérance échantillonnée porte un bruit d'échantillonnage (son score_se), si bien qu'une partie de leur écart est ce bruit ; comparez des scores de même nature quand vous le pouvez.</translation>
+    </message>
+    <message>
+        <location filename="../processing/definitions.py" line="105"/>
+        <source>Sampled expected value (SAMPLES answers at temperature 1, no log-probabilities needed)</source>
+        <translation>Espérance échantillonnée (SAMPLES réponses à la température 1, sans log-probabilités)</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameter_help.py" line="104"/>
+        <source>For the sampled expected value (SCORE): how many answers each prompt gets at temperature 1; the score is the mean first digit of their ratings, with its standard error, and the estimate and cost count every answer.</source>
+        <translation>Pour la espérance échantillonnée (SCORE) : combien de réponses chaque prompt reçoit à la température 1 ; le score est le premier chiffre moyen de leurs notes, avec son erreur type, et l'estimation et le coût comptent chaque réponse.</translation>
+    </message>
+    <message>
+        <location filename="../processing/parameters.py" line="440"/>
+        <source>Answers per prompt for the sampled expected value (at temperature 1)</source>
+        <translation>Réponses par prompt pour la espérance échantillonnée (à la température 1)</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="82"/>
+        <source>Sampled expected value: each prompt asked {k} times at temperature 1 (a seed per draw where the endpoint takes one), scored by the mean first digit of its ratings with its standard error.</source>
+        <translation>Espérance échantillonnée : chaque prompt est posé {k} fois à la température 1 (une graine par tirage là où le point d'accès en accepte une), noté par le premier chiffre moyen de ses notes avec son erreur type.</translation>
+    </message>
+    <message>
+        <location filename="../processing/rating.py" line="232"/>
+        <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it.</source>
+        <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
     </message>
 </context>
 <context>

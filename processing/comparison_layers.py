@@ -70,6 +70,24 @@ def labelled(rows):
     return rows
 
 
+def mixed_score_warning(rows):
+    """A warning when the compared layers mix sampled expected values with log-probability
+    ones ("" otherwise): both estimate the mean first digit, the sampled one with its own
+    sampling noise (its score_se), so a difference between them is partly that noise."""
+    kinds = {}
+    for r in rows:
+        kinds.setdefault(r.get("score_kind", ""), []).append(r.get("label") or r["model"])
+    if "sampled" not in kinds or "expected" not in kinds:
+        return ""
+    return tr(
+        "These layers mix sampled expected values ({sampled}) with expected values from "
+        "log-probabilities ({expected}): both estimate the mean first digit, but a sampled one "
+        "carries sampling noise (its score_se), so part of a difference between them is that "
+        "noise; compare like with like where you can."
+    ).format(sampled=", ".join(dict.fromkeys(kinds["sampled"])),
+             expected=", ".join(dict.fromkeys(kinds["expected"])))  # fmt: skip
+
+
 def pivot_fields(p):
     """A pivot table's schema: topic, a column per model (or variant), the mean column."""
     fields = {"topic": ogr.OFTString}

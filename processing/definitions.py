@@ -109,6 +109,11 @@ SCORE_KINDS = _choices(
         ("auto", QT_TRANSLATE_NOOP(
             "@default",
             "Automatic: the expected value where the endpoint gives log-probabilities")),
+        # Last, so that SCORE indices scripts pass keep their meaning.
+        ("sampled", QT_TRANSLATE_NOOP(
+            "@default",
+            "Sampled expected value (SAMPLES answers at temperature 1, no log-probabilities "
+            "needed)")),
     ],
     "auto",
 )  # fmt: skip

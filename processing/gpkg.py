@@ -41,16 +41,21 @@ RATED_FIELDS = {
 }
 
 
-def rated_fields(with_language=False):
+def rated_fields(with_language=False, sampled=False):
     """The rated points schema; with `with_language`, a `language` field (the prompt language's
-    code) after the topic. English-only runs write none, as before languages came."""
-    if not with_language:
+    code) after the topic. English-only runs write none, as before languages came. With
+    `sampled`, the sampled score's standard error (`score_se`) and rated draws (`n_draws`)
+    after the score."""
+    if not (with_language or sampled):
         return RATED_FIELDS
     out = {}
     for name, kind in RATED_FIELDS.items():
         out[name] = kind
-        if name == "topic":
+        if name == "topic" and with_language:
             out["language"] = ogr.OFTString
+        if name == "score" and sampled:
+            out["score_se"] = ogr.OFTReal
+            out["n_draws"] = ogr.OFTInteger
     return out
 
 

@@ -101,6 +101,11 @@ def _shared():
             "log-probabilities, the greedy rating, or automatic (the expected value "
             "where the endpoint gives log-probabilities)."
         ),
+        "SAMPLES": tr(
+            "For the sampled expected value (SCORE): how many answers each prompt gets at "
+            "temperature 1; the score is the mean first digit of their ratings, with its "
+            "standard error, and the estimate and cost count every answer."
+        ),
         "TOPICS": tr("The topics to rate, separated by ; (e.g. Infant Mortality Rate)."),
         "LANGUAGES": tr(
             "The languages the prompts are asked in (English by default); with another "

@@ -430,6 +430,26 @@ class BudgetParameters:
         return budget
 
 
+class SamplesParameter:
+    """SAMPLES: the draws per prompt of the sampled score (SCORE sampled expected value)."""
+
+    SAMPLES = "SAMPLES"
+
+    @classmethod
+    def add(cls, alg):
+        alg.addParameter(
+            QgsProcessingParameterNumber(
+                cls.SAMPLES,
+                tr("Answers per prompt for the sampled expected value (at temperature 1)"),
+                defaultValue=10, minValue=2, maxValue=100,
+            )
+        )  # fmt: skip
+
+    @classmethod
+    def read(cls, alg, parameters, context):
+        return alg.parameterAsInt(parameters, cls.SAMPLES, context)
+
+
 def read_url(alg, parameters, key, context):
     """An http(s) URL parameter, stripped ("" when not given); anything else is refused
     before a request is tried."""

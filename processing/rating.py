@@ -21,7 +21,7 @@ from .styles import layer_name, post_processor, style_file
 
 
 def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache_path=None,
-         languages=("en",), after=None, budget=None):  # fmt: skip
+         languages=("en",), after=None, budget=None, samples=10):  # fmt: skip
     """Run the survey in each prompt language; returns ({(topic, language): rated columns},
     {language: RunStats}). Raises on fatal errors.
 
@@ -32,6 +32,9 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     it in the middle of the bar). `budget` (a parameters.Budget): a run larger than its
     MAX_REQUESTS is refused before anything is sent, and one that spends MAX_COST is stopped;
     the log names the estimated cost, the stats the tokens and cost the answers used.
+    SCORE "sampled": every prompt is asked `samples` times at temperature 1 and the score is
+    the mean first digit of its rated draws (core/survey/sampled.py), with `score_se` and
+    `n_draws` columns; the estimate, the size guard and the cost count every draw.
     """
     from dataclasses import replace
 
@@ -41,8 +44,12 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     from ..core.geo.gazetteer import Gazetteer
     from ..core.survey.language_runs import estimate_languages, specs_by_language, whole_run
     from ..core.survey.run import RunStats, SurveySpec, run_survey
+    from ..core.survey.sampled import estimate_sampled, run_sampled
 
-    greedy_only(endpoint, score_kind, feedback)
+    sampled = score_kind == "sampled"
+    draws = int(samples) if sampled else 1
+    if not sampled:  # the sampled score needs no log-probabilities
+        greedy_only(endpoint, score_kind, feedback)
     if budget is not None and budget.priced:  # the estimate prices the requests
         endpoint = replace(endpoint, price_in=budget.price_in or None,
                            price_out=budget.price_out or None)  # fmt: skip
@@ -58,7 +65,10 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         raise QgsProcessingException(message_text(err)) from err
     gazetteer = Gazetteer.load()
     # What will be asked of which model, and for how long, before the run starts.
-    est = estimate_languages(spec, languages, gazetteer, cache)
+    if sampled:
+        est = estimate_sampled(spec, gazetteer, cache, draws, languages)
+    else:
+        est = estimate_languages(spec, languages, gazetteer, cache)
     key = survey_key(endpoint)
     left, runs = remembered_left(key, est.n_requests)
     feedback.pushInfo(
@@ -68,12 +78,18 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
             r=est.n_requests, c=est.n_cached, t=est.n_total, time=estimate_text(left, runs),
         )
     )  # fmt: skip
+    if sampled:
+        feedback.pushInfo(
+            tr("Sampled expected value: each prompt asked {k} times at temperature 1 (a seed per "
+               "draw where the endpoint takes one), scored by the mean first digit of its "
+               "ratings with its standard error.").format(k=draws)
+        )  # fmt: skip
     spend = None
     if budget is not None:
         if est.n_total > budget.max_requests:
             raise QgsProcessingException(
                 size_refusal(
-                    est.n_total, len(lon), len(topics), len(languages), budget, est.cost
+                    est.n_total, len(lon), len(topics), len(languages), budget, est.cost, draws
                 )  # fmt: skip
             )
         feedback.pushInfo(cost_sentence(est.cost, budget))
@@ -90,14 +106,14 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         )
         return tr("{code}: {text}").format(code=asking[0], text=line) if len(specs) > 1 else line
 
-    per = len(lon) * len(topics)
+    per = len(lon) * len(topics) * draws
     total = per * len(specs)
     progress = RunProgress(feedback, text, key=key)  # one bar and time left over all languages
     if len(specs) > 1:  # said once before the bar starts (qgis_process prints it in the stream)
         feedback.pushInfo(tr("Prompt languages, one after the other: {codes}.").format(
             codes=", ".join(languages)))  # fmt: skip
     stats = {}
-    answers = {}
+    answers, scores = {}, {}
     for k, (code, one) in enumerate(zip(languages, specs)):
         if feedback.isCanceled():
             break
@@ -105,15 +121,22 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         stats[code] = RunStats()
         before = (spend.prompt_tokens, spend.completion_tokens) if spend is not None else None
         try:
-            answers[code] = run_survey(
-                one,
-                gazetteer,
-                cache,
-                progress=whole_run(progress, k * per, total),
-                is_cancelled=feedback.isCanceled,
-                stats=stats[code],
-                spend=spend,
-            )
+            relay = whole_run(progress, k * per, total)
+            if sampled:
+                answers[code], scores[code] = run_sampled(
+                    one, gazetteer, cache, draws, progress=relay,
+                    is_cancelled=feedback.isCanceled, stats=stats[code], spend=spend,
+                )  # fmt: skip
+            else:
+                answers[code] = run_survey(
+                    one,
+                    gazetteer,
+                    cache,
+                    progress=relay,
+                    is_cancelled=feedback.isCanceled,
+                    stats=stats[code],
+                    spend=spend,
+                )
         except BudgetExceededError as err:
             raise QgsProcessingException(spent_sentence(err.spend)) from err
         except (EndpointStoppedError, ThrottledStopError) as err:
@@ -143,7 +166,10 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
     rated = {}
     n = len(lon)
     everything = [a for code in languages for a in answers[code]]
-    kind, note = resolve_score_kind(score_kind, everything, endpoint)
+    if sampled:
+        kind, note = "sampled", ""
+    else:
+        kind, note = resolve_score_kind(score_kind, everything, endpoint)
     if note and any(a.rating.answered for a in everything):  # only when answers came back
         feedback.pushInfo(note)
     with_language = tagged(languages)
@@ -151,6 +177,8 @@ def rate(lon, lat, pids, topics, endpoint, template, score_kind, feedback, cache
         for k, topic in enumerate(topics):
             chunk = answers[code][k * n : (k + 1) * n]
             cols = answer_columns(chunk, lon, lat, pids, endpoint.model, topic, kind)
+            if sampled:
+                sampled_columns(cols, scores[code][k * n : (k + 1) * n])
             cols["score_note"] = note
             if with_language:
                 cols["language"] = [code] * n
@@ -198,8 +226,15 @@ def cost_sentence(cost, budget):
     return text
 
 
-def size_refusal(n, n_points, n_topics, n_languages, budget, cost):
+def size_refusal(n, n_points, n_topics, n_languages, budget, cost, draws=1):
     """Why a run is refused before anything is sent: its size against MAX_REQUESTS."""
+    if draws > 1:
+        return tr(
+            "This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} "
+            "draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: "
+            "{cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it."
+        ).format(n=n, p=n_points, k=n_topics, l=n_languages, d=draws, m=budget.max_requests,
+                 cost=cost_text(cost, budget))  # fmt: skip
     return tr(
         "This run is {n} requests ({p} points × {k} topic(s) × {l} language(s)), more than the "
         "largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points, "
@@ -208,14 +243,14 @@ def size_refusal(n, n_points, n_topics, n_languages, budget, cost):
              cost=cost_text(cost, budget))  # fmt: skip
 
 
-def check_count(sampling, topics, languages, template, budget):
+def check_count(sampling, topics, languages, template, budget, draws=1):
     """Refuse, before any point is sampled or request sent, a COUNT whose run is larger than
     MAX_REQUESTS (each point asked once per topic and language); the cost is estimated from a
     prompt at one place and the paper's 10 answer tokens."""
     from ..core.geo.gazetteer import Gazetteer
     from ..core.survey.run import CHECK_POINT, SurveySpec, prompt_tokens_at
 
-    n = sampling.count * len(topics) * len(languages)
+    n = sampling.count * len(topics) * len(languages) * draws
     if n <= budget.max_requests:
         return
     cost = None
@@ -225,7 +260,7 @@ def check_count(sampling, topics, languages, template, budget):
         each = prompt_tokens_at(spec, Gazetteer.load())
         cost = request_cost(n * each, n * 10, budget.price_in, budget.price_out)
     raise QgsProcessingException(
-        size_refusal(n, sampling.count, len(topics), len(languages), budget, cost)
+        size_refusal(n, sampling.count, len(topics), len(languages), budget, cost, draws)
     )
 
 
@@ -237,6 +272,22 @@ def spent_sentence(spend):
         "with a higher MAX_COST continues."
     ).format(n=spend.n_answers, c=spend.cost, p=spend.prompt_tokens, o=spend.completion_tokens,
              m=spend.max_cost)  # fmt: skip
+
+
+def sampled_columns(cols, scores):
+    """Put core SampledScores into answer_columns' columns: the score is the mean first digit
+    of the rated draws, answered when one draw held a rating, with score_se and n_draws."""
+    mean = np.array([_f(s.mean) for s in scores])
+    se = np.array([_f(s.se) for s in scores])
+    n_draws = np.array([s.n for s in scores], dtype=np.int64)
+    answered = (n_draws > 0) & (cols["failed"] == 0)
+    cols["score"] = np.where(answered, mean, np.nan)
+    cols["score_se"] = se
+    cols["n_draws"] = n_draws
+    cols["answered"] = answered.astype(np.int64)
+    cols["no_score"] = np.zeros(len(scores), dtype=np.int64)
+    cols["rank"] = fractional_rank(cols["score"])
+    return cols
 
 
 def total_stats(stats):
@@ -401,7 +452,8 @@ def write_rated(path, rated, model, default_style="rank", geonames=True, written
     for (topic, code), columns in rated.items():
         with_language = "language" in columns
         name = table_name(model, topic, code if with_language else "")
-        uri = write_points_layer(path, name, columns, rated_fields(with_language))
+        fields = rated_fields(with_language, sampled="score_se" in columns)
+        uri = write_points_layer(path, name, columns, fields)
         if written is not None:
             written[name] = len(columns["lon"])
         style_file(uri, default_style, values=columns)

@@ -60,9 +60,13 @@ class _ChatServer:
         raise NotImplementedError
 
     @staticmethod
-    def completion(body: dict, n: int = 1, temperature: float = 0.0) -> dict:
+    def completion(body: dict, n: int = 1, temperature: float = 0.0, seed=None) -> dict:
+        """The fake model's answer: the prompt's rating, and at a temperature above 0 with a
+        seed, that rating moved by 1.3 per seed (so draws differ as sampling would)."""
         prompt = body["messages"][-1]["content"]
         r = prompt_rating(prompt)
+        if temperature and seed is not None:
+            r = round((r + 1.3 * int(seed)) % 10, 1)
         choices = []
         for i in range(n):
             value = r if not temperature or i == 0 else round((r + 0.1 * i) % 10, 1)
@@ -141,4 +145,6 @@ class MistralServer(_ChatServer):
             return 422, {"object": "error", "message": {"detail": detail},
                          "type": "invalid_request_error", "param": None, "code": None}  # fmt: skip
         n = int(body.get("n", 1))
-        return 200, self.completion(body, n, float(body.get("temperature", 0.7)))
+        return 200, self.completion(
+            body, n, float(body.get("temperature", 0.7)), body.get("random_seed")
+        )

@@ -68,9 +68,14 @@ def _draw_spec(spec: SurveySpec, draw: int) -> SurveySpec:
     return dataclasses.replace(spec, endpoints=[draw_endpoint(e, draw) for e in spec.endpoints])
 
 
-def estimate_sampled(spec: SurveySpec, gazetteer, cache, k: int) -> Estimate:
-    """What run_sampled would send now: every draw's requests not cached, tokens and cost."""
-    parts = [estimate(_draw_spec(spec, d), gazetteer, cache, draw=d) for d in range(k)]
+def estimate_sampled(spec: SurveySpec, gazetteer, cache, k: int, languages=None) -> Estimate:
+    """What run_sampled would send now: every draw's requests not cached, tokens and cost
+    (in each of `languages`, codes, when given: the spec once per prompt language)."""
+    from .language_runs import specs_by_language
+
+    specs = specs_by_language(spec, languages) if languages else [spec]
+    parts = [estimate(_draw_spec(s, d), gazetteer, cache, draw=d) for s in specs
+             for d in range(k)]  # fmt: skip
     costs = [p.cost for p in parts if p.cost is not None]
     hosts: list[str] = []
     for p in parts:

@@ -31,6 +31,7 @@ from ..base import GeoBiasAlgorithm
 from ..comparison_layers import (
     COMPARE_FIELDS,
     labelled,
+    mixed_score_warning,
     pivot_fields,
     pivot_rows,
     survey_layers,
@@ -198,6 +199,9 @@ class CompareModelsAlgorithm(GeoBiasAlgorithm):
         models = list(dict.fromkeys(r["label"] for r in rows))
         topics = list(dict.fromkeys(r["topic"] for r in rows))
         languages = list(dict.fromkeys(r.get("language", "") for r in rows))
+        mixed = mixed_score_warning(rows)
+        if mixed:
+            feedback.pushWarning(mixed)
         several = len(languages) > 1
         if several:
             feedback.pushInfo(

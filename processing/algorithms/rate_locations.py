@@ -19,6 +19,7 @@ from ..parameters import (
     CacheParameter,
     ConnectionParameters,
     PromptParameters,
+    SamplesParameter,
     add_endpoint_parameters,
 )
 from ..progress import step_text
@@ -63,6 +64,7 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         add_endpoint_parameters(self)
         CacheParameter.add(self)
         BudgetParameters.add(self)
+        SamplesParameter.add(self)
         self.addParameter(
             QgsProcessingParameterFileDestination(
                 OUTPUT, tr("Rated points GeoPackage"), tr("GeoPackage (*.gpkg)")
@@ -79,12 +81,14 @@ class RateLocationsAlgorithm(GeoBiasAlgorithm):
         template, score_kind, topics = prompt.template, prompt.score_kind, prompt.topics
         languages = prompt.languages
         budget = BudgetParameters.read(self, parameters, context)
+        samples = SamplesParameter.read(self, parameters, context)
         lon, lat, pids = read_points(self, parameters, context)
         with running_endpoint(connection, feedback) as ep:
             # rate() names the model and the time it should take before it starts.
             cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, feedback,
-                                cache_path, languages=languages, budget=budget)  # fmt: skip
+                                cache_path, languages=languages, budget=budget,
+                                samples=samples)  # fmt: skip
             step_text(feedback, tr("Writing the rated layers…"))
             record = run_record(
                 self.id(), parameters, started, ep, template, topics, n_points=len(lon),

@@ -22,6 +22,7 @@ from ..parameters import (
     CacheParameter,
     ConnectionParameters,
     PromptParameters,
+    SamplesParameter,
     SamplingParameters,
     TruthParameters,
     add_endpoint_parameters,
@@ -61,6 +62,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         add_endpoint_parameters(self)
         CacheParameter.add(self)
         BudgetParameters.add(self)
+        SamplesParameter.add(self)
         TruthParameters.add(self)
         AnchorParameters.add(self)
         BootstrapParameters.add(self, seed=False)  # SEED (sampling) also seeds the bootstrap
@@ -84,9 +86,11 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
         n_boot, seed = bootstrap.n_boot, bootstrap.seed
         sampling = SamplingParameters.read(self, parameters, context, feedback)
         budget = BudgetParameters.read(self, parameters, context)
+        samples = SamplesParameter.read(self, parameters, context)
         # Before sampling: COUNT=1e9 is refused here, not sampled (or cut to what the method
         # can place) and then sent.
-        check_count(sampling, topics, prompt.languages, template, budget)
+        draws = samples if score_kind == "sampled" else 1
+        check_count(sampling, topics, prompt.languages, template, budget, draws)
 
         pts, _ = sample_points(sampling, feedback)
         lon, lat = pts[:, 0], pts[:, 1]
@@ -112,7 +116,7 @@ class SurveyAlgorithm(GeoBiasAlgorithm):
             cache_path = CacheParameter.read(self, parameters, context)
             rated, stats = rate(lon, lat, pids, topics, ep, template, score_kind, asking,
                                 cache_path, languages=languages, after=said,
-                                budget=budget)  # fmt: skip
+                                budget=budget, samples=samples)  # fmt: skip
             step_text(feedback, tr("Computing the bias metrics…"))
             rows = []
             for (topic, code), cols in rated.items():
