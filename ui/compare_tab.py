@@ -34,6 +34,7 @@ from .narrow import chars_width, fit_first_column, wrap_row
 from .notice import Notice, insert_after
 from .past_runs import RunsCombo, layers_of
 from .results_tab import is_rated
+from .table_items import NumberItem
 from .task import AlgorithmChainTask
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "compare_tab.ui"))
@@ -115,30 +116,6 @@ def open_mean_layers(uris, spread=False):
         layer.moveToThread(QgsApplication.instance().thread())
         layers.append(layer)
     return layers
-
-
-def _num(v):
-    try:
-        v = float(v)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
-
-
-class NumberItem(QTableWidgetItem):
-    """A table cell holding a number: shown with two decimals, sorted by value, empty last."""
-
-    def __init__(self, value):
-        self.value = _num(value)
-        super().__init__("" if math.isnan(self.value) else f"{self.value:.2f}")
-        self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
-
-    def __lt__(self, other):
-        if not isinstance(other, NumberItem):
-            return super().__lt__(other)
-        a, b = self.value, other.value
-        return (math.isnan(a), a if not math.isnan(a) else 0) < (
-            math.isnan(b), b if not math.isnan(b) else 0)  # fmt: skip
 
 
 class DotPlot(QWidget):

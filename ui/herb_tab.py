@@ -43,6 +43,7 @@ from .layer_combo import follow_layer
 from .narrow import add_choices, chars_width, fit_first_column
 from .past_runs import RunsCombo, layers_of
 from .run_panel import RunPanel
+from .table_items import NumberItem
 from .task import AlgorithmChainTask, error_sentence
 
 FORM, _ = uic.loadUiType(os.path.join(os.path.dirname(__file__), "herb_tab.ui"))
@@ -118,21 +119,6 @@ class HerbBars(QWidget):
             p.fillRect(QRectF(label_w, y + 2, max(1.0, bar_w * v / top), 11), QColor(200, 70, 40))
             p.drawText(QRectF(label_w + bar_w * v / top + 4, y, 60, 14), left, f"{v:.4f}")
         p.end()
-
-
-class NumberItem(QTableWidgetItem):
-    """A table cell that shows a number to 4 decimals and sorts by its value (NaN last)."""
-
-    def __init__(self, value):
-        self.value = float("nan") if value is None else float(value)
-        ok = math.isfinite(self.value)
-        super().__init__(f"{self.value:.4f}" if ok else "–")
-        self.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
-
-    def __lt__(self, other):
-        a = self.value if math.isfinite(self.value) else -math.inf
-        b = getattr(other, "value", -math.inf)
-        return a < (b if math.isfinite(b) else -math.inf)
 
 
 # The tab offers the world and nested layers (a parent-field layer is a Processing-only scope).
@@ -472,14 +458,14 @@ class HerbTab(QWidget, FORM):
             table.setItem(i, 0, name)
             # The whole name (a narrow column elides it), its level and parent.
             name.setToolTip(" · ".join(str(v) for v in (r["region"], r["level"], r["parent"]) if v))
-            table.setItem(i, 1, NumberItem(r["c_w"]))
-            table.setItem(i, 2, NumberItem(r["c_z"]))
-            table.setItem(i, 3, NumberItem(r["n_children"]))
+            table.setItem(i, 1, NumberItem(r["c_w"], 4, "–"))
+            table.setItem(i, 2, NumberItem(r["c_z"], 4, "–"))
+            table.setItem(i, 3, NumberItem(r["n_children"], 4, "–"))
             table.item(i, 3).setText(str(r["n_children"]))
             table.setItem(i, 4, QTableWidgetItem(r["level"]))
             table.setItem(i, 5, QTableWidgetItem(r["parent"] or ""))
         table.setSortingEnabled(True)
-        table.sortItems(1, Qt.SortOrder.DescendingOrder)
+        table.sortByColumn(1, Qt.SortOrder.DescendingOrder)  # sets the header's order too
         fit_first_column(table, most=chars_width(table, 22))
         table.selectRow(0)
 
