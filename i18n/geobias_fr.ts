@@ -4,7 +4,7 @@
 <context>
     <name>@default</name>
     <message>
-        <location filename="../ui/dock.py" line="380"/>
+        <location filename="../ui/dock.py" line="385"/>
         <source>GeoBias survey</source>
         <translation>Enquête GeoBias</translation>
     </message>
@@ -534,7 +534,7 @@
         <translation>Cliquez pour ajouter des sommets ; Retour arrière annule, clic droit ou Entrée termine, Échap abandonne.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="293"/>
+        <location filename="../ui/dock.py" line="298"/>
         <source>Draw or pick a study area first.</source>
         <translation>Dessinez ou choisissez d'abord une zone d'étude.</translation>
     </message>
@@ -564,7 +564,7 @@
         <translation>Prompt pour {where}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="296"/>
+        <location filename="../ui/dock.py" line="301"/>
         <source>Tick at least one topic and one model.</source>
         <translation>Cochez au moins un thème et un modèle.</translation>
     </message>
@@ -589,17 +589,17 @@
         <translation>Annulation…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="126"/>
+        <location filename="../ui/dock.py" line="131"/>
         <source>Resume survey</source>
         <translation>Reprendre l'enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="392"/>
+        <location filename="../ui/dock.py" line="397"/>
         <source>Cancelled. Answers so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les réponses déjà obtenues sont en cache : Reprendre continue là où l'enquête s'est arrêtée.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="126"/>
+        <location filename="../ui/dock.py" line="131"/>
         <source>Run survey</source>
         <translation>Lancer l'enquête</translation>
     </message>
@@ -619,7 +619,7 @@
         <translation>(non enregistré)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="521"/>
+        <location filename="../ui/dock.py" line="526"/>
         <source>Details</source>
         <translation>Détails</translation>
     </message>
@@ -1044,27 +1044,27 @@
         <translation>Chargement des couches…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="137"/>
+        <location filename="../ui/dock.py" line="142"/>
         <source>Area</source>
         <translation>Zone</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="138"/>
+        <location filename="../ui/dock.py" line="143"/>
         <source>Survey</source>
         <translation>Enquête</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="139"/>
+        <location filename="../ui/dock.py" line="144"/>
         <source>Results</source>
         <translation>Résultats</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="354"/>
+        <location filename="../ui/dock.py" line="359"/>
         <source>• {topic} ← field {field}</source>
         <translation>• {topic} ← champ {field}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="357"/>
+        <location filename="../ui/dock.py" line="362"/>
         <source>The rank errors will compare these ratings with a ground truth whose name does not say it measures the topic:
 
 {lines}
@@ -1077,12 +1077,12 @@ Does each field measure its topic?</source>
 Chaque champ mesure-t-il bien son thème ?</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="361"/>
+        <location filename="../ui/dock.py" line="366"/>
         <source>GeoBias: ground truth</source>
         <translation>GeoBias : vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="369"/>
+        <location filename="../ui/dock.py" line="374"/>
         <source>Not started: choose the ground truth of each topic in the Survey tab.</source>
         <translation>Non lancée : choisissez la vérité terrain de chaque thème dans l'onglet Enquête.</translation>
     </message>
@@ -1141,7 +1141,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/dock.py" line="101"/>
+        <location filename="../ui/dock.py" line="106"/>
         <source>Sampling %n point(s)…</source>
         <translation>
             <numerusform>Échantillonnage de %n point…</numerusform>
@@ -1347,22 +1347,22 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>{n} points répondus n'ont pas de score de cette sorte</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="337"/>
+        <location filename="../ui/dock.py" line="342"/>
         <source>Cannot start the survey: {e}.</source>
         <translation>Impossible de lancer l'enquête : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="415"/>
+        <location filename="../ui/dock.py" line="420"/>
         <source>The survey stopped: {reason}.</source>
         <translation>L'enquête s'est arrêtée : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="419"/>
+        <location filename="../ui/dock.py" line="424"/>
         <source>The survey stopped: {reason}; {cached} of {total} answers are cached, Resume continues.</source>
         <translation>L'enquête s'est arrêtée : {reason} ; {cached} réponses sur {total} sont en cache, Reprendre continue.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="428"/>
+        <location filename="../ui/dock.py" line="433"/>
         <source>Could not load the results: {e}.</source>
         <translation>Impossible de charger les résultats : {e}.</translation>
     </message>
@@ -1907,7 +1907,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Comparaison de {m} modèle(s) sur {t} thème(s).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="113"/>
+        <location filename="../ui/compare_tab.py" line="114"/>
         <source>Mean rank · {topic}</source>
         <translation>Rang moyen · {topic}</translation>
     </message>
@@ -2052,7 +2052,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Mes couches imbriquées (2–3 couches, chacune nommant son parent)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="171"/>
+        <location filename="../ui/herb_tab.py" line="157"/>
         <source>One layer with a parent field</source>
         <translation>Une couche avec un champ parent</translation>
     </message>
@@ -2127,7 +2127,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Descripteurs (lignes thème&lt;TAB&gt;mot ; vide : les 112 de l’article)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="231"/>
+        <location filename="../ui/herb_tab.py" line="217"/>
         <source>Text files (*.txt *.tsv)</source>
         <translation>Fichiers texte (*.txt *.tsv)</translation>
     </message>
@@ -2237,7 +2237,7 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Écriture des couches de régions…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="311"/>
+        <location filename="../ui/herb_tab.py" line="297"/>
         <source>Model: {m}</source>
         <translation>Modèle : {m}</translation>
     </message>
@@ -2692,52 +2692,52 @@ Chaque champ mesure-t-il bien son thème ?</translation>
         <translation>Champ du nom de pays (NAME_FIELD) : la couche n'a pas de champ « {name} ».</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="142"/>
+        <location filename="../ui/dock.py" line="147"/>
         <source>Regional bias</source>
         <translation>Biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="106"/>
+        <location filename="../ui/herb_tab.py" line="107"/>
         <source>nothing to show</source>
         <translation>rien à afficher</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="233"/>
         <source>Region</source>
         <translation>Région</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="233"/>
         <source>Level</source>
         <translation>Niveau</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="233"/>
         <source>Parent</source>
         <translation>Parent</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="247"/>
+        <location filename="../ui/herb_tab.py" line="233"/>
         <source>Sub-regions</source>
         <translation>Sous-régions</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="341"/>
+        <location filename="../ui/herb_tab.py" line="327"/>
         <source>Choose the upper and the lower layer.</source>
         <translation>Choisissez la couche supérieure et la couche inférieure.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="378"/>
+        <location filename="../ui/herb_tab.py" line="364"/>
         <source>Estimating…</source>
         <translation>Estimation…</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="377"/>
+        <location filename="../ui/herb_tab.py" line="363"/>
         <source>GeoBias: HERB estimate</source>
         <translation>GeoBias : estimation HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="396"/>
+        <location filename="../ui/herb_tab.py" line="382"/>
         <source>{estimate}
 
 Start HERB?</source>
@@ -2746,62 +2746,62 @@ Start HERB?</source>
 Lancer HERB ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="397"/>
+        <location filename="../ui/herb_tab.py" line="383"/>
         <source>GeoBias: regional bias</source>
         <translation>GeoBias : biais régional</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="403"/>
+        <location filename="../ui/herb_tab.py" line="389"/>
         <source>Not started.</source>
         <translation>Non lancé.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="406"/>
+        <location filename="../ui/herb_tab.py" line="392"/>
         <source>GeoBias: HERB</source>
         <translation>GeoBias : HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="390"/>
+        <location filename="../ui/herb_tab.py" line="376"/>
         <source>HERB failed: {e}</source>
         <translation>Échec de HERB : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="244"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Resume HERB</source>
         <translation>Reprendre HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="381"/>
+        <location filename="../ui/herb_tab.py" line="367"/>
         <source>Cancelled. Scores so far are cached: Resume continues where it stopped.</source>
         <translation>Annulé. Les scores obtenus sont en cache : Reprendre continue là où le calcul s’est arrêté.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="244"/>
+        <location filename="../ui/herb_tab.py" line="230"/>
         <source>Run HERB</source>
         <translation>Lancer HERB</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="415"/>
+        <location filename="../ui/herb_tab.py" line="401"/>
         <source>Could not load the results: {e}</source>
         <translation>Impossible de charger les résultats : {e}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="503"/>
+        <location filename="../ui/herb_tab.py" line="489"/>
         <source>C of the sub-regions of {r}</source>
         <translation>C des sous-régions de {r}</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="508"/>
+        <location filename="../ui/herb_tab.py" line="494"/>
         <source>Sub-regions of {r}: distance from their centre</source>
         <translation>Sous-régions de {r} : distance à leur centre</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="520"/>
+        <location filename="../ui/herb_tab.py" line="506"/>
         <source>Descriptors that set {r} apart from its siblings</source>
         <translation>Descripteurs qui distinguent {r} de ses régions sœurs</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="140"/>
+        <location filename="../ui/dock.py" line="145"/>
         <source>Overlay</source>
         <translation>Superposition</translation>
     </message>
@@ -2986,87 +2986,87 @@ Lancer HERB ?</translation>
         <translation>Le proxy {proxy} (réglages réseau de QGIS) est injoignable : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="54"/>
+        <location filename="../ui/batch.py" line="61"/>
         <source>The {id} dialog could not open: {err}</source>
         <translation>La boîte de dialogue {id} n'a pas pu s'ouvrir : {err}</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="70"/>
+        <location filename="../ui/batch.py" line="151"/>
         <source>Choose a remote model for a batch service: the embedded model runs here.</source>
         <translation>Choisissez un modèle distant pour un service de lots : le modèle intégré tourne ici.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="83"/>
+        <location filename="../ui/batch.py" line="281"/>
         <source>Batch</source>
         <translation>Lots</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="84"/>
+        <location filename="../ui/batch.py" line="282"/>
         <source>Surveys too large for one server: a batch service answers the requests</source>
         <translation>Enquêtes trop grandes pour un serveur : un service de lots répond aux requêtes</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="87"/>
+        <location filename="../ui/batch.py" line="285"/>
         <source>Export requests for a batch service…</source>
         <translation>Exporter les requêtes pour un service de lots…</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="90"/>
+        <location filename="../ui/batch.py" line="288"/>
         <source>Import batch results…</source>
         <translation>Importer les résultats d'un lot…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="45"/>
+        <location filename="../ui/compare_tab.py" line="46"/>
         <source>Spearman&apos;s rho with the ground truth</source>
         <translation>Rho de Spearman avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="46"/>
+        <location filename="../ui/compare_tab.py" line="47"/>
         <source>Pearson's r² with the ground truth</source>
         <translation>r² de Pearson avec la vérité terrain</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="47"/>
+        <location filename="../ui/compare_tab.py" line="48"/>
         <source>Spearman&apos;s rho with the anchor</source>
         <translation>Rho de Spearman avec l'ancrage</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="48"/>
+        <location filename="../ui/compare_tab.py" line="49"/>
         <source>Bias score B = rho(anchor) · MAD · a²</source>
         <translation>Score de biais B = rho(ancrage) · MAD · a²</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="49"/>
+        <location filename="../ui/compare_tab.py" line="50"/>
         <source>Mean absolute deviation (MAD) of the scores</source>
         <translation>Écart absolu moyen (MAD) des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="50"/>
+        <location filename="../ui/compare_tab.py" line="51"/>
         <source>Answer rate a</source>
         <translation>Taux de réponse a</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="51"/>
+        <location filename="../ui/compare_tab.py" line="52"/>
         <source>Gini coefficient of the scores</source>
         <translation>Coefficient de Gini des scores</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="360"/>
+        <location filename="../ui/compare_tab.py" line="337"/>
         <source>Check at least one model and one topic.</source>
         <translation>Cochez au moins un modèle et un thème.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="513"/>
+        <location filename="../ui/compare_tab.py" line="490"/>
         <source>Mean (across models)</source>
         <translation>Moyenne (sur les modèles)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="519"/>
+        <location filename="../ui/compare_tab.py" line="496"/>
         <source>Mean (across topics)</source>
         <translation>Moyenne (sur les thèmes)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="144"/>
+        <location filename="../ui/dock.py" line="149"/>
         <source>Compare</source>
         <translation>Comparer</translation>
     </message>
@@ -3306,27 +3306,27 @@ Lancer HERB ?</translation>
         <translation>GeoBias : échantillonnage des points</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="102"/>
+        <location filename="../ui/dock.py" line="107"/>
         <source>Reading the points…</source>
         <translation>Lecture des points…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="386"/>
+        <location filename="../ui/compare_tab.py" line="363"/>
         <source>GeoBias: comparison</source>
         <translation>GeoBias : comparaison</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="389"/>
+        <location filename="../ui/compare_tab.py" line="366"/>
         <source>Comparing the models…</source>
         <translation>Comparaison des modèles…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="103"/>
+        <location filename="../ui/dock.py" line="108"/>
         <source>Counting the requests…</source>
         <translation>Décompte des requêtes…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="219"/>
+        <location filename="../ui/dock.py" line="224"/>
         <source>{job} is running: wait for it to finish or cancel it.</source>
         <translation>{job} est en cours : attendez la fin ou annulez-le.</translation>
     </message>
@@ -4264,12 +4264,12 @@ Prompt :
         <translation>enquête</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="169"/>
+        <location filename="../ui/herb_tab.py" line="155"/>
         <source>World (bundled GeoNames)</source>
         <translation>Monde (GeoNames fourni)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="170"/>
+        <location filename="../ui/herb_tab.py" line="156"/>
         <source>My nested layers (2–3)</source>
         <translation>Mes couches imbriquées (2–3)</translation>
     </message>
@@ -5054,7 +5054,7 @@ Prompt :
         <translation>par langue de prompt</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="110"/>
+        <location filename="../ui/compare_tab.py" line="111"/>
         <source>Rank spread across languages · {topic}</source>
         <translation>Écart du rang entre les langues · {topic}</translation>
     </message>
@@ -5104,97 +5104,97 @@ Prompt :
         <translation>Les textes des sondes sont ceux de l'article, en anglais : tapez-les en {name} pour interroger dans cette langue (la langue ne sert ici qu'à lire les réponses et à marquer les tables).</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="53"/>
+        <location filename="../ui/compare_tab.py" line="54"/>
         <source>GeoBS: spatial self-information (SSI) of the rank errors</source>
         <translation>GeoBS : auto-information spatiale (SSI) des erreurs de rang</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="56"/>
+        <location filename="../ui/compare_tab.py" line="57"/>
         <source>GeoBS: relative information by scale grid</source>
         <translation>GeoBS : information relative par grille d’échelle</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="57"/>
+        <location filename="../ui/compare_tab.py" line="58"/>
         <source>GeoBS: relative information by distance lag</source>
         <translation>GeoBS : information relative par pas de distance</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="58"/>
+        <location filename="../ui/compare_tab.py" line="59"/>
         <source>GeoBS: relative information by direction sector</source>
         <translation>GeoBS : information relative par secteur de direction</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="262"/>
+        <location filename="../ui/compare_tab.py" line="239"/>
         <source>Languages</source>
         <translation>Langues</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="269"/>
+        <location filename="../ui/compare_tab.py" line="246"/>
         <source>The tables with the languages across, or one language&apos;s</source>
         <translation>Les tableaux avec les langues en colonnes, ou ceux d'une langue</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="364"/>
+        <location filename="../ui/compare_tab.py" line="341"/>
         <source>Check at least one language.</source>
         <translation>Cochez au moins une langue.</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="409"/>
+        <location filename="../ui/compare_tab.py" line="386"/>
         <source>Open benchmark cards</source>
         <translation>Ouvrir des fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="409"/>
+        <location filename="../ui/compare_tab.py" line="386"/>
         <source>Benchmark cards (*.json)</source>
         <translation>Fiches de référence (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="422"/>
+        <location filename="../ui/compare_tab.py" line="399"/>
         <source>GeoBias: benchmark cards</source>
         <translation>GeoBias : fiches de référence</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="425"/>
+        <location filename="../ui/compare_tab.py" line="402"/>
         <source>Comparing the cards…</source>
         <translation>Comparaison des fiches…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="488"/>
+        <location filename="../ui/compare_tab.py" line="465"/>
         <source>Languages across</source>
         <translation>Langues en colonnes</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="488"/>
+        <location filename="../ui/compare_tab.py" line="465"/>
         <source>In {language}</source>
         <translation>En {language}</translation>
     </message>
     <message>
-        <location filename="../ui/compare_tab.py" line="513"/>
+        <location filename="../ui/compare_tab.py" line="490"/>
         <source>Mean (across languages)</source>
         <translation>Moyenne (sur les langues)</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="157"/>
+        <location filename="../ui/dock.py" line="162"/>
         <source>User guide</source>
         <translation>Guide de l'utilisateur</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="158"/>
+        <location filename="../ui/dock.py" line="163"/>
         <source>Copy diagnostics</source>
         <translation>Copier le diagnostic</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="473"/>
+        <location filename="../ui/dock.py" line="478"/>
         <source>Install local model…</source>
         <translation>Installer le modèle local…</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="460"/>
+        <location filename="../ui/dock.py" line="465"/>
         <source>Cannot make the diagnostics report: {e}.</source>
         <translation>Impossible de produire le rapport de diagnostic : {e}.</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="463"/>
+        <location filename="../ui/dock.py" line="468"/>
         <source>Diagnostics copied to the clipboard and saved in {path}.</source>
         <translation>Diagnostic copié dans le presse-papiers et enregistré dans {path}.</translation>
     </message>
@@ -5477,7 +5477,7 @@ Prompt :
         <translation>Notes gloutonnes seulement : {model} ne donne pas de log-probabilités (modèle de raisonnement).</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="417"/>
+        <location filename="../ui/dock.py" line="422"/>
         <source>The survey stopped: {reason}. {cached} of {total} answers are cached.</source>
         <translation>L'enquête s'est arrêtée : {reason}. {cached} réponses sur {total} sont en cache.</translation>
     </message>
@@ -6803,7 +6803,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Certains nombres des recommandations sont vides : {reason}.</translation>
     </message>
     <message>
-        <location filename="../ui/batch.py" line="66"/>
+        <location filename="../ui/batch.py" line="73"/>
         <source>Cannot export the requests: {e}.</source>
         <translation>Impossible d'exporter les requêtes : {e}.</translation>
     </message>
@@ -6963,7 +6963,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>Modèle intégré : un fichier de modèle GGUF à la place (vide : le modèle fourni ci-dessus)</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="201"/>
+        <location filename="../ui/herb_tab.py" line="187"/>
         <source>GGUF models (*.gguf)</source>
         <translation>Modèles GGUF (*.gguf)</translation>
     </message>
@@ -7208,7 +7208,7 @@ Les conserver : les copier dans {target} et enregistrer le projet ?</translation
         <translation>• {model} sur {host} : {n} requêtes, {time}</translation>
     </message>
     <message>
-        <location filename="../ui/dock.py" line="84"/>
+        <location filename="../ui/dock.py" line="89"/>
         <source>{n} requests will be sent ({cached} of {total} answers come from the cache):
 {models}
 About {tok} prompt tokens.
@@ -7223,7 +7223,7 @@ Environ {tok} jetons de prompt.
 Lancer l'enquête ?</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="309"/>
+        <location filename="../ui/herb_tab.py" line="295"/>
         <source>Model: {m}, on this machine</source>
         <translation>Modèle : {m}, sur cette machine</translation>
     </message>
@@ -7278,27 +7278,27 @@ Lancer l'enquête ?</translation>
         <translation>{name} : {path} n'est pas un fichier de modèle GGUF.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="181"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Whole sentences</source>
         <translation>Phrases entières</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="181"/>
+        <location filename="../ui/herb_tab.py" line="167"/>
         <source>Forced decoding</source>
         <translation>Décodage forcé</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="193"/>
+        <location filename="../ui/herb_tab.py" line="179"/>
         <source>As the switch says</source>
         <translation>Selon l'interrupteur</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="193"/>
+        <location filename="../ui/herb_tab.py" line="179"/>
         <source>GeoBias&apos;s</source>
         <translation>Celui de GeoBias</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="194"/>
+        <location filename="../ui/herb_tab.py" line="180"/>
         <source>Released scripts&apos;</source>
         <translation>Celui des scripts publiés</translation>
     </message>
@@ -7313,7 +7313,7 @@ Lancer l'enquête ?</translation>
         <translation>Biais régional hiérarchique (HERB, Li et al. 2022) d’un modèle de langue. Chaque région est décrite par la vraisemblance que le modèle accorde à « People in &lt;region&gt; are &lt;descriptor&gt;. » pour 112 descripteurs en 5 thèmes ; le C d’une région mesure l’incohérence des jugements du modèle sur ses sous-régions (distances pondérées de leurs vecteurs descriptifs), agrégé le long de la hiérarchie jusqu’à la Terre. Étendue : les continents → pays → villes GeoNames fournis (un seuil de population, au plus N plus grandes villes par pays, une partie des continents), ou vos propres couches de polygones imbriquées (2–3 couches dont les couches inférieures nomment l’identifiant de leur parent, ou une couche avec un champ parent). Modèle : le modèle intégré (par défaut, fonctionne d’emblée : Gemma 3 270M ou SmolLM2 135M, ou tout fichier de modèle GGUF ; par défaut il évalue chaque phrase en une passe dans un processus enfant, le décodage forcé, un jeton à la fois, reste la voie de référence), un serveur llama.cpp (décodage forcé), un point d’accès /v1/completions avec echo et logprobs (vLLM) ou un modèle de langue masqué transformers local (les modèles de l’article). Les scores d’un modèle causal ne sont pas comparables aux chiffres de l’article, obtenus avec des modèles masqués. Écrit un GeoPackage : une couche par niveau avec c_w, c_z, c_&lt;topic&gt; (ce thème seul), c_wo_&lt;topic&gt; (sans lui), z, n_children, symbolisée par C ; les tables herb_descriptors et herb_regions et une table runs. « Reproduire le code publié » active ensemble le modèle de phrase des scripts publiés (sans point final), leurs mots descripteurs (dix avec des espaces initiales), leur remplissage du modèle masqué et leur agrégation ; chaque partie peut aussi être réglée seule. Les scores sont mis en cache : une exécution annulée reprend. Le journal nomme le modèle avant toute évaluation. « Estimer seulement » affiche le nombre de phrases, les requêtes encore nécessaires et la durée, sous forme d’intervalle tiré du débit mesuré sur cette machine, et n’écrit rien : avec un modèle sur cette machine (intégré, modèle masqué, serveur local), il évalue d’abord quelques secondes pour la chronométrer (ces scores restent dans le cache et comptent pour l’exécution) ; sinon, le débit des exécutions précédentes, s’il y en a.</translation>
     </message>
     <message>
-        <location filename="../ui/herb_tab.py" line="144"/>
+        <location filename="../ui/herb_tab.py" line="130"/>
         <source>HERB&apos;s default model is Gemma 3 270M, the survey&apos;s: one model for both papers. SmolLM2 135M scores HERB&apos;s sentences about three times as fast (South America: 34 s instead of 2 min on two cores).</source>
         <translation>Le modèle par défaut de HERB est Gemma 3 270M, celui de l'enquête : un seul modèle pour les deux articles. SmolLM2 135M évalue les phrases de HERB environ trois fois plus vite (Amérique du Sud : 34 s au lieu de 2 min sur deux cœurs).</translation>
     </message>
@@ -7906,6 +7906,71 @@ Lancer l'enquête ?</translation>
         <location filename="../processing/rating.py" line="232"/>
         <source>This run is {n} requests ({p} points × {k} topic(s) × {l} language(s) × {d} draws), more than the largest run allowed, {m} (MAX_REQUESTS); estimated cost: {cost}. Ask for fewer points or draws (SAMPLES), or raise MAX_REQUESTS to run it.</source>
         <translation>Cette exécution compte {n} requêtes ({p} points × {k} thème(s) × {l} langue(s) × {d} tirages), plus que la plus grande exécution permise, {m} (MAX_REQUESTS) ; coût estimé : {cost}. Demandez moins de points ou de tirages (SAMPLES), ou augmentez MAX_REQUESTS pour la lancer.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="124"/>
+        <source>, about {c:.4f}</source>
+        <translation>, environ {c:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="125"/>
+        <source>As a provider batch (Batch → Submit to the provider's batch API): {n} requests at half the price{price}, answered within 24 hours while QGIS may be closed.</source>
+        <translation>En lot chez le fournisseur (Lots → Soumettre à l'API de lots du fournisseur) : {n} requêtes à moitié prix{price}, réponses sous 24 heures, QGIS pouvant rester fermé.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="147"/>
+        <source>Cannot submit the requests: {e}.</source>
+        <translation>Impossible de soumettre les requêtes : {e}.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="214"/>
+        <source>GeoBias: polling provider batches</source>
+        <translation>GeoBias : interrogation des lots des fournisseurs</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="226"/>
+        <source>Polling the provider batches of {gpkg} failed: {e}</source>
+        <translation>L'interrogation des lots de {gpkg} a échoué : {e}</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="249"/>
+        <source>The provider batches of {gpkg} have ended with {n} requests unanswered: Batch → Resubmit what is missing.</source>
+        <translation>Les lots de {gpkg} sont terminés avec {n} requêtes sans réponse : Lots → Soumettre à nouveau ce qui manque.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="257"/>
+        <source>The layer {uri} could not be added to the map.</source>
+        <translation>La couche {uri} n'a pas pu être ajoutée à la carte.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="259"/>
+        <source>The provider batch is done: {n} rated layer(s) from {gpkg} are on the map.</source>
+        <translation>Le lot du fournisseur est terminé : {n} couche(s) notée(s) de {gpkg} sont sur la carte.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="270"/>
+        <source>This project has no provider batch to poll: Batch → Submit to the provider's batch API first.</source>
+        <translation>Ce projet n'a aucun lot de fournisseur à interroger : d'abord Lots → Soumettre à l'API de lots du fournisseur.</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="292"/>
+        <source>Submit to the provider's batch API…</source>
+        <translation>Soumettre à l'API de lots du fournisseur…</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="292"/>
+        <source>Poll provider batches now</source>
+        <translation>Interroger les lots des fournisseurs maintenant</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="292"/>
+        <source>Cancel open provider batches</source>
+        <translation>Annuler les lots ouverts des fournisseurs</translation>
+    </message>
+    <message>
+        <location filename="../ui/batch.py" line="292"/>
+        <source>Resubmit what is missing</source>
+        <translation>Soumettre à nouveau ce qui manque</translation>
     </message>
 </context>
 <context>

@@ -81,6 +81,11 @@ def confirmation_text(plan):
                 time=estimate_text(left, runs),
             )
         )  # fmt: skip
+    from .batch import batch_alternative
+
+    alternative = batch_alternative(plan)
+    if alternative:  # live or batch: the user sees the choice
+        cost = f"{cost}\n{alternative}"
     return tr(
         "{n} requests will be sent ({cached} of {total} answers come from the cache):\n"
         "{models}\nAbout {tok} prompt tokens.\n{cost}\n\nStart the survey?"
@@ -550,5 +555,12 @@ class GeoBiasDock(QDockWidget):
         ):
             try:
                 signal.disconnect(slot)
+            except TypeError:
+                pass
+        poller = getattr(self, "batch_poller", None)
+        if poller is not None:
+            poller.stop()
+            try:
+                project.readProject.disconnect(poller.resume)
             except TypeError:
                 pass
