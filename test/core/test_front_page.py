@@ -1,7 +1,8 @@
 """The front page a geographer opens first (issue 34 item 6): README.md is short, says what
 GeoBias is with one screenshot, how to install it and its local model, the first survey, the
 two papers and how to cite; everything else lives in docs/ and is linked from it. metadata.txt
-(what QGIS's plugin manager shows) uses a QGIS category and a short `about`."""
+(what QGIS's plugin manager shows) uses a QGIS category and a short `about`; the developers' page
+lists every make target."""
 
 import configparser
 import os
@@ -69,3 +70,11 @@ def test_metadata_uses_a_qgis_category_and_a_short_about():
     assert "pip " not in about and "Terms of Use" not in about and "licen" not in about.lower()
     assert "\n" not in about.strip()  # one paragraph
     assert meta["homepage"].endswith("docs/guide/index.html")
+
+
+def test_every_make_target_is_in_the_developers_page():
+    rules = re.findall(r"^([a-z][\w-]*):", read("Makefile"), re.M)
+    page = read("docs", "development.md")
+    assert len(rules) > 10
+    missing = [r for r in rules if r != "all" and f"`make {r}`" not in page]
+    assert not missing, f"docs/development.md does not list {missing}"
