@@ -25,6 +25,14 @@ ROWS = (
      "<= 150 MB"),
     ("bad_parameters", "bad-parameter cases over every geobias:* algorithm (tracebacks)",
      "0 tracebacks"),
+    ("limit_rpm_set", "2,000 points at a server enforcing R = 600 rpm, rpm set to R: share of R, "
+     "429 share after the first minute", ">= 90% of R, <= 5% 429"),
+    ("limit_rpm_none", "the same with no rpm set (the server's x-ratelimit-* headers)",
+     ">= 90% of R, <= 5% 429"),
+    ("throttle_60s", "ride out a 60 s throttle at the start, 200 points (s after it ends)",
+     "every point answered, <= 10 s after"),
+    ("shared_cache", "two runs of 1,000 points at once on one cache: requests / distinct prompts",
+     "<= 1.02"),
 )  # fmt: skip
 
 

@@ -164,6 +164,8 @@ class FaultServer:
         self.t_first: float | None = None
         self.bucket = None
         self.n_throttled = 0
+        self.answer_times: list[float] = []  # when each chat answer went out (monotonic)
+        self.throttle_times: list[float] = []  # when each throttled 429 went out
         self.probs = dict(probs or {})
         self.seed = seed
         self.retry_after = retry_after
@@ -369,7 +371,8 @@ class FaultServer:
                 if not late:
                     with server.lock:
                         server.answers_by_body[bid] += 1
-                self._send(200, payload)
+                        server.answer_times.append(time.monotonic())
+                self._send(200, payload, server.limit_headers())
 
         return Handler
 
@@ -384,6 +387,7 @@ class FaultServer:
             first_s = self.throttle.get("first_s")
             if first_s and now - self.t_first < first_s:
                 self.n_throttled += 1
+                self.throttle_times.append(now)
                 return max(0.0, first_s - (now - self.t_first))
             rpm = self.throttle.get("rpm")
             if not rpm:
@@ -396,13 +400,29 @@ class FaultServer:
                 return None
             self.bucket = (tokens, now)
             self.n_throttled += 1
+            self.throttle_times.append(now)
             return (1.0 - tokens) / rate
+
+    def limit_headers(self) -> dict:
+        """OpenAI's x-ratelimit-* headers on an answer, when the server enforces an rpm and
+        was asked to say so ({"headers": True})."""
+        rpm = self.throttle.get("rpm")
+        if not (rpm and self.throttle.get("headers")):
+            return {}
+        with self.lock:
+            tokens = self.bucket[0] if self.bucket is not None else 0.0
+        return {"x-ratelimit-limit-requests": f"{rpm:g}",
+                "x-ratelimit-remaining-requests": str(int(tokens)),
+                "x-ratelimit-reset-requests": f"{60.0 / rpm:.3f}s"}  # fmt: skip
 
     def throttle_headers(self, wait: float) -> dict:
         """Retry-After (whole seconds, as HTTP says, at least 1) and, if asked, OpenAI's
         x-ratelimit-* headers."""
         headers = {"Retry-After": str(max(1, int(wait + 0.999)))}
         if self.throttle.get("headers"):
+            rpm = self.throttle.get("rpm")
+            if rpm:
+                headers["x-ratelimit-limit-requests"] = f"{rpm:g}"
             headers["x-ratelimit-remaining-requests"] = "0"
             headers["x-ratelimit-reset-requests"] = f"{wait:.3f}s"
         return headers

@@ -19,7 +19,11 @@ CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY, response TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS failures (
     key TEXT PRIMARY KEY, error TEXT NOT NULL, attempts INTEGER NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS inflight (
+    key TEXT PRIMARY KEY, holder TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+    beat REAL NOT NULL);
 """
+LEASE_TTL_S = 30.0  # a lease whose holder has not beaten for this long has lapsed
 _CHUNK = 900  # stay under SQLite's default limit of host parameters per statement
 
 
@@ -238,6 +242,10 @@ class SurveyCache:
     def __len__(self) -> int:
         return self._con().execute("SELECT COUNT(*) FROM responses").fetchone()[0]
 
+    def leases(self, ttl_s: float = LEASE_TTL_S) -> Leases:
+        """In-flight leases for one run on this cache file (see `Leases`)."""
+        return Leases(self.path, ttl_s, self.timeout_s, self.retry_s)
+
     def close(self) -> None:
         """Close this thread's connection."""
         con = getattr(self._local, "con", None)
@@ -314,3 +322,132 @@ class ScoreCache(SurveyCache):
     def n_scores(self) -> int:
         """Number of stored sentence scores (all scorers)."""
         return self._con().execute("SELECT COUNT(*) FROM sentence_scores").fetchone()[0]
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` of this machine still runs (POSIX; elsewhere: assumed, and the
+    heartbeat's time decides)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+class Leases:
+    """One run's in-flight leases on a cache file: runs sharing a cache never send the same
+    request at the same time (issue 31 item 7).
+
+    Before sending a key the run `acquire`s it: a key another live run holds is waited for
+    until its answer is stored (then used, nothing is sent) or its lease ends without one (then
+    taken over). A lease ends when its holder `release`s it (after the answer or the failure is
+    committed), when the holder's process is gone (same machine), or when its heartbeat (a
+    thread beating every ttl/6 s) is older than `ttl_s`. One connection of its own, shared by
+    the run's threads under a lock.
+    """
+
+    def __init__(self, path: str, ttl_s: float = LEASE_TTL_S, timeout_s: float = 60.0,
+                 retry_s: float = 60.0):  # fmt: skip
+        import socket
+        import uuid
+
+        self.ttl_s, self.retry_s = float(ttl_s), retry_s
+        self.holder = uuid.uuid4().hex
+        self.pid, self.host = os.getpid(), socket.gethostname()
+        self.n_waits = 0  # keys found held by another run
+        self.n_taken_over = 0  # leases taken from a holder that died
+        self._lock = threading.Lock()
+        self._con = sqlite3.connect(path, timeout=timeout_s, isolation_level=None,
+                                    check_same_thread=False)  # fmt: skip
+        self._con.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
+        self._stop = threading.Event()
+        self._beat = threading.Thread(target=self._beating, name="geobias-lease", daemon=True)
+        self._beat.start()
+
+    def _tx(self, fn):
+        """Run fn(con) in one immediate transaction, retried while the file is locked."""
+        con = self._con
+
+        def write():
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(con)
+                con.execute("COMMIT")
+                return out
+            except BaseException:
+                _rollback(con)
+                raise
+
+        with self._lock:
+            return retry_locked(write, self.retry_s)
+
+    def try_acquire(self, key: str) -> tuple[bool, dict | None]:
+        """(True, None): this run now holds `key`; (False, response): the answer is stored
+        already; (False, None): another live run holds it."""
+        now = time.time()
+
+        def claim(con):
+            row = con.execute("SELECT response FROM responses WHERE key=?", (key,)).fetchone()
+            if row is not None:
+                return False, json.loads(row[0])
+            held = con.execute("SELECT holder, pid, host, beat FROM inflight WHERE key=?",
+                               (key,)).fetchone()  # fmt: skip
+            if held is not None and held[0] != self.holder:
+                lapsed = now - held[3] > self.ttl_s
+                dead = held[2] == self.host and not _alive(held[1])
+                if not (lapsed or dead):
+                    return False, None
+                self.n_taken_over += 1
+            con.execute("INSERT OR REPLACE INTO inflight VALUES (?,?,?,?,?)",
+                        (key, self.holder, self.pid, self.host, now))  # fmt: skip
+            return True, None
+
+        return self._tx(claim)
+
+    def acquire(self, key: str, should_stop=None, poll_s: float = 0.05):
+        """Hold `key` before sending it; returns None once held, the stored response if another
+        run answered it meanwhile, or False if `should_stop()` said stop while waiting."""
+        waited = False
+        while True:
+            held, response = self.try_acquire(key)
+            if held:
+                return None
+            if response is not None:
+                return response
+            if not waited:
+                waited = True
+                with self._lock:
+                    self.n_waits += 1
+            if should_stop is not None and should_stop():
+                return False
+            time.sleep(poll_s)
+            poll_s = min(0.5, poll_s * 1.5)
+
+    def release(self, keys) -> None:
+        """End this run's leases of `keys` (after their answers or failures are committed)."""
+        rows = [(k, self.holder) for k in keys]
+        if rows:
+            self._tx(lambda con: con.executemany(
+                "DELETE FROM inflight WHERE key=? AND holder=?", rows))  # fmt: skip
+
+    def _beating(self) -> None:
+        while not self._stop.wait(self.ttl_s / 6):
+            try:
+                self._tx(lambda con: con.execute("UPDATE inflight SET beat=? WHERE holder=?",
+                                                 (time.time(), self.holder)))  # fmt: skip
+            except sqlite3.Error:
+                pass  # a missed beat: the next one, or the lease lapses (never a crash)
+
+    def close(self) -> None:
+        """End every lease of this run and the heartbeat."""
+        self._stop.set()
+        self._beat.join(5)
+        try:
+            self._tx(lambda con: con.execute("DELETE FROM inflight WHERE holder=?",
+                                             (self.holder,)))  # fmt: skip
+        finally:
+            self._con.close()

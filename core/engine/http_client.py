@@ -14,12 +14,14 @@ Retry-After (itself capped at ``10 * cap``); a Retry-After of 0 retries at once.
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import json
 import os
 import random
 import threading
 import time
 import urllib.request
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -339,6 +341,30 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, when.timestamp() - now)
 
 
+_SHARED: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+def endpoint_id(base_url: str, model: str, api_key: str | None) -> str:
+    """Who an endpoint's limits belong to: base URL, model and a key id (a hash prefix of the
+    key, never the key itself), the name the shared limiters go by."""
+    key_id = hashlib.sha256(api_key.encode()).hexdigest()[:12] if api_key else "-"
+    return f"{normalise_base_url(base_url)} {model} key:{key_id}"
+
+
+def shared_limiter(owner: str, kind: str, per_minute: float, burst: float | None = None):
+    """The one RateLimiter of `owner`'s `kind` ("rpm", "tpm") limit in this process: every job
+    asking the same endpoint at once (a dock survey and a HERB run) shares it, so together
+    they stay within it. Kept while a client holds it; a new value makes a new one."""
+    with _SHARED_LOCK:
+        name = f"{owner} {kind}={per_minute:g}"
+        limiter = _SHARED.get(name)
+        if limiter is None:
+            limiter = RateLimiter(per_minute, burst)
+            _SHARED[name] = limiter
+        return limiter
+
+
 class RateLimiter:
     """Thread-safe token bucket: `rate` units per second, bursts up to `burst` units."""
 
@@ -401,6 +427,9 @@ class HttpClient:
         Where waits read the time (a FakeClock in core tests).
     throttle : Throttle, optional
         Shared with other clients of the same endpoint; default one of this client's own.
+    owner : str, optional
+        The endpoint's identity (`endpoint_id`): its rpm/tpm limiters are shared by every
+        client of it in the process.
     """
 
     def __init__(
@@ -420,6 +449,7 @@ class HttpClient:
         patience_s: float = DEFAULT_PATIENCE_S,
         clock=None,
         throttle: Throttle | None = None,
+        owner: str | None = None,
     ):
         self.url = url
         self.clock = clock or REAL_CLOCK
@@ -434,9 +464,14 @@ class HttpClient:
         self.headers = {"Content-Type": "application/json", "User-Agent": "GeoBias"}
         if api_key:
             self.headers["Authorization"] = f"Bearer {api_key}"
-        self.rpm = RateLimiter(rpm) if rpm else None
+        # One limiter per endpoint in the process (`owner`: from_endpoint names it), shared
+        # by every job asking it at once; without an owner, this client's own.
+        self.owner = owner
+        self.rpm = self._limiter("rpm", rpm) if rpm else None
         # Allow a burst of one minute's tokens so a single long prompt can always pass.
-        self.tpm = RateLimiter(tpm, burst=tpm) if tpm else None
+        self.tpm = self._limiter("tpm", tpm, burst=tpm) if tpm else None
+        self.user_rpm = bool(rpm)  # else the endpoint's x-ratelimit-limit-requests sets it
+        self.learned_rpm = None
         # urllib3's public pool managers (requests' own transport) with the proxy and the
         # certificate authorities; made on first use, so a bad proxy is a request error.
         self._http = None
@@ -476,9 +511,32 @@ class HttpClient:
             "rpm": endpoint.rpm,
             "tpm": endpoint.tpm,
             "patience_s": getattr(endpoint, "patience_s", DEFAULT_PATIENCE_S),
+            "owner": endpoint_id(endpoint.base_url, endpoint.model, endpoint.api_key),
         }
         settings.update(overrides)
         return cls(url or normalise_base_url(endpoint.base_url), **settings)
+
+    def _limiter(self, kind: str, per_minute: float, burst: float | None = None):
+        if self.owner is None:
+            return RateLimiter(per_minute, burst)
+        return shared_limiter(self.owner, kind, per_minute, burst)
+
+    def learn(self, headers) -> None:
+        """Take the endpoint's own requests-per-minute limit (``x-ratelimit-limit-requests``,
+        OpenAI's and others') as the rate when the user set none: its limit is the speed."""
+        if self.user_rpm:
+            return
+        value = headers.get("x-ratelimit-limit-requests")
+        if not value:
+            return
+        try:
+            limit = float(value)
+        except ValueError:
+            return
+        if limit > 0 and limit != self.learned_rpm:
+            with self._lock:
+                self.learned_rpm = limit
+                self.rpm = self._limiter("rpm", limit)
 
     def pool(self):
         """The connection pool (through the proxy), made once."""
@@ -519,11 +577,13 @@ class HttpClient:
         data = None if body is None else json.dumps(body).encode("utf-8")
         pool = self.pool()
         try:
-            return pool.urlopen(
+            response = pool.urlopen(
                 method, url, body=data, headers=self.headers, retries=False, redirect=False,
                 timeout=urllib3.Timeout(connect=min(10.0, read), read=read),
                 preload_content=True,
             )  # fmt: skip
+            self.learn(response.headers)
+            return response
         except urllib3.exceptions.SSLError as e:
             raise EndpointError(Message("http.tls", host=self.host, reason=_reason(e))) from e
         except urllib3.exceptions.ProxyError as e:

@@ -164,14 +164,19 @@ class RequestSettings:
     draw: int = 0
 
 
-def _commit(cache: SurveyCache) -> Callable[[list], None]:
-    """The writer's commit: answers in one transaction, then the failures."""
+def _commit(cache: SurveyCache, leases=None) -> Callable[[list], None]:
+    """The writer's commit: answers in one transaction, then the failures; then the run's
+    in-flight leases of those keys end (another run waiting for one finds it stored)."""
 
     def commit(records: list) -> None:
-        cache.put_many([(k, r) for kind, k, r in records if kind == "ok"])
-        for kind, k, err in records:
-            if kind == "fail":
-                cache.put_failure(k, err)
+        try:
+            cache.put_many([(k, r) for kind, k, r in records if kind == "ok"])
+            for kind, k, err in records:
+                if kind == "fail":
+                    cache.put_failure(k, err)
+        finally:
+            if leases is not None:
+                leases.release([k for _kind, k, _r in records])
 
     return commit
 
@@ -265,17 +270,48 @@ def run_requests(
             return False
         return True
 
-    def ask(k: str, should_stop: Callable[[], bool]) -> Step | None:
+    # Runs sharing the cache file never send the same request at once: each key is leased
+    # while in flight (the lease ends once its answer or failure is committed).
+    leases = cache.leases() if pending and hasattr(cache, "leases") else None
+    shared: set[str] = set()  # answered by another run while this one waited
+    deferred: list[str] = []  # held by another run: asked after the rest, waiting for it
+
+    def ask(k: str, should_stop: Callable[[], bool], wait: bool = False) -> Step | None:
         n = count_of[k]
+        if leases is not None:
+            if wait:
+                other = leases.acquire(k, should_stop)
+            else:
+                held, other = leases.try_acquire(k)
+                if not held and other is None:
+                    deferred.append(k)  # another run asks it now: go on with the next one
+                    return None
+            if other is False:
+                return None  # cancelled while another run asked it
+            if other is not None:  # another run answered it meanwhile: nothing to send
+                try:
+                    completion = completion_from_response(other)
+                except TransientError:
+                    pass  # not an answer after all: ask it (the lease is not held: rare)
+                else:
+                    got[k] = completion
+                    shared.add(k)
+                    return Step(n, answered=opt.answered(completion) * n)
         started.add(k)
         streak.asking(k)
         try:
             completion = client.post(body_of[k], should_stop)
         except RequestError as e:
             if should_stop():
+                if leases is not None:
+                    leases.release([k])
                 return None  # cancelled while waiting: not a failure of the endpoint
             errors[k] = str(e)
             return Step(n, failed=n, error=str(e), records=[("fail", k, str(e))])
+        except BaseException:
+            if leases is not None:
+                leases.release([k])
+            raise
         got[k] = completion
         if opt.spend is not None:
             opt.spend.add(completion.usage, prompts_of[k], budget)
@@ -298,14 +334,25 @@ def run_requests(
         EngineSettings(endpoint.concurrency, opt.progress_every_s),
         opt.progress,
         stop,
-        commit=_commit(cache),
+        commit=_commit(cache, leases),
         writer_close=cache.close,
         waiting=client.http.throttle.waiting,
     )
     try:
-        engine.run(units, ask, len(prompts) if opt.total is None else opt.total, start)
+        total = len(prompts) if opt.total is None else opt.total
+        outcome = engine.run(units, ask, total, start)
+        if deferred and not outcome.cancelled and not outcome.stopped:
+            # What other runs were asking: wait for their answers (or their leases to end).
+            c = outcome.counts
+            then = Counts(start.done + c.done, start.answered + c.answered,
+                          start.failed + c.failed)  # fmt: skip
+            later = list(dict.fromkeys(deferred))
+            engine.run([[k] for k in later], lambda k, stop: ask(k, stop, wait=True), total,
+                       then)  # fmt: skip
     finally:
         client.http.watch = watch_before
+        if leases is not None:
+            leases.close()
         if opt.client is None:
             client.close()  # its pooled connections would otherwise linger (ResourceWarning)
     out = []
@@ -314,9 +361,10 @@ def run_requests(
         err = "" if c is not None else errors.get(k, "not sent (cancelled)")
         out.append(Result(k, p, c, err, cached=k in stored, failed=c is None and k in errors))
     if opt.stats is not None:
-        from_cache = {k for k in keys if k in stored and k in got}
+        from_cache = {k for k in keys if (k in stored or k in shared) and k in got}
         opt.stats.n_cached += sum(count_of[k] for k in from_cache)
-        opt.stats.n_requests += sum(1 for k in pending if k in got or k in errors)
+        opt.stats.n_requests += sum(1 for k in pending if (k in got and k not in shared)
+                                    or k in errors)  # fmt: skip
         opt.stats.n_failed += len(errors)
     if opt.spend is not None and opt.spend.exceeded():
         raise BudgetExceededError(opt.spend)
